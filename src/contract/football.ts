@@ -1,0 +1,134 @@
+/**
+ * Wire shapes of the football data API, as the real upstream sends them (spec/upstream-facts.md §1–§3, §10).
+ * Shared by the embedded provider (which produces them), the simulator, the upstream client and the differ.
+ * These are plain TypeScript types; runtime validation of upstream payloads lives in `src/upstream/schemas.ts`.
+ */
+
+export type HomeAway = 'home' | 'away'
+
+/** Fixture base fields (upstream-facts §1). */
+export interface FixtureBase {
+  id: number
+  sport_id: number
+  league_id: number
+  season_id: number
+  stage_id: number
+  group_id: number | null
+  aggregate_id: number | null
+  round_id: number | null
+  state_id: number
+  venue_id: number | null
+  name: string | null
+  /** `YYYY-MM-DD HH:MM:SS` in the requested timezone, no offset suffix. */
+  starting_at: string | null
+  result_info: string | null
+  leg: string
+  details: string | null
+  length: number | null
+  placeholder: boolean
+  has_odds: boolean
+  has_premium_odds: boolean
+  starting_at_timestamp: number
+}
+
+/** A score row (upstream-facts §3.1): one per team per score type. */
+export interface Score {
+  id: number
+  fixture_id: number
+  type_id: number
+  participant_id: number
+  score: { goals: number, participant: HomeAway }
+  description: string
+}
+
+/** A fixture event (upstream-facts §3.3). */
+export interface FixtureEvent {
+  id: number
+  fixture_id: number
+  period_id: number
+  detailed_period_id?: number | null
+  participant_id: number
+  type_id: number
+  sub_type_id: number | null
+  section: string
+  player_id: number | null
+  related_player_id: number | null
+  player_name: string | null
+  related_player_name: string | null
+  result: string | null
+  info: string | null
+  addition: string | null
+  minute: number
+  extra_minute: number | null
+  injured: boolean | null
+  on_bench: boolean
+  coach_id: number | null
+  rescinded?: boolean | null
+  sort_order?: number
+}
+
+/** A period (upstream-facts §3.4). */
+export interface Period {
+  id: number
+  fixture_id: number
+  type_id: number
+  started: number | null
+  ended: number | null
+  counts_from: number
+  ticking: boolean
+  sort_order: number
+  description: string
+  time_added: number | null
+  period_length: number
+  minutes: number | null
+  seconds: number | null
+  has_timer: boolean
+}
+
+/** The `state` include (upstream-facts §3.5). */
+export interface StateRecord {
+  id: number
+  state: string
+  name: string
+  short_name: string
+  developer_name: string
+}
+
+/** A team as returned by `participants` (upstream-facts §3.2), with the pivot `meta`. */
+export interface Participant {
+  id: number
+  sport_id: number
+  country_id: number
+  venue_id: number | null
+  gender: string
+  name: string
+  short_code: string | null
+  image_path: string
+  founded: number | null
+  type: string
+  placeholder: boolean
+  last_played_at: string | null
+  meta: { location: HomeAway, winner: boolean | null, position: number | null }
+}
+
+/** A fixture statistic row (upstream-facts §3.6). */
+export interface FixtureStatistic {
+  id: number
+  fixture_id: number
+  type_id: number
+  participant_id: number
+  data: { value: number }
+  location: HomeAway
+}
+
+/** The live-relevant part of a fixture: base fields plus the includes the poller asks for. */
+export interface FixtureWithIncludes extends FixtureBase {
+  participants?: Participant[]
+  scores?: Score[]
+  events?: FixtureEvent[]
+  periods?: Period[]
+  currentperiod?: Period | null
+  state?: StateRecord
+  statistics?: FixtureStatistic[]
+  [include: string]: unknown
+}
