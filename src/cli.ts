@@ -1,0 +1,64 @@
+/**
+ * The `touchline` command: `serve` (default), `provider`, `tail`. Settings come from TOUCHLINE_* variables
+ * (DESIGN §1); an invalid one stops the start with its name and exit code 2.
+ */
+import { parseArgs } from 'node:util'
+import { ConfigError, loadConfig, type Config } from './config.ts'
+
+const USAGE = `usage: touchline [serve|provider|tail] [options]
+
+  serve                      the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default)
+  provider [--port 8081] [--seed N] [--speed N] [--replay FILE...]
+                             only the embedded provider: a local sandbox of the football data API
+  tail [--league ID] [--fixture ID] [--since CURSOR] [--json]
+                             print live changes in the terminal
+`
+
+function fail (message: string, code: number): never {
+  process.stderr.write(`touchline: ${message}\n`)
+  process.exit(code)
+}
+
+function config (): Config {
+  try {
+    return loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2)
+    throw err
+  }
+}
+
+async function main (argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv[0]?.startsWith('-') === true ? ['serve', ...argv] : argv
+  if (command === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(USAGE)
+    return
+  }
+  switch (command) {
+    case 'provider': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { port: { type: 'string' }, seed: { type: 'string' }, speed: { type: 'string' }, host: { type: 'string' }, replay: { type: 'string', multiple: true } },
+        strict: true
+      })
+      const cfg = config()
+      const { runProvider } = await import('./provider/main.ts')
+      await runProvider(cfg, values)
+      return
+    }
+    case 'serve': {
+      const cfg = config()
+      const { runProvider } = await import('./provider/main.ts')
+      await runProvider(cfg, {})
+      return
+    }
+    default:
+      fail(`unknown command "${command}"\n${USAGE}`, 2)
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) fail(`${err.message}\n${USAGE}`, 2)
+  process.stderr.write(`touchline: ${(err as Error).stack ?? String(err)}\n`)
+  process.exit(1)
+})

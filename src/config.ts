@@ -1,0 +1,67 @@
+/**
+ * Settings: the TOUCHLINE_* environment variables of DESIGN §1, validated once at start.
+ * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
+ */
+import { z } from 'zod'
+
+const port = z.coerce.number().int().min(0).max(65535)
+const url = z.url({ protocol: /^https?$/ })
+
+export const ConfigSchema = z.object({
+  TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
+  TOUCHLINE_PORT: port.default(8080),
+  /** Base URL including `/v3`; unset starts the embedded provider. */
+  TOUCHLINE_UPSTREAM_URL: url.optional(),
+  /** Upstream `api_token`; never logged, never sent to clients. */
+  TOUCHLINE_UPSTREAM_TOKEN: z.string().min(1).regex(/^[^\s"']+$/, 'must not contain spaces or quotes').optional(),
+  TOUCHLINE_PROVIDER_PORT: port.default(8081),
+  /** Match seconds per real second in the embedded provider's simulator. */
+  TOUCHLINE_SIM_SPEED: z.coerce.number().positive().max(3600).default(60),
+  /** Seed of the embedded provider's dataset and simulator. */
+  TOUCHLINE_SEED: z.coerce.number().int().nonnegative().default(1),
+  TOUCHLINE_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  TOUCHLINE_REDIS_PREFIX: z.string().min(1).max(64).default('tl:'),
+  TOUCHLINE_KEYS_FILE: z.string().min(1).optional(),
+  TOUCHLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Share of the Fixture budget kept for the REST passthrough (0..0.9). */
+  TOUCHLINE_POLL_RESERVE: z.coerce.number().min(0).max(0.9).default(0.2),
+  /** Shortest pause between two polls of livescores/latest. */
+  TOUCHLINE_POLL_FLOOR_MS: z.coerce.number().int().min(100).max(10_000).default(1000),
+  /** Full reconciliation with /livescores at least this often. */
+  TOUCHLINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000)
+})
+
+export type Config = z.infer<typeof ConfigSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  constructor (message: string, readonly variables: string[]) {
+    super(message)
+  }
+}
+
+const KNOWN = new Set(Object.keys(ConfigSchema.shape))
+
+/**
+ * Reads the TOUCHLINE_* variables of `env`. Empty strings count as unset, so `TOUCHLINE_X= cmd` resets a value.
+ * @throws ConfigError naming every invalid or unknown variable
+ */
+export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {}
+  const unknown: string[] = []
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('TOUCHLINE_') || value === undefined || value === '') continue
+    if (KNOWN.has(name)) input[name] = value
+    else unknown.push(name)
+  }
+  const problems: string[] = unknown.map((name) => `${name}: unknown setting (known: ${[...KNOWN].join(', ')})`)
+  const parsed = ConfigSchema.safeParse(input)
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`)
+  }
+  if (problems.length > 0 || !parsed.success) {
+    const names = problems.map((p) => p.slice(0, p.indexOf(':')))
+    throw new ConfigError(`invalid settings:\n  ${problems.join('\n  ')}`, names)
+  }
+  return parsed.data
+}

@@ -1,0 +1,259 @@
+/**
+ * The query rules of spec part 4.1, as one pure validator shared by the embedded provider and the REST
+ * passthrough (which must reject exactly what the upstream rejects, before spending any budget).
+ */
+import { ENDPOINTS, LIST_PARAMS, SINGLE_PARAMS, type Endpoint, type FilterSpec } from './endpoints.ts'
+import { RELATIONS, SELECTABLE, SELECT_ALIASES, type Kind, type Feature } from './resources.ts'
+
+export interface IncludeNode {
+  /** Include name as requested, e.g. `currentSeason`. */
+  name: string
+  /** Response key: the real API lower-cases camelCase includes (upstream-facts §0.8). */
+  key: string
+  target: Kind
+  many: boolean
+  feature?: Feature
+  /** Field selection `include=events:minute,player_name`, or null for all fields. */
+  fields: string[] | null
+  children: IncludeNode[]
+}
+
+export interface ParsedFilter {
+  spec: FilterSpec
+  values: string[]
+}
+
+export interface ParsedQuery {
+  includes: IncludeNode[]
+  select: string[] | null
+  /** Keyed by lower-cased filter name. */
+  filters: Map<string, ParsedFilter>
+  order: 'asc' | 'desc'
+  perPage: number
+  page: number
+  timezone: string
+  populate: boolean
+}
+
+/** A request the spec rejects; `body` is the spec's 400 body (`message`, `errors`) plus the real API's `code`. */
+export interface QueryError {
+  status: 400
+  code: number
+  body: { message: string, code: number, errors: Record<string, string[]> }
+}
+
+export type QueryResult = { ok: true, query: ParsedQuery } | { ok: false, error: QueryError }
+
+export const PER_PAGE_DEFAULT = 25
+export const PER_PAGE_MAX = 50
+export const PER_PAGE_POPULATE_MAX = 1000
+
+/** Internal error codes of the real API (upstream-facts §7). */
+export const ErrorCode = {
+  INCLUDE_NOT_FOUND: 5001,
+  INVALID_PARAMETER: 5006,
+  INCLUDE_DEPTH: 5008,
+  INAPPLICABLE_FILTER: 5010
+} as const
+
+class Rejection extends Error {
+  constructor (readonly param: string, message: string, readonly code: number = ErrorCode.INVALID_PARAMETER) {
+    super(message)
+  }
+}
+
+const INTEGER = /^[0-9]+$/
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/
+const VALID_ZONES = new Map<string, boolean>()
+
+/** True for a zone name `Intl` knows (IANA names such as Europe/London, and UTC). */
+export function isValidTimezone (zone: string): boolean {
+  let valid = VALID_ZONES.get(zone)
+  if (valid === undefined) {
+    try {
+      // eslint-disable-next-line no-new
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone })
+      valid = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)
+    } catch {
+      valid = false
+    }
+    if (VALID_ZONES.size < 1000) VALID_ZONES.set(zone, valid)
+  }
+  return valid
+}
+
+function parseIncludes (raw: string, root: Kind, maxDepth: number, populate: boolean): IncludeNode[] {
+  if (raw === '' || populate) return []
+  if (/\s/.test(raw)) throw new Rejection('include', 'The include parameter must not contain spaces.')
+  const roots: IncludeNode[] = []
+  for (const token of raw.split(';')) {
+    const colon = token.indexOf(':')
+    const path = colon === -1 ? token : token.slice(0, colon)
+    const fieldList = colon === -1 ? null : token.slice(colon + 1)
+    if (path.includes(',')) throw new Rejection('include', 'Includes are separated by semicolons; a comma is not allowed.')
+    const names = path.split('.')
+    if (names.some((n) => n === '')) throw new Rejection('include', `The include "${token}" is malformed.`)
+    if (names.length > maxDepth) {
+      throw new Rejection('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, ErrorCode.INCLUDE_DEPTH)
+    }
+    const fields = fieldList === null ? null : fieldList.split(',')
+    if (fields !== null && fields.some((x) => !FIELD.test(x))) throw new Rejection('include', `The field list of "${path}" is malformed.`)
+    insertInclude(roots, names, root, fields)
+  }
+  return roots
+}
+
+function insertInclude (siblings: IncludeNode[], names: string[], kind: Kind, fields: string[] | null): void {
+  const [name, ...rest] = names
+  if (name === undefined) return
+  const relation = RELATIONS[kind][name]
+  if (relation === undefined) {
+    throw new Rejection('include', `The requested include "${name}" does not exist on ${kind}.`, ErrorCode.INCLUDE_NOT_FOUND)
+  }
+  let node = siblings.find((n) => n.name === name)
+  if (node === undefined) {
+    node = { name, key: name.toLowerCase(), target: relation.target, many: relation.many, fields: null, children: [], ...(relation.feature ? { feature: relation.feature } : {}) }
+    siblings.push(node)
+  }
+  if (rest.length === 0) {
+    if (fields !== null) node.fields = fields
+  } else {
+    insertInclude(node.children, rest, relation.target, fields)
+  }
+}
+
+function parseSelect (raw: string | undefined, kind: Kind): string[] | null {
+  if (raw === undefined || raw === '') return null
+  const allowed = SELECTABLE[kind]
+  const fields: string[] = []
+  for (const name of raw.split(',')) {
+    if (allowed === undefined || !allowed.includes(name)) {
+      throw new Rejection('select', `The select field "${name}" does not exist on this resource or is not selectable.`)
+    }
+    fields.push(SELECT_ALIASES[name] ?? name)
+  }
+  return fields
+}
+
+function parseFilters (raw: string | undefined, endpoint: Endpoint): Map<string, ParsedFilter> {
+  const out = new Map<string, ParsedFilter>()
+  if (raw === undefined || raw === '') return out
+  for (const part of raw.split(';')) {
+    const colon = part.indexOf(':')
+    const name = colon === -1 ? part : part.slice(0, colon)
+    const spec = endpoint.filters.find((s) => s.name.toLowerCase() === name.toLowerCase())
+    if (name === '' || !/^[A-Za-z]+$/.test(name)) throw new Rejection('filters', `The filter "${part}" is malformed; use name:value1,value2;name2:value3.`)
+    if (spec === undefined) throw new Rejection('filters', `The filter "${name}" cannot be used on this endpoint.`, ErrorCode.INAPPLICABLE_FILTER)
+    const values = colon === -1 ? [] : part.slice(colon + 1).split(',')
+    checkFilterValues(spec, values, part)
+    out.set(spec.name.toLowerCase(), { spec, values })
+  }
+  return out
+}
+
+function checkFilterValues (spec: FilterSpec, values: string[], part: string): void {
+  const malformed = (): never => { throw new Rejection('filters', `The value of filter "${spec.name}" is malformed: "${part}".`) }
+  if (spec.value === 'flag') {
+    if (values.length > 0 && !(values.length === 1 && values[0] === '')) malformed()
+    return
+  }
+  if (values.length === 0 || values.some((v) => v === '')) malformed()
+  if (spec.value === 'id' && values.length !== 1) malformed()
+  if ((spec.value === 'ids' || spec.value === 'id') && values.some((v) => !INTEGER.test(v))) malformed()
+  // The real API caps id lists at 50 values (upstream-facts §6).
+  if (values.length > 50) throw new Rejection('filters', `The filter "${spec.name}" takes at most 50 values.`)
+}
+
+function parseInteger (raw: string | undefined, param: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined) return fallback
+  if (!INTEGER.test(raw)) throw new Rejection(param, `The ${param} parameter must be a whole number.`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new Rejection(param, `The ${param} parameter must be between ${min} and ${max}.`)
+  return value
+}
+
+/**
+ * Validates the query of a request to `endpoint`. `query` holds the raw parameters; a parameter given twice
+ * is an error, since the upstream would silently take one of them.
+ */
+export function parseQuery (endpoint: Endpoint, query: Record<string, string | string[] | undefined>): QueryResult {
+  try {
+    return { ok: true, query: validate(endpoint, query) }
+  } catch (err) {
+    if (!(err instanceof Rejection)) throw err
+    return { ok: false, error: { status: 400, code: err.code, body: { message: err.message, code: err.code, errors: { [err.param]: [err.message] } } } }
+  }
+}
+
+function validate (endpoint: Endpoint, query: Record<string, string | string[] | undefined>): ParsedQuery {
+  const known = endpoint.mode === 'single' ? SINGLE_PARAMS : LIST_PARAMS
+  const raw: Record<string, string> = {}
+  for (const [name, value] of Object.entries(query)) {
+    if (!known.has(name)) throw new Rejection(name, `The ${name} parameter is not allowed on this endpoint.`)
+    if (Array.isArray(value)) throw new Rejection(name, `The ${name} parameter is given more than once.`)
+    if (value !== undefined) raw[name] = value
+  }
+  const filters = parseFilters(raw.filters, endpoint)
+  const populate = filters.has('populate')
+  const timezone = raw.timezone ?? 'UTC'
+  if (!isValidTimezone(timezone)) throw new Rejection('timezone', `The timezone "${timezone}" is not a valid time zone name.`)
+  const order = raw.order ?? 'asc'
+  if (order !== 'asc' && order !== 'desc') throw new Rejection('order', 'The order parameter must be asc or desc.')
+  const perPageMax = populate ? PER_PAGE_POPULATE_MAX : PER_PAGE_MAX
+  return {
+    includes: parseIncludes(raw.include ?? '', endpoint.kind, endpoint.maxDepth, populate),
+    select: parseSelect(raw.select, endpoint.kind),
+    filters,
+    order,
+    perPage: parseInteger(raw.per_page, 'per_page', 1, perPageMax, PER_PAGE_DEFAULT),
+    page: parseInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1),
+    timezone,
+    populate
+  }
+}
+
+interface CompiledRoute { endpoint: Endpoint, segments: string[] }
+const COMPILED: CompiledRoute[] = ENDPOINTS.map((endpoint) => ({ endpoint, segments: endpoint.path.split('/').slice(1) }))
+
+export interface RouteMatch {
+  endpoint: Endpoint
+  params: Record<string, string>
+}
+
+/**
+ * Finds the endpoint of a path relative to the base URL (`/football/fixtures/1`). Parameters named `id` or
+ * ending in `Id` match digits only, so `/football/fixtures/abc` is a 404 as on the real API.
+ */
+export function matchEndpoint (path: string): RouteMatch | undefined {
+  const parts = path.split('/').slice(1)
+  if (parts.at(-1) === '') parts.pop()
+  for (const { endpoint, segments } of COMPILED) {
+    if (segments.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    let ok = true
+    for (let i = 0; i < segments.length && ok; i++) {
+      const seg = segments[i] as string
+      const part = parts[i] as string
+      if (seg.startsWith(':')) {
+        const name = seg.slice(1)
+        const value = safeDecode(part)
+        ok = value !== undefined && value !== '' && (!isIdParam(name) || INTEGER.test(value)) && (name !== 'ids' || /^[0-9]+(,[0-9]+)*$/.test(value))
+        if (ok) params[name] = value as string
+      } else {
+        ok = seg === part
+      }
+    }
+    if (ok) return { endpoint, params }
+  }
+  return undefined
+}
+
+const isIdParam = (name: string): boolean => name === 'id' || name.endsWith('Id') || /^team[12]$/.test(name)
+
+function safeDecode (part: string): string | undefined {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return undefined
+  }
+}

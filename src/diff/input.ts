@@ -1,0 +1,77 @@
+/**
+ * What the normalizer reads from an upstream fixture. Both the contract's `FixtureWithIncludes`
+ * (built by the embedded provider) and the tolerant `UpstreamFixture` of `upstream/schemas.ts` (parsed
+ * from the wire) are assignable to it, so diff/ depends on neither the provider nor zod.
+ * Everything the normalizer can do without is optional or nullable.
+ */
+
+export interface ParticipantInput {
+  id: number
+  name?: string | null
+  short_code?: string | null
+  image_path?: string | null
+  meta?: { location?: string | null } | null
+}
+
+export interface ScoreInput {
+  id?: number
+  type_id: number
+  participant_id?: number | null
+  score: { goals: number, participant?: string | null }
+  description?: string | null
+}
+
+export interface PeriodInput {
+  type_id: number
+  description?: string | null
+  ticking?: boolean | null
+  minutes?: number | null
+  sort_order?: number | null
+}
+
+export interface EventInput {
+  id: number
+  type_id: number
+  participant_id?: number | null
+  section?: string | null
+  player_id?: number | null
+  related_player_id?: number | null
+  player_name?: string | null
+  related_player_name?: string | null
+  result?: string | null
+  info?: string | null
+  addition?: string | null
+  minute: number
+  extra_minute?: number | null
+  sort_order?: number | null
+  /** The nested `events.type` include, when requested. */
+  type?: { developer_name?: string | null } | null
+}
+
+export interface StateInput {
+  id: number
+  state?: string | null
+  name?: string | null
+  developer_name?: string | null
+}
+
+export interface FixtureInput {
+  id: number
+  league_id: number
+  season_id: number
+  stage_id: number
+  round_id?: number | null
+  state_id: number
+  name?: string | null
+  starting_at?: string | null
+  starting_at_timestamp?: number | null
+  result_info?: string | null
+  length?: number | null
+  participants?: ParticipantInput[] | null
+  scores?: ScoreInput[] | null
+  events?: EventInput[] | null
+  periods?: PeriodInput[] | null
+  detailedperiods?: PeriodInput[] | null
+  currentperiod?: PeriodInput | null
+  state?: StateInput | null
+}

@@ -1,0 +1,197 @@
+/**
+ * Upstream fixture → LiveFixture (DESIGN §4). Pure: no IO, no clock; the store assigns `version` and the
+ * caller passes the detection time as `now`.
+ */
+import { STATE_BY_ID } from '../contract/states.ts'
+import { SCORE_DESCRIPTIONS } from '../contract/types.ts'
+import type { LiveFixture, LiveScores, LiveState, LiveTeam, Side } from '../live/types.ts'
+import { normalizeEvents } from './events.ts'
+import type { FixtureInput, ParticipantInput, PeriodInput, ScoreInput } from './input.ts'
+
+export interface NormalizeOptions {
+  /**
+   * ISO 8601 time written to `updated_at`.
+   * @default '1970-01-01T00:00:00.000Z' (the normalizer reads no clock; the store sets the real time)
+   */
+  now?: string
+}
+
+const EPOCH = '1970-01-01T00:00:00.000Z'
+
+/** Keys of `LiveFixture.scores` the differ reports on its own (the others go into fixture_updated). */
+export const CURRENT_SCORE = 'current'
+export const SHOOTOUT_SCORE = 'penalty_shootout'
+
+type TeamInfo = Omit<LiveTeam, 'score'>
+
+interface Sides {
+  home: TeamInfo
+  away: TeamInfo
+  sideOf: (participantId: number | null) => Side | null
+}
+
+const other = (side: Side): Side => side === 'home' ? 'away' : 'home'
+const isSide = (value: unknown): value is Side => value === 'home' || value === 'away'
+
+/** "Home vs Away" → the two names, or [] when the name does not have that shape. */
+function namesFromTitle (name: string | null | undefined): string[] {
+  const parts = name?.split(' vs ') ?? []
+  return parts.length === 2 ? parts.map((p) => p.trim()) : []
+}
+
+/**
+ * Places the participants. Sources, most to least reliable: the pivot `meta.location`; the score rows'
+ * `score.participant` (same team id); the "Home vs Away" order of the fixture name. When one side is
+ * known and there are two teams, the other one gets the other side. The participants' array order is
+ * not a source: the PSG–Arsenal recording lists the away team first.
+ */
+function placeParticipants (fx: FixtureInput): Map<Side, ParticipantInput> {
+  const teams = fx.participants ?? []
+  const placed = new Map<Side, ParticipantInput>()
+  const place = (side: Side, team: ParticipantInput | undefined): void => {
+    if (team === undefined || placed.has(side) || [...placed.values()].includes(team)) return
+    placed.set(side, team)
+  }
+  for (const team of teams) {
+    const location = team.meta?.location
+    if (isSide(location)) place(location, team)
+  }
+  for (const row of fx.scores ?? []) {
+    const side = row.score.participant
+    if (isSide(side)) place(side, teams.find((t) => t.id === row.participant_id))
+  }
+  const [homeName, awayName] = namesFromTitle(fx.name)
+  place('home', teams.find((t) => t.name === homeName))
+  place('away', teams.find((t) => t.name === awayName))
+  if (teams.length === 2) {
+    for (const [side, team] of [...placed]) place(other(side), teams.find((t) => t !== team))
+  }
+  return placed
+}
+
+/** Team of one side; without a participant, the id of the side's score rows and the name from the title. */
+function teamInfo (fx: FixtureInput, side: Side, team: ParticipantInput | undefined): TeamInfo {
+  if (team !== undefined) {
+    return { id: team.id, name: team.name ?? '', short_code: team.short_code ?? null, image_path: team.image_path || null }
+  }
+  const row = (fx.scores ?? []).find((s) => s.score.participant === side && typeof s.participant_id === 'number')
+  const title = namesFromTitle(fx.name)
+  // id 0 stands for "unknown team"; it only happens when upstream sends neither participants nor scores.
+  return { id: row?.participant_id ?? 0, name: title[side === 'home' ? 0 : 1] ?? '', short_code: null, image_path: null }
+}
+
+function resolveSides (fx: FixtureInput): Sides {
+  const placed = placeParticipants(fx)
+  const home = teamInfo(fx, 'home', placed.get('home'))
+  const away = teamInfo(fx, 'away', placed.get('away'))
+  const sideOf = (participantId: number | null): Side | null => {
+    if (participantId === null || participantId === 0) return null
+    if (participantId === home.id) return 'home'
+    if (participantId === away.id) return 'away'
+    return null
+  }
+  return { home, away, sideOf }
+}
+
+function scoreKey (row: ScoreInput): string {
+  const description = row.description || SCORE_DESCRIPTIONS[row.type_id] || `type_${row.type_id}`
+  return description.toLowerCase()
+}
+
+/**
+ * Scores by type, keyed by the lower-cased description (current, 1st_half, penalty_shootout...). The side
+ * of a row comes from its team id, else from its own `score.participant`. A missing side counts 0.
+ * Keys are sorted so that equal scores serialize equally.
+ */
+function normalizeScores (rows: readonly ScoreInput[], sideOf: Sides['sideOf']): LiveScores {
+  const scores: LiveScores = {}
+  // By id, so that if upstream ever sends two rows for one type and side, the newest one wins.
+  const ordered = [...rows].sort((a, b) => (a.id ?? 0) - (b.id ?? 0))
+  for (const row of ordered) {
+    const side = sideOf(row.participant_id ?? null) ?? (isSide(row.score.participant) ? row.score.participant : null)
+    if (side === null) continue
+    const key = scoreKey(row)
+    const entry = scores[key] ?? { home: 0, away: 0 }
+    entry[side] = row.score.goals
+    scores[key] = entry
+  }
+  return Object.fromEntries(Object.entries(scores).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+/**
+ * The state comes from the table by `state_id`: its English name and code, never the include's `name`,
+ * which is translated when `locale` is set. The include only helps for an id the table does not know.
+ */
+function normalizeState (fx: FixtureInput): LiveState {
+  const def = STATE_BY_ID.get(fx.state_id)
+  if (def !== undefined) return { id: def.id, code: def.state, name: def.name, phase: def.phase }
+  const include = fx.state?.id === fx.state_id ? fx.state : undefined
+  const code = include?.developer_name || include?.state || 'UNKNOWN'
+  return { id: fx.state_id, code, name: include?.name || code, phase: 'unknown' }
+}
+
+/**
+ * The ticking period: `currentperiod` when present, else a ticking row of `detailedperiods` (ET split in
+ * halves), else of `periods`.
+ */
+function tickingPeriod (fx: FixtureInput): PeriodInput | undefined {
+  if (fx.currentperiod?.ticking === true) return fx.currentperiod
+  for (const list of [fx.detailedperiods, fx.periods]) {
+    const ticking = Array.isArray(list) ? list.find((p) => p.ticking === true) : undefined
+    if (ticking !== undefined) return ticking
+  }
+  return undefined
+}
+
+/**
+ * Clock minute and period. Only while the state is in play: in breaks (HT, BREAK, ETB, PENB), at FT or
+ * when suspended both are null even if a stale period still says it ticks.
+ */
+function normalizeClock (fx: FixtureInput, state: LiveState): { minute: number | null, period: string | null } {
+  const period = state.phase === 'live' ? tickingPeriod(fx) : undefined
+  if (period === undefined) return { minute: null, period: null }
+  return { minute: period.minutes ?? null, period: period.description || null }
+}
+
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/
+
+/**
+ * ISO 8601 UTC from `starting_at_timestamp` (unix seconds). `starting_at` is only a fallback: it is in the
+ * request's timezone without an offset, so it is read as UTC (the poller does not set `timezone`).
+ */
+function startingAt (fx: FixtureInput): string | null {
+  if (typeof fx.starting_at_timestamp === 'number' && Number.isFinite(fx.starting_at_timestamp)) {
+    return new Date(fx.starting_at_timestamp * 1000).toISOString()
+  }
+  const match = fx.starting_at ? LOCAL_DATE_TIME.exec(fx.starting_at) : null
+  return match ? `${match[1]}T${match[2]}.000Z` : null
+}
+
+/** Normalizes one upstream fixture (with the live includes) into a LiveFixture with `version` 0. */
+export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions = {}): LiveFixture {
+  const sides = resolveSides(upstream)
+  const scores = normalizeScores(upstream.scores ?? [], sides.sideOf)
+  const current = scores[CURRENT_SCORE] ?? { home: 0, away: 0 }
+  const state = normalizeState(upstream)
+  const clock = normalizeClock(upstream, state)
+  return {
+    id: upstream.id,
+    league_id: upstream.league_id,
+    season_id: upstream.season_id,
+    stage_id: upstream.stage_id,
+    round_id: upstream.round_id ?? null,
+    name: upstream.name ?? null,
+    starting_at: startingAt(upstream),
+    state,
+    minute: clock.minute,
+    period: clock.period,
+    home: { ...sides.home, score: current.home },
+    away: { ...sides.away, score: current.away },
+    scores,
+    events: normalizeEvents(upstream.events ?? [], sides.sideOf),
+    result_info: upstream.result_info ?? null,
+    length: upstream.length ?? null,
+    updated_at: opts.now ?? EPOCH,
+    version: 0
+  }
+}

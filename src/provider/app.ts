@@ -1,0 +1,125 @@
+/**
+ * The embedded provider's HTTP layer: one catch-all route under `/v3` that runs every request through the
+ * same steps as the upstream: authenticate (part 5), find the endpoint (404), validate the query (4.1),
+ * check the plan (403), resolve the data, charge the entity bucket (8.2, 429) and wrap it in the envelope (2.1).
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
+import { matchEndpoint, parseQuery } from '../contract/query.ts'
+import { ENDPOINT_FEATURES } from '../contract/endpoints.ts'
+import { authenticate, tokenOf, type Caller } from './auth.ts'
+import { forbidden, internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
+import { rateLimitBody, rateLimitHeaders, subscription, type Pagination } from './envelope.ts'
+import { PLANS, type Plan, type PlanName, type TokenRecord } from './plans.ts'
+import { RateLimiter } from './ratelimit.ts'
+import { runHandler, type HandlerContext } from './handlers.ts'
+import { featureError } from './access.ts'
+import { renderAll, type RenderContext } from './render.ts'
+import type { World } from './world.ts'
+import type { Faults } from './faults.ts'
+
+export interface ProviderAppOptions {
+  world: World
+  tokens: readonly TokenRecord[]
+  now: () => number
+  hourlyLimits?: Partial<Record<PlanName, number>>
+  burstBuffer: number
+  faults?: Faults
+  logger?: Logger | false
+}
+
+const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
+
+export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
+  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, disableRequestLogging: true, maxParamLength: 2000 }) as unknown as FastifyInstance
+  const tokens = new Map(opts.tokens.map((t) => [t.token, t]))
+  const limiter = new RateLimiter(opts.now)
+  const planOf = (plan: Plan): Plan => ({ ...plan, hourlyLimit: opts.hourlyLimits?.[plan.name] ?? plan.hourlyLimit })
+  const send = (reply: FastifyReply, r: ErrorReply): FastifyReply => reply.code(r.status).headers(r.headers ?? {}).send(r.body)
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: async (req, reply) => {
+      const fault = await opts.faults?.before(req.url)
+      if (fault === 'hang') return reply.hijack()
+      if (fault !== undefined) return send(reply, fault)
+      const result = serve(req, tokens, limiter, planOf, opts)
+      return send(reply, result)
+    }
+  })
+
+  app.setErrorHandler((err, req, reply) => {
+    const reply500 = internalError()
+    req.log.error({ err, errorId: reply500.body.error_id }, 'provider request failed')
+    return send(reply, reply500)
+  })
+  return app
+}
+
+type LimitOf = (plan: Plan) => Plan
+
+function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, limiter: RateLimiter, planOf: LimitOf, opts: ProviderAppOptions): ErrorReply {
+  const url = new URL(req.url, 'http://provider.local')
+  const query = req.query as Record<string, string | string[] | undefined>
+  if (!url.pathname.startsWith('/v3/')) return pathNotFound(url.pathname)
+  const caller = authenticate(tokenOf(query, req.headers.authorization), tokens, planOf)
+  if ('status' in caller) return caller
+  const match = matchEndpoint(url.pathname.slice(3))
+  if (match === undefined) return pathNotFound(url.pathname)
+  const parsed = parseQuery(match.endpoint, query)
+  if (!parsed.ok) return { status: 400, body: parsed.error.body }
+  const { endpoint } = match
+  const denied = featureError(caller.plan, ENDPOINT_FEATURES[endpoint.id], parsed.query.includes)
+  if (denied !== undefined) return denied
+
+  const now = opts.now()
+  const ctx: HandlerContext = { world: opts.world, caller, params: match.params, query: parsed.query, now, endpoint }
+  const result = runHandler(ctx)
+  if ('status' in result) return result
+
+  const charge = limiter.charge(caller.token, endpoint.entity, caller.plan.hourlyLimit, caller.plan.burst ? opts.burstBuffer : 0)
+  if (!charge.allowed) return tooManyRequests(endpoint.entity, charge.state.limit, charge.state.resetsInSeconds)
+  const headers = rateLimitHeaders(charge.state)
+  const envelope: Record<string, unknown> = {}
+  const render: RenderContext = { world: opts.world, caller, query: parsed.query, now, fixtureType: endpoint.fixtureType }
+
+  if (result.kind === 'usage') {
+    envelope.data = limiter.usage(caller.token, caller.plan.hourlyLimit).map(result.format)
+  } else if (result.kind === 'one') {
+    envelope.data = renderAll(endpoint.kind, [result.record], render)[0]
+  } else {
+    const ordered = parsed.query.order === 'desc' ? [...result.records].reverse() : result.records
+    if (endpoint.mode === 'list') {
+      const { perPage, page } = parsed.query
+      const slice = ordered.slice((page - 1) * perPage, page * perPage)
+      const hasMore = page * perPage < ordered.length
+      envelope.data = renderAll(endpoint.kind, slice, render)
+      envelope.pagination = { count: slice.length, per_page: perPage, current_page: page, next_page: hasMore ? nextPageUrl(req, url, page + 1) : null, has_more: hasMore } satisfies Pagination
+    } else {
+      envelope.data = renderAll(endpoint.kind, ordered, render)
+    }
+  }
+  // The real API answers an empty livescores/latest with 200, a message and no `data` (upstream-facts §0.3).
+  if (endpoint.id === 'livescores.latest' && Array.isArray(envelope.data) && envelope.data.length === 0) {
+    delete envelope.data
+    envelope.message = NO_RESULTS
+  }
+  envelope.subscription = subscription(caller.plan, now)
+  envelope.rate_limit = rateLimitBody(charge.state)
+  envelope.timezone = parsed.query.timezone
+  return { status: 200, body: envelope, headers }
+}
+
+/** The next page's URL keeps every parameter but the token, which a link must never carry. */
+function nextPageUrl (req: FastifyRequest, url: URL, page: number): string {
+  const next = new URL(url.pathname + url.search, `${req.protocol}://${req.host}`)
+  next.searchParams.delete('api_token')
+  next.searchParams.set('page', String(page))
+  return next.toString()
+}
+
+export type { Caller }
+export { PLANS }

@@ -1,0 +1,42 @@
+/** The response envelope of spec part 2.1, with the Subscription object of 2.3. */
+import type { Plan } from './plans.ts'
+import type { BucketState } from './ratelimit.ts'
+
+export interface Pagination {
+  count: number
+  per_page: number
+  current_page: number
+  next_page: string | null
+  has_more: boolean
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0')
+
+/** `YYYY-MM-DDTHH:MM:SS UTC` (spec 2.3). */
+export function billingFormat (ms: number): string {
+  const d = new Date(ms)
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`
+}
+
+/** Billing cycles renew on the first day of the next month. */
+function nextBillingCycle (nowMs: number): number {
+  const d = new Date(nowMs)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+
+export function subscription (plan: Plan, nowMs: number): unknown[] {
+  return [{
+    meta: { current_timestamp: Math.floor(nowMs / 1000), next_billing_cycle: billingFormat(nextBillingCycle(nowMs)) },
+    plans: [{ plan: plan.name === 'Free' ? 'Free Plan' : `${plan.name} Plan`, sport: 'Football', category: plan.name === 'Free' ? 'Free' : 'Standard' }],
+    add_ons: plan.features.has('predictions') ? [{ add_on: 'Predictions', sport: 'Football' }] : [],
+    widgets: []
+  }]
+}
+
+export function rateLimitBody (state: BucketState): { resets_in_seconds: number, remaining: number, requested_entity: string } {
+  return { resets_in_seconds: state.resetsInSeconds, remaining: state.remaining, requested_entity: state.entity }
+}
+
+export function rateLimitHeaders (state: BucketState): Record<string, string> {
+  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining) }
+}

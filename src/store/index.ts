@@ -1,0 +1,22 @@
+/**
+ * The store's public surface: `createStore` picks the engine (memory without TOUCHLINE_REDIS_URL, Redis
+ * with it) behind the one LiveStore interface.
+ */
+import type { Redis } from 'ioredis'
+import { createMemoryStore } from './memory-store.ts'
+import { createRedisStore } from './redis-store.ts'
+import type { LiveStore } from './types.ts'
+
+export type StoreOptions =
+  | { kind: 'memory', maxLength?: number }
+  | { kind: 'redis', redis: Redis, prefix?: string, maxLength?: number, tailBlockMs?: number }
+
+export function createStore (opts: StoreOptions): LiveStore {
+  if (opts.kind === 'memory') return createMemoryStore(opts)
+  return createRedisStore(opts)
+}
+
+export { createKeys, DEFAULT_PREFIX, type StoreKeys } from './keys.ts'
+export { createLease, type Lease, type LeaseOptions } from './lease.ts'
+export { formatCursor, parseCursor } from './record.ts'
+export * from './types.ts'

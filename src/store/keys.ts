@@ -1,0 +1,63 @@
+/**
+ * Every Redis key and channel the store uses, built from one prefix (STYLE rule 4, like bullmq's
+ * queue-keys.ts). No other file writes a key string by hand; Lua scripts get their keys from here too.
+ *
+ * Hash tags: STYLE suggests `{fixture:<id>}` so a per-fixture script touches one slot. Our apply script
+ * touches the fixture's state AND the deployment-wide event log in one atomic step, so per-fixture tags
+ * would put them in different slots and make the script illegal on Redis Cluster. Every store key
+ * therefore shares one tag, `{store}`: one slot per deployment, which is what a single ordered log
+ * needs anyway (centrifuge's historyStreamKey tags the whole channel for the same reason).
+ * Leases are single-key and need no tag.
+ */
+
+/** Prefix used when none is configured. @default 'tl:' */
+export const DEFAULT_PREFIX = 'tl:'
+
+export interface StoreKeys {
+  readonly prefix: string
+  /** Hash: `epoch` (random id of the current log) and `offset` (last appended offset). */
+  readonly meta: string
+  /** Stream: the capped event log; entry ids are `<offset>-0`, fields `f` fixture, `l` league, `r` record JSON. */
+  readonly log: string
+  /** Hash: fixture id -> stored version. */
+  readonly versions: string
+  /** Hash: fixture id -> LiveFixture JSON. */
+  readonly fixtures: string
+  /** Hash: fixture id -> league id, for every fixture in the live index. */
+  readonly live: string
+  /** Set of live fixture ids of one league. */
+  liveLeague: (leagueId: number) => string
+  /**
+   * `liveLeague(id)` minus the id, for the scripts that must find a league set from a stored league id
+   * (the previous league of a fixture). Same slot as the other keys, so this stays Cluster-safe.
+   */
+  readonly liveLeaguePrefix: string
+  /** Pub/sub channel announcing each appended cursor. */
+  readonly changesChannel: string
+  /** String key of one leadership lease; value = holder id, PX = ttl. */
+  lease: (name: string) => string
+  /** SCAN MATCH pattern covering every key under this prefix (tests and tooling clean up with it). */
+  readonly pattern: string
+}
+
+/** Builds the key set for one deployment prefix. Throws on braces, which would break the hash tag. */
+export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+  if (/[{}]/.test(prefix)) throw new TypeError(`redis prefix must not contain braces: ${prefix}`)
+  // Glob metacharacters would make `pattern` match other deployments' keys.
+  if (/[*?[\]\\]/.test(prefix)) throw new TypeError(`redis prefix must not contain glob characters: ${prefix}`)
+  const tagged = `${prefix}{store}:`
+  const liveLeaguePrefix = `${tagged}live:`
+  return {
+    prefix,
+    meta: `${tagged}meta`,
+    log: `${tagged}log`,
+    versions: `${tagged}versions`,
+    fixtures: `${tagged}fixtures`,
+    live: `${tagged}live`,
+    liveLeague: (leagueId) => `${liveLeaguePrefix}${leagueId}`,
+    liveLeaguePrefix,
+    changesChannel: `${prefix}changes`,
+    lease: (name) => `${prefix}lease:${name}`,
+    pattern: `${prefix}*`
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * In-process engine: the default when no Redis is configured (DESIGN §1). Every method runs synchronously
+ * inside one tick, which is what makes `apply` atomic here. The epoch is created at construction, so a
+ * restart is a lost log and old cursors get recovered:false, exactly as after a Redis flush.
+ */
+import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import { buildRecord, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
+import {
+  DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT,
+  type ApplyInput, type ApplyResult, type LiveStore, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type StoreFilter
+} from './types.ts'
+
+export interface MemoryStoreOptions {
+  /** Log length in records; see DEFAULT_MAX_LENGTH for the reasoning. @default 10_000 */
+  maxLength?: number
+}
+
+interface Entry { offset: number, record: ChangeRecord, json: string }
+interface Listener { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined }
+
+export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
+  const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
+  const epoch = newEpoch()
+  const fixtures = new Map<number, LiveFixture>()
+  const live = new Set<number>()
+  // Contiguous offsets: log[i].offset === log[0].offset + i, so a cursor maps to an index by subtraction.
+  const log: Entry[] = []
+  let offset = 0
+  const listeners = new Set<Listener>()
+
+  function append (input: ApplyInput): ApplyResult & { ok: true } {
+    const enc = encodeApply(input)
+    fixtures.set(enc.fixture.id, enc.fixture)
+    if (input.live) live.add(enc.fixture.id)
+    else live.delete(enc.fixture.id)
+    offset += 1
+    const cursor = formatCursor(epoch, offset)
+    const record = buildRecord(cursor, input, enc)
+    const json = recordJson(cursor, enc.body)
+    log.push({ offset, record, json })
+    // Exact trim, like the Redis engine's exact MAXLEN, so both engines recover the same cursors.
+    if (log.length > maxLength) log.splice(0, log.length - maxLength)
+    return { ok: true, record, json }
+  }
+
+  function notify (record: ChangeRecord, json: string): void {
+    for (const l of listeners) {
+      try {
+        l.onRecord(record, json)
+      } catch (err) {
+        l.onError?.(err)
+      }
+    }
+  }
+
+  function readSince (cursor: string | undefined, opts: ReadSinceOptions): ReadSinceResult {
+    const head = formatCursor(epoch, offset)
+    const first = log[0]?.offset ?? offset + 1
+    let from = first - 1
+    if (cursor !== undefined) {
+      const parsed = parseCursor(cursor)
+      if (parsed === undefined || parsed.epoch !== epoch || parsed.offset > offset || parsed.offset < first - 1) {
+        return { records: [], cursor: head, recovered: false, more: false }
+      }
+      from = parsed.offset
+    }
+    const matches = matcher(opts)
+    const records: ChangeRecord[] = []
+    let last = from
+    const end = Math.min(log.length, from - first + 1 + READ_SCAN_LIMIT)
+    for (let i = from - first + 1; i < end && records.length < opts.limit; i++) {
+      const entry = log[i] as Entry
+      last = entry.offset
+      if (matches(entry.record.fixture_id, entry.record.league_id)) records.push(entry.record)
+    }
+    return { records, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
+  }
+
+  return {
+    async apply (input) {
+      const current = fixtures.get(input.fixture.id)?.version ?? 0
+      if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
+      const result = append(input)
+      notify(result.record, result.json)
+      return result
+    },
+    async getFixture (id) {
+      return fixtures.get(id)
+    },
+    async getFixtures (ids) {
+      return ids.flatMap((id) => fixtures.get(id) ?? [])
+    },
+    async liveFixtures (filter?: StoreFilter) {
+      const matches = matcher(filter)
+      return [...live].sort((a, b) => a - b)
+        .map((id) => fixtures.get(id) as LiveFixture)
+        .filter((f) => matches(f.id, f.league_id))
+    },
+    async trackedFixtureIds () {
+      return [...fixtures.keys()].sort((a, b) => a - b)
+    },
+    async readSince (cursor, opts) {
+      return readSince(cursor, opts)
+    },
+    async head () {
+      return formatCursor(epoch, offset)
+    },
+    async epoch () {
+      return epoch
+    },
+    async subscribe (onRecord, onError) {
+      const listener: Listener = { onRecord, onError }
+      listeners.add(listener)
+      return async () => { listeners.delete(listener) }
+    },
+    async close () {
+      listeners.clear()
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Cursor and record encoding shared by both engines, so they hand out identical cursors and identical JSON.
+ */
+import { randomBytes } from 'node:crypto'
+import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ApplyInput, StoreFilter } from './types.ts'
+
+/** A fresh log epoch: 64 random bits in hex, so cursors of a lost log can never be mistaken for new ones. */
+export function newEpoch (): string {
+  return randomBytes(8).toString('hex')
+}
+
+/** Validates a log length option: a log must keep at least its newest entry. */
+export function checkMaxLength (maxLength: number): number {
+  if (!Number.isSafeInteger(maxLength) || maxLength < 1) throw new RangeError(`maxLength must be a positive integer, got ${maxLength}`)
+  return maxLength
+}
+
+export function formatCursor (epoch: string, offset: number): string {
+  return `${epoch}:${offset}`
+}
+
+const CURSOR = /^([0-9a-f]{1,64}):(0|[1-9][0-9]{0,15})$/
+
+/** Parses `<epoch>:<offset>`; undefined when malformed (so the caller answers recovered:false). */
+export function parseCursor (cursor: string): { epoch: string, offset: number } | undefined {
+  const m = CURSOR.exec(cursor)
+  if (m === null) return undefined
+  const offset = Number(m[2])
+  return Number.isSafeInteger(offset) ? { epoch: m[1] as string, offset } : undefined
+}
+
+/**
+ * A record serialized without its cursor, which only the append knows: `body` is the JSON text that
+ * follows `{"cursor":"…",` (closing brace included). The fixture JSON is built once and reused for the
+ * snapshot, so each apply serializes the fixture exactly once.
+ */
+export interface EncodedApply {
+  fixture: LiveFixture
+  fixtureJson: string
+  body: string
+}
+
+export function encodeApply (input: ApplyInput): EncodedApply {
+  const fixture = { ...input.fixture, version: input.expectedVersion + 1 }
+  const fixtureJson = JSON.stringify(fixture)
+  const head = JSON.stringify({ fixture_id: fixture.id, league_id: fixture.league_id, at: input.at, changes: input.changes })
+  return { fixture, fixtureJson, body: `${head.slice(1, -1)},"fixture":${fixtureJson}}` }
+}
+
+/** The record's JSON. apply.lua builds the same string; keep both in step. */
+export function recordJson (cursor: string, body: string): string {
+  return `{"cursor":"${cursor}",${body}`
+}
+
+export function buildRecord (cursor: string, input: ApplyInput, enc: EncodedApply): ChangeRecord {
+  return { cursor, fixture_id: enc.fixture.id, league_id: enc.fixture.league_id, at: input.at, changes: input.changes, fixture: enc.fixture }
+}
+
+/** Compiled filter: `undefined` matches everything, otherwise league OR fixture membership. */
+export type Matcher = (fixtureId: number, leagueId: number) => boolean
+
+export function matcher (filter: StoreFilter | undefined): Matcher {
+  if (filter?.leagues === undefined && filter?.fixtures === undefined) return () => true
+  const leagues = new Set(filter.leagues ?? [])
+  const fixtures = new Set(filter.fixtures ?? [])
+  return (fixtureId, leagueId) => fixtures.has(fixtureId) || leagues.has(leagueId)
+}

@@ -1,0 +1,205 @@
+/**
+ * Redis engine: state, live index and event log in one hash slot (see keys.ts), written only by apply-6.lua.
+ *
+ * Offsets: an explicit counter in the meta hash (HINCRBY), used as the stream entry id `<offset>-0`, as
+ * centrifuge does. Cursors stay short integers that both engines produce alike, "strictly after" is an
+ * XRANGE from `offset + 1`, and a trimmed reader is detected by comparing with the oldest entry id.
+ * Auto ids (`<ms>-<seq>`) would tie cursors to the server clock and gain nothing.
+ *
+ * Trimming: exact `MAXLEN n`, not `~`. Approximate trimming only drops whole macro nodes (100 entries by
+ * default), so how far back a cursor recovers would depend on node layout; exact trimming gives both
+ * engines the same answer, and at a few appends per second its extra cost is negligible.
+ *
+ * Subscribe: XREAD BLOCK on a dedicated connection per tail, starting at the head. Pub/sub is at-most-once
+ * (a reconnect loses messages); the stream is the log itself, so a tail sees every record in order and
+ * resumes where it stopped after a reconnect. apply still PUBLISHes each new cursor for cheap watchers.
+ */
+import type { Redis } from 'ioredis'
+import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import { createKeys, type StoreKeys } from './keys.ts'
+import { buildRecord, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
+import { defineStoreCommands } from './scripts.ts'
+import { DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type StoreFilter } from './types.ts'
+
+export interface RedisStoreOptions {
+  /** Command connection, owned by the caller: the store never quits it. */
+  redis: Redis
+  /** Key prefix of this deployment. @default 'tl:' */
+  prefix?: string
+  /** Log length in records; see DEFAULT_MAX_LENGTH for the reasoning. @default 10_000 */
+  maxLength?: number
+  /**
+   * How long one XREAD of a tail blocks before it checks whether the epoch changed under it (a flush
+   * restarts offsets at 1, below the tail's position). Bounds how late a tail notices a lost log.
+   * @default 2000
+   */
+  tailBlockMs?: number
+}
+
+/** Records per XREAD: large enough to catch up after a hiccup in a few round trips. */
+const TAIL_BATCH = 500
+/** Pause after a failed XREAD (connection lost), so a dead Redis is not hammered. */
+const TAIL_RETRY_MS = 250
+
+export function createRedisStore (opts: RedisStoreOptions): LiveStore {
+  const redis = defineStoreCommands(opts.redis)
+  const keys = createKeys(opts.prefix)
+  const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
+  const tails = new Set<() => Promise<void>>()
+
+  const ensureEpoch = async (): Promise<{ epoch: string, offset: number }> => {
+    const [epoch, offset] = await redis.tlEnsureEpoch(keys.meta, keys.log, newEpoch())
+    return { epoch, offset }
+  }
+
+  const fixturesFrom = (jsons: ReadonlyArray<string | null>): LiveFixture[] =>
+    jsons.flatMap((json) => json === null ? [] : [JSON.parse(json) as LiveFixture])
+
+  const store: LiveStore = {
+    async apply (input) {
+      const enc = encodeApply(input)
+      const { id, league_id: leagueId } = enc.fixture
+      const reply = await redis.tlApply(
+        keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId),
+        id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.body,
+        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix
+      )
+      if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
+      const cursor = formatCursor(reply[1], reply[2])
+      return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc.body) }
+    },
+
+    async getFixture (id) {
+      const json = await redis.hget(keys.fixtures, String(id))
+      return json === null ? undefined : JSON.parse(json) as LiveFixture
+    },
+
+    async getFixtures (ids) {
+      if (ids.length === 0) return []
+      return fixturesFrom(await redis.hmget(keys.fixtures, ...ids.map(String)))
+    },
+
+    async liveFixtures (filter?: StoreFilter) {
+      const all = filter?.leagues === undefined && filter?.fixtures === undefined
+      const jsons = await redis.tlLiveFixtures(
+        keys.fixtures, keys.live, all ? 1 : 0, (filter?.leagues ?? []).join(','), (filter?.fixtures ?? []).join(','),
+        keys.liveLeaguePrefix
+      )
+      return fixturesFrom(jsons).sort((a, b) => a.id - b.id)
+    },
+
+    async trackedFixtureIds () {
+      return (await redis.hkeys(keys.versions)).map(Number).sort((a, b) => a - b)
+    },
+
+    async readSince (cursor, opts) {
+      const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
+      if (parsed === undefined) return { records: [], cursor: await store.head(), recovered: false, more: false }
+      const all = opts.leagues === undefined && opts.fixtures === undefined
+      const reply = await redis.tlReadSince(
+        keys.meta, keys.log, parsed.epoch, parsed.offset, opts.limit, READ_SCAN_LIMIT,
+        all ? 1 : 0, (opts.leagues ?? []).join(','), (opts.fixtures ?? []).join(',')
+      )
+      if (reply[0] === 0) {
+        // No epoch at all means the log was lost and nothing has been written since: open the new epoch.
+        const head = reply[1] === '' ? await store.head() : formatCursor(reply[1], reply[2])
+        return { records: [], cursor: head, recovered: false, more: false }
+      }
+      const [, epoch, head, last, ...jsons] = reply
+      return {
+        records: jsons.map((json) => JSON.parse(json) as ChangeRecord),
+        cursor: formatCursor(epoch, last),
+        recovered: true,
+        more: last < head
+      }
+    },
+
+    async head () {
+      const { epoch, offset } = await ensureEpoch()
+      return formatCursor(epoch, offset)
+    },
+
+    async epoch () {
+      return (await ensureEpoch()).epoch
+    },
+
+    async subscribe (onRecord, onError) {
+      const start = await ensureEpoch()
+      const stop = startTail(redis, keys, start, onRecord, onError, opts.tailBlockMs ?? 2000)
+      const unsubscribe = async (): Promise<void> => {
+        tails.delete(unsubscribe)
+        await stop()
+      }
+      tails.add(unsubscribe)
+      return unsubscribe
+    },
+
+    async close () {
+      await Promise.all([...tails].map((stop) => stop()))
+    }
+  }
+  return store
+}
+
+/** Tails the log from `start` on a duplicate connection until the returned function is called. */
+function startTail (
+  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number },
+  onRecord: RecordListener, onError: ((err: unknown) => void) | undefined, blockMs: number
+): () => Promise<void> {
+  // Blocking reads need their own connection; the command connection must stay free for everyone else.
+  const conn = redis.duplicate()
+  // An object, not a `let`: the loop condition reads it while the stop function flips it.
+  const state = { closed: false }
+  let epoch = start.epoch
+  let lastId = `${start.offset}-0`
+
+  const step = async (): Promise<void> => {
+    const reply = await conn.xread('COUNT', TAIL_BATCH, 'BLOCK', blockMs, 'STREAMS', keys.log, lastId)
+    if (reply === null) {
+      // Idle: a flush may have restarted offsets below lastId, where XREAD would never look.
+      const current = await conn.hget(keys.meta, 'epoch')
+      if (current !== null && current !== epoch) {
+        epoch = current
+        lastId = '0-0'
+      }
+      return
+    }
+    for (const [id, fields] of reply[0]?.[1] ?? []) {
+      const json = fields[5] as string // fields: f, <id>, l, <league>, r, <json>
+      const record = JSON.parse(json) as ChangeRecord
+      if (parseCursor(record.cursor)?.epoch !== epoch) {
+        // A new epoch whose offsets already passed lastId: re-read the new log from its start.
+        epoch = parseCursor(record.cursor)?.epoch ?? epoch
+        lastId = '0-0'
+        return
+      }
+      lastId = id
+      if (state.closed) return
+      try {
+        onRecord(record, json)
+      } catch (err) {
+        onError?.(err)
+      }
+    }
+  }
+
+  const loop = (async () => {
+    while (!state.closed) {
+      try {
+        await step()
+      } catch (err) {
+        if (state.closed) break
+        onError?.(err)
+        await new Promise((resolve) => setTimeout(resolve, TAIL_RETRY_MS))
+      }
+    }
+  })()
+
+  return async () => {
+    if (state.closed) return
+    state.closed = true
+    // Rejects the pending blocking XREAD at once instead of waiting for its timeout.
+    conn.disconnect()
+    await loop
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Registers the store's Lua scripts on a connection with `defineCommand` (EVALSHA with EVAL fallback) and
+ * types them, like ioredis examples/typescript/scripts.ts. File names follow bullmq: `<name>-<numberOfKeys>.lua`.
+ */
+import { readFileSync } from 'node:fs'
+import type { Redis, RedisKey, Result } from 'ioredis'
+
+type Arg = string | number
+
+/** apply-6.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected. */
+export type ApplyReply = [1, string, number] | [0, number]
+/** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
+export type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    tlApply: (
+      meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
+      fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string, body: string,
+      newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string
+    ) => Result<ApplyReply, Context>
+    tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string) => Result<[string, number], Context>
+    tlReadSince: (
+      meta: RedisKey, log: RedisKey, epoch: string, offset: Arg, limit: Arg, scanLimit: Arg,
+      all: Arg, leagues: string, fixtures: string
+    ) => Result<ReadSinceReply, Context>
+    tlLiveFixtures: (
+      fixtures: RedisKey, live: RedisKey, all: Arg, leagues: string, fixtureIds: string, leagueLivePrefix: string
+    ) => Result<string[], Context>
+    tlLeaseAcquire: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
+    tlLeaseRenew: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
+    tlLeaseRelease: (key: RedisKey, holderId: string) => Result<0 | 1, Context>
+  }
+}
+
+/** Command name -> script file (without `.lua`); the number after the dash is numberOfKeys. */
+const SCRIPTS = {
+  tlApply: 'apply-6',
+  tlEnsureEpoch: 'ensureEpoch-2',
+  tlReadSince: 'readSince-2',
+  tlLiveFixtures: 'liveFixtures-2',
+  tlLeaseAcquire: 'leaseAcquire-1',
+  tlLeaseRenew: 'leaseRenew-1',
+  tlLeaseRelease: 'leaseRelease-1'
+} as const
+
+// Read once per process; the sources never change at run time.
+let sources: Map<string, { lua: string, numberOfKeys: number }> | undefined
+
+function loadSources (): Map<string, { lua: string, numberOfKeys: number }> {
+  sources ??= new Map(Object.entries(SCRIPTS).map(([command, file]) => {
+    const lua = readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), 'utf8')
+    return [command, { lua, numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1)) }]
+  }))
+  return sources
+}
+
+const defined = new WeakSet<Redis>()
+
+/** Defines every store command on `redis` (once per connection) and returns it, typed. */
+export function defineStoreCommands (redis: Redis): Redis {
+  if (defined.has(redis)) return redis
+  for (const [command, def] of loadSources()) redis.defineCommand(command, def)
+  defined.add(redis)
+  return redis
+}

@@ -1,0 +1,63 @@
+--[[
+  Applies one fixture change set atomically: version check, snapshot, live index, log append, notification.
+  Shaped like centrifuge's broker_history_add_stream.lua (epoch and offset in a meta hash, XADD MAXLEN,
+  PUBLISH in the same script), so state and log can never disagree.
+
+  Input:
+    KEYS[1] meta hash         fields: epoch, offset
+    KEYS[2] log stream        entry id `<offset>-0`, fields f (fixture id), l (league id), r (record JSON)
+    KEYS[3] versions hash     fixture id -> version
+    KEYS[4] fixtures hash     fixture id -> LiveFixture JSON
+    KEYS[5] live hash         fixture id -> league id, for fixtures in the live index
+    KEYS[6] live set of the fixture's league
+
+    ARGV[1]  fixture id
+    ARGV[2]  league id
+    ARGV[3]  expected version (0 = not stored yet)
+    ARGV[4]  '1' to put the fixture in the live index, '0' to take it out
+    ARGV[5]  fixture JSON, its version already set to expected + 1
+    ARGV[6]  record body: the record JSON text that follows `{"cursor":"<cursor>",`
+    ARGV[7]  epoch to create when the log has none
+    ARGV[8]  maximum log length (exact MAXLEN, see redis-store.ts)
+    ARGV[9]  channel to PUBLISH the new cursor on
+    ARGV[10] prefix of the per-league live sets, to reach the previous league's set if the league changed
+
+  Output:
+    {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
+    {0, current version}      rejected, nothing written
+]]
+local id = ARGV[1]
+local current = tonumber(redis.call('HGET', KEYS[3], id) or '0')
+if current ~= tonumber(ARGV[3]) then
+  return {0, current}
+end
+
+redis.call('HSET', KEYS[3], id, current + 1)
+redis.call('HSET', KEYS[4], id, ARGV[5])
+
+-- A fixture moved to another league (rare upstream corrections) must leave the old league's set.
+local previousLeague = redis.call('HGET', KEYS[5], id)
+if previousLeague and previousLeague ~= ARGV[2] then
+  redis.call('SREM', ARGV[10] .. previousLeague, id)
+end
+if ARGV[4] == '1' then
+  redis.call('HSET', KEYS[5], id, ARGV[2])
+  redis.call('SADD', KEYS[6], id)
+else
+  redis.call('HDEL', KEYS[5], id)
+  redis.call('SREM', KEYS[6], id)
+end
+
+-- A missing epoch means the log was lost (flush, or eviction of the meta hash): start a new epoch and
+-- drop any stream left behind, so offsets restart at 1 without colliding with old entry ids.
+if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[7]) == 1 then
+  redis.call('DEL', KEYS[2])
+end
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+-- %d, not tostring: Lua prints large numbers as 1e+14.
+local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
+local cursor = epoch .. ':' .. offset
+redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[8], offset .. '-0',
+  'f', id, 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[6])
+redis.call('PUBLISH', ARGV[9], cursor)
+return {1, epoch, tonumber(offset)}

@@ -1,0 +1,97 @@
+/**
+ * The store contract (DESIGN §3): current state of every tracked fixture, the live index, and the capped
+ * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
+ * contract suite (test/integration/store/contract.ts) runs against both.
+ */
+import type { Change, ChangeRecord, LiveFixture } from '../live/types.ts'
+
+/**
+ * Default length of the event log, in records. The WebSocket replay is capped at 1000 matching changes
+ * (DESIGN §4), so the log must hold well over that to serve a filtered replay. On a busy Saturday, about
+ * 300 live fixtures each tick the clock once a minute, so 10,000 records cover roughly 30 minutes at peak
+ * and hours off-peak: enough for reconnects after network drops or a rolling deploy. Each record carries
+ * the full fixture (a few KB), so the log costs at most tens of MB in Redis.
+ * @default 10_000
+ */
+export const DEFAULT_MAX_LENGTH = 10_000
+
+/**
+ * How many log entries one `readSince` call examines at most. With a narrow filter, a reader may have to
+ * skip thousands of unrelated records; bounding the scan keeps the Redis script short (it blocks the
+ * server while it runs) and lets the caller page with `more`.
+ */
+export const READ_SCAN_LIMIT = 2000
+
+export interface ApplyInput {
+  /** The new normalized fixture; its `version` is overwritten with `expectedVersion + 1`. */
+  fixture: LiveFixture
+  changes: Change[]
+  /** Version the caller based its diff on; 0 means "not stored yet". */
+  expectedVersion: number
+  /** Whether the fixture belongs in the live index (live, break, suspended, or scheduled within the window). */
+  live: boolean
+  /** ISO 8601 time the change was detected. */
+  at: string
+}
+
+export type ApplyResult =
+  | { ok: true, record: ChangeRecord, json: string }
+  | { ok: false, currentVersion: number }
+
+/**
+ * Fixture/league filter. A change or fixture matches if its league OR its id is listed. Without
+ * either list everything matches; with empty lists nothing does (an empty subscription receives nothing).
+ */
+export interface StoreFilter {
+  leagues?: readonly number[]
+  fixtures?: readonly number[]
+}
+
+export interface ReadSinceOptions extends StoreFilter {
+  /** Maximum number of records returned. */
+  limit: number
+}
+
+export interface ReadSinceResult {
+  records: ChangeRecord[]
+  /** Resume point: the last entry examined (or the head when `recovered` is false). */
+  cursor: string
+  /** False when the cursor is malformed, from another epoch, ahead of the log, or older than its start. */
+  recovered: boolean
+  /** True when entries exist after `cursor` (they may or may not match the filter). */
+  more: boolean
+}
+
+/** Receives each appended record and its JSON, serialized once by the store so fan-out need not redo it. */
+export type RecordListener = (record: ChangeRecord, json: string) => void
+
+export interface LiveStore {
+  /**
+   * Applies `fixture` if `expectedVersion` matches the stored version (0 = absent): stores it with version+1,
+   * adds it to or removes it from the live index according to `live`, appends one ChangeRecord. Atomic.
+   */
+  apply: (input: ApplyInput) => Promise<ApplyResult>
+  getFixture: (id: number) => Promise<LiveFixture | undefined>
+  /** The stored fixtures among `ids`, in the order asked; unknown ids are skipped. */
+  getFixtures: (ids: readonly number[]) => Promise<LiveFixture[]>
+  /** Current live snapshot matching the filter, sorted by fixture id. */
+  liveFixtures: (filter?: StoreFilter) => Promise<LiveFixture[]>
+  /** Ids of every fixture with stored state (live or not), ascending. */
+  trackedFixtureIds: () => Promise<number[]>
+  /**
+   * Log entries strictly after `cursor` that match the filter. An undefined cursor reads from the oldest
+   * retained entry. See ReadSinceResult for `recovered` and `more`.
+   */
+  readSince: (cursor: string | undefined, opts: ReadSinceOptions) => Promise<ReadSinceResult>
+  /** Cursor of the latest entry, or `<epoch>:0` when the log is empty. */
+  head: () => Promise<string>
+  epoch: () => Promise<string>
+  /**
+   * Calls `onRecord` for every record appended after the returned promise resolves, in log order (for
+   * Redis, across processes). Listener and transport errors go to `onError`; the tail keeps going.
+   * Resolves to a function that stops the tail.
+   */
+  subscribe: (onRecord: RecordListener, onError?: (err: unknown) => void) => Promise<() => Promise<void>>
+  /** Stops every tail. Does not close the Redis connection passed in: its owner does. */
+  close: () => Promise<void>
+}

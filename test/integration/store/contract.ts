@@ -1,0 +1,237 @@
+/**
+ * The LiveStore contract, run against every engine (store.test.ts). Engine-specific behaviour (losing the
+ * Redis keys) is gated on what the harness offers, never on the engine's name.
+ */
+import { describe, expect, it, onTestFinished } from 'vitest'
+import type { ChangeRecord } from '../../../src/live/types.ts'
+import type { ApplyResult, LiveStore } from '../../../src/store/types.ts'
+import { fixture, waitFor } from './helpers.ts'
+
+export interface StoreHarness {
+  store: LiveStore
+  /** A second handle on the same data: another instance (another process) for Redis, the same store for memory. */
+  peer: () => Promise<LiveStore>
+  /** Loses all data as a Redis FLUSH would; absent for engines that cannot lose data while running. */
+  wipe?: () => Promise<void>
+  cleanup: () => Promise<void>
+}
+
+export type StoreFactory = (opts: { maxLength?: number }) => Promise<StoreHarness>
+
+const AT = '2026-11-21T20:15:03.120Z'
+
+/** Applies a fresh fixture (expectedVersion 0) and asserts it went through. */
+async function add (store: LiveStore, id: number, leagueId: number, live = true): Promise<ApplyResult & { ok: true }> {
+  const result = await store.apply({ fixture: fixture(id, leagueId), changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live, at: AT })
+  if (!result.ok) throw new Error(`apply of ${id} rejected at version ${result.currentVersion}`)
+  return result
+}
+
+const ids = (records: ChangeRecord[]) => records.map((r) => r.fixture_id)
+
+export function storeContract (name: string, factory: StoreFactory): void {
+  const open = async (opts: { maxLength?: number } = {}): Promise<StoreHarness> => {
+    const harness = await factory(opts)
+    onTestFinished(harness.cleanup)
+    return harness
+  }
+
+  describe(`${name} store contract`, () => {
+    it('stores a new fixture at version 1 and appends one record carrying it', async () => {
+      const { store } = await open()
+      const epoch = await store.epoch()
+      const result = await add(store, 1, 271)
+      expect(result.record.cursor).toBe(`${epoch}:1`)
+      expect(result.record.fixture.version).toBe(1)
+      expect(JSON.parse(result.json)).toEqual(result.record)
+      expect(await store.getFixture(1)).toEqual(result.record.fixture)
+      expect(await store.head()).toBe(result.record.cursor)
+      const read = await store.readSince(undefined, { limit: 10 })
+      expect(read.records).toEqual([result.record])
+    })
+
+    it('rejects an apply whose expectedVersion is stale and writes nothing', async () => {
+      const { store } = await open()
+      await add(store, 1, 271)
+      const head = await store.head()
+      const changed = fixture(1, 271, { minute: 11 })
+      expect(await store.apply({ fixture: changed, changes: [], expectedVersion: 0, live: true, at: AT })).toEqual({ ok: false, currentVersion: 1 })
+      expect(await store.apply({ fixture: changed, changes: [], expectedVersion: 2, live: true, at: AT })).toEqual({ ok: false, currentVersion: 1 })
+      expect(await store.head()).toBe(head)
+      expect((await store.getFixture(1))?.minute).toBe(10)
+      const next = await store.apply({ fixture: changed, changes: [{ kind: 'clock', minute: 11, previous: 10 }], expectedVersion: 1, live: true, at: AT })
+      expect(next.ok && next.record.fixture.version).toBe(2)
+    })
+
+    it('lets exactly one of two concurrent applies with the same expectedVersion win, and log agrees with state', async () => {
+      const { store, peer } = await open()
+      const other = await peer()
+      const race = Array.from({ length: 20 }, (_, i) => i + 1).map(async (id) => {
+        const [a, b] = await Promise.all([
+          store.apply({ fixture: fixture(id, 271, { minute: 1 }), changes: [], expectedVersion: 0, live: true, at: AT }),
+          other.apply({ fixture: fixture(id, 271, { minute: 2 }), changes: [], expectedVersion: 0, live: true, at: AT })
+        ])
+        expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1)
+        return a.ok ? a.record : (b as ApplyResult & { ok: true }).record
+      })
+      const winners = await Promise.all(race)
+      const log = await store.readSince(undefined, { limit: 100 })
+      expect(log.records).toHaveLength(20)
+      for (const record of log.records) {
+        expect(await store.getFixture(record.fixture_id)).toEqual(record.fixture)
+        expect(winners).toContainEqual(record)
+      }
+    })
+
+    it('keeps the live index by league and drops fixtures applied with live false', async () => {
+      const { store } = await open()
+      await add(store, 1, 271)
+      await add(store, 2, 501)
+      await add(store, 3, 271, false)
+      const live = async (filter?: { leagues?: number[], fixtures?: number[] }) => (await store.liveFixtures(filter)).map((f) => f.id)
+      expect(await live()).toEqual([1, 2])
+      expect(await live({ leagues: [271] })).toEqual([1])
+      expect(await live({ fixtures: [2, 3] })).toEqual([2])
+      expect(await live({ leagues: [501], fixtures: [1] })).toEqual([1, 2])
+      expect(await live({ leagues: [], fixtures: [] })).toEqual([])
+      expect(await store.trackedFixtureIds()).toEqual([1, 2, 3])
+
+      await store.apply({ fixture: fixture(1, 271, { state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' } }), changes: [], expectedVersion: 1, live: false, at: AT })
+      expect(await live({ leagues: [271] })).toEqual([])
+      expect(await live()).toEqual([2])
+      // A league correction moves the fixture between league sets.
+      await store.apply({ fixture: fixture(2, 271), changes: [], expectedVersion: 1, live: true, at: AT })
+      expect(await live({ leagues: [501] })).toEqual([])
+      expect(await live({ leagues: [271] })).toEqual([2])
+      expect((await store.liveFixtures())[0]?.version).toBe(2)
+    })
+
+    it('returns stored fixtures in the order asked and skips unknown ids', async () => {
+      const { store } = await open()
+      await add(store, 1, 271)
+      await add(store, 2, 271)
+      expect((await store.getFixtures([2, 99, 1])).map((f) => f.id)).toEqual([2, 1])
+      expect(await store.getFixtures([])).toEqual([])
+      expect(await store.getFixture(99)).toBeUndefined()
+    })
+
+    it('reads changes after a cursor matching league OR fixture, paging with limit and more', async () => {
+      const { store } = await open()
+      const start = await store.head()
+      // Fixtures 1..9: leagues alternate 271, 501, 8.
+      for (let id = 1; id <= 9; id++) await add(store, id, [271, 501, 8][id % 3] as number)
+      const filter = { leagues: [501], fixtures: [3] } // 501 -> 1, 4, 7; plus fixture 3 (league 8... no: 3 % 3 = 0 -> 271)
+      const seen: number[] = []
+      let cursor = start
+      for (let page = 0; page < 10; page++) {
+        const read = await store.readSince(cursor, { ...filter, limit: 2 })
+        expect(read.recovered).toBe(true)
+        seen.push(...ids(read.records))
+        cursor = read.cursor
+        if (!read.more) break
+      }
+      expect(seen).toEqual([1, 3, 4, 7])
+      expect(cursor).toBe(await store.head())
+
+      const first = await store.readSince(start, { limit: 3 })
+      expect(ids(first.records)).toEqual([1, 2, 3])
+      expect(first.more).toBe(true)
+      expect(first.cursor).toBe(first.records[2]?.cursor)
+      const rest = await store.readSince(first.cursor, { limit: 100 })
+      expect(ids(rest.records)).toEqual([4, 5, 6, 7, 8, 9])
+      expect(rest.more).toBe(false)
+      expect(await store.readSince(start, { leagues: [], fixtures: [], limit: 10 })).toMatchObject({ records: [], more: false })
+      expect(await store.readSince(await store.head(), { limit: 10 })).toMatchObject({ records: [], recovered: true, more: false })
+    })
+
+    it('answers recovered:false with the head for malformed cursors', async () => {
+      const { store } = await open()
+      await add(store, 1, 271)
+      const epoch = await store.epoch()
+      const head = await store.head()
+      for (const bad of ['', 'garbage', `${epoch}:`, `${epoch}:x`, `${epoch}:-1`, `${epoch}:01`, `${epoch}:99`, `:1`, `${epoch}:1:1`]) {
+        expect(await store.readSince(bad, { limit: 10 }), bad).toEqual({ records: [], cursor: head, recovered: false, more: false })
+      }
+    })
+
+    it('answers recovered:false for a cursor from another epoch', async () => {
+      const { store } = await open()
+      const other = await open()
+      await add(store, 1, 271)
+      await add(other.store, 1, 271)
+      expect(await store.epoch()).not.toBe(await other.store.epoch())
+      const read = await other.store.readSince(await store.head(), { limit: 10 })
+      expect(read).toEqual({ records: [], cursor: await other.store.head(), recovered: false, more: false })
+    })
+
+    it('answers recovered:false for a cursor older than the capped log', async () => {
+      const { store } = await open({ maxLength: 3 })
+      const epoch = await store.epoch()
+      for (let id = 1; id <= 5; id++) await add(store, id, 271)
+      expect((await store.readSince(`${epoch}:0`, { limit: 10 })).recovered).toBe(false)
+      expect((await store.readSince(`${epoch}:1`, { limit: 10 })).recovered).toBe(false)
+      expect(ids((await store.readSince(`${epoch}:2`, { limit: 10 })).records)).toEqual([3, 4, 5])
+      expect(ids((await store.readSince(undefined, { limit: 10 })).records)).toEqual([3, 4, 5])
+    })
+
+    it('reports a stable epoch and a head of <epoch>:0 before any write', async () => {
+      const { store, peer } = await open()
+      const epoch = await store.epoch()
+      expect(epoch).toMatch(/^[0-9a-f]+$/)
+      expect(await store.head()).toBe(`${epoch}:0`)
+      expect(await (await peer()).epoch()).toBe(epoch)
+      const { record } = await add(store, 1, 271)
+      expect(await store.epoch()).toBe(epoch)
+      expect(record.cursor).toBe(`${epoch}:1`)
+    })
+
+    it('delivers every appended record to subscribers in order, with its JSON', async () => {
+      const { store, peer } = await open()
+      const received: Array<{ record: ChangeRecord, json: string }> = []
+      const errors: unknown[] = []
+      const unsubscribe = await (await peer()).subscribe((record, json) => received.push({ record, json }), (err) => errors.push(err))
+      const applied = []
+      for (let id = 1; id <= 25; id++) applied.push(await add(store, id, 271))
+      await waitFor(() => received.length >= 25)
+      expect(received.map((r) => r.record)).toEqual(applied.map((a) => a.record))
+      expect(received.map((r) => r.json)).toEqual(applied.map((a) => a.json))
+      await unsubscribe()
+      await add(store, 26, 271)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(received).toHaveLength(25)
+      expect(errors).toEqual([])
+    })
+
+    it('keeps delivering to other subscribers when one listener throws', async () => {
+      const { store, peer } = await open()
+      const errors: unknown[] = []
+      const got: string[] = []
+      await (await peer()).subscribe(() => { throw new Error('listener bug') }, (err) => errors.push(err))
+      await (await peer()).subscribe((r) => got.push(r.cursor))
+      await add(store, 1, 271)
+      await add(store, 2, 271)
+      await waitFor(() => got.length === 2 && errors.length === 2)
+    })
+
+    it('starts a new epoch when the data is lost, so old cursors cannot be trusted', async (ctx) => {
+      const { store, wipe } = await open()
+      if (wipe === undefined) return ctx.skip()
+      const received: ChangeRecord[] = []
+      await store.subscribe((r) => received.push(r))
+      const before = await add(store, 1, 271)
+      await waitFor(() => received.length === 1)
+      await wipe()
+      // The fixture is gone too, so the poller re-applies it from version 0.
+      expect(await store.getFixture(1)).toBeUndefined()
+      const after = await add(store, 1, 271)
+      const epoch = await store.epoch()
+      expect(epoch).not.toBe(before.record.cursor.split(':')[0])
+      expect(after.record.cursor).toBe(`${epoch}:1`)
+      expect(await store.readSince(before.record.cursor, { limit: 10 })).toMatchObject({ recovered: false, cursor: after.record.cursor })
+      // The tail follows the log into the new epoch, even though its offsets restarted below the old position.
+      await add(store, 2, 271)
+      await waitFor(() => received.length === 3)
+      expect(received.map((r) => r.cursor)).toEqual([before.record.cursor, after.record.cursor, `${epoch}:2`])
+    })
+  })
+}

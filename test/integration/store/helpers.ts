@@ -1,0 +1,79 @@
+/** Test helpers for the store suites: fixture builder, a Redis harness on a unique prefix, polling waits. */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import type { LiveFixture } from '../../../src/live/types.ts'
+import { createKeys } from '../../../src/store/keys.ts'
+import { createStore } from '../../../src/store/index.ts'
+import type { LiveStore } from '../../../src/store/types.ts'
+
+export function fixture (id: number, leagueId: number, overrides: Partial<LiveFixture> = {}): LiveFixture {
+  const team = (teamId: number, name: string) => ({ id: teamId, name, short_code: null, image_path: null, score: 0 })
+  return {
+    id,
+    league_id: leagueId,
+    season_id: 1,
+    stage_id: 1,
+    round_id: null,
+    name: `Home ${id} vs Away ${id}`,
+    starting_at: '2026-11-21T19:00:00Z',
+    state: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' },
+    minute: 10,
+    period: '1st-half',
+    home: team(id * 10, `Home ${id}`),
+    away: team(id * 10 + 1, `Away ${id}`),
+    scores: { current: { home: 0, away: 0 } },
+    events: [],
+    result_info: null,
+    length: 90,
+    updated_at: '2026-11-21T19:10:00Z',
+    version: 0,
+    ...overrides
+  }
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes (the Redis tail delivers asynchronously). */
+export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for condition')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Deletes every key under `prefix`: our stand-in for FLUSHDB, which would hit others sharing this Redis. */
+export async function deletePrefix (redis: Redis, prefix: string): Promise<void> {
+  const pattern = createKeys(prefix).pattern
+  let cursor = '0'
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
+    if (found.length > 0) await redis.unlink(...found)
+    cursor = next
+  } while (cursor !== '0')
+}
+
+/** Redis stores sharing one fresh prefix, each on its own connection, as separate processes would be. */
+export function redisFixture (url: string, opts: { maxLength?: number } = {}) {
+  const prefix = `tl-test-${randomUUID()}:`
+  const conns: Redis[] = []
+  const stores: LiveStore[] = []
+  const admin = new Redis(url)
+  conns.push(admin)
+  return {
+    prefix,
+    admin,
+    /** A new store instance on its own connection; a short tail block so flush tests run fast. */
+    open (): LiveStore {
+      const redis = new Redis(url)
+      conns.push(redis)
+      const store = createStore({ kind: 'redis', redis, prefix, tailBlockMs: 200, ...opts })
+      stores.push(store)
+      return store
+    },
+    wipe: async () => { await deletePrefix(admin, prefix) },
+    async cleanup (): Promise<void> {
+      await Promise.all(stores.map((s) => s.close()))
+      await deletePrefix(admin, prefix)
+      await Promise.all(conns.map((c) => c.quit()))
+    }
+  }
+}

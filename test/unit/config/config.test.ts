@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../../src/config.ts'
+
+function errorOf (env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    if (err instanceof ConfigError) return err
+    throw err
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('config', () => {
+  it('uses the DESIGN §1 defaults when nothing is set', () => {
+    const cfg = loadConfig({})
+    expect(cfg).toMatchObject({
+      TOUCHLINE_HOST: '0.0.0.0',
+      TOUCHLINE_PORT: 8080,
+      TOUCHLINE_PROVIDER_PORT: 8081,
+      TOUCHLINE_SIM_SPEED: 60,
+      TOUCHLINE_LOG_LEVEL: 'info',
+      TOUCHLINE_POLL_RESERVE: 0.2
+    })
+    expect(cfg.TOUCHLINE_UPSTREAM_URL).toBeUndefined()
+    expect(cfg.TOUCHLINE_REDIS_URL).toBeUndefined()
+  })
+
+  it('coerces numbers and keeps urls', () => {
+    const cfg = loadConfig({ TOUCHLINE_PORT: '9000', TOUCHLINE_SIM_SPEED: '1', TOUCHLINE_REDIS_URL: 'redis://127.0.0.1:6379/2', TOUCHLINE_UPSTREAM_URL: 'https://api.example.com/v3' })
+    expect(cfg.TOUCHLINE_PORT).toBe(9000)
+    expect(cfg.TOUCHLINE_SIM_SPEED).toBe(1)
+    expect(cfg.TOUCHLINE_REDIS_URL).toBe('redis://127.0.0.1:6379/2')
+  })
+
+  it('names an invalid variable', () => {
+    const err = errorOf({ TOUCHLINE_PORT: 'eighty' })
+    expect(err.variables).toEqual(['TOUCHLINE_PORT'])
+    expect(err.message).toContain('TOUCHLINE_PORT')
+  })
+
+  it('rejects an unknown TOUCHLINE_ variable (a typo) by name', () => {
+    const err = errorOf({ TOUCHLINE_PROT: '8080' })
+    expect(err.variables).toEqual(['TOUCHLINE_PROT'])
+    expect(err.message).toMatch(/TOUCHLINE_PROT: unknown setting/)
+  })
+
+  it('reports every problem at once', () => {
+    const err = errorOf({ TOUCHLINE_LOG_LEVEL: 'loud', TOUCHLINE_REDIS_URL: 'http://x', TOUCHLINE_POLL_RESERVE: '2' })
+    expect(err.variables.sort()).toEqual(['TOUCHLINE_LOG_LEVEL', 'TOUCHLINE_POLL_RESERVE', 'TOUCHLINE_REDIS_URL'])
+  })
+
+  it('ignores other variables and treats empty values as unset', () => {
+    const cfg = loadConfig({ PATH: '/bin', TOUCHLINE_PORT: '', HOME: '/root' })
+    expect(cfg.TOUCHLINE_PORT).toBe(8080)
+  })
+
+  it('refuses an upstream token with spaces without echoing it', () => {
+    const err = errorOf({ TOUCHLINE_UPSTREAM_TOKEN: 'abc def-secret' })
+    expect(err.variables).toEqual(['TOUCHLINE_UPSTREAM_TOKEN'])
+    expect(err.message).not.toContain('def-secret')
+  })
+})
