@@ -65,14 +65,16 @@ function memoryLease (now: () => number): Lease {
   }
   return {
     async acquire (name, holderId, ttlMs) {
+      checkTtl(ttlMs)
       const holder = current(name)
       if (holder !== undefined && holder !== holderId) return false
-      leases.set(name, { holderId, expiresAt: now() + checkTtl(ttlMs) })
+      leases.set(name, { holderId, expiresAt: now() + ttlMs })
       return true
     },
     async renew (name, holderId, ttlMs) {
+      checkTtl(ttlMs)
       if (current(name) !== holderId) return false
-      leases.set(name, { holderId, expiresAt: now() + checkTtl(ttlMs) })
+      leases.set(name, { holderId, expiresAt: now() + ttlMs })
       return true
     },
     async release (name, holderId) {

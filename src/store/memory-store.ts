@@ -2,9 +2,13 @@
  * In-process engine: the default when no Redis is configured (DESIGN §1). Every method runs synchronously
  * inside one tick, which is what makes `apply` atomic here. The epoch is created at construction, so a
  * restart is a lost log and old cursors get recovered:false, exactly as after a Redis flush.
+ *
+ * State and log are kept as the JSON built at apply time and parsed on every read, as Redis does: readers
+ * and listeners get their own objects, and a caller that later mutates the fixture it applied (or one it
+ * read) cannot change what the store holds.
  */
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
-import { buildRecord, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
+import { buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
 import {
   DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT,
   type ApplyInput, type ApplyResult, type LiveStore, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type StoreFilter
@@ -15,13 +19,14 @@ export interface MemoryStoreOptions {
   maxLength?: number
 }
 
-interface Entry { offset: number, record: ChangeRecord, json: string }
+interface Stored { version: number, leagueId: number, json: string }
+interface Entry { offset: number, fixtureId: number, leagueId: number, json: string }
 interface Listener { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined }
 
 export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
   const epoch = newEpoch()
-  const fixtures = new Map<number, LiveFixture>()
+  const fixtures = new Map<number, Stored>()
   const live = new Set<number>()
   // Contiguous offsets: log[i].offset === log[0].offset + i, so a cursor maps to an index by subtraction.
   const log: Entry[] = []
@@ -30,20 +35,37 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
 
   function append (input: ApplyInput): ApplyResult & { ok: true } {
     const enc = encodeApply(input)
-    fixtures.set(enc.fixture.id, enc.fixture)
+    fixtures.set(enc.fixture.id, { version: enc.fixture.version, leagueId: enc.fixture.league_id, json: enc.fixtureJson })
     if (input.live) live.add(enc.fixture.id)
     else live.delete(enc.fixture.id)
     offset += 1
     const cursor = formatCursor(epoch, offset)
     const record = buildRecord(cursor, input, enc)
-    const json = recordJson(cursor, enc.body)
-    log.push({ offset, record, json })
+    const json = recordJson(cursor, enc)
+    log.push({ offset, fixtureId: record.fixture_id, leagueId: record.league_id, json })
     // Exact trim, like the Redis engine's exact MAXLEN, so both engines recover the same cursors.
     if (log.length > maxLength) log.splice(0, log.length - maxLength)
     return { ok: true, record, json }
   }
 
-  function notify (record: ChangeRecord, json: string): void {
+  // A listener may apply again while being notified; queueing keeps every listener seeing log order.
+  const pending: string[] = []
+  let draining = false
+
+  function notify (json: string): void {
+    if (listeners.size === 0) return
+    pending.push(json)
+    if (draining) return
+    draining = true
+    try {
+      for (let next = pending.shift(); next !== undefined; next = pending.shift()) deliver(next)
+    } finally {
+      draining = false
+    }
+  }
+
+  function deliver (json: string): void {
+    const record = JSON.parse(json) as ChangeRecord
     for (const l of listeners) {
       try {
         l.onRecord(record, json)
@@ -54,6 +76,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   }
 
   function readSince (cursor: string | undefined, opts: ReadSinceOptions): ReadSinceResult {
+    checkLimit(opts.limit)
     const head = formatCursor(epoch, offset)
     const first = log[0]?.offset ?? offset + 1
     let from = first - 1
@@ -71,7 +94,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     for (let i = from - first + 1; i < end && records.length < opts.limit; i++) {
       const entry = log[i] as Entry
       last = entry.offset
-      if (matches(entry.record.fixture_id, entry.record.league_id)) records.push(entry.record)
+      if (matches(entry.fixtureId, entry.leagueId)) records.push(JSON.parse(entry.json) as ChangeRecord)
     }
     return { records, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
   }
@@ -81,20 +104,20 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       const current = fixtures.get(input.fixture.id)?.version ?? 0
       if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
       const result = append(input)
-      notify(result.record, result.json)
+      notify(result.json)
       return result
     },
     async getFixture (id) {
-      return fixtures.get(id)
+      return parse(fixtures.get(id))
     },
     async getFixtures (ids) {
-      return ids.flatMap((id) => fixtures.get(id) ?? [])
+      return ids.flatMap((id) => parse(fixtures.get(id)) ?? [])
     },
     async liveFixtures (filter?: StoreFilter) {
       const matches = matcher(filter)
       return [...live].sort((a, b) => a - b)
-        .map((id) => fixtures.get(id) as LiveFixture)
-        .filter((f) => matches(f.id, f.league_id))
+        .filter((id) => matches(id, (fixtures.get(id) as Stored).leagueId))
+        .map((id) => parse(fixtures.get(id)) as LiveFixture)
     },
     async trackedFixtureIds () {
       return [...fixtures.keys()].sort((a, b) => a - b)
@@ -117,4 +140,8 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       listeners.clear()
     }
   }
+}
+
+function parse (stored: Stored | undefined): LiveFixture | undefined {
+  return stored === undefined ? undefined : JSON.parse(stored.json) as LiveFixture
 }

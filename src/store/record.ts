@@ -16,6 +16,12 @@ export function checkMaxLength (maxLength: number): number {
   return maxLength
 }
 
+/** Validates a read limit; NaN or a negative count would silently read nothing (or confuse the Lua loop). */
+export function checkLimit (limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`limit must be a non-negative integer, got ${limit}`)
+  return limit
+}
+
 export function formatCursor (epoch: string, offset: number): string {
   return `${epoch}:${offset}`
 }
@@ -31,26 +37,27 @@ export function parseCursor (cursor: string): { epoch: string, offset: number } 
 }
 
 /**
- * A record serialized without its cursor, which only the append knows: `body` is the JSON text that
- * follows `{"cursor":"…",` (closing brace included). The fixture JSON is built once and reused for the
- * snapshot, so each apply serializes the fixture exactly once.
+ * A record serialized in parts, because only the append knows its cursor: the JSON is
+ * `{"cursor":"<cursor>",` + `head` + `fixtureJson` + `}`. The fixture is serialized once and serves as
+ * both the snapshot and the record's `fixture`, and the Redis script receives it only once.
  */
 export interface EncodedApply {
   fixture: LiveFixture
   fixtureJson: string
-  body: string
+  /** `"fixture_id":…,"league_id":…,"at":…,"changes":[…],"fixture":` */
+  head: string
 }
 
 export function encodeApply (input: ApplyInput): EncodedApply {
   const fixture = { ...input.fixture, version: input.expectedVersion + 1 }
   const fixtureJson = JSON.stringify(fixture)
-  const head = JSON.stringify({ fixture_id: fixture.id, league_id: fixture.league_id, at: input.at, changes: input.changes })
-  return { fixture, fixtureJson, body: `${head.slice(1, -1)},"fixture":${fixtureJson}}` }
+  const fields = JSON.stringify({ fixture_id: fixture.id, league_id: fixture.league_id, at: input.at, changes: input.changes })
+  return { fixture, fixtureJson, head: `${fields.slice(1, -1)},"fixture":` }
 }
 
-/** The record's JSON. apply.lua builds the same string; keep both in step. */
-export function recordJson (cursor: string, body: string): string {
-  return `{"cursor":"${cursor}",${body}`
+/** The record's JSON. apply-6.lua concatenates the same parts; keep both in step. */
+export function recordJson (cursor: string, enc: EncodedApply): string {
+  return `{"cursor":"${cursor}",${enc.head}${enc.fixtureJson}}`
 }
 
 export function buildRecord (cursor: string, input: ApplyInput, enc: EncodedApply): ChangeRecord {

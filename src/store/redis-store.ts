@@ -17,7 +17,7 @@
 import type { Redis } from 'ioredis'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { createKeys, type StoreKeys } from './keys.ts'
-import { buildRecord, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
+import { buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
 import { DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type StoreFilter } from './types.ts'
 
@@ -42,6 +42,8 @@ const TAIL_BATCH = 500
 const TAIL_RETRY_MS = 250
 
 export function createRedisStore (opts: RedisStoreOptions): LiveStore {
+  // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
+  if (opts.redis.options.keyPrefix) throw new TypeError('use the store prefix option, not the ioredis keyPrefix')
   const redis = defineStoreCommands(opts.redis)
   const keys = createKeys(opts.prefix)
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
@@ -61,12 +63,12 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const { id, league_id: leagueId } = enc.fixture
       const reply = await redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId),
-        id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.body,
+        id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
         newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix
       )
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       const cursor = formatCursor(reply[1], reply[2])
-      return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc.body) }
+      return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
     },
 
     async getFixture (id) {
@@ -93,6 +95,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     },
 
     async readSince (cursor, opts) {
+      checkLimit(opts.limit)
       const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
       if (parsed === undefined) return { records: [], cursor: await store.head(), recovered: false, more: false }
       const all = opts.leagues === undefined && opts.fixtures === undefined
@@ -101,9 +104,10 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
         all ? 1 : 0, (opts.leagues ?? []).join(','), (opts.fixtures ?? []).join(',')
       )
       if (reply[0] === 0) {
-        // No epoch at all means the log was lost and nothing has been written since: open the new epoch.
+        // No epoch at all: nothing written yet, or the log was lost. Open the epoch; a reader without a
+        // cursor has lost nothing, so only a reader with one gets recovered:false.
         const head = reply[1] === '' ? await store.head() : formatCursor(reply[1], reply[2])
-        return { records: [], cursor: head, recovered: false, more: false }
+        return { records: [], cursor: head, recovered: reply[1] === '' && cursor === undefined, more: false }
       }
       const [, epoch, head, last, ...jsons] = reply
       return {

@@ -16,7 +16,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     tlApply: (
       meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
-      fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string, body: string,
+      fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string, recordHead: string,
       newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string
     ) => Result<ApplyReply, Context>
     tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string) => Result<[string, number], Context>

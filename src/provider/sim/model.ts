@@ -103,6 +103,11 @@ export interface StateStep {
   state_id: number
 }
 
+export interface ValueStep {
+  at: number
+  value: number
+}
+
 export interface MatchScript {
   fixtureId: number
   leagueId: number
@@ -116,7 +121,7 @@ export interface MatchScript {
   stats: readonly StatStep[]
   scoreRows: readonly ScoreRowPlan[]
   /** `length` values in time order; the first at -Infinity. */
-  lengths: readonly StateStep[]
+  lengths: readonly ValueStep[]
   /** Final outcome, visible from `result.at`. `winner` null means a draw or no result (abandoned, postponed). */
   result: { at: number, result_info: string | null, winner: HomeAway | null, decided: boolean }
   /** Match seconds at which the final state is reached (negative for a postponement before kick-off). */

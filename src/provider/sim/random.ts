@@ -83,8 +83,8 @@ export function createRng (seed: number): Rng {
 }
 
 /** Independent random streams per concern, so that changing how cards are drawn does not move the goals. */
-export type Stream = 'frame' | 'goals' | 'cards' | 'subs' | 'stats' | 'pens' | 'schedule'
-const STREAM_INDEX: Record<Stream, number> = { frame: 1, goals: 2, cards: 3, subs: 4, stats: 5, pens: 6, schedule: 7 }
+export type Stream = 'frame' | 'goals' | 'cards' | 'subs' | 'players' | 'stats' | 'pens' | 'schedule'
+const STREAM_INDEX: Record<Stream, number> = { frame: 1, goals: 2, cards: 3, subs: 4, players: 5, stats: 6, pens: 7, schedule: 8 }
 
 export function streamRng (seed: number, fixtureId: number, stream: Stream): Rng {
   return createRng(hashSeed(seed, fixtureId, STREAM_INDEX[stream]))

@@ -16,7 +16,8 @@
     ARGV[3]  expected version (0 = not stored yet)
     ARGV[4]  '1' to put the fixture in the live index, '0' to take it out
     ARGV[5]  fixture JSON, its version already set to expected + 1
-    ARGV[6]  record body: the record JSON text that follows `{"cursor":"<cursor>",`
+    ARGV[6]  record head: the record JSON between `{"cursor":"<cursor>",` and the fixture JSON
+             (record JSON = '{"cursor":"<cursor>",' .. ARGV[6] .. ARGV[5] .. '}', as record.ts builds it)
     ARGV[7]  epoch to create when the log has none
     ARGV[8]  maximum log length (exact MAXLEN, see redis-store.ts)
     ARGV[9]  channel to PUBLISH the new cursor on
@@ -58,6 +59,6 @@ local epoch = redis.call('HGET', KEYS[1], 'epoch')
 local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
 local cursor = epoch .. ':' .. offset
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[8], offset .. '-0',
-  'f', id, 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[6])
+  'f', id, 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[6] .. ARGV[5] .. '}')
 redis.call('PUBLISH', ARGV[9], cursor)
 return {1, epoch, tonumber(offset)}

@@ -5,7 +5,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/live/types.ts'
 import type { ApplyResult, LiveStore } from '../../../src/store/types.ts'
-import { fixture, waitFor } from './helpers.ts'
+import { fixture } from './fixture.ts'
+import { waitFor } from './helpers.ts'
 
 export interface StoreHarness {
   store: LiveStore
@@ -120,7 +121,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       const start = await store.head()
       // Fixtures 1..9: leagues alternate 271, 501, 8.
       for (let id = 1; id <= 9; id++) await add(store, id, [271, 501, 8][id % 3] as number)
-      const filter = { leagues: [501], fixtures: [3] } // 501 -> 1, 4, 7; plus fixture 3 (league 8... no: 3 % 3 = 0 -> 271)
+      const filter = { leagues: [501], fixtures: [3] } // league 501 holds 1, 4, 7; fixture 3 is in league 271
       const seen: number[] = []
       let cursor = start
       for (let page = 0; page < 10; page++) {
@@ -149,9 +150,15 @@ export function storeContract (name: string, factory: StoreFactory): void {
       await add(store, 1, 271)
       const epoch = await store.epoch()
       const head = await store.head()
-      for (const bad of ['', 'garbage', `${epoch}:`, `${epoch}:x`, `${epoch}:-1`, `${epoch}:01`, `${epoch}:99`, `:1`, `${epoch}:1:1`]) {
+      for (const bad of ['', 'garbage', `${epoch}:`, `${epoch}:x`, `${epoch}:-1`, `${epoch}:01`, `${epoch}:99`, ':1', `${epoch}:1:1`]) {
         expect(await store.readSince(bad, { limit: 10 }), bad).toEqual({ records: [], cursor: head, recovered: false, more: false })
       }
+    })
+
+    it('rejects a read limit that is not a non-negative integer', async () => {
+      const { store } = await open()
+      await expect(store.readSince(undefined, { limit: -1 })).rejects.toThrow(RangeError)
+      await expect(store.readSince(undefined, { limit: Number.NaN })).rejects.toThrow(RangeError)
     })
 
     it('answers recovered:false for a cursor from another epoch', async () => {
@@ -176,6 +183,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
 
     it('reports a stable epoch and a head of <epoch>:0 before any write', async () => {
       const { store, peer } = await open()
+      expect(await store.readSince(undefined, { limit: 10 })).toEqual({ records: [], cursor: await store.head(), recovered: true, more: false })
       const epoch = await store.epoch()
       expect(epoch).toMatch(/^[0-9a-f]+$/)
       expect(await store.head()).toBe(`${epoch}:0`)
@@ -202,6 +210,23 @@ export function storeContract (name: string, factory: StoreFactory): void {
       expect(errors).toEqual([])
     })
 
+    it('keeps log order for every subscriber when a listener applies from inside its callback', async () => {
+      const { store, peer } = await open()
+      const first: string[] = []
+      const second: string[] = []
+      const errors: unknown[] = []
+      await (await peer()).subscribe((r) => {
+        first.push(r.cursor)
+        if (r.fixture_id === 1) add(store, 2, 271).catch((err: unknown) => errors.push(err))
+      })
+      await (await peer()).subscribe((r) => second.push(r.cursor))
+      await add(store, 1, 271)
+      await waitFor(() => first.length === 2 && second.length === 2)
+      expect(second).toEqual(first)
+      expect(first).toEqual([...first].sort())
+      expect(errors).toEqual([])
+    })
+
     it('keeps delivering to other subscribers when one listener throws', async () => {
       const { store, peer } = await open()
       const errors: unknown[] = []
@@ -224,11 +249,12 @@ export function storeContract (name: string, factory: StoreFactory): void {
       // The fixture is gone too, so the poller re-applies it from version 0.
       expect(await store.getFixture(1)).toBeUndefined()
       const after = await add(store, 1, 271)
+      // The tail notices a lost log even when nothing newer arrives (its offsets restarted below its position).
+      await waitFor(() => received.length === 2)
       const epoch = await store.epoch()
       expect(epoch).not.toBe(before.record.cursor.split(':')[0])
       expect(after.record.cursor).toBe(`${epoch}:1`)
       expect(await store.readSince(before.record.cursor, { limit: 10 })).toMatchObject({ recovered: false, cursor: after.record.cursor })
-      // The tail follows the log into the new epoch, even though its offsets restarted below the old position.
       await add(store, 2, 271)
       await waitFor(() => received.length === 3)
       expect(received.map((r) => r.cursor)).toEqual([before.record.cursor, after.record.cursor, `${epoch}:2`])

@@ -1,35 +1,9 @@
-/** Test helpers for the store suites: fixture builder, a Redis harness on a unique prefix, polling waits. */
+/** Test helpers for the store suites: a Redis harness on a unique prefix, key cleanup, polling waits. */
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import type { LiveFixture } from '../../../src/live/types.ts'
 import { createKeys } from '../../../src/store/keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
-
-export function fixture (id: number, leagueId: number, overrides: Partial<LiveFixture> = {}): LiveFixture {
-  const team = (teamId: number, name: string) => ({ id: teamId, name, short_code: null, image_path: null, score: 0 })
-  return {
-    id,
-    league_id: leagueId,
-    season_id: 1,
-    stage_id: 1,
-    round_id: null,
-    name: `Home ${id} vs Away ${id}`,
-    starting_at: '2026-11-21T19:00:00Z',
-    state: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' },
-    minute: 10,
-    period: '1st-half',
-    home: team(id * 10, `Home ${id}`),
-    away: team(id * 10 + 1, `Away ${id}`),
-    scores: { current: { home: 0, away: 0 } },
-    events: [],
-    result_info: null,
-    length: 90,
-    updated_at: '2026-11-21T19:10:00Z',
-    version: 0,
-    ...overrides
-  }
-}
 
 /** Polls `check` until it returns true or `timeoutMs` passes (the Redis tail delivers asynchronously). */
 export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<void> {

@@ -1,0 +1,30 @@
+/** Fixture-list filters (spec 4.4 and upstream-facts §4): leagues, stages, season, states, venues, team search, today. */
+import type { ParsedFilter } from '../contract/query.ts'
+import type { Rec, World } from './world.ts'
+
+export function filterFixtures (world: World, fixtures: Rec[], filters: ReadonlyMap<string, ParsedFilter>, now: number): Rec[] {
+  const ids = (name: string): Set<number> | undefined => {
+    const f = filters.get(name)
+    return f === undefined ? undefined : new Set(f.values.map(Number))
+  }
+  let out = fixtures
+  const byField = (name: string, field: string): void => {
+    const set = ids(name)
+    if (set !== undefined) out = out.filter((f) => set.has(Number(f[field])))
+  }
+  byField('fixtureleagues', 'league_id')
+  byField('fixturestages', 'stage_id')
+  byField('fixtureseason', 'season_id')
+  byField('venues', 'venue_id')
+  const states = ids('fixturestates')
+  if (states !== undefined) out = out.filter((f) => states.has(world.view(f, now).state_id))
+  const search = filters.get('participantsearch')?.values.join(',').toLowerCase()
+  if (search !== undefined) {
+    out = out.filter((f) => [f.home_team_id, f.away_team_id].some((id) => String(world.get('team', Number(id))?.name ?? '').toLowerCase().includes(search)))
+  }
+  if (filters.has('todaydate')) {
+    const today = new Date(now).toISOString().slice(0, 10)
+    out = out.filter((f) => new Date(world.kickoff(f) * 1000).toISOString().slice(0, 10) === today)
+  }
+  return out
+}

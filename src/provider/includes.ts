@@ -1,0 +1,170 @@
+/**
+ * Include resolvers: for each `kind.include` pair of the resource graph (src/contract/resources.ts), the
+ * related record(s) of one record. Fixture includes come from the simulator's live view.
+ */
+import type { Kind } from '../contract/resources.ts'
+import { STATE_BY_ID } from '../contract/states.ts'
+import type { RenderContext } from './render.ts'
+import { xgRows, type Rec, type World } from './world.ts'
+
+type Resolver = (w: World, r: Rec, ctx: RenderContext) => Rec | Rec[] | null
+
+const one = (w: World, kind: Kind, id: unknown): Rec | null => (typeof id === 'number' ? w.get(kind, id) ?? null : null)
+const list = (records: readonly Rec[]): Rec[] => [...records]
+const idx = (index: ReadonlyMap<number, readonly object[]>, id: number): Rec[] => [...(index.get(id) ?? [])] as Rec[]
+
+function typeFilter (ctx: RenderContext, name: string): Set<number> | undefined {
+  const f = ctx.query.filters.get(name)
+  return f === undefined ? undefined : new Set(f.values.map(Number))
+}
+
+function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
+  const view = w.view(f, ctx.now)
+  return (['home', 'away'] as const).flatMap((location) => {
+    const team = w.get('team', Number(location === 'home' ? f.home_team_id : f.away_team_id))
+    if (team === undefined) return []
+    const meta = view.participantsMeta[location]
+    return [{ ...team, meta: { location, winner: meta.winner, position: meta.position } }]
+  })
+}
+
+function fixtureEvents (w: World, f: Rec, ctx: RenderContext): Rec[] {
+  const types = typeFilter(ctx, 'eventtypes')
+  const events = w.view(f, ctx.now).events as unknown as Rec[]
+  return types === undefined ? events : events.filter((e) => types.has(Number(e.type_id)))
+}
+
+function fixtureStatistics (w: World, f: Rec, ctx: RenderContext): Rec[] {
+  const types = typeFilter(ctx, 'fixturestatistictypes') ?? typeFilter(ctx, 'statistictypes')
+  const stats = w.view(f, ctx.now).statistics as unknown as Rec[]
+  return types === undefined ? stats : stats.filter((s) => types.has(Number(s.type_id)))
+}
+
+const fixtureDay = (w: World, f: Rec): string => new Date(w.kickoff(f) * 1000).toISOString().slice(0, 10)
+
+function leagueFixtures (w: World, league: Rec, ctx: RenderContext, pick: 'latest' | 'upcoming' | 'inplay' | 'today'): Rec[] {
+  if (pick === 'inplay') return w.inplay(ctx.now).filter((f) => f.league_id === league.id)
+  const season = w.ds.currentSeasonByLeague.get(league.id)
+  const fixtures = season === undefined ? [] : w.related('season', 'fixtures', season.id)
+  const nowS = ctx.now / 1000
+  if (pick === 'today') {
+    const today = new Date(ctx.now).toISOString().slice(0, 10)
+    return fixtures.filter((f) => fixtureDay(w, f) === today)
+  }
+  if (pick === 'latest') return fixtures.filter((f) => w.kickoff(f) < nowS).slice(-10)
+  return fixtures.filter((f) => w.kickoff(f) >= nowS).slice(0, 10)
+}
+
+const RESOLVERS: Readonly<Record<string, Resolver>> = {
+  'continent.countries': (w, r) => idx(w.ds.countriesByContinent, r.id),
+  'country.continent': (w, r) => one(w, 'continent', r.continent_id),
+  'country.leagues': (w, r) => list(w.related('country', 'leagues', r.id)),
+  'country.regions': (w, r) => list(w.related('country', 'regions', r.id)),
+  'region.country': (w, r) => one(w, 'country', r.country_id),
+  'region.cities': (w, r) => idx(w.ds.citiesByRegion, r.id),
+  'city.region': (w, r, ctx) => {
+    const regions = typeFilter(ctx, 'regioncities')
+    return regions !== undefined && !regions.has(Number(r.region_id)) ? null : one(w, 'region', r.region_id)
+  },
+  'city.country': (w, r) => one(w, 'country', r.country_id),
+  'league.sport': () => ({ id: 1, name: 'Football' }),
+  'league.country': (w, r) => one(w, 'country', r.country_id),
+  'league.currentSeason': (w, r) => (w.ds.currentSeasonByLeague.get(r.id) as Rec | undefined) ?? null,
+  'league.seasons': (w, r) => idx(w.ds.seasonsByLeague, r.id),
+  'league.stages': (w, r) => {
+    const season = w.ds.currentSeasonByLeague.get(r.id)
+    return season === undefined ? [] : list(w.related('season', 'stages', season.id))
+  },
+  'league.latest': (w, r, ctx) => leagueFixtures(w, r, ctx, 'latest'),
+  'league.upcoming': (w, r, ctx) => leagueFixtures(w, r, ctx, 'upcoming'),
+  'league.inplay': (w, r, ctx) => leagueFixtures(w, r, ctx, 'inplay'),
+  'league.today': (w, r, ctx) => leagueFixtures(w, r, ctx, 'today'),
+  'season.league': (w, r) => one(w, 'league', r.league_id),
+  'season.stages': (w, r) => list(w.related('season', 'stages', r.id)),
+  'season.rounds': (w, r) => list(w.related('season', 'rounds', r.id)),
+  'season.groups': (w, r) => idx(w.ds.groupsBySeason, r.id),
+  'season.teams': (w, r) => list(w.related('season', 'teams', r.id)),
+  'season.fixtures': (w, r) => list(w.related('season', 'fixtures', r.id)),
+  'season.currentStage': (w, r) => w.related('season', 'stages', r.id).find((s) => s.is_current === true) ?? null,
+  'stage.league': (w, r) => one(w, 'league', r.league_id),
+  'stage.season': (w, r) => one(w, 'season', r.season_id),
+  'stage.rounds': (w, r) => idx(w.ds.roundsByStage, r.id),
+  'stage.groups': (w, r) => idx(w.ds.groupsByStage, r.id),
+  'stage.fixtures': (w, r) => idx(w.ds.fixturesByStage, r.id),
+  'stage.type': (w, r) => one(w, 'type', r.type_id),
+  'round.league': (w, r) => one(w, 'league', r.league_id),
+  'round.season': (w, r) => one(w, 'season', r.season_id),
+  'round.stage': (w, r) => one(w, 'stage', r.stage_id),
+  'round.fixtures': (w, r) => idx(w.ds.fixturesByRound, r.id),
+  'group.league': (w, r) => one(w, 'league', r.league_id),
+  'group.season': (w, r) => one(w, 'season', r.season_id),
+  'group.stage': (w, r) => one(w, 'stage', r.stage_id),
+  'group.fixtures': (w, r) => idx(w.ds.fixturesByGroup, r.id),
+  'standing.participant': (w, r) => one(w, 'team', r.participant_id),
+  'standing.league': (w, r) => one(w, 'league', r.league_id),
+  'standing.season': (w, r) => one(w, 'season', r.season_id),
+  'standing.stage': (w, r) => one(w, 'stage', r.stage_id),
+  'standing.round': (w, r) => one(w, 'round', r.round_id),
+  'standing.group': (w, r) => one(w, 'group', r.group_id),
+  'fixture.sport': () => ({ id: 1, name: 'Football' }),
+  'fixture.league': (w, r) => one(w, 'league', r.league_id),
+  'fixture.season': (w, r) => one(w, 'season', r.season_id),
+  'fixture.stage': (w, r) => one(w, 'stage', r.stage_id),
+  'fixture.round': (w, r) => one(w, 'round', r.round_id),
+  'fixture.group': (w, r) => one(w, 'group', r.group_id),
+  'fixture.venue': (w, r) => one(w, 'venue', r.venue_id),
+  'fixture.state': (w, r, ctx) => {
+    const s = STATE_BY_ID.get(w.view(r, ctx.now).state_id)
+    return s === undefined ? null : { id: s.id, state: s.state, name: s.name, short_name: s.short_name, developer_name: s.developer_name }
+  },
+  'fixture.participants': fixtureParticipants,
+  'fixture.scores': (w, r, ctx) => w.view(r, ctx.now).scores as unknown as Rec[],
+  'fixture.events': fixtureEvents,
+  'fixture.periods': (w, r, ctx) => w.view(r, ctx.now).periods as unknown as Rec[],
+  'fixture.currentPeriod': (w, r, ctx) => (w.view(r, ctx.now).currentperiod as unknown as Rec | null),
+  'fixture.statistics': fixtureStatistics,
+  'fixture.referees': (w, r) => {
+    const ref = one(w, 'referee', r.referee_id)
+    return ref === null ? [] : [{ id: r.id * 10 + 1, fixture_id: r.id, referee_id: ref.id, type_id: 6, referee: ref }]
+  },
+  'fixture.xGFixture': (_w, r) => xgRows(r),
+  'fixture.predictions': (w, r) => w.predictions(r),
+  'fixture.odds': (w, r) => w.odds(r),
+  'fixture.inplayOdds': (w, r) => w.odds(r),
+  'team.country': (w, r) => one(w, 'country', r.country_id),
+  'team.venue': (w, r) => one(w, 'venue', r.venue_id),
+  'team.players': (w, r) => (w.ds.squads.get(r.id) ?? []).map((id) => one(w, 'player', id)).filter((p): p is Rec => p !== null),
+  'team.coaches': (w, r) => [one(w, 'coach', w.ds.coachOfTeam.get(r.id))].filter((c): c is Rec => c !== null),
+  'team.latest': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f) < ctx.now / 1000).slice(-10),
+  'team.upcoming': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f) >= ctx.now / 1000).slice(0, 10),
+  'team.seasons': (w, r) => list(w.related('team', 'seasons', r.id)),
+  'player.country': (w, r) => one(w, 'country', r.country_id),
+  'player.nationality': (w, r) => one(w, 'country', r.nationality_id),
+  'player.city': (w, r) => one(w, 'city', r.city_id),
+  'player.teams': (w, r) => idx(w.ds.teamsByPlayer, r.id),
+  'coach.country': (w, r) => one(w, 'country', r.country_id),
+  'coach.nationality': (w, r) => one(w, 'country', r.nationality_id),
+  'coach.teams': (w, r) => idx(w.ds.teamsByCoach, r.id),
+  'referee.country': (w, r) => one(w, 'country', r.country_id),
+  'referee.city': (w, r) => one(w, 'city', r.city_id),
+  'venue.country': (w, r) => one(w, 'country', r.country_id),
+  'venue.city': (w, r) => one(w, 'city', r.city_id),
+  'venue.fixtures': (w, r) => idx(w.ds.fixturesByVenue, r.id),
+  'score.participant': (w, r) => one(w, 'team', r.participant_id),
+  'score.type': (w, r) => one(w, 'type', r.type_id),
+  'event.player': (w, r) => one(w, 'player', r.player_id),
+  'event.relatedPlayer': (w, r) => one(w, 'player', r.related_player_id),
+  'event.participant': (w, r) => one(w, 'team', r.participant_id),
+  'event.type': (w, r) => one(w, 'type', r.type_id),
+  'event.fixture': (w, r) => one(w, 'fixture', r.fixture_id),
+  'period.type': (w, r) => one(w, 'type', r.type_id),
+  'statistic.type': (w, r) => one(w, 'type', r.type_id),
+  'statistic.participant': (w, r) => one(w, 'team', r.participant_id),
+  'xg.type': (w, r) => one(w, 'type', r.type_id),
+  'prediction.type': (w, r) => one(w, 'type', r.type_id)
+}
+
+export function resolveInclude (w: World, kind: Kind, include: string, record: Rec, ctx: RenderContext): Rec | Rec[] | null {
+  const resolver = RESOLVERS[`${kind}.${include}`]
+  return resolver === undefined ? null : resolver(w, record, ctx)
+}

@@ -1,0 +1,231 @@
+/**
+ * The provider's view of its data at an instant: the generated dataset, with each fixture's live fields
+ * (state, scores, events, periods...) taken from the match simulator. Handlers and the renderer only talk
+ * to this facade, so the dataset's layout stays in one place.
+ */
+import type { Kind } from '../contract/resources.ts'
+import type { ParsedFilter } from '../contract/query.ts'
+import type { Dataset, DatasetFixture } from './dataset/types.ts'
+import type { FixtureLive } from './sim/model.ts'
+import type { Plan } from './plans.ts'
+import { ENDPOINTS } from '../contract/endpoints.ts'
+import { STATES } from '../contract/states.ts'
+import { resolveInclude } from './includes.ts'
+import type { RenderContext } from './render.ts'
+
+/** Any record: the dataset's typed records are read generically by the HTTP layer. */
+export type Rec = Record<string, unknown> & { id: number }
+
+/** What the simulator offers the provider (src/provider/sim). */
+export interface LiveSource {
+  /** Kick-off in unix seconds: the rolling schedule's for fixtures it plays live, else the dataset's. */
+  kickoff: (fixture: DatasetFixture) => number
+  view: (fixture: DatasetFixture, nowMs: number) => FixtureLive
+  /** Fixture ids from 15 minutes before kick-off until 15 minutes after the end. */
+  livescores: (nowMs: number) => number[]
+  inplay: (nowMs: number) => number[]
+  /** Fixture ids whose data changed in the last 10 seconds. */
+  latest: (nowMs: number) => number[]
+}
+
+const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
+
+type RelatedKey = `${Kind}.${string}`
+
+export class World {
+  readonly #tables: Partial<Record<Kind, readonly Rec[]>>
+  readonly #byId: Partial<Record<Kind, ReadonlyMap<number, Rec>>>
+
+  constructor (readonly ds: Dataset, readonly live: LiveSource) {
+    const r = (x: readonly object[]): readonly Rec[] => x as readonly Rec[]
+    this.#tables = {
+      continent: r(ds.continents), country: r(ds.countries), region: r(ds.regions), city: r(ds.cities), type: r(ds.types),
+      league: r(ds.leagues), season: r(ds.seasons), stage: r(ds.stages), round: r(ds.rounds), group: r(ds.groups),
+      team: r(ds.teams), player: r(ds.players), coach: r(ds.coaches), referee: r(ds.referees), venue: r(ds.venues),
+      fixture: r(ds.fixtures), standing: r(ds.standings), state: r(STATE_RECORDS)
+    }
+    const m = (x: ReadonlyMap<number, object>): ReadonlyMap<number, Rec> => x as ReadonlyMap<number, Rec>
+    const b = ds.byId
+    this.#byId = {
+      continent: m(b.continent), country: m(b.country), region: m(b.region), city: m(b.city), type: m(b.type), league: m(b.league),
+      season: m(b.season), stage: m(b.stage), round: m(b.round), group: m(b.group), team: m(b.team), player: m(b.player),
+      coach: m(b.coach), referee: m(b.referee), venue: m(b.venue), fixture: m(b.fixture), standing: m(b.standing),
+      state: new Map(STATE_RECORDS.map((s) => [s.id, s]))
+    }
+  }
+
+  all (kind: Kind): readonly Rec[] {
+    return this.#tables[kind] ?? []
+  }
+
+  get (kind: Kind, id: number): Rec | undefined {
+    return this.#byId[kind]?.get(id)
+  }
+
+  /** Records related to one record, e.g. `related('country', 'leagues', 320)`. */
+  related (kind: Kind, relation: string, id: number): readonly Rec[] {
+    const ds = this.ds
+    const list = (x: ReadonlyMap<number, readonly object[]>): readonly Rec[] => (x.get(id) ?? []) as readonly Rec[]
+    const table: Partial<Record<RelatedKey, () => readonly Rec[]>> = {
+      'country.leagues': () => list(ds.leaguesByCountry),
+      'country.regions': () => list(ds.regionsByCountry),
+      'country.teams': () => this.all('team').filter((t) => t.country_id === id),
+      'country.players': () => this.all('player').filter((p) => p.country_id === id),
+      'country.coaches': () => this.all('coach').filter((p) => p.country_id === id),
+      'country.referees': () => this.all('referee').filter((p) => p.country_id === id),
+      'team.seasons': () => list(ds.seasonsByTeam),
+      'team.fixtures': () => list(ds.fixturesByTeam),
+      'season.stages': () => list(ds.stagesBySeason),
+      'season.rounds': () => list(ds.roundsBySeason),
+      'season.standings': () => list(ds.standingsBySeason),
+      'season.fixtures': () => list(ds.fixturesBySeason),
+      'season.teams': () => list(ds.teamsBySeason),
+      'season.referees': () => uniqueById(list(ds.fixturesBySeason).map((f) => this.get('referee', Number(f.referee_id)))),
+      'season.venues': () => uniqueById(list(ds.fixturesBySeason).map((f) => this.get('venue', Number(f.venue_id))))
+    }
+    return table[`${kind}.${relation}`]?.() ?? []
+  }
+
+  /** Dynamic filters that narrow a base list by a relation (spec 4.2: regionCities, regionCountries, leagueCountries). */
+  applyRelationFilters (kind: Kind, records: Rec[], filters: ReadonlyMap<string, ParsedFilter>): Rec[] {
+    const ids = (name: string): Set<number> | undefined => {
+      const f = filters.get(name)
+      return f === undefined ? undefined : new Set(f.values.map(Number))
+    }
+    let out = records
+    const regionCities = ids('regioncities')
+    if (kind === 'city' && regionCities !== undefined) out = out.filter((c) => regionCities.has(Number(c.region_id)))
+    const regionCountries = ids('regioncountries')
+    if (kind === 'country' && regionCountries !== undefined) {
+      out = out.filter((c) => this.related('country', 'regions', c.id).some((r) => regionCountries.has(r.id)))
+    }
+    const leagueCountries = ids('leaguecountries')
+    if (kind === 'country' && leagueCountries !== undefined) {
+      out = out.filter((c) => this.related('country', 'leagues', c.id).some((l) => leagueCountries.has(l.id)))
+    }
+    return out
+  }
+
+  kickoff (fixture: Rec): number {
+    return this.live.kickoff(fixture as unknown as DatasetFixture)
+  }
+
+  view (fixture: Rec, now: number): FixtureLive {
+    return this.live.view(fixture as unknown as DatasetFixture, now)
+  }
+
+  fixturesOn (date: string): Rec[] {
+    const from = Date.parse(`${date}T00:00:00Z`) / 1000
+    return this.#fixturesWhere((ts) => ts >= from && ts < from + 86400)
+  }
+
+  #fixturesWhere (test: (kickoff: number) => boolean): Rec[] {
+    return this.all('fixture').filter((f) => test(this.kickoff(f))).sort((a, b) => this.kickoff(a) - this.kickoff(b) || a.id - b.id)
+  }
+
+  #fixtures (ids: readonly number[]): Rec[] {
+    return ids.map((id) => this.get('fixture', id)).filter((f): f is Rec => f !== undefined).sort((a, b) => a.id - b.id)
+  }
+
+  livescores (now: number): Rec[] { return this.#fixtures(this.live.livescores(now)) }
+  inplay (now: number): Rec[] { return this.#fixtures(this.live.inplay(now)) }
+  latest (now: number): Rec[] { return this.#fixtures(this.live.latest(now)) }
+
+  leaguesWithFixtures (fixtures: readonly Rec[]): Rec[] {
+    const ids = new Set(fixtures.map((f) => Number(f.league_id)))
+    return this.all('league').filter((l) => ids.has(l.id))
+  }
+
+  /** `/schedules/...`: stages with their rounds and each round's fixtures (the real API's shape). */
+  schedule (stages: readonly Rec[], _kind: Kind): Rec[] {
+    return stages.map((stage) => ({
+      ...stage,
+      rounds: (this.ds.roundsByStage.get(stage.id) ?? []).map((round) => ({
+        ...round,
+        fixtures: (this.ds.fixturesByRound.get(round.id) ?? []).map((f) => this.present('fixture', f as unknown as Rec, Date.now()))
+      }))
+    }))
+  }
+
+  teamSchedule (teamId: number): Rec[] {
+    const seasons = this.related('team', 'seasons', teamId).filter((s) => s.is_current === true)
+    return seasons.flatMap((s) => this.schedule(this.related('season', 'stages', s.id), 'season'))
+  }
+
+  /** Filters the provider knows, by entity (`/my/filters/entity`). */
+  filterListing (): Rec[] {
+    const byEntity = new Map<string, Set<string>>()
+    for (const e of ENDPOINTS) {
+      const set = byEntity.get(e.entity) ?? new Set<string>()
+      for (const f of e.filters) set.add(f.name)
+      byEntity.set(e.entity, set)
+    }
+    return [...byEntity.entries()].filter(([, s]) => s.size > 0).map(([entity, s], i) => ({ id: i + 1, entity, filters: [...s].sort() }))
+  }
+
+  /** Record as sent, without dataset-only fields; a fixture shows its live state at `now`. */
+  present (kind: Kind, record: Rec, now: number): Rec {
+    if (kind !== 'fixture' || !('home_team_id' in record)) return record
+    const out: Rec = { id: record.id }
+    for (const [k, v] of Object.entries(record)) if (!FIXTURE_INTERNAL.has(k)) out[k] = v
+    const kickoff = this.kickoff(record)
+    const view = this.view(record, now)
+    out.state_id = view.state_id
+    out.result_info = view.result_info
+    out.length = view.length
+    out.starting_at = new Date(kickoff * 1000).toISOString().slice(0, 19).replace('T', ' ')
+    out.starting_at_timestamp = kickoff
+    return out
+  }
+
+  resolve (kind: Kind, include: string, record: Rec, ctx: RenderContext): Rec | Rec[] | null {
+    return resolveInclude(this, kind, include, record, ctx)
+  }
+
+  expected (now: number): Rec[] {
+    return this.inplay(now).slice(0, 50).flatMap((f) => xgRows(f))
+  }
+
+  predictions (fixture: Rec): Rec[] {
+    const h = (fixture.id % 37) + 30
+    const d = 25
+    return [{ id: fixture.id * 10 + 1, fixture_id: fixture.id, type_id: 237, predictions: { home: h, draw: d, away: 100 - h - d } }]
+  }
+
+  odds (fixture: Rec): Rec[] {
+    const base = 1.5 + (fixture.id % 20) / 10
+    return [
+      { id: fixture.id * 10 + 1, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Home', value: base.toFixed(2), name: 'Home' },
+      { id: fixture.id * 10 + 2, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Draw', value: '3.40', name: 'Draw' },
+      { id: fixture.id * 10 + 3, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
+    ]
+  }
+
+  resources (plan: Plan): Rec[] {
+    const leagues = plan.leagues === '*' ? this.all('league').map((l) => l.id) : [...plan.leagues]
+    return [
+      { id: 1, resource: 'leagues', count: leagues.length, ids: leagues },
+      { id: 2, resource: 'features', features: [...plan.features].sort() },
+      { id: 3, resource: 'hourly_limit', limit: plan.hourlyLimit }
+    ]
+  }
+}
+
+export function xgRows (fixture: Rec): Rec[] {
+  return ['home', 'away'].map((location, i) => ({
+    id: fixture.id * 10 + i,
+    fixture_id: fixture.id,
+    type_id: 5304,
+    participant_id: Number(location === 'home' ? fixture.home_team_id : fixture.away_team_id),
+    location,
+    data: { value: Number((((fixture.id >> i) % 25) / 10).toFixed(2)) }
+  }))
+}
+
+function uniqueById (records: ReadonlyArray<Rec | undefined>): Rec[] {
+  const seen = new Map<number, Rec>()
+  for (const r of records) if (r !== undefined) seen.set(r.id, r)
+  return [...seen.values()].sort((a, b) => a.id - b.id)
+}
+
+const STATE_RECORDS: readonly Rec[] = STATES.map(({ phase: _phase, ...s }) => s)

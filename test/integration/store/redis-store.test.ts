@@ -1,0 +1,58 @@
+/** Redis-only behaviour the contract cannot express: connection loss under a tail, key layout on the wire. */
+import { Redis } from 'ioredis'
+import { expect, inject, it, onTestFinished } from 'vitest'
+import type { ChangeRecord } from '../../../src/live/types.ts'
+import { createKeys } from '../../../src/store/keys.ts'
+import { createStore } from '../../../src/store/index.ts'
+import { fixture } from './fixture.ts'
+import { redisFixture, waitFor } from './helpers.ts'
+
+const AT = '2026-11-21T20:15:03.120Z'
+
+it('resumes a tail without loss or duplicates after its connection is killed', async () => {
+  const env = redisFixture(inject('redisUrl'))
+  onTestFinished(env.cleanup)
+  // A connection name that duplicate() inherits, so we kill our tail's connection and nobody else's.
+  const name = `tl-test-tail-${env.prefix.slice(8, 16)}`
+  const tailConn = new Redis(inject('redisUrl'), { connectionName: name })
+  onTestFinished(async () => { await tailConn.quit() })
+  const tailStore = createStore({ kind: 'redis', redis: tailConn, prefix: env.prefix, tailBlockMs: 200 })
+  onTestFinished(() => tailStore.close())
+  const writer = env.open()
+
+  const received: ChangeRecord[] = []
+  await tailStore.subscribe((r) => received.push(r))
+  const apply = (id: number) => writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
+  for (let id = 1; id <= 3; id++) await apply(id)
+  await waitFor(() => received.length === 3)
+
+  const clients = (await env.admin.client('LIST')) as string
+  const victims = clients.split('\n').filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'))
+  expect(victims).toHaveLength(1)
+  const id = /\bid=(\d+)/.exec(victims[0] as string)?.[1] as string
+  await env.admin.client('KILL', 'ID', id)
+  for (let fx = 4; fx <= 6; fx++) await apply(fx)
+  await waitFor(() => received.length >= 6)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(received.map((r) => r.fixture_id)).toEqual([1, 2, 3, 4, 5, 6])
+})
+
+it('writes only the keys built by keys.ts and announces each cursor on the changes channel', async () => {
+  const env = redisFixture(inject('redisUrl'))
+  onTestFinished(env.cleanup)
+  const keys = createKeys(env.prefix)
+  const sub = env.admin.duplicate()
+  onTestFinished(async () => { await sub.quit() })
+  const announced: string[] = []
+  sub.on('message', (_channel: string, cursor: string) => announced.push(cursor))
+  await sub.subscribe(keys.changesChannel)
+
+  const store = env.open()
+  const result = await store.apply({ fixture: fixture(1, 271), changes: [], expectedVersion: 0, live: true, at: AT })
+  await waitFor(() => announced.length === 1)
+  expect(result.ok && announced[0]).toBe(result.ok && result.record.cursor)
+
+  const found = await env.admin.keys(keys.pattern)
+  expect(found.sort()).toEqual([keys.fixtures, keys.live, keys.liveLeague(271), keys.log, keys.meta, keys.versions].sort())
+  expect(await env.admin.xlen(keys.log)).toBe(1)
+})

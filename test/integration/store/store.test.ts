@@ -1,0 +1,15 @@
+import { inject } from 'vitest'
+import { createStore } from '../../../src/store/index.ts'
+import { storeContract } from './contract.ts'
+import { redisFixture } from './helpers.ts'
+
+storeContract('memory', async ({ maxLength }) => {
+  const store = createStore({ kind: 'memory', maxLength })
+  // One process: the "other instance" is the same store, so the race test exercises in-process interleaving.
+  return { store, peer: async () => store, cleanup: () => store.close() }
+})
+
+storeContract('redis', async ({ maxLength }) => {
+  const redis = redisFixture(inject('redisUrl'), { maxLength })
+  return { store: redis.open(), peer: async () => redis.open(), wipe: redis.wipe, cleanup: redis.cleanup }
+})
