@@ -31,7 +31,7 @@ export interface ProviderAppOptions {
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
-  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, disableRequestLogging: true, maxParamLength: 2000 }) as unknown as FastifyInstance
+  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, routerOptions: { maxParamLength: 2000 } }) as unknown as FastifyInstance
   const tokens = new Map(opts.tokens.map((t) => [t.token, t]))
   const limiter = new RateLimiter(opts.now)
   const planOf = (plan: Plan): Plan => ({ ...plan, hourlyLimit: opts.hourlyLimits?.[plan.name] ?? plan.hourlyLimit })

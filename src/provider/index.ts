@@ -1,8 +1,16 @@
 /**
- * The embedded provider: a full implementation of spec/football-data-service.md over real HTTP.
- * (Interface first; the implementation lands in the following commits.)
+ * The embedded provider: a full implementation of spec/football-data-service.md over real HTTP, with a
+ * generated dataset and a live match simulator. `startProvider` is what tests, benchmarks and `touchline
+ * serve` use; `touchline provider` runs it alone (src/provider/main.ts).
  */
-import type { PlanName } from './plans.ts'
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { buildProviderApp } from './app.ts'
+import { generateDataset } from './dataset/generate.ts'
+import { createFaults, type FaultOptions, type Faults } from './faults.ts'
+import { createLiveSource, type LiveSourceOptions } from './live.ts'
+import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
+import { World } from './world.ts'
 
 export interface ProviderOptions {
   /** Listen port; 0 picks a free one. @default 8081 */
@@ -13,18 +21,66 @@ export interface ProviderOptions {
   seed?: number
   /** Match seconds per real second. @default 60 */
   simSpeed?: number
+  /** About this many fixtures are in play at any time. @default 6 */
+  liveTarget?: number
   /** Clock in epoch milliseconds, injectable so tests can move time (rate-limit windows, matches). @default Date.now */
   now?: () => number
   /** Override the hourly per-entity limit of some plans (spec 8.1), e.g. for rate-limit tests. */
   hourlyLimits?: Partial<Record<PlanName, number>>
   /** Enterprise burst buffer above the hourly limit (spec 8.2 rule 9). @default 500 */
   burstBuffer?: number
+  /** Fault injection, off by default; can be changed later through `faults.set`. */
+  faults?: FaultOptions
+  /** Recorded fixture responses to play as live matches (`--replay`). */
+  replay?: LiveSourceOptions['replay']
+  /** Extra tokens, on top of the demo tokens. */
+  tokens?: readonly TokenRecord[]
+  logger?: Logger
 }
 
 export interface RunningProvider {
   /** Base URL including `/v3`, e.g. `http://127.0.0.1:8081/v3`. */
   baseUrl: string
+  port: number
+  app: FastifyInstance
+  world: World
+  faults: Faults
   close: () => Promise<void>
 }
 
-export declare function startProvider (opts?: ProviderOptions): Promise<RunningProvider>
+/** Builds the provider without listening (for `inject` and for embedding). */
+export function createProvider (opts: ProviderOptions = {}): { app: FastifyInstance, world: World, faults: Faults } {
+  const now = opts.now ?? Date.now
+  const seed = opts.seed ?? 1
+  const dataset = generateDataset({ seed, anchor: startOfDayUtc(now()) })
+  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs: now(), liveTarget: opts.liveTarget ?? 6, replay: opts.replay })
+  const world = new World(dataset, live)
+  const faults = createFaults(opts.faults, now)
+  const app = buildProviderApp({
+    world,
+    tokens: [...DEFAULT_TOKENS, ...(opts.tokens ?? [])],
+    now,
+    burstBuffer: opts.burstBuffer ?? 500,
+    faults,
+    ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {})
+  })
+  return { app, world, faults }
+}
+
+export async function startProvider (opts: ProviderOptions = {}): Promise<RunningProvider> {
+  const { app, world, faults } = createProvider(opts)
+  const host = opts.host ?? '127.0.0.1'
+  await app.listen({ port: opts.port ?? 8081, host })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 8081)
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, close: async () => { await app.close() } }
+}
+
+function startOfDayUtc (ms: number): number {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) / 1000
+}
+
+export { DEMO_TOKENS, REFUSED_TOKENS } from './plans.ts'

@@ -22,13 +22,15 @@ const BURST_BUFFER = 5
 let main: RunningProvider | undefined
 let limited: RunningProvider | undefined
 let burst: RunningProvider | undefined
+let failing: RunningProvider | undefined
 let target: ConformanceTarget | undefined
 
 beforeAll(async () => {
-  [main, limited, burst] = await Promise.all([
+  [main, limited, burst, failing] = await Promise.all([
     startProvider({ port: 0, now }),
     startProvider({ port: 0, now, hourlyLimits: { Starter: LIMITED } }),
-    startProvider({ port: 0, now, hourlyLimits: { Enterprise: BURST_LIMIT }, burstBuffer: BURST_BUFFER })
+    startProvider({ port: 0, now, hourlyLimits: { Enterprise: BURST_LIMIT }, burstBuffer: BURST_BUFFER }),
+    startProvider({ port: 0, now, faults: { errorRate: 1 } })
   ])
   target = {
     name: 'embedded provider',
@@ -37,13 +39,13 @@ beforeAll(async () => {
     planLimits: { free: 3000, starter: 2000, growth: 2500, pro: 3000, enterprise: 5000 },
     limited: { token: DEMO_TOKENS.starter, limit: LIMITED, baseUrl: limited.baseUrl },
     burst: { token: DEMO_TOKENS.enterprise, limit: BURST_LIMIT, buffer: BURST_BUFFER, baseUrl: burst.baseUrl },
-    // failing: no fault-injection option in ProviderOptions yet, so the 500 body test skips.
+    failing: { token: DEMO_TOKENS.pro, baseUrl: failing.baseUrl },
     advanceClock: (ms) => { offsetMs += ms }
   }
 })
 
 afterAll(async () => {
-  await Promise.all([main?.close(), limited?.close(), burst?.close()])
+  await Promise.all([main?.close(), limited?.close(), burst?.close(), failing?.close()])
 })
 
 describe('conformance: embedded provider', () => {

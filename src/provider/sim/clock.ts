@@ -19,6 +19,7 @@ export interface MatchClock {
   seconds: number
 }
 
+/** The match clock of a fixture kicking off at `kickoff` (unix s), at real time `nowMs`. */
 export function clockAt (kickoff: number, speed: number, nowMs: number): MatchClock {
   return { kickoff, speed, seconds: (nowMs - kickoff * 1000) * speed / 1000 }
 }

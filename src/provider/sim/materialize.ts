@@ -117,6 +117,7 @@ function metaAt (script: MatchScript, side: HomeAway, finished: boolean): Partic
   return { winner: finished && decided ? winner === side : null, position: script[side].position }
 }
 
+/** What `script` shows when its match clock reads `clock.seconds` (see clock.ts). Pure. */
 export function materialize (script: MatchScript, clock: MatchClock): FixtureLive {
   const at = clock.seconds
   const visible = script.happenings.filter((h) => isVisible(h, at))

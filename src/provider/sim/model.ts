@@ -29,6 +29,11 @@ export interface SimFixtureInput {
   kickoff: number
   home: SimTeam
   away: SimTeam
+  /**
+   * Team that must win, e.g. the team a knock-out bracket lets through (the dataset's `tieWinners`). The
+   * match is redrawn from derived seeds until that team wins. @default unset: any outcome
+   */
+  winnerId?: number
 }
 
 /** Keys of the detailed periods, in playing order. */

@@ -22,6 +22,7 @@ export interface Replay {
 }
 
 const SHOOTOUT_TYPES: ReadonlySet<number> = new Set([EventType.PENALTY_SHOOTOUT_GOAL, EventType.PENALTY_SHOOTOUT_MISS])
+const SECOND_HALF_STATES: ReadonlySet<number> = new Set([State.INPLAY_2ND_HALF, State.FT])
 const HALF_TIME = 900
 const ET_BREAK = 300
 /** Extra-time halves of a split legacy period: at least 15 minutes, plus a minute of stoppage for the first. */
@@ -54,7 +55,7 @@ function playedKeys (fx: Recording, events: readonly FixtureEvent[], recorded: r
   const maxMinute = Math.max(0, ...minutes)
   const pens = fx.state_id === State.FT_PEN || types.has(PeriodType.PENALTIES) || events.some((e) => SHOOTOUT_TYPES.has(e.type_id))
   const et = pens || fx.state_id === State.AET || maxMinute > 90 || [3, 5314, 39].some((t) => types.has(t))
-  const second = et || maxMinute > 45 || types.has(2) || [State.FT, State.INPLAY_2ND_HALF].includes(fx.state_id as 5)
+  const second = et || maxMinute > 45 || types.has(2) || SECOND_HALF_STATES.has(fx.state_id)
   const keys = new Set<PeriodKey>(['first'])
   if (second) keys.add('second')
   if (et) keys.add('et1').add('et2')
@@ -72,15 +73,16 @@ function recordedPeriods (fx: Recording): RecordedPeriodT[] {
 
 /** Id of a period: recorded, else taken from its events, else derived from the fixture id. */
 function idFor (fx: Recording, placed: readonly Placed[], key: PeriodKey, recorded?: RecordedPeriodT): number {
-  if (recorded !== undefined && key !== 'et1' && key !== 'et2') return recorded.id
-  const own = placed.find((p) => p.key === key && p.event.detailed_period_id != null)?.event.detailed_period_id
-  return own ?? periodId(fx.id, { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }[key])
+  const isEt = key === 'et1' || key === 'et2'
+  if (recorded !== undefined && !isEt) return recorded.id
+  // An ET half takes its events' detailed period id, unless that is the legacy period's own id.
+  const own = placed.find((p) => p.key === key && p.event.detailed_period_id != null && p.event.detailed_period_id !== recorded?.id)
+  return own?.event.detailed_period_id ?? periodId(fx.id, { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }[key])
 }
 
 function replayPeriods (fx: Recording, placed: readonly Placed[], keys: ReadonlySet<PeriodKey>, recorded: readonly RecordedPeriodT[]): PeriodPlan[] {
   const sat = fx.starting_at_timestamp
   const find = (typeId: number): RecordedPeriodT | undefined => recorded.find((p) => p.type_id === typeId)
-  const needed = (key: PeriodKey): number => Math.max(0, ...placed.filter((p) => p.key === key).map((p) => p.event.minute)) // for pens: kick count
   const plans: PeriodPlan[] = []
   const add = (key: PeriodKey, start: number, played: number, timeAdded: number | null, rec?: RecordedPeriodT, legacyId?: number): PeriodPlan => {
     const id = idFor(fx, placed, key, rec)
@@ -110,7 +112,7 @@ function replayPeriods (fx: Recording, placed: readonly Placed[], keys: Readonly
     const rec = find(PeriodType.PENALTIES)
     const start = end + PEN_BREAK
     const recordedEnd = rec?.ended == null ? 0 : rec.ended - sat
-    add('pens', start, Math.max(shootoutSeconds(needed('pens')), recordedEnd - start), null, rec)
+    add('pens', start, Math.max(shootoutSeconds(placed.filter((p) => p.key === 'pens').length), recordedEnd - start), null, rec)
   }
   return plans
 }
@@ -144,8 +146,8 @@ function replayHappenings (placed: readonly Placed[], periods: readonly PeriodPl
   return happenings.sort((a, b) => a.at - b.at || a.event.id - b.event.id)
 }
 
-function teamsOf (fx: Recording, events: readonly FixtureEvent[]): Record<HomeAway, SimTeam & { winner: boolean | null }> {
-  const team = (side: HomeAway): SimTeam & { winner: boolean | null } => {
+function teamsOf (fx: Recording, events: readonly FixtureEvent[]): Record<HomeAway, SimTeam> {
+  const team = (side: HomeAway): SimTeam => {
     const p = fx.participants.find((x) => x.meta.location === side)
     if (p === undefined) throw new Error(`invalid fixture recording: no ${side} participant`)
     const players = new Map<number, string>()
@@ -154,7 +156,7 @@ function teamsOf (fx: Recording, events: readonly FixtureEvent[]): Record<HomeAw
       if (e.related_player_id !== null) players.set(e.related_player_id, e.related_player_name ?? '')
     }
     const squad = [...players].map(([id, name]) => ({ id, name }))
-    return { id: p.id, name: p.name, short_code: p.short_code, players: squad, position: p.meta.position ?? null, winner: p.meta.winner }
+    return { id: p.id, name: p.name, short_code: p.short_code, players: squad, position: p.meta.position ?? null }
   }
   return { home: team('home'), away: team('away') }
 }
@@ -172,7 +174,8 @@ export function scriptFromRecording (recording: unknown, kickoff: number): Repla
   const endAt = states[states.length - 1]?.at ?? 0
   const startOf = (key: PeriodKey | undefined): number => periods.find((p) => p.key === key)?.start ?? periods[0]?.start ?? 0
   const scoreRows: ScoreRowPlan[] = fx.scores.map((s) => ({ id: s.id, type_id: s.type_id, side: s.score.participant, participant_id: s.participant_id, appearsAt: startOf(scoreRowPeriod(s.type_id)) }))
-  const winner: HomeAway | null = teams.home.winner === true ? 'home' : teams.away.winner === true ? 'away' : null
+  const meta = (side: HomeAway) => fx.participants.find((p) => p.meta.location === side)?.meta.winner ?? null
+  const winner: HomeAway | null = meta('home') === true ? 'home' : meta('away') === true ? 'away' : null
   const ref = (side: HomeAway) => ({ id: teams[side].id, name: teams[side].name, position: teams[side].position ?? null })
   const script: MatchScript = {
     fixtureId: fx.id,
@@ -186,7 +189,7 @@ export function scriptFromRecording (recording: unknown, kickoff: number): Repla
     stats: replayStats(fx, periods, happenings, teams.home.id),
     scoreRows: scoreRows.sort((a, b) => a.appearsAt - b.appearsAt),
     lengths: [{ at: -Infinity, value: fx.length ?? 90 }],
-    result: { at: endAt, result_info: fx.result_info, winner, decided: teams.home.winner !== null || fx.result_info !== null },
+    result: { at: endAt, result_info: fx.result_info, winner, decided: meta('home') !== null || fx.result_info !== null },
     endAt
   }
   const base = Object.fromEntries(BASE_FIELDS.map((k) => [k, fx[k]])) as unknown as FixtureBase

@@ -9,7 +9,7 @@ import { resolveDrafts, startMatch } from './assign.ts'
 import { byTime, cardDrafts, goalDrafts, subDrafts, type Draft } from './drafts.ts'
 import { drawDisruption, extraTimePeriods, penaltiesPeriod, regulationFrame } from './frame.ts'
 import type { MatchScript, PeriodPlan, SimFixtureInput, SimTeam, TeamRef, ValueStep } from './model.ts'
-import { streamRng } from './random.ts'
+import { hashSeed, streamRng } from './random.ts'
 import { drawShootout, shootoutHappenings } from './shootout.ts'
 import { statSteps } from './stats.ts'
 import { buildStates, scoreRowPlans } from './timeline.ts'
@@ -62,7 +62,24 @@ function postponed (input: SimFixtureInput, at: number): MatchScript {
   }
 }
 
+/** Redraws allowed to reach a required winner; each succeeds with p ≥ 0.3, so 40 fail about once in 10^6. */
+const MAX_REDRAWS = 40
+
+const winnerIdOf = (script: MatchScript): number | null => script.result.winner === null ? null : script[script.result.winner].id
+
+/**
+ * The whole match for `input`, in match seconds from the scheduled kick-off; `input.kickoff` plays no part.
+ * With `input.winnerId`, the first of a seeded series of draws that team wins (practically always one does).
+ */
 export function scriptMatch (input: SimFixtureInput, seed: number): MatchScript {
+  let script = scriptOnce(input, seed)
+  for (let redraw = 1; input.winnerId !== undefined && winnerIdOf(script) !== input.winnerId && redraw <= MAX_REDRAWS; redraw++) {
+    script = scriptOnce(input, hashSeed(seed, redraw))
+  }
+  return script
+}
+
+function scriptOnce (input: SimFixtureInput, seed: number): MatchScript {
   const rng = (stream: Parameters<typeof streamRng>[2]) => streamRng(seed, input.id, stream)
   const frameRng = rng('frame')
   const goalRng = rng('goals')

@@ -19,7 +19,7 @@ const EXTRA_SHOT_RATE: Record<HomeAway, number> = { home: 3.0, away: 2.4 }
 const POSSESSION_EVERY = 600
 
 /** Cumulative steps from a list of moments at which a counter goes up by one. */
-function counter (typeId: number, side: HomeAway, start: number, moments: number[]): StatStep[] {
+export function counter (typeId: number, side: HomeAway, start: number, moments: number[]): StatStep[] {
   const sorted = [...moments].sort((a, b) => a - b)
   return [{ at: start, type_id: typeId, side, value: 0 }, ...sorted.map((at, i) => ({ at, type_id: typeId, side, value: i + 1 }))]
 }
@@ -35,7 +35,11 @@ function randomMoments (rng: Rng, periods: readonly PeriodPlan[], perNinety: num
 function possession (rng: Rng, periods: readonly PeriodPlan[], start: number): StatStep[] {
   const base = 50 + rng.int(-8, 12)
   const steps: StatStep[] = []
+  let last = 50
   const push = (at: number, home: number): void => {
+    // Re-estimated possession that comes out the same is no change.
+    if (steps.length > 0 && home === last) return
+    last = home
     steps.push({ at, type_id: StatType.POSSESSION, side: 'home', value: home }, { at, type_id: StatType.POSSESSION, side: 'away', value: 100 - home })
   }
   push(start, 50)

@@ -125,7 +125,8 @@ export function buildStates (periods: readonly PeriodPlan[], options: StateOptio
   if (options.finalState !== undefined && last !== undefined && last.state_id !== options.finalState) {
     last.state_id = options.finalState
   }
-  return steps
+  // A step that repeats the state before it is no change at all.
+  return steps.filter((step, i) => step.state_id !== steps[i - 1]?.state_id)
 }
 
 /** Score types in id order, and the period whose start makes each row appear (cf. the recordings' row ids). */

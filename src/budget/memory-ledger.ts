@@ -1,0 +1,42 @@
+/**
+ * In-process ledger (one gateway, no Redis). Every operation is synchronous inside, so each one is atomic
+ * with respect to the others without any locking.
+ */
+import type { BucketView, BudgetLedger, LedgerOptions } from './types.ts'
+import { checkCount, checkObservation, mergeObservation, reserveFrom, viewOf, type StoredBucket } from './window.ts'
+
+export function createMemoryLedger (opts: LedgerOptions = {}): BudgetLedger {
+  const now = opts.now ?? Date.now
+  const floorOf = opts.floor ?? (() => 0)
+  const buckets = new Map<string, StoredBucket>()
+
+  return {
+    async record (entity, obs, atMs = now()) {
+      checkObservation(obs, atMs)
+      const next = mergeObservation(buckets.get(entity), obs, atMs)
+      if (next !== undefined) buckets.set(entity, next)
+    },
+
+    async get (entity) {
+      const stored = buckets.get(entity)
+      return stored === undefined ? undefined : viewOf(entity, stored, now())
+    },
+
+    async all () {
+      const at = now()
+      const views: BucketView[] = []
+      for (const [entity, stored] of buckets) views.push(viewOf(entity, stored, at))
+      return views.sort((a, b) => a.entity.localeCompare(b.entity))
+    },
+
+    async reserve (entity, n = 1, floor = floorOf(entity)) {
+      const outcome = reserveFrom(buckets.get(entity), checkCount(n), floor, now())
+      if (outcome.kind === 'taken') buckets.set(entity, outcome.next)
+      return outcome.kind !== 'refused'
+    },
+
+    async close () {
+      buckets.clear()
+    }
+  }
+}

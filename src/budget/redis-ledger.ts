@@ -1,0 +1,114 @@
+/**
+ * Redis ledger: one hash per entity bucket, shared by every gateway instance, so the poller on one node
+ * and the passthrough on another spend from the same count. Writes go through two small Lua scripts
+ * (record-2.lua, reserve-1.lua) that mirror src/budget/window.ts, registered with `defineCommand` like
+ * the store's (EVALSHA with EVAL fallback).
+ *
+ * Clock: the caller's (`now` option), not Redis TIME, because `record` is given arrival times from the
+ * caller's clock and both must agree; cross-instance skew is covered by SAME_WINDOW_SLACK_MS.
+ * No TTL: a deployment has a few dozen entity hashes at most, and keeping them lets the last known limit
+ * survive idle hours (a view past its reset extrapolates to that limit).
+ */
+import { readFileSync } from 'node:fs'
+import type { Redis, RedisKey, Result } from 'ioredis'
+import { budgetKeys } from './keys.ts'
+import type { BucketView, BudgetLedger, LedgerOptions } from './types.ts'
+import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, WINDOW_MS, type StoredBucket } from './window.ts'
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    tlBudgetRecord: (
+      bucket: RedisKey, entities: RedisKey, entity: string, remaining: number, resetsAt: number,
+      limit: number | '', atMs: number, slackMs: number
+    ) => Result<0 | 1 | 2, Context>
+    tlBudgetReserve: (bucket: RedisKey, n: number, floor: number, now: number, windowMs: number) => Result<-1 | 0 | 1, Context>
+  }
+}
+
+export interface RedisLedgerOptions extends LedgerOptions {
+  /** Command connection, owned by the caller: the ledger never quits it. */
+  redis: Redis
+  /** Key prefix of this deployment. @default 'tl:' */
+  prefix?: string
+}
+
+const SCRIPTS = { tlBudgetRecord: 'record-2', tlBudgetReserve: 'reserve-1' } as const
+let sources: Array<[string, { lua: string, numberOfKeys: number }]> | undefined
+const defined = new WeakSet<Redis>()
+
+function defineBudgetCommands (redis: Redis): Redis {
+  if (defined.has(redis)) return redis
+  sources ??= Object.entries(SCRIPTS).map(([command, file]) => [command, {
+    lua: readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), 'utf8'),
+    numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1))
+  }])
+  for (const [command, def] of sources) redis.defineCommand(command, def)
+  defined.add(redis)
+  return redis
+}
+
+const HASH_FIELDS = ['remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated'] as const
+
+/** Reads an HMGET reply of HASH_FIELDS; undefined when the hash does not exist. */
+function fromHash (values: Array<string | null>): StoredBucket | undefined {
+  const [remaining, resetsAt, limit, updatedAt, estimated] = values
+  if (remaining === null || remaining === undefined || resetsAt === null || resetsAt === undefined) return undefined
+  const bucket: StoredBucket = {
+    remaining: Number(remaining),
+    resetsAt: Number(resetsAt),
+    updatedAt: Number(updatedAt ?? resetsAt),
+    estimated: estimated === '1'
+  }
+  if (limit !== null && limit !== undefined) bucket.limit = Number(limit)
+  return bucket
+}
+
+export function createRedisLedger (opts: RedisLedgerOptions): BudgetLedger {
+  const redis = defineBudgetCommands(opts.redis)
+  const keys = budgetKeys(opts.prefix)
+  const now = opts.now ?? Date.now
+  const floorOf = opts.floor ?? (() => 0)
+
+  return {
+    async record (entity, obs, atMs = now()) {
+      checkObservation(obs, atMs)
+      const at = Math.round(atMs)
+      await redis.tlBudgetRecord(
+        keys.bucket(entity), keys.entities, entity,
+        Math.max(0, Math.floor(obs.remaining)), resetsAtOf(obs, at),
+        obs.limit === undefined ? '' : Math.floor(obs.limit), at, SAME_WINDOW_SLACK_MS
+      )
+    },
+
+    async get (entity) {
+      const stored = fromHash(await redis.hmget(keys.bucket(entity), ...HASH_FIELDS))
+      return stored === undefined ? undefined : viewOf(entity, stored, now())
+    },
+
+    async all () {
+      const entities = (await redis.smembers(keys.entities)).sort((a, b) => a.localeCompare(b))
+      if (entities.length === 0) return []
+      const pipeline = redis.pipeline()
+      for (const entity of entities) pipeline.hmget(keys.bucket(entity), ...HASH_FIELDS)
+      const replies = (await pipeline.exec()) ?? []
+      const at = now()
+      const views: BucketView[] = []
+      entities.forEach((entity, i) => {
+        const [err, values] = replies[i] ?? [null, null]
+        if (err !== null) throw err
+        const stored = fromHash((values ?? []) as Array<string | null>)
+        if (stored !== undefined) views.push(viewOf(entity, stored, at))
+      })
+      return views
+    },
+
+    async reserve (entity, n = 1, floor = floorOf(entity)) {
+      const reply = await redis.tlBudgetReserve(keys.bucket(entity), checkCount(n), floor, Math.round(now()), WINDOW_MS)
+      return reply !== 0
+    },
+
+    async close () {
+      // The connection belongs to the caller; nothing else to release.
+    }
+  }
+}

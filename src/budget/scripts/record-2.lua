@@ -1,0 +1,51 @@
+--[[
+  Records what one upstream response said about an entity's rate-limit bucket. Mirrors
+  mergeObservation() in src/budget/window.ts; read the reasoning there.
+
+  Input:
+    KEYS[1] bucket hash     fields: remaining, resetsAt (ms), limit (absent when unknown), updatedAt (ms),
+                            estimated ('1' when reserve guessed resetsAt)
+    KEYS[2] entity index    set of entity names
+    ARGV[1] entity
+    ARGV[2] remaining       whole number >= 0
+    ARGV[3] resetsAt        ms: arrival + resets_in_seconds * 1000
+    ARGV[4] limit           whole number, or '' when the response did not say
+    ARGV[5] atMs            arrival time
+    ARGV[6] slack           ms: resetsAt values closer than this belong to the same window
+
+  Output:
+    1 stored as a new window (or first sighting), 2 merged into the stored window,
+    0 ignored (a late response from an older window)
+]]
+local remaining = tonumber(ARGV[2])
+local resetsAt = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
+local at = tonumber(ARGV[5])
+local slack = tonumber(ARGV[6])
+local result = 1
+
+local cur = redis.call('HMGET', KEYS[1], 'remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated')
+if cur[1] then
+  local curRemaining = tonumber(cur[1])
+  local curResetsAt = tonumber(cur[2])
+  if not limit and cur[3] then limit = tonumber(cur[3]) end
+  if resetsAt <= curResetsAt + slack then
+    result = 2
+    -- Within a window the lowest count wins: responses arrive in any order, reservations are taken out.
+    if curRemaining < remaining then remaining = curRemaining end
+    if cur[5] ~= '1' then
+      -- A late response from an older window must not roll the ledger back.
+      if resetsAt < curResetsAt - slack then return 0 end
+      if curResetsAt > resetsAt then resetsAt = curResetsAt end
+      local curUpdatedAt = tonumber(cur[4])
+      if curUpdatedAt > at then at = curUpdatedAt end
+    end
+  end
+end
+
+redis.call('HSET', KEYS[1], 'remaining', remaining, 'resetsAt', resetsAt, 'updatedAt', at, 'estimated', '0')
+if limit then
+  redis.call('HSET', KEYS[1], 'limit', limit)
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+return result

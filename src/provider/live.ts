@@ -1,0 +1,78 @@
+/**
+ * Wires the simulator to the dataset: every fixture gets a deterministic match script; the fixtures still to
+ * be played are moved onto a rolling schedule from the provider's start, so that about `liveTarget` of
+ * them are always in play; recorded replays are played alongside.
+ */
+import type { Dataset, DatasetFixture } from './dataset/types.ts'
+import { createSimulator, type Simulator } from './sim/engine.ts'
+import type { FixtureLive, SimFixtureInput, SimTeam } from './sim/model.ts'
+import { scriptFromRecording, type Replay } from './sim/replay.ts'
+import { planSchedule } from './sim/schedule.ts'
+import { State } from '../contract/states.ts'
+import type { LiveSource } from './world.ts'
+
+export interface LiveSourceOptions {
+  seed: number
+  speed: number
+  startMs: number
+  liveTarget: number
+  /** Recorded fixture responses to replay; they kick off a few seconds after the start, one after another. */
+  replay?: ReadonlyArray<{ file: string, json: unknown }> | undefined
+}
+
+export interface ProviderLive extends LiveSource {
+  sim: Simulator
+  replays: readonly Replay[]
+}
+
+function simTeams (ds: Dataset): Map<number, SimTeam> {
+  const teams = new Map<number, SimTeam>()
+  for (const team of ds.teams) {
+    const players = (ds.squads.get(team.id) ?? []).flatMap((id) => {
+      const p = ds.byId.player.get(id)
+      return p === undefined ? [] : [{ id: p.id, name: p.display_name }]
+    })
+    teams.set(team.id, { id: team.id, name: team.name, short_code: team.short_code, players })
+  }
+  return teams
+}
+
+function simInput (f: DatasetFixture, teams: ReadonlyMap<number, SimTeam>): SimFixtureInput | undefined {
+  const home = teams.get(f.home_team_id)
+  const away = teams.get(f.away_team_id)
+  if (home === undefined || away === undefined) return undefined
+  return { id: f.id, league_id: f.league_id, kind: f.kind, kickoff: f.starting_at_timestamp, home, away }
+}
+
+/** Seconds between two replays' kick-offs, and before the first, so a watcher sees each from its start. */
+const REPLAY_GAP_S = 5
+
+export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): ProviderLive {
+  const teams = simTeams(ds)
+  const inputs = ds.fixtures.map((f) => simInput(f, teams)).filter((x): x is SimFixtureInput => x !== undefined)
+  // Only fixtures still to be played join the rolling schedule: past results keep their dates.
+  const startS = opts.startMs / 1000
+  const candidates = inputs.filter((f) => f.kickoff >= startS && ds.byId.fixture.get(f.id)?.state_id === State.NS)
+  const planned = planSchedule({ candidates, startMs: opts.startMs, speed: opts.speed, liveTarget: opts.liveTarget, seed: opts.seed })
+  const fixtures = inputs.map((f) => ({ ...f, kickoff: planned.get(f.id) ?? f.kickoff }))
+  const replays = (opts.replay ?? []).map((r, i) => scriptFromRecording(r.json, Math.floor(startS) + REPLAY_GAP_S * (i + 1)))
+  const sim = createSimulator({ fixtures, seed: opts.seed, speed: opts.speed, startMs: opts.startMs, replays: replays.map((r) => ({ input: r.input, script: r.script })) })
+  const kickoffs = new Map(fixtures.map((f) => [f.id, f.kickoff]))
+  for (const r of replays) kickoffs.set(r.input.id, r.input.kickoff)
+
+  return {
+    sim,
+    replays,
+    kickoff: (f) => kickoffs.get(f.id) ?? f.starting_at_timestamp,
+    view: (f, nowMs) => sim.view(f.id, nowMs) ?? notSimulated(f),
+    livescores: (nowMs) => sim.livescores(nowMs),
+    inplay: (nowMs) => sim.inplay(nowMs),
+    latest: (nowMs) => sim.latest(nowMs)
+  }
+}
+
+/** A fixture the simulator cannot play (a team missing): shown as scheduled, with no live data. */
+function notSimulated (f: DatasetFixture): FixtureLive {
+  const meta = { winner: null, position: null }
+  return { state_id: f.state_id, result_info: f.result_info, length: f.length ?? 90, scores: [], events: [], periods: [], detailedperiods: [], currentperiod: null, statistics: [], participantsMeta: { home: meta, away: meta } }
+}
