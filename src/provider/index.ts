@@ -8,7 +8,8 @@ import type { Logger } from 'pino'
 import { buildProviderApp } from './app.ts'
 import { generateDataset } from './dataset/generate.ts'
 import { createFaults, type FaultOptions, type Faults } from './faults.ts'
-import { createLiveSource, type LiveSourceOptions } from './live.ts'
+import { createLiveSource } from './live.ts'
+import { planReplays, withReplays, type ReplayFile } from './replays.ts'
 import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
 import { World } from './world.ts'
 
@@ -32,7 +33,7 @@ export interface ProviderOptions {
   /** Fault injection, off by default; can be changed later through `faults.set`. */
   faults?: FaultOptions
   /** Recorded fixture responses to play as live matches (`--replay`). */
-  replay?: LiveSourceOptions['replay']
+  replay?: readonly ReplayFile[]
   /** Extra tokens, on top of the demo tokens. */
   tokens?: readonly TokenRecord[]
   logger?: Logger
@@ -52,8 +53,10 @@ export interface RunningProvider {
 export function createProvider (opts: ProviderOptions = {}): { app: FastifyInstance, world: World, faults: Faults } {
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
-  const dataset = generateDataset({ seed, anchor: startOfDayUtc(now()) })
-  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs: now(), liveTarget: opts.liveTarget ?? 6, replay: opts.replay })
+  const startMs = now()
+  const replays = planReplays(opts.replay ?? [], startMs)
+  const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), replays, opts.replay ?? [])
+  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs, liveTarget: opts.liveTarget ?? 6, replays })
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({

@@ -6,7 +6,7 @@
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import { createSimulator, type Simulator } from './sim/engine.ts'
 import type { FixtureLive, SimFixtureInput, SimTeam } from './sim/model.ts'
-import { scriptFromRecording, type Replay } from './sim/replay.ts'
+import type { Replay } from './sim/replay.ts'
 import { planSchedule } from './sim/schedule.ts'
 import { State } from '../contract/states.ts'
 import type { LiveSource } from './world.ts'
@@ -16,8 +16,8 @@ export interface LiveSourceOptions {
   speed: number
   startMs: number
   liveTarget: number
-  /** Recorded fixture responses to replay; they kick off a few seconds after the start, one after another. */
-  replay?: ReadonlyArray<{ file: string, json: unknown }> | undefined
+  /** Recorded replays (see replays.ts), played alongside the generated fixtures. */
+  replays?: readonly Replay[]
 }
 
 export interface ProviderLive extends LiveSource {
@@ -44,18 +44,16 @@ function simInput (f: DatasetFixture, teams: ReadonlyMap<number, SimTeam>): SimF
   return { id: f.id, league_id: f.league_id, kind: f.kind, kickoff: f.starting_at_timestamp, home, away }
 }
 
-/** Seconds between two replays' kick-offs, and before the first, so a watcher sees each from its start. */
-const REPLAY_GAP_S = 5
-
 export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): ProviderLive {
   const teams = simTeams(ds)
+  const replays = opts.replays ?? []
   const inputs = ds.fixtures.map((f) => simInput(f, teams)).filter((x): x is SimFixtureInput => x !== undefined)
   // Only fixtures still to be played join the rolling schedule: past results keep their dates.
   const startS = opts.startMs / 1000
   const candidates = inputs.filter((f) => f.kickoff >= startS && ds.byId.fixture.get(f.id)?.state_id === State.NS)
   const planned = planSchedule({ candidates, startMs: opts.startMs, speed: opts.speed, liveTarget: opts.liveTarget, seed: opts.seed })
-  const fixtures = inputs.map((f) => ({ ...f, kickoff: planned.get(f.id) ?? f.kickoff }))
-  const replays = (opts.replay ?? []).map((r, i) => scriptFromRecording(r.json, Math.floor(startS) + REPLAY_GAP_S * (i + 1)))
+  const replayed = new Set(replays.map((r) => r.input.id))
+  const fixtures = inputs.filter((f) => !replayed.has(f.id)).map((f) => ({ ...f, kickoff: planned.get(f.id) ?? f.kickoff }))
   const sim = createSimulator({ fixtures, seed: opts.seed, speed: opts.speed, startMs: opts.startMs, replays: replays.map((r) => ({ input: r.input, script: r.script })) })
   const kickoffs = new Map(fixtures.map((f) => [f.id, f.kickoff]))
   for (const r of replays) kickoffs.set(r.input.id, r.input.kickoff)

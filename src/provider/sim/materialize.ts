@@ -83,7 +83,8 @@ function legacyPeriods (plans: readonly PeriodPlan[], detailed: readonly Period[
   detailed.forEach((view, i) => {
     const plan = plans[i]
     if (plan?.key === 'et1') {
-      et = { ...view, id: plan.legacyId, ...LEGACY_ET }
+      // Still open during the break between the halves: it ends with the second half of extra time.
+      et = { ...view, id: plan.legacyId, ...LEGACY_ET, ended: null }
       out.push(et)
     } else if (plan?.key === 'et2' && et !== undefined) {
       Object.assign(et, { ended: view.ended, ticking: view.ticking, time_added: view.time_added, minutes: view.minutes, seconds: view.seconds })

@@ -40,12 +40,19 @@ function keyOf (event: FixtureEvent, keys: ReadonlySet<PeriodKey>): PeriodKey {
   return (['et2', 'et1', 'second', 'first'] as const).find((k) => keys.has(k)) ?? 'first'
 }
 
-/** Seconds of play of an event in its period; `rank` orders events within the same minute. */
-function playOf (key: PeriodKey, event: FixtureEvent, rank: number): number {
+/** Seconds of play at which the event's minute starts in its period (45+2 starts at 46:00 of play). */
+function minuteStart (key: PeriodKey, event: FixtureEvent): number {
   const def = PERIOD_DEFS[key]
   const extra = event.extra_minute ?? 0
-  const minuteStart = extra > 0 ? (def.period_length + extra - 1) * 60 : (event.minute - def.counts_from - 1) * 60
-  return Math.max(0, minuteStart) + Math.min(55, 10 + rank * 5)
+  return Math.max(0, extra > 0 ? (def.period_length + extra - 1) * 60 : (event.minute - def.counts_from - 1) * 60)
+}
+
+/** Seconds of play of an event; `rank` orders the events of one minute (5 s apart, inside the minute). */
+const playOf = (key: PeriodKey, event: FixtureEvent, rank: number): number => minuteStart(key, event) + Math.min(55, 10 + rank * 5)
+
+/** Play a period needs so that all its events' minutes fit in it. */
+function neededPlay (placed: readonly Placed[], key: PeriodKey): number {
+  return Math.max(0, ...placed.filter((p) => p.key === key).map((p) => minuteStart(key, p.event) + 60))
 }
 
 /** Which periods were played: recorded ones, or those the events, the scores or the final state imply. */
@@ -80,45 +87,65 @@ function idFor (fx: Recording, placed: readonly Placed[], key: PeriodKey, record
   return own?.event.detailed_period_id ?? periodId(fx.id, { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }[key])
 }
 
-function replayPeriods (fx: Recording, placed: readonly Placed[], keys: ReadonlySet<PeriodKey>, recorded: readonly RecordedPeriodT[]): PeriodPlan[] {
-  const sat = fx.starting_at_timestamp
-  const find = (typeId: number): RecordedPeriodT | undefined => recorded.find((p) => p.type_id === typeId)
-  const plans: PeriodPlan[] = []
-  const add = (key: PeriodKey, start: number, played: number, timeAdded: number | null, rec?: RecordedPeriodT, legacyId?: number): PeriodPlan => {
-    const id = idFor(fx, placed, key, rec)
-    const plan = { ...makePeriod(fx.id, { key, start, played, timeAdded, hasTimer: rec?.has_timer ?? false }), id, legacyId: legacyId ?? id }
-    plans.push(plan)
-    return plan
-  }
-  let end = 0
-  for (const key of ['first', 'second'] as const) {
-    if (!keys.has(key)) continue
-    const rec = find(PERIOD_DEFS[key].type_id)
-    const start = Math.max(end + (key === 'second' ? 60 : 0), rec?.started == null ? end + (key === 'second' ? HALF_TIME : 0) : rec.started - sat)
-    const timeAdded = rec?.time_added ?? 3
-    const recorded = rec?.started != null && rec.ended != null ? rec.ended - rec.started : 2700 + timeAdded * 60 + 30
-    end = add(key, start, Math.max(recorded, lastPlay(placed, key) + 30), timeAdded, rec).end
-  }
-  if (keys.has('et1')) {
-    const legacy = find(PeriodType.EXTRA_TIME)
-    const start = Math.max(end + 60, legacy?.started == null ? end + ET_BREAK : legacy.started - sat)
-    const total = legacy?.started != null && legacy.ended != null ? legacy.ended - legacy.started : 0
-    const et2Played = Math.max(900 + (legacy?.time_added ?? 1) * 60, lastPlay(placed, 'et2') + 30)
-    const et1 = add('et1', start, Math.max(ET1_DEFAULT, lastPlay(placed, 'et1') + 30), null, legacy, legacy?.id)
-    const breakLength = Math.max(60, total - (et1.end - et1.start) - et2Played)
-    end = add('et2', et1.end + breakLength, et2Played, legacy?.time_added ?? 1, legacy, legacy?.id).end
-  }
-  if (keys.has('pens')) {
-    const rec = find(PeriodType.PENALTIES)
-    const start = end + PEN_BREAK
-    const recordedEnd = rec?.ended == null ? 0 : rec.ended - sat
-    add('pens', start, Math.max(shootoutSeconds(placed.filter((p) => p.key === 'pens').length), recordedEnd - start), null, rec)
-  }
-  return plans
+interface PeriodBuilder {
+  fx: Recording
+  placed: readonly Placed[]
+  find: (typeId: number) => RecordedPeriodT | undefined
+  add: (key: PeriodKey, start: number, played: number, timeAdded: number | null, rec?: RecordedPeriodT) => PeriodPlan
 }
 
-function lastPlay (placed: readonly Placed[], key: PeriodKey): number {
-  return Math.max(0, ...placed.filter((p) => p.key === key).map((p) => playOf(key, p.event, 0)))
+const recordedLength = (rec?: RecordedPeriodT): number | undefined =>
+  rec?.started == null || rec.ended == null ? undefined : rec.ended - rec.started
+
+/** A half: at its recorded time (never before the previous period ends), at least as long as its events need. */
+function addHalf (b: PeriodBuilder, key: 'first' | 'second', after: number): number {
+  const rec = b.find(PERIOD_DEFS[key].type_id)
+  const earliest = key === 'first' ? 0 : after + 60
+  const start = Math.max(earliest, rec?.started == null ? (key === 'first' ? 0 : after + HALF_TIME) : rec.started - b.fx.starting_at_timestamp)
+  const timeAdded = rec?.time_added ?? 3
+  const played = Math.max(recordedLength(rec) ?? 2700 + timeAdded * 60 + 30, neededPlay(b.placed, key))
+  return b.add(key, start, played, timeAdded, rec).end
+}
+
+/** Extra time, recorded as one legacy period: 16 minutes for the first half, the announced time for the second. */
+function addExtraTime (b: PeriodBuilder, after: number): number {
+  const legacy = b.find(PeriodType.EXTRA_TIME)
+  const start = Math.max(after + 60, legacy?.started == null ? after + ET_BREAK : legacy.started - b.fx.starting_at_timestamp)
+  const et2Played = Math.max(900 + (legacy?.time_added ?? 1) * 60, neededPlay(b.placed, 'et2'))
+  const et1 = b.add('et1', start, Math.max(ET1_DEFAULT, neededPlay(b.placed, 'et1')), null, legacy)
+  const breakLength = Math.max(60, (recordedLength(legacy) ?? 0) - (et1.end - et1.start) - et2Played)
+  return b.add('et2', et1.end + breakLength, et2Played, legacy?.time_added ?? 1, legacy).end
+}
+
+/** The shoot-out, after the usual break, ending when recorded if that leaves its kicks enough time. */
+function addPenalties (b: PeriodBuilder, after: number): void {
+  const rec = b.find(PeriodType.PENALTIES)
+  const start = after + PEN_BREAK
+  const recordedEnd = rec?.ended == null ? 0 : rec.ended - b.fx.starting_at_timestamp
+  b.add('pens', start, Math.max(shootoutSeconds(b.placed.filter((p) => p.key === 'pens').length), recordedEnd - start), null, rec)
+}
+
+function replayPeriods (fx: Recording, placed: readonly Placed[], keys: ReadonlySet<PeriodKey>, recorded: readonly RecordedPeriodT[]): PeriodPlan[] {
+  const plans: PeriodPlan[] = []
+  const builder: PeriodBuilder = {
+    fx,
+    placed,
+    find: (typeId) => recorded.find((p) => p.type_id === typeId),
+    add (key, start, played, timeAdded, rec) {
+      const id = idFor(fx, placed, key, rec)
+      const isEt = key === 'et1' || key === 'et2'
+      // Both ET halves belong to the recorded legacy extra-time period.
+      const legacyId = isEt && rec !== undefined ? rec.id : id
+      const plan = { ...makePeriod(fx.id, { key, start, played, timeAdded, hasTimer: rec?.has_timer ?? false }), id, legacyId }
+      plans.push(plan)
+      return plan
+    }
+  }
+  let end = addHalf(builder, 'first', 0)
+  if (keys.has('second')) end = addHalf(builder, 'second', end)
+  if (keys.has('et1')) end = addExtraTime(builder, end)
+  if (keys.has('pens')) addPenalties(builder, end)
+  return plans
 }
 
 function replayHappenings (placed: readonly Placed[], periods: readonly PeriodPlan[], homeId: number): Happening[] {

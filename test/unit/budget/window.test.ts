@@ -16,8 +16,8 @@ describe('mergeObservation', () => {
   it('keeps the lowest remaining and the latest reset estimate within one window', () => {
     const stored = bucket()
     // A response that left the upstream earlier arrives later: it must not raise the count.
-    const late = mergeObservation(stored, { remaining: 105, resetsInSeconds: 1795 }, T0 + 3000)
-    expect(late).toMatchObject({ remaining: 100, resetsAt: T0 + 3000 + 1_795_000 })
+    const late = mergeObservation(stored, { remaining: 105, resetsInSeconds: 1799 }, T0 + 3000)
+    expect(late).toMatchObject({ remaining: 100, resetsAt: T0 + 3000 + 1_799_000 })
     const lower = mergeObservation(stored, { remaining: 90, resetsInSeconds: 1790 }, T0 + 10_000)
     expect(lower).toMatchObject({ remaining: 90, resetsAt: T0 + 1_800_000, updatedAt: T0 + 10_000 })
   })
@@ -49,8 +49,10 @@ describe('mergeObservation', () => {
   })
 
   it('keeps a known limit when the response does not repeat it, and clamps negative numbers', () => {
-    const next = mergeObservation(bucket({ limit: 3000 }), { remaining: -4, resetsInSeconds: -1 }, T0)
+    const next = mergeObservation(bucket({ limit: 3000 }), { remaining: -4, resetsInSeconds: 1800 }, T0)
     expect(next).toMatchObject({ remaining: 0, limit: 3000 })
+    // Negative seconds (a clock quirk) mean "resets now".
+    expect(mergeObservation(undefined, { remaining: 1, resetsInSeconds: -5 }, T0)?.resetsAt).toBe(T0)
   })
 })
 

@@ -1,0 +1,167 @@
+/**
+ * The budget ledger contract (DESIGN §3), run against both engines. `open()` returns ledgers that share
+ * state: for Redis each is a separate connection, as separate gateway instances would be.
+ */
+import { describe, expect, it } from 'vitest'
+import { SAME_WINDOW_SLACK_MS, WINDOW_MS } from '../../../src/budget/window.ts'
+import type { BudgetLedger, LedgerOptions } from '../../../src/budget/types.ts'
+
+export interface LedgerHarness {
+  open: (opts?: LedgerOptions) => BudgetLedger
+  cleanup: () => Promise<void>
+}
+
+const T0 = 1_700_000_000_000
+
+export function ledgerContract (name: string, setup: () => Promise<LedgerHarness>): void {
+  describe(`${name} budget ledger`, () => {
+    /** A fresh harness with a movable clock shared by every ledger it opens. */
+    async function fixture (opts: LedgerOptions = {}) {
+      const harness = await setup()
+      const clock = { t: T0 }
+      const open = (more: LedgerOptions = {}) => harness.open({ now: () => clock.t, ...opts, ...more })
+      return { clock, open, ledger: open(), harness }
+    }
+
+    it('records a bucket and reads it back, one entity apart from another', async () => {
+      const { ledger, harness } = await fixture()
+      try {
+        expect(await ledger.get('Fixture')).toBeUndefined()
+        await ledger.record('Fixture', { remaining: 2990, resetsInSeconds: 3000, limit: 3000 }, T0)
+        await ledger.record('League', { remaining: 10, resetsInSeconds: 60 }, T0)
+        expect(await ledger.get('Fixture')).toEqual({
+          entity: 'Fixture', remaining: 2990, limit: 3000, resetsAt: T0 + 3_000_000, updatedAt: T0, expired: false
+        })
+        const all = await ledger.all()
+        expect(all.map((b) => [b.entity, b.remaining])).toEqual([['Fixture', 2990], ['League', 10]])
+        expect(all[1]).not.toHaveProperty('limit')
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('keeps the lowest remaining within a window, whatever order responses arrive in', async () => {
+      const { ledger, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 100, resetsInSeconds: 1800 }, T0)
+        await ledger.record('Fixture', { remaining: 103, resetsInSeconds: 1799 }, T0 + 1500)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(100)
+        await ledger.record('Fixture', { remaining: 97, resetsInSeconds: 1795 }, T0 + 5000)
+        const view = await ledger.get('Fixture')
+        // The latest reset estimate wins (T0 + 1.5 s + 1799 s): never assume the reset comes early.
+        expect(view).toMatchObject({ remaining: 97, resetsAt: T0 + 1_800_500, updatedAt: T0 + 5000 })
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('resets when the window changes, extrapolates past the reset, and ignores a late old response', async () => {
+      const { ledger, clock, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 2, resetsInSeconds: 60, limit: 3000 }, T0)
+        clock.t = T0 + 60_000
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 3000, expired: true })
+        // The first response of the next window: resetsAt an hour on, far beyond the slack.
+        await ledger.record('Fixture', { remaining: 2999, resetsInSeconds: 3600 }, clock.t)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 2999, limit: 3000, resetsAt: clock.t + WINDOW_MS, expired: false })
+        // A response of the old window that was slow to arrive changes nothing.
+        await ledger.record('Fixture', { remaining: 1, resetsInSeconds: 0 }, clock.t)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(2999)
+        // Within the slack it is the same window.
+        await ledger.record('Fixture', { remaining: 3000, resetsInSeconds: 3600 + SAME_WINDOW_SLACK_MS / 1000 }, clock.t)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(2999)
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('reserves down to the floor, per call or from the option', async () => {
+      const { ledger, open, harness } = await fixture({ floor: (entity) => entity === 'Fixture' ? 2 : 0 })
+      try {
+        await ledger.record('Fixture', { remaining: 5, resetsInSeconds: 600 }, T0)
+        expect(await ledger.reserve('Fixture')).toBe(true)
+        expect(await ledger.reserve('Fixture', 2)).toBe(true)
+        expect(await ledger.reserve('Fixture')).toBe(false)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(2)
+        // The passthrough may dig into the poller's reserve.
+        expect(await ledger.reserve('Fixture', 1, 0)).toBe(true)
+        expect(await open().reserve('Fixture', 2, 0)).toBe(false)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(1)
+        // A response reporting more than we counted does not undo the reservations.
+        await ledger.record('Fixture', { remaining: 3, resetsInSeconds: 599 }, T0 + 1000)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(1)
+        await expect(ledger.reserve('Fixture', 0)).rejects.toThrow(RangeError)
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('never blocks on missing information: unknown buckets and ended windows without a limit', async () => {
+      const { ledger, clock, harness } = await fixture()
+      try {
+        expect(await ledger.reserve('Team')).toBe(true)
+        expect(await ledger.get('Team')).toBeUndefined()
+        await ledger.record('Team', { remaining: 0, resetsInSeconds: 10 }, T0)
+        expect(await ledger.reserve('Team')).toBe(false)
+        clock.t = T0 + 10_000
+        expect(await ledger.reserve('Team')).toBe(true)
+        expect((await ledger.get('Team'))?.remaining).toBe(0)
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('opens the next window on a reservation after the reset, then takes the upstream reset time', async () => {
+      const { ledger, clock, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 0, resetsInSeconds: 10, limit: 20 }, T0)
+        clock.t = T0 + 10_000
+        expect(await ledger.reserve('Fixture')).toBe(true)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 19, resetsAt: clock.t + WINDOW_MS, expired: false })
+        // The upstream window had opened 5 minutes earlier (another client): its reset wins, our count stays.
+        await ledger.record('Fixture', { remaining: 19, resetsInSeconds: 3300 }, clock.t + 100)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 19, resetsAt: clock.t + 100 + 3_300_000 })
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('lets exactly `remaining` of 50 concurrent reservations through', async () => {
+      const { ledger, open, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 20, resetsInSeconds: 600 }, T0)
+        // Five instances racing, ten reservations each.
+        const peers = Array.from({ length: 5 }, () => open())
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (peers[i % 5] as BudgetLedger).reserve('Fixture')))
+        expect(results.filter(Boolean)).toHaveLength(20)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(0)
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('shares buckets between instances', async () => {
+      const { ledger, open, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 10, resetsInSeconds: 600 }, T0)
+        const other = open()
+        expect(await other.reserve('Fixture', 4)).toBe(true)
+        expect((await ledger.get('Fixture'))?.remaining).toBe(6)
+        expect((await other.all()).map((b) => b.entity)).toEqual(['Fixture'])
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('rejects observations that are not finite numbers', async () => {
+      const { ledger, harness } = await fixture()
+      try {
+        await expect(ledger.record('Fixture', { remaining: Number.NaN, resetsInSeconds: 1 }, T0)).rejects.toThrow(TypeError)
+        await expect(ledger.record('Fixture', { remaining: 1, resetsInSeconds: Infinity }, T0)).rejects.toThrow(TypeError)
+        expect(await ledger.get('Fixture')).toBeUndefined()
+      } finally {
+        await harness.cleanup()
+      }
+    })
+  })
+}

@@ -1,0 +1,42 @@
+/** Runs the ledger contract against the memory and the Redis engine. */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { inject } from 'vitest'
+import { budgetKeys } from '../../../src/budget/keys.ts'
+import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts'
+import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
+import type { BudgetLedger } from '../../../src/budget/types.ts'
+import { ledgerContract } from './contract.ts'
+
+ledgerContract('memory', async () => {
+  // One process: every "instance" is the same ledger, which is what sharing means in memory.
+  let ledger: BudgetLedger | undefined
+  return {
+    open: (opts) => (ledger ??= createMemoryLedger(opts)),
+    cleanup: async () => { await ledger?.close() }
+  }
+})
+
+ledgerContract('redis', async () => {
+  const url = inject('redisUrl')
+  const prefix = `tl-test-${randomUUID()}:`
+  const conns: Redis[] = []
+  return {
+    open (opts) {
+      const redis = new Redis(url)
+      conns.push(redis)
+      return createRedisLedger({ redis, prefix, ...opts })
+    },
+    async cleanup () {
+      // SCAN, not KEYS or FLUSHALL: others share this Redis.
+      const admin = new Redis(url)
+      let cursor = '0'
+      do {
+        const [next, found] = await admin.scan(cursor, 'MATCH', budgetKeys(prefix).pattern, 'COUNT', 1000)
+        if (found.length > 0) await admin.unlink(...found)
+        cursor = next
+      } while (cursor !== '0')
+      await Promise.all([...conns, admin].map((c) => c.quit()))
+    }
+  }
+})
