@@ -35,6 +35,9 @@ const RESOURCE_NAMES: Partial<Record<Kind, string>> = {
   round: 'round', fixture: 'fixture', team: 'team', player: 'player', coach: 'coach', referee: 'referee', venue: 'venue', state: 'state'
 }
 
+/** IANA zone names; Intl leaves out UTC, which is the API's default zone. */
+const TIMEZONES: readonly Rec[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')].map((name, i) => ({ id: i + 1, name }))
+
 const num = (ctx: HandlerContext, name: string): number => Number(ctx.params[name])
 const many = (records: readonly Rec[]): HandlerResult => ({ kind: 'many', records })
 
@@ -106,7 +109,7 @@ function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
 }
 
 const HANDLERS: Record<string, Handler> = {
-  'timezones.list': () => many(Intl.supportedValuesOf('timeZone').map((name, i) => ({ id: i + 1, name }))),
+  'timezones.list': () => many(TIMEZONES),
   'filters.entity': (ctx) => many(ctx.world.filterListing()),
   'my.filters': (ctx) => many(ctx.world.filterListing()),
   'leagues.live': (ctx) => listOf(ctx, ctx.world.leaguesWithFixtures(ctx.world.inplay(ctx.now))),

@@ -261,7 +261,9 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
     get,
     paginate,
     getRaw,
+    /** Aborts calls in flight and pending backoffs, then closes the Pool if the client made it. Idempotent. */
     async close () {
+      if (closed.signal.aborted) return
       closed.abort()
       if (ownDispatcher) await dispatcher.close()
     }

@@ -258,6 +258,17 @@ export function describeResources (c: Ctx): void {
       for (const s of league.body.data.seasons) checkSeason(s)
     })
 
+    it('2.9 Season: at most one season of a league is current, and it is the currentSeason', async () => {
+      const res = await c.get('/football/leagues', { per_page: 50, include: 'seasons;currentSeason' })
+      expectStatus(res, 200)
+      for (const league of res.body.data) {
+        const current = (league.seasons as any[]).filter((s) => s.is_current === true)
+        expect(current.length, `league ${league.id as number}`).toBeLessThanOrEqual(1)
+        const cs = currentSeasonOf(league)
+        if (cs !== null && cs !== undefined) expect(ids(current)).toEqual([cs.id])
+      }
+    })
+
     it('2.10 Stage: fields and types', async () => {
       const { stages } = await c.discover.freeLeague()
       expect(stages.length).toBeGreaterThan(0)
@@ -338,16 +349,24 @@ export function describeResources (c: Ctx): void {
 
     it('2.11 structure: an international cup has Qualifying, Group Stage and Knock Out stages', async (ctx) => {
       const cups = (await allLeagues()).filter((x) => x.sub_type === 'cup_international' && (currentSeasonOf(x)?.stages?.length ?? 0) > 0)
-      if (cups.length === 0) ctx.skip(true, 'no international cup with stages in the dataset')
+      if (cups.length === 0) return ctx.skip('no international cup with stages in the dataset')
       for (const l of cups) {
         const types = new Set((currentSeasonOf(l).stages as any[]).map((s) => s.type_id))
         expect([...types].sort(), `league ${l.id as number} stage types`).toEqual([223, 224, 225])
       }
     })
 
+    it('2.11 structure: play-offs are Knock Out or Qualifying stages', async (ctx) => {
+      const playOffs = (await allLeagues()).filter((x) => /^play[-_]?offs$/.test(x.sub_type) && (currentSeasonOf(x)?.stages?.length ?? 0) > 0)
+      if (playOffs.length === 0) return ctx.skip('no play-offs with stages in the dataset')
+      for (const l of playOffs) {
+        for (const s of currentSeasonOf(l).stages) expect([224, 225], `league ${l.id as number} stage ${s.id as number}`).toContain(s.type_id)
+      }
+    })
+
     it('2.11 structure: a domestic cup is mostly Knock Out stages', async (ctx) => {
       const cups = (await allLeagues()).filter((x) => x.sub_type === 'domestic_cup' && (currentSeasonOf(x)?.stages?.length ?? 0) > 0)
-      if (cups.length === 0) ctx.skip(true, 'no domestic cup with stages in the dataset')
+      if (cups.length === 0) return ctx.skip('no domestic cup with stages in the dataset')
       for (const l of cups) {
         const stages = currentSeasonOf(l).stages as any[]
         const ko = stages.filter((s) => s.type_id === 224).length

@@ -27,11 +27,16 @@ export function describeFootball (c: Ctx): void {
       expect(res.body.data.id).toBe(271)
     })
 
-    it('4.3 Leagues by Live: GET /football/leagues/live', async () => {
+    it('4.3 Leagues by Live: GET /football/leagues/live lists leagues with live fixtures now', async () => {
+      const before = await c.get('/football/livescores')
       const res = await c.get('/football/leagues/live')
+      const after = await c.get('/football/livescores')
       expectStatus(res, 200)
       for (const l of listOf(res)) checkLeague(l)
       expect(expectRateLimit(res).entity).toBe('League')
+      // Around the call, every league listed had a fixture in the livescores feed.
+      const liveLeagues = new Set([...listOf(before), ...listOf(after)].map((f) => f.league_id as number))
+      for (const id of ids(listOf(res))) expect(liveLeagues.has(id), `league ${id} has a live fixture`).toBe(true)
     })
 
     it('4.3 Leagues by Fixture Date: GET /football/leagues/date/{date}', async () => {
@@ -135,6 +140,54 @@ export function describeFootball (c: Ctx): void {
         expect(row).toBeTypeOf('object')
         if (row.season_id !== undefined) expect(row.season_id).toBe(season.id)
       }
+    })
+  })
+
+  describe('4.4 standings by kind of competition', () => {
+    const leaguesWithStages = async (): Promise<any[]> => {
+      const res = await c.get('/football/leagues', { per_page: 50, include: 'currentSeason.stages' })
+      expectStatus(res, 200)
+      return (res.body.data as any[]).filter((l) => (currentSeasonOf(l)?.stages?.length ?? 0) > 0)
+    }
+    /** Standing rows of a season grouped into tables by stage and group. */
+    const tables = async (seasonId: number): Promise<Map<string, number[]>> => {
+      const res = await c.get(`/football/standings/seasons/${seasonId}`)
+      expectStatus(res, 200)
+      const out = new Map<string, number[]>()
+      for (const row of listOf(res)) {
+        const key = `${row.stage_id as number}/${row.group_id as number | null}`
+        out.set(key, [...(out.get(key) ?? []), row.position])
+      }
+      return out
+    }
+    const expectPositions = (positions: number[], what: string): void => {
+      expect([...positions].sort((a, b) => a - b), `${what}: positions 1..n`).toEqual(positions.map((_, i) => i + 1))
+    }
+
+    it('4.4 standings: one table for a simple league (271)', async () => {
+      const { season } = await c.discover.freeLeague()
+      const t = await tables(season.id)
+      expect(t.size, 'one table').toBe(1)
+      for (const [key, positions] of t) expectPositions(positions, key)
+    })
+
+    it('4.4 standings: several group tables for a group tournament', async (ctx) => {
+      const cups = (await leaguesWithStages()).filter((l) => ['cup_international', 'international'].includes(l.sub_type) &&
+        (currentSeasonOf(l).stages as any[]).some((s) => s.type_id === 223))
+      if (cups.length === 0) return ctx.skip('no international tournament with a Group Stage in the dataset')
+      let grouped = 0
+      for (const l of cups) {
+        const t = await tables(currentSeasonOf(l).id)
+        for (const [key, positions] of t) expectPositions(positions, `league ${l.id as number} table ${key}`)
+        if (t.size > 1) grouped++
+      }
+      expect(grouped, 'at least one tournament has several group tables').toBeGreaterThan(0)
+    })
+
+    it('2.10 a season of Knock Out stages only has no standings', async (ctx) => {
+      const ko = (await leaguesWithStages()).filter((l) => (currentSeasonOf(l).stages as any[]).every((s) => s.type_id === 224))
+      if (ko.length === 0) return ctx.skip('no Knock Out-only season in the dataset')
+      for (const l of ko) expect((await tables(currentSeasonOf(l).id)).size, `league ${l.id as number}`).toBe(0)
     })
   })
 

@@ -1,6 +1,6 @@
 /** Spec 4.1: the common query parameters (include, select, filters, order, per_page, page, timezone). */
 import { describe, expect, it } from 'vitest'
-import { addDays, currentSeasonOf, expect400, expectStatus, formatInZone, ids } from './context.ts'
+import { addDays, currentSeasonOf, expect400, expectStatus, formatInZone, ids, listOf } from './context.ts'
 import type { Ctx } from './context.ts'
 
 export function describeOptions (c: Ctx): void {
@@ -145,6 +145,10 @@ export function describeOptions (c: Ctx): void {
       expect(ids(def.body.data)).toEqual(ids(asc.body.data))
       expect(ids(desc.body.data)).toEqual([...ids(asc.body.data)].reverse())
       expect(ids(desc.body.data).length).toBeGreaterThan(1)
+      const page = await c.get('/core/countries', { per_page: 10, order: 'desc' })
+      expectStatus(page, 200)
+      expect(ids(page.body.data), 'desc sorts a paged list').toEqual([...ids(page.body.data)].sort((a, b) => b - a))
+      expect(Math.max(...ids(page.body.data)), 'desc starts from the last id').toBeGreaterThan(Math.max(...ids(asc.body.data).slice(0, 10)))
     })
 
     it('4.1 order: a value other than asc/desc is 400', async () => {
@@ -205,6 +209,10 @@ export function describeOptions (c: Ctx): void {
       expectStatus(res, 200)
       expect(res.body.data.length).toBeGreaterThan(0)
       for (const f of res.body.data) expect(f.starting_at).toBe(formatInZone(f.starting_at_timestamp, 'America/New_York'))
+      const live = await c.get('/football/livescores', { timezone: 'Asia/Tokyo' })
+      expectStatus(live, 200)
+      expect(live.body.timezone).toBe('Asia/Tokyo')
+      for (const f of listOf(live)) expect(f.starting_at).toBe(formatInZone(f.starting_at_timestamp, 'Asia/Tokyo'))
     })
 
     it('4.1 timezone: an invalid zone is 400', async () => {

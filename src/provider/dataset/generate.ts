@@ -14,7 +14,8 @@ import { PeopleFactory } from './people.ts'
 import { createRng } from './rng.ts'
 import { buildSeason } from './season.ts'
 import { TYPE_RECORDS } from './type-records.ts'
-import type { Dataset, DatasetRecords, League, Team } from './types.ts'
+import type { FixtureBase } from '../../contract/football.ts'
+import type { Dataset, DatasetFixture, DatasetRecords, League, Team } from './types.ts'
 
 export interface GenerateOptions {
   /** @default 1 */
@@ -93,7 +94,8 @@ function createCompetitions (ctx: BuildContext, pools: TeamPools): void {
     const referee = refereePicker(ctx, spec, countryId)
     for (let age = spec.seasons - 1; age >= 0; age--) {
       const rng = ctx.rng.fork(`draw:${spec.id}:${age}`)
-      const host = spec.draw === 'euro' ? rng.pick(LEAGUES.filter((s) => s.draw === 'domestic')).country : null
+      // A tournament needs big stadiums: the host is one of the countries with a top-category league.
+      const host = spec.draw === 'euro' ? rng.pick(LEAGUES.filter((s) => s.draw === 'domestic' && s.category === 1)).country : null
       buildSeason(ctx, {
         spec,
         league,
@@ -106,6 +108,12 @@ function createCompetitions (ctx: BuildContext, pools: TeamPools): void {
       })
     }
   }
+}
+
+/** The wire form of a fixture: the dataset-only fields (`home_team_id`, `away_team_id`, `referee_id`, `kind`) removed. */
+export function fixtureBase (fixture: DatasetFixture): FixtureBase {
+  const { home_team_id: _home, away_team_id: _away, referee_id: _referee, kind: _kind, ...base } = fixture
+  return base
 }
 
 /** `last_played_at` of teams and leagues: their latest kick-off before the anchor. */

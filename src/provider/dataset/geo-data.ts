@@ -82,11 +82,11 @@ export const COUNTRIES: readonly CountrySeed[] = [
     'Hovedstaden: København, Frederiksberg, Brøndby, Lyngby, Hillerød, Helsingør; Sjælland: Roskilde, Næstved, Køge, Holbæk, Slagelse; ' +
     'Syddanmark: Odense, Esbjerg, Vejle, Kolding, Sønderborg, Haderslev; Midtjylland: Aarhus, Herning, Randers, Silkeborg, Horsens, Viborg; ' +
     'Nordjylland: Aalborg, Hjørring, Frederikshavn'),
-  c(1161, EU, 'Scotland', 'Scotland', 'SCO GB-SCT SCO', 56.49, -4.2, [0.9, 1.0], 2638360, 'sc', 'ENG',
+  c(1161, EU, 'Scotland', 'Scotland', 'SCO GB SCO', 56.49, -4.2, [0.9, 1.0], 2638360, 'sc', 'ENG',
     'Glasgow: Glasgow, Paisley, Motherwell, Hamilton, Airdrie, Coatbridge; Lothian: Edinburgh, Livingston, Falkirk; ' +
     'North East: Aberdeen, Peterhead, Elgin; Tayside: Dundee, Perth, Arbroath, Montrose; Highland: Inverness, Dingwall; ' +
     'South West: Kilmarnock, Ayr, Dumfries, Greenock; Central: Stirling, Alloa'),
-  c(462, EU, 'England', 'England', 'ENG GB-ENG ENG', 52.36, -1.17, [1.5, 1.3], 6269131, 'en', 'SCO WAL',
+  c(462, EU, 'England', 'England', 'ENG GB ENG', 52.36, -1.17, [1.5, 1.3], 6269131, 'en', 'SCO WAL',
     'Greater London: London, Croydon, Barnet, Bromley, Wimbledon; ' +
     'North West: Manchester, Liverpool, Bolton, Blackburn, Preston, Wigan, Blackpool, Burnley, Stockport, Oldham; ' +
     'West Midlands: Birmingham, Wolverhampton, Coventry, Stoke, Walsall, West Bromwich; ' +
@@ -94,9 +94,9 @@ export const COUNTRIES: readonly CountrySeed[] = [
     'North East: Newcastle, Sunderland, Middlesbrough, Hartlepool; East Midlands: Nottingham, Derby, Leicester, Northampton, Lincoln; ' +
     'South East: Southampton, Portsmouth, Brighton, Reading, Oxford, Crawley; South West: Bristol, Plymouth, Exeter, Swindon, Bournemouth; ' +
     'East of England: Norwich, Ipswich, Cambridge, Luton, Peterborough, Colchester'),
-  c(491, EU, 'Wales', 'Wales', 'WAL GB-WLS WAL', 52.13, -3.78, [0.5, 0.5], 2634895, 'en', 'ENG',
+  c(491, EU, 'Wales', 'Wales', 'WAL GB WAL', 52.13, -3.78, [0.5, 0.5], 2634895, 'en', 'ENG',
     'South Wales: Cardiff, Swansea, Newport, Merthyr Tydfil, Bridgend; North Wales: Wrexham, Bangor, Rhyl; Mid Wales: Aberystwyth, Newtown'),
-  c(1179, EU, 'Northern Ireland', 'Northern Ireland', 'NIR GB-NIR NIR', 54.61, -6.63, [0.3, 0.6], 2641364, 'en', 'IRL',
+  c(1179, EU, 'Northern Ireland', 'Northern Ireland', 'NIR GB NIR', 54.61, -6.63, [0.3, 0.6], 2641364, 'en', 'IRL',
     'Belfast: Belfast, Lisburn; Causeway: Derry, Coleraine, Ballymena; Armagh: Newry, Portadown, Lurgan'),
   c(1170, EU, 'Ireland', 'Ireland', 'IRL IE IRL', 53.2, -8.0, [0.9, 1.0], 2963597, 'en', 'NIR',
     'Leinster: Dublin, Dundalk, Drogheda, Bray, Athlone; Munster: Cork, Limerick, Waterford; Connacht: Galway, Sligo; Ulster: Letterkenny'),

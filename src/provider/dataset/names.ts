@@ -122,7 +122,7 @@ export const VENUE_STYLES: Readonly<Record<string, VenueStyle>> = {
   es: venue('Calle {s} {n}', 'Estadio {c}, Estadio {s}, Estadio Municipal de {c}, Campo de {s}'),
   pt: venue('Rua {s} {n}', 'Estádio {c}, Estádio {s}, Estádio Municipal de {c}'),
   it: venue('Via {s} {n}', 'Stadio {s}, Stadio Comunale di {c}, Stadio {c}, Arena {c}'),
-  east: venue('{s} {n}', 'Stadion {c}, Stadion {s}, {c} Arena, Gradski Stadion {c}'),
+  east: venue('{s} {n}', 'Stadion {c}, Stadion {s}, {c} Arena'),
   tr: venue('{s} Caddesi {n}', '{c} Stadyumu, {s} Stadyumu, {c} Arena')
 }
 

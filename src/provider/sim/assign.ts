@@ -4,7 +4,7 @@
  */
 import type { FixtureEvent, HomeAway } from '../../contract/football.ts'
 import { EventType } from '../../contract/types.ts'
-import type { Draft } from './drafts.ts'
+import { MAX_SUBS, type Draft } from './drafts.ts'
 import type { Happening, PeriodPlan, SimPlayer, SimTeam } from './model.ts'
 import type { Rng } from './random.ts'
 import { eventId, MAX_EVENTS, minuteOf, otherSide } from './timeline.ts'
@@ -185,8 +185,6 @@ function resolveCard (state: MatchState, rng: Rng, d: Draft): void {
   const info = type === EventType.REDCARD ? rng.pick(RED_INFO) : rng.pick(YELLOW_INFO)
   pushEvent(state, { ...base, type_id: type, player, info: info ?? null })
 }
-
-const MAX_SUBS = 5
 
 function resolveSub (state: MatchState, rng: Rng, d: Draft): void {
   const team = state.squads[d.side]

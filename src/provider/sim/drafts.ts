@@ -6,7 +6,7 @@
 import type { HomeAway } from '../../contract/football.ts'
 import type { PeriodPlan } from './model.ts'
 import type { Rng } from './random.ts'
-import { matchSecondOf, otherSide, playedAt, SIDES } from './timeline.ts'
+import { matchSecondOf, otherSide, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'
 
 export type DraftKind = 'goal' | 'penalty' | 'owngoal' | 'missedpen' | 'card' | 'red' | 'sub' | 'disallow'
 
@@ -34,9 +34,8 @@ const VAR_CHANCE = 0.03
 const MISSED_PENALTY_RATE = 0.12
 const YELLOW_RATE = 1.9
 const RED_RATE = 0.05
-const MAX_SUBS = 5
-
-const SECONDS_PER_90 = 5400
+/** Substitutions allowed per team. */
+export const MAX_SUBS = 5
 
 function draftAt (period: PeriodPlan, kind: DraftKind, side: HomeAway, play: number): Draft {
   return { kind, period, play, at: matchSecondOf(period, play), side }

@@ -19,8 +19,8 @@ const DISRUPTION_RATE = 1 / 25
 /** A postponement is announced 10 match minutes before kick-off, inside the livescores window. */
 export const POSTPONED_AT = -600
 /** Half-time lasts 15 minutes; the break before extra time 5 (FT included); ETB 1-2; before penalties 2. */
-const HALF_TIME = 900
-const BREAK_BEFORE_ET = 300
+export const HALF_TIME = 900
+export const BREAK_BEFORE_ET = 300
 export const PEN_BREAK = 120
 
 export function drawDisruption (rng: Rng): Disruption {
@@ -37,7 +37,8 @@ export function drawDisruption (rng: Rng): Disruption {
   }
 }
 
-const PERIOD_INDEX: Record<PeriodKey, number> = { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }
+/** Index of each period behind its derived id (`periodId`). */
+export const PERIOD_INDEX: Readonly<Record<PeriodKey, number>> = { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }
 /** Id of the single legacy extra-time period that both ET halves belong to. */
 const LEGACY_ET_INDEX = 3
 

@@ -19,7 +19,7 @@ function lastAt<T extends { at: number }> (steps: readonly T[], at: number): T |
   return undefined
 }
 
-export function isVisible (h: Happening, at: number): boolean {
+function isVisible (h: Happening, at: number): boolean {
   return h.at <= at && (h.cancelledAt === undefined || h.cancelledAt > at)
 }
 

@@ -7,7 +7,7 @@
 import type { FixtureBase, FixtureEvent, HomeAway } from '../../contract/football.ts'
 import { State } from '../../contract/states.ts'
 import { EventType, PeriodType } from '../../contract/types.ts'
-import { kickAt, makePeriod, PEN_BREAK, shootoutSeconds } from './frame.ts'
+import { BREAK_BEFORE_ET, HALF_TIME, kickAt, makePeriod, PEN_BREAK, PERIOD_INDEX, shootoutSeconds } from './frame.ts'
 import type { Happening, MatchScript, PeriodKey, PeriodPlan, ScoreRowPlan, SimFixtureInput, SimTeam } from './model.ts'
 import { BASE_FIELDS, eventFields, formatStartingAt, parseRecording, type RecordedPeriodT, type Recording } from './replay-parse.ts'
 import { replayStats } from './replay-stats.ts'
@@ -23,8 +23,6 @@ export interface Replay {
 
 const SHOOTOUT_TYPES: ReadonlySet<number> = new Set([EventType.PENALTY_SHOOTOUT_GOAL, EventType.PENALTY_SHOOTOUT_MISS])
 const SECOND_HALF_STATES: ReadonlySet<number> = new Set([State.INPLAY_2ND_HALF, State.FT])
-const HALF_TIME = 900
-const ET_BREAK = 300
 /** Extra-time halves of a split legacy period: at least 15 minutes, plus a minute of stoppage for the first. */
 const ET1_DEFAULT = 960
 
@@ -84,7 +82,7 @@ function idFor (fx: Recording, placed: readonly Placed[], key: PeriodKey, record
   if (recorded !== undefined && !isEt) return recorded.id
   // An ET half takes its events' detailed period id, unless that is the legacy period's own id.
   const own = placed.find((p) => p.key === key && p.event.detailed_period_id != null && p.event.detailed_period_id !== recorded?.id)
-  return own?.event.detailed_period_id ?? periodId(fx.id, { first: 1, second: 2, et1: 4, et2: 5, pens: 6 }[key])
+  return own?.event.detailed_period_id ?? periodId(fx.id, PERIOD_INDEX[key])
 }
 
 interface PeriodBuilder {
@@ -110,7 +108,7 @@ function addHalf (b: PeriodBuilder, key: 'first' | 'second', after: number): num
 /** Extra time, recorded as one legacy period: 16 minutes for the first half, the announced time for the second. */
 function addExtraTime (b: PeriodBuilder, after: number): number {
   const legacy = b.find(PeriodType.EXTRA_TIME)
-  const start = Math.max(after + 60, legacy?.started == null ? after + ET_BREAK : legacy.started - b.fx.starting_at_timestamp)
+  const start = Math.max(after + 60, legacy?.started == null ? after + BREAK_BEFORE_ET : legacy.started - b.fx.starting_at_timestamp)
   const et2Played = Math.max(900 + (legacy?.time_added ?? 1) * 60, neededPlay(b.placed, 'et2'))
   const et1 = b.add('et1', start, Math.max(ET1_DEFAULT, neededPlay(b.placed, 'et1')), null, legacy)
   const breakLength = Math.max(60, (recordedLength(legacy) ?? 0) - (et1.end - et1.start) - et2Played)

@@ -109,6 +109,7 @@ function scriptOnce (input: SimFixtureInput, seed: number): MatchScript {
     winner = leader(shootoutHappenings(state, pensRng, pens, kicks))
   }
   const home = teamRef(input.home)
+  const away = teamRef(input.away)
   const states = buildStates(periods, frame.abandoned ? { delayed: frame.delayed, finalState: State.ABANDONED } : { delayed: frame.delayed })
   const finalStep = states[states.length - 1]
   const endAt = finalStep?.at ?? 0
@@ -117,12 +118,12 @@ function scriptOnce (input: SimFixtureInput, seed: number): MatchScript {
     leagueId: input.league_id,
     kind: input.kind,
     home,
-    away: teamRef(input.away),
+    away,
     states,
     periods,
     happenings: state.happenings,
     stats: statSteps(rng('stats'), periods, state.happenings, home),
-    scoreRows: scoreRowPlans(input.id, periods, home, teamRef(input.away)),
+    scoreRows: scoreRowPlans(input.id, periods, home, away),
     lengths,
     result: { at: endAt, ...outcome(input, finalStep?.state_id ?? State.FT, winner) },
     endAt

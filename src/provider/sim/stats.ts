@@ -6,7 +6,7 @@ import type { HomeAway } from '../../contract/football.ts'
 import { EventType } from '../../contract/types.ts'
 import type { Happening, PeriodPlan, StatStep, TeamRef } from './model.ts'
 import type { Rng } from './random.ts'
-import { matchSecondOf, playedAt, SIDES } from './timeline.ts'
+import { matchSecondOf, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'
 
 export const StatType = { CORNERS: 34, SHOTS_ON_TARGET: 86, POSSESSION: 45, YELLOWCARDS: 84 } as const
 /** Row order of the statistics include (and the index behind their ids). */
@@ -27,7 +27,7 @@ export function counter (typeId: number, side: HomeAway, start: number, moments:
 function randomMoments (rng: Rng, periods: readonly PeriodPlan[], perNinety: number): number[] {
   return periods.flatMap((p) => {
     const played = playedAt(p, p.end)
-    const count = rng.poisson(perNinety * played / 5400)
+    const count = rng.poisson(perNinety * played / SECONDS_PER_90)
     return Array.from({ length: count }, () => matchSecondOf(p, rng.int(0, Math.max(0, played - 1))))
   })
 }

@@ -21,6 +21,9 @@ export const periodId = (fixtureId: number, k: number): number => fixtureId * 10
 export const statId = (fixtureId: number, k: number): number => fixtureId * 1000 + 970 + k
 export const MAX_EVENTS = 899
 
+/** Rates are given per 90 minutes of play. */
+export const SECONDS_PER_90 = 5400
+
 export interface PeriodDef {
   type_id: number
   description: string

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { generateDataset } from '../../../src/provider/dataset/generate.ts'
+import { SELECT_ALIASES, SELECTABLE, type Kind } from '../../../src/contract/resources.ts'
+import { fixtureBase, generateDataset } from '../../../src/provider/dataset/generate.ts'
 import type { Dataset } from '../../../src/provider/dataset/types.ts'
 
 const d = generateDataset({ seed: 1, anchor: Date.UTC(2026, 10, 21) / 1000 })
@@ -86,6 +87,19 @@ describe('dataset integrity', () => {
     expect(d.byId.type.get(45)).toEqual({
       id: 45, name: 'Ball Possession %', code: 'ball-possession', developer_name: 'BALL_POSSESSION', model_type: 'statistic', stat_group: 'overall'
     })
+  })
+
+  it('uses exactly the fields the contract lets clients select', () => {
+    const samples: Array<[Kind, object | undefined]> = [
+      ['continent', d.continents[0]], ['country', d.countries[0]], ['region', d.regions[0]], ['city', d.cities[0]],
+      ['league', d.leagues[0]], ['season', d.seasons[0]], ['stage', d.stages[0]], ['round', d.rounds[0]],
+      ['fixture', d.fixtures[0] && fixtureBase(d.fixtures[0])], ['team', d.teams[0]], ['player', d.players[0]],
+      ['coach', d.coaches[0]], ['referee', d.referees[0]], ['venue', d.venues[0]], ['standing', d.standings[0]], ['type', d.types[0]]
+    ]
+    for (const [kind, record] of samples) {
+      const fields = (SELECTABLE[kind] ?? []).map((f) => SELECT_ALIASES[f] ?? f)
+      expect(Object.keys(record ?? {}).sort(), kind).toEqual(fields.sort())
+    }
   })
 
   it('derives the indexes from the records', () => {

@@ -1,0 +1,85 @@
+/**
+ * Client keys (DESIGN §5): who may use the gateway, which leagues each key sees, its hourly quota per entity
+ * and its connection limit. Loaded from TOUCHLINE_KEYS_FILE, or the single demo key `demo` when unset.
+ * Keys are compared in constant time and never logged; a key is referred to by its `name`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+
+export const DEMO_KEY = 'demo'
+
+const KeySchema = z.object({
+  key: z.string().min(4).max(256).regex(/^[^\s"'`]+$/, 'must not contain spaces or quotes'),
+  name: z.string().min(1).max(100),
+  leagues: z.union([z.literal('*'), z.array(z.number().int().positive()).min(1)]).default('*'),
+  hourly_quota: z.number().int().positive().default(3000),
+  max_connections: z.number().int().positive().default(100),
+  /** Browser origins allowed to use this key (CORS and the WebSocket upgrade); `*` for any. */
+  allowed_origins: z.union([z.literal('*'), z.array(z.string().min(1))]).default('*')
+}).strict()
+
+export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) => {
+  const seen = new Set<string>()
+  keys.forEach((k, i) => {
+    if (seen.has(k.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `duplicate key (name "${k.name}")` })
+    seen.add(k.key)
+  })
+})
+
+export type ClientKey = z.infer<typeof KeySchema>
+
+export class KeysFileError extends Error {
+  override name = 'KeysFileError'
+}
+
+export interface KeyRing {
+  /** The key record for a presented key, or undefined. Constant time in the key's content. */
+  find: (presented: string | undefined) => ClientKey | undefined
+  all: () => readonly ClientKey[]
+}
+
+const digest = (key: string): Buffer => createHash('sha256').update(key).digest()
+
+export function createKeyRing (keys: readonly ClientKey[]): KeyRing {
+  // Hashing first gives equal-length buffers for timingSafeEqual, and every entry is compared, so the time
+  // taken does not depend on which key (if any) matched.
+  const entries = keys.map((k) => ({ hash: digest(k.key), record: k }))
+  return {
+    find (presented) {
+      if (presented === undefined || presented === '') return undefined
+      const hash = digest(presented)
+      let found: ClientKey | undefined
+      for (const e of entries) if (timingSafeEqual(e.hash, hash)) found = e.record
+      return found
+    },
+    all: () => keys
+  }
+}
+
+export const demoKeys = (): ClientKey[] => [KeySchema.parse({ key: DEMO_KEY, name: 'demo' })]
+
+/** Reads and validates a keys file; errors name the file and the entry, never a key. */
+export function loadKeysFile (path: string): ClientKey[] {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (err) {
+    throw new KeysFileError(`TOUCHLINE_KEYS_FILE: cannot read ${path}: ${(err as Error).message}`)
+  }
+  const parsed = KeysFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    throw new KeysFileError(`TOUCHLINE_KEYS_FILE: ${path} is invalid:\n  ${problems.join('\n  ')}`)
+  }
+  return parsed.data
+}
+
+export function leagueAllowed (key: ClientKey, leagueId: number): boolean {
+  return key.leagues === '*' || key.leagues.includes(leagueId)
+}
+
+export function originAllowed (key: ClientKey, origin: string | undefined): boolean {
+  if (origin === undefined || key.allowed_origins === '*') return true
+  return key.allowed_origins.includes(origin)
+}

@@ -1,0 +1,36 @@
+/**
+ * Prometheus metrics (DESIGN §6), on a registry per gateway instance so tests can run several in one process.
+ * Modules receive the `Metrics` object and never import prom-client themselves.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+export function createMetrics (opts: { defaults?: boolean } = {}) {
+  const registry = new Registry()
+  if (opts.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'touchline_' })
+  const r = [registry]
+  return {
+    registry,
+    upstreamCalls: new Counter({ name: 'touchline_upstream_calls_total', help: 'Upstream requests by entity and status', labelNames: ['entity', 'status', 'source'] as const, registers: r }),
+    budgetRemaining: new Gauge({ name: 'touchline_budget_remaining', help: 'Requests left in the upstream hourly bucket, by entity', labelNames: ['entity'] as const, registers: r }),
+    pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r }),
+    polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
+    detectionLatency: new Histogram({
+      name: 'touchline_detection_latency_seconds',
+      help: 'Time from a change at the provider to its append to the event log',
+      buckets: [0.25, 0.5, 1, 1.5, 2, 3, 5, 8, 13, 21, 34],
+      registers: r
+    }),
+    changes: new Counter({ name: 'touchline_changes_total', help: 'Changes appended to the event log, by kind', labelNames: ['kind'] as const, registers: r }),
+    liveFixtures: new Gauge({ name: 'touchline_live_fixtures', help: 'Fixtures currently tracked as live', registers: r }),
+    connections: new Gauge({ name: 'touchline_connections', help: 'Open client connections by transport', labelNames: ['transport'] as const, registers: r }),
+    subscriptions: new Gauge({ name: 'touchline_subscriptions', help: 'Active subscriptions (leagues and fixtures) over all connections', registers: r }),
+    messagesSent: new Counter({ name: 'touchline_messages_sent_total', help: 'Messages sent to clients by transport and type', labelNames: ['transport', 'type'] as const, registers: r }),
+    bytesSent: new Counter({ name: 'touchline_bytes_sent_total', help: 'Bytes sent to clients by transport', labelNames: ['transport'] as const, registers: r }),
+    slowConsumerCloses: new Counter({ name: 'touchline_slow_consumer_closes_total', help: 'Connections closed with 4008 for buffering more than 1 MiB', registers: r }),
+    replays: new Counter({ name: 'touchline_replays_total', help: 'Resumes from a cursor, by outcome', labelNames: ['recovered'] as const, registers: r }),
+    cacheRequests: new Counter({ name: 'touchline_cache_requests_total', help: 'Passthrough requests by cache outcome (hit, miss, coalesced, live)', labelNames: ['outcome'] as const, registers: r }),
+    passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r })
+  }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>

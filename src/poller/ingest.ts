@@ -1,0 +1,34 @@
+/**
+ * Turns upstream fixtures into appended changes: normalize, diff against the stored fixture, apply with a
+ * version check. Two pollers cannot both append the same change: on a version conflict the fixture is
+ * re-read and re-diffed once, which yields nothing when the other writer already stored the same state.
+ */
+import { diffFixtures } from '../diff/diff.ts'
+import { normalizeFixture } from '../diff/normalize.ts'
+import type { FixtureInput } from '../diff/input.ts'
+import type { Change, ChangeRecord } from '../live/types.ts'
+import type { LiveStore } from '../store/index.ts'
+
+export interface IngestResult {
+  record: ChangeRecord
+  json: string
+}
+
+export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean } = {}): Promise<IngestResult | undefined> {
+  const next = normalizeFixture(upstream, { now: at })
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const prev = await store.getFixture(next.id)
+    const changes: Change[] = diffFixtures(prev, next)
+    if (opts.removed === true && prev !== undefined) changes.push({ kind: 'fixture_removed' })
+    if (changes.length === 0) return undefined
+    const result = await store.apply({
+      fixture: next,
+      changes,
+      expectedVersion: prev?.version ?? 0,
+      live: opts.live ?? true,
+      at
+    })
+    if (result.ok) return { record: result.record, json: result.json }
+  }
+  return undefined
+}

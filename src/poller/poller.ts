@@ -1,0 +1,227 @@
+/**
+ * The budget-paced poller (DESIGN §3). One request at a time:
+ *  - `livescores/latest` at the pace the Fixture budget allows (pacing.ts);
+ *  - a full `livescores` snapshot (reconcile) at start, every `reconcileIntervalMs`, and at once after any
+ *    gap longer than the `latest` window (an error, a 429, a pause forced by the budget, a restart), since
+ *    `latest` only reports the last 10 s and the real one ignores include-only changes;
+ *  - fixtures that left the feed before a final state are fetched by id (`fixtures/multi`) until they reach
+ *    one, so a final score is never missed (upstream-facts §0.6).
+ * Failures are logged and retried with backoff; nothing here throws out of the loop.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Logger } from 'pino'
+import type { BudgetLedger } from '../budget/index.ts'
+import type { Metrics } from '../metrics.ts'
+import type { LiveStore } from '../store/index.ts'
+import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
+import { UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
+import { LIVE_STATE_IDS } from '../contract/states.ts'
+import { ingestFixture, type IngestResult } from './ingest.ts'
+import { nextPace, reserveCount, type PacingOptions } from './pacing.ts'
+
+/** Includes the live model needs (DESIGN §4 LiveFixture). */
+export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
+/** The upstream's fixed `latest` window. */
+export const LATEST_WINDOW_MS = 10_000
+/** `fixtures/multi` takes at most 50 ids (upstream-facts §6). */
+const MULTI_MAX = 50
+
+export interface PollerOptions extends Partial<PacingOptions> {
+  /** Full reconciliation at least this often. @default 30_000 */
+  reconcileIntervalMs?: number
+  /** Only these leagues (`fixtureLeagues` filter); all when unset. */
+  leagues?: readonly number[]
+  /** Longest backoff after repeated failures. @default 30_000 */
+  maxBackoffMs?: number
+}
+
+export interface PollerDeps {
+  upstream: UpstreamClient
+  ledger: BudgetLedger
+  store: LiveStore
+  log: Logger
+  metrics?: Metrics
+  now?: () => number
+  /** When the provider made the change a record reports (for the detection-latency metric), if known. */
+  changedAt?: (fixtureId: number, detectedAt: number) => number | undefined
+  onRecord?: (r: IngestResult) => void
+}
+
+export interface PollerStatus {
+  running: boolean
+  intervalMs: number
+  lastPollAt: number | null
+  lastReconcileAt: number | null
+  lastError: string | null
+  consecutiveFailures: number
+  tracked: number
+  pendingFinal: number
+}
+
+export interface Poller {
+  start: () => void
+  /** Stops after the call in flight; resolves when the loop has ended. */
+  stop: () => Promise<void>
+  status: () => PollerStatus
+  /** Runs one step now (tests and benchmarks drive the loop by hand with this). */
+  step: () => Promise<void>
+}
+
+type Action = { kind: 'reconcile' } | { kind: 'latest' } | { kind: 'refetch', ids: number[] }
+
+export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Poller {
+  const now = deps.now ?? Date.now
+  const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? LATEST_WINDOW_MS - 2000 }
+  const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
+  const maxBackoff = opts.maxBackoffMs ?? 30_000
+  const log = deps.log
+  const query: Record<string, string> = { include: LIVE_INCLUDES }
+  if (opts.leagues !== undefined && opts.leagues.length > 0) query.filters = `fixtureLeagues:${opts.leagues.join(',')}`
+
+  /** Fixtures that left the feed before a final state: fetched by id until they reach one. */
+  const pendingFinal = new Set<number>()
+  let lastPollAt: number | null = null
+  let lastReconcileAt: number | null = null
+  let needReconcile = true
+  let failures = 0
+  let steps = 0
+  let tracked = 0
+  let lastError: string | null = null
+  let intervalMs = pacing.floorMs
+  let loop: Promise<void> | undefined
+  let abort = new AbortController()
+
+  /**
+   * Applies fixtures to the store. `leftFeed`: they were fetched by id after leaving the livescores feed;
+   * one that is no longer in play is then final and leaves the live index with `fixture_removed`.
+   */
+  async function ingest (fixtures: readonly UpstreamFixture[], leftFeed = false): Promise<void> {
+    const at = new Date(now()).toISOString()
+    for (const fixture of fixtures) {
+      const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
+      try {
+        const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true } : {})
+        if (final) pendingFinal.delete(fixture.id)
+        if (result !== undefined) observe(result)
+      } catch (err) {
+        log.error({ err, fixtureId: fixture.id }, 'fixture could not be applied')
+      }
+    }
+  }
+
+  function observe (result: IngestResult): void {
+    const detectedAt = now()
+    for (const change of result.record.changes) deps.metrics?.changes.inc({ kind: change.kind })
+    const madeAt = deps.changedAt?.(result.record.fixture_id, detectedAt)
+    if (madeAt !== undefined && madeAt > 0 && madeAt <= detectedAt) deps.metrics?.detectionLatency.observe((detectedAt - madeAt) / 1000)
+    deps.onRecord?.(result)
+  }
+
+  async function call (path: string): Promise<UpstreamFixture[]> {
+    const res = await deps.upstream.get(path, query, { signal: abort.signal })
+    return parseFixtures(res.envelope, { onInvalid: (i) => log.warn({ issue: i }, 'upstream sent an invalid fixture; skipped') })
+  }
+
+  async function reconcile (): Promise<void> {
+    const fixtures = await call('/football/livescores')
+    const inFeed = new Set(fixtures.map((f) => f.id))
+    await ingest(fixtures)
+    // Live fixtures gone from the feed may have changed after our last look: fetch each by id until final.
+    const live = await deps.store.liveFixtures()
+    for (const f of live) if (!inFeed.has(f.id)) pendingFinal.add(f.id)
+    tracked = live.length
+    lastReconcileAt = now()
+    needReconcile = false
+    deps.metrics?.liveFixtures.set(tracked)
+  }
+
+  async function refetch (ids: number[]): Promise<void> {
+    const fixtures = await call(`/football/fixtures/multi/${ids.join(',')}`)
+    await ingest(fixtures, true)
+    // An id the upstream no longer knows (deleted) is not asked for again.
+    for (const id of ids) if (!fixtures.some((f) => f.id === id)) pendingFinal.delete(id)
+  }
+
+  function nextAction (): Action {
+    const t = now()
+    const gap = lastPollAt === null || t - lastPollAt > pacing.ceilingMs
+    if (needReconcile || gap || lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery) return { kind: 'reconcile' }
+    // Every third call goes to fixtures that left the feed, so `latest` keeps most of the budget.
+    if (pendingFinal.size > 0 && steps % 3 === 0) return { kind: 'refetch', ids: [...pendingFinal].slice(0, MULTI_MAX) }
+    return { kind: 'latest' }
+  }
+
+  async function step (): Promise<void> {
+    steps++
+    const action = nextAction()
+    const startedAt = now()
+    try {
+      if (action.kind === 'reconcile') await reconcile()
+      else if (action.kind === 'refetch') await refetch(action.ids)
+      else await ingest(await call('/football/livescores/latest'))
+      lastPollAt = startedAt
+      failures = 0
+      lastError = null
+      deps.metrics?.polls.inc({ kind: action.kind, outcome: 'ok' })
+    } catch (err) {
+      failures++
+      needReconcile = true
+      lastError = err instanceof UpstreamError ? err.code : (err as Error).name
+      deps.metrics?.polls.inc({ kind: action.kind, outcome: 'error' })
+      if (!abort.signal.aborted) log.warn({ err, action: action.kind, failures }, 'poll failed; will reconcile')
+      throw err
+    }
+  }
+
+  async function delayAfter (err: unknown): Promise<number> {
+    if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
+    if (err !== undefined) return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2)
+    const bucket = await deps.ledger.get('Fixture')
+    const pace = nextPace(bucket, now(), pacing)
+    if (pace.kind === 'exhausted') {
+      needReconcile = true
+      log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget down to the passthrough reserve; pausing until it resets')
+    }
+    return pace.delayMs
+  }
+
+  async function run (): Promise<void> {
+    while (!abort.signal.aborted) {
+      let failure: unknown
+      const bucket = await deps.ledger.get('Fixture').catch(() => undefined)
+      const allowed = await deps.ledger.reserve('Fixture', 1, reserveCount(bucket?.limit, pacing.reserve)).catch(() => true)
+      if (allowed) {
+        try { await step() } catch (err) { failure = err }
+      }
+      intervalMs = allowed ? await delayAfter(failure).catch(() => pacing.floorMs) : Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
+      if (!allowed) needReconcile = true
+      deps.metrics?.pollInterval.set(intervalMs / 1000)
+      await sleep(intervalMs, undefined, { signal: abort.signal }).catch(() => {})
+    }
+  }
+
+  return {
+    start () {
+      if (loop !== undefined) return
+      abort = new AbortController()
+      needReconcile = true
+      loop = run().catch((err: unknown) => { log.error({ err }, 'poller loop ended unexpectedly') })
+    },
+    async stop () {
+      abort.abort()
+      await loop
+      loop = undefined
+    },
+    step,
+    status: () => ({
+      running: loop !== undefined,
+      intervalMs,
+      lastPollAt,
+      lastReconcileAt,
+      lastError,
+      consecutiveFailures: failures,
+      tracked,
+      pendingFinal: pendingFinal.size
+    })
+  }
+}
