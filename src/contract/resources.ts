@@ -36,6 +36,7 @@ const FIXTURE_RELATIONS: Record<string, Relation> = {
   scores: many('score'),
   events: many('event'),
   periods: many('period'),
+  detailedPeriods: many('period'),
   currentPeriod: one('period'),
   statistics: many('statistic'),
   referees: many('referee'),

@@ -121,6 +121,7 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'fixture.scores': (w, r, ctx) => w.view(r, ctx.now).scores as unknown as Rec[],
   'fixture.events': fixtureEvents,
   'fixture.periods': (w, r, ctx) => w.view(r, ctx.now).periods as unknown as Rec[],
+  'fixture.detailedPeriods': (w, r, ctx) => w.view(r, ctx.now).detailedperiods as unknown as Rec[],
   'fixture.currentPeriod': (w, r, ctx) => (w.view(r, ctx.now).currentperiod as unknown as Rec | null),
   'fixture.statistics': fixtureStatistics,
   'fixture.referees': (w, r) => {

@@ -37,17 +37,18 @@ function simTeams (ds: Dataset): Map<number, SimTeam> {
   return teams
 }
 
-function simInput (f: DatasetFixture, teams: ReadonlyMap<number, SimTeam>): SimFixtureInput | undefined {
+function simInput (ds: Dataset, f: DatasetFixture, teams: ReadonlyMap<number, SimTeam>): SimFixtureInput | undefined {
   const home = teams.get(f.home_team_id)
   const away = teams.get(f.away_team_id)
   if (home === undefined || away === undefined) return undefined
-  return { id: f.id, league_id: f.league_id, kind: f.kind, kickoff: f.starting_at_timestamp, home, away }
+  const winnerId = ds.tieWinners.get(f.id)
+  return { id: f.id, league_id: f.league_id, kind: f.kind, kickoff: f.starting_at_timestamp, home, away, ...(winnerId !== undefined ? { winnerId } : {}) }
 }
 
 export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): ProviderLive {
   const teams = simTeams(ds)
   const replays = opts.replays ?? []
-  const inputs = ds.fixtures.map((f) => simInput(f, teams)).filter((x): x is SimFixtureInput => x !== undefined)
+  const inputs = ds.fixtures.map((f) => simInput(ds, f, teams)).filter((x): x is SimFixtureInput => x !== undefined)
   // Only fixtures still to be played join the rolling schedule: past results keep their dates.
   const startS = opts.startMs / 1000
   const candidates = inputs.filter((f) => f.kickoff >= startS && ds.byId.fixture.get(f.id)?.state_id === State.NS)

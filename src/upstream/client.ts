@@ -130,6 +130,7 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
   const ownDispatcher = opts.dispatcher === undefined
   // 8 sockets: the poller makes about one call a second and the passthrough coalesces, so this bounds
   // what we open against the upstream while leaving room for a burst of distinct passthrough requests.
+  // Idle sockets live 30 s unless the server's Keep-Alive hint says less, so polls reuse a warm socket.
   const dispatcher = opts.dispatcher ?? new Pool(base.origin, {
     connections: 8, keepAliveTimeout: 30_000, connect: { timeout: timeoutMs }
   })
@@ -319,7 +320,8 @@ function nextPage (base: URL, current: { path: string, query: Query }, pg: Envel
   if (pg === undefined || !pg.has_more || count === 0) return undefined
   const followed = followLink(base, pg.next_page)
   // next_page is only followed when it stays on our upstream and moves forward; otherwise page + 1.
-  if (followed !== undefined && Number(followed.query.page) > pg.current_page) return followed
+  // The caller's parameters carry over; the link's own ones win.
+  if (followed !== undefined && Number(followed.query.page) > pg.current_page) return { path: followed.path, query: { ...current.query, ...followed.query } }
   return { path: current.path, query: { ...current.query, page: String(pg.current_page + 1) } }
 }
 

@@ -11,7 +11,8 @@ export interface CannedReply {
   body?: unknown
   headers?: Record<string, string>
 }
-export type Reply = CannedReply | 'hang'
+/** A canned reply, 'hang', or a function of the request (e.g. a counter of remaining calls). */
+export type Reply = CannedReply | 'hang' | ((req: SeenRequest) => CannedReply)
 
 export interface SeenRequest {
   path: string
@@ -45,10 +46,12 @@ export async function startServer (): Promise<TestServer> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local')
     const path = url.pathname.replace(/^\/v3/, '')
-    seen.push({ path, query: url.searchParams, headers: req.headers, at: performance.now() })
+    const request = { path, query: url.searchParams, headers: req.headers, at: performance.now() }
+    seen.push(request)
     const queue = routes.get(path)
-    const reply = queue === undefined ? { status: 404, body: { message: 'no route in test server' } } : queue.length > 1 ? queue.shift() : queue[0]
-    if (reply === 'hang' || reply === undefined) return
+    const next = queue === undefined ? { status: 404, body: { message: 'no route in test server' } } : queue.length > 1 ? queue.shift() : queue[0]
+    if (next === 'hang' || next === undefined) return
+    const reply = typeof next === 'function' ? next(request) : next
     const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {})
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers })
     res.end(body)

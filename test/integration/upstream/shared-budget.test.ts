@@ -1,0 +1,87 @@
+/**
+ * The client and the Redis ledger together, as two gateway instances would run them: both clients feed
+ * one bucket from their responses, and reserving before each call keeps them inside the upstream's limit.
+ */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { budgetKeys } from '../../../src/budget/keys.ts'
+import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
+import type { BudgetLedger } from '../../../src/budget/types.ts'
+import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/client.ts'
+import { envelope, rateLimit, startServer, type TestServer } from '../../unit/upstream/client-server.ts'
+
+const LIMIT = 20
+const LATEST = '/football/livescores/latest'
+
+let server: TestServer
+let prefix: string
+let conns: Redis[]
+let clients: UpstreamClient[]
+
+/** One gateway instance: its own Redis connection, ledger and client. */
+function instance (): { ledger: BudgetLedger, client: UpstreamClient } {
+  const redis = new Redis(inject('redisUrl'))
+  conns.push(redis)
+  const ledger = createRedisLedger({ redis, prefix })
+  const client = createUpstreamClient({ baseUrl: server.baseUrl, token: 'tl-test-token', ledger, retries: 0 })
+  clients.push(client)
+  return { ledger, client }
+}
+
+beforeEach(async () => {
+  server = await startServer()
+  prefix = `tl-test-${randomUUID()}:`
+  conns = []
+  clients = []
+  // An upstream bucket of LIMIT calls an hour: the n-th call leaves LIMIT - n, then 429.
+  let used = 0
+  server.on(LATEST, () => {
+    used++
+    if (used > LIMIT) return { status: 429, body: { message: 'Too Many Attempts.', rate_limit: { ...rateLimit(0), total: LIMIT } } }
+    return { body: envelope([], { rate_limit: rateLimit(LIMIT - used) }), headers: { 'x-ratelimit-limit': String(LIMIT) } }
+  })
+})
+
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()))
+  const admin = new Redis(inject('redisUrl'))
+  let cursor = '0'
+  do {
+    const [next, found] = await admin.scan(cursor, 'MATCH', budgetKeys(prefix).pattern, 'COUNT', 1000)
+    if (found.length > 0) await admin.unlink(...found)
+    cursor = next
+  } while (cursor !== '0')
+  await Promise.all([...conns, admin].map((c) => c.quit()))
+  await server.close()
+})
+
+describe('shared upstream budget over Redis', () => {
+  it('keeps two instances within the upstream limit when each reserves before calling', async () => {
+    const a = instance()
+    const b = instance()
+    // The first call teaches the ledger the bucket (an empty ledger never blocks).
+    expect(await a.ledger.reserve('Fixture')).toBe(true)
+    await a.client.get(LATEST)
+    expect(await b.ledger.get('Fixture')).toMatchObject({ remaining: LIMIT - 1, limit: LIMIT })
+
+    const attempts = Array.from({ length: 30 }, async (_, i) => {
+      const { ledger, client } = i % 2 === 0 ? a : b
+      if (!await ledger.reserve('Fixture')) return 'refused'
+      await client.get(LATEST)
+      return 'called'
+    })
+    const outcomes = await Promise.all(attempts)
+    expect(outcomes.filter((o) => o === 'called')).toHaveLength(LIMIT - 1)
+    expect(server.hits(LATEST)).toHaveLength(LIMIT)
+    expect(await a.ledger.get('Fixture')).toMatchObject({ remaining: 0, limit: LIMIT })
+  })
+
+  it('records a 429 from one instance for the other to see', async () => {
+    const a = instance()
+    const b = instance()
+    for (let i = 0; i < LIMIT; i++) await a.client.get(LATEST)
+    await expect(b.client.get(LATEST)).rejects.toMatchObject({ code: 'TL_ERR_UPSTREAM_RATE_LIMITED', retryAfterSeconds: 1800 })
+    expect(await a.ledger.reserve('Fixture')).toBe(false)
+  })
+})
