@@ -46,11 +46,13 @@ export interface RunningProvider {
   app: FastifyInstance
   world: World
   faults: Faults
+  /** When the simulator last changed a fixture (epoch ms), for measuring detection latency. */
+  changedAt: (fixtureId: number, nowMs: number) => number
   close: () => Promise<void>
 }
 
 /** Builds the provider without listening (for `inject` and for embedding). */
-export function createProvider (opts: ProviderOptions = {}): { app: FastifyInstance, world: World, faults: Faults } {
+export function createProvider (opts: ProviderOptions = {}): { app: FastifyInstance, world: World, faults: Faults, changedAt: RunningProvider['changedAt'] } {
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
@@ -68,17 +70,17 @@ export function createProvider (opts: ProviderOptions = {}): { app: FastifyInsta
     ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {})
   })
-  return { app, world, faults }
+  return { app, world, faults, changedAt: (id, nowMs) => live.sim.lastChangedAt(id, nowMs) }
 }
 
 export async function startProvider (opts: ProviderOptions = {}): Promise<RunningProvider> {
-  const { app, world, faults } = createProvider(opts)
+  const { app, world, faults, changedAt } = createProvider(opts)
   const host = opts.host ?? '127.0.0.1'
   await app.listen({ port: opts.port ?? 8081, host })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 8081)
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
-  return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, close: async () => { await app.close() } }
+  return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, changedAt, close: async () => { await app.close() } }
 }
 
 function startOfDayUtc (ms: number): number {

@@ -52,10 +52,19 @@ describe('upstream client: pagination', () => {
   it('follows a next_page on our upstream, swapping its token for ours', async () => {
     const next = `${server.origin}/v3/football/teams?page=2&per_page=2&extra=kept&api_token=leaked`
     server.on(TEAMS, page(1, [1], true, next), page(2, [2], false))
-    await collect(client.paginate(TEAMS, { per_page: '2' }))
+    await collect(client.paginate(TEAMS, { per_page: '2', include: 'country' }))
     const second = server.hits(TEAMS)[1]
     expect(second?.query.get('extra')).toBe('kept')
+    expect(second?.query.get('page')).toBe('2')
+    // The caller's parameters carry over when the link leaves them out.
+    expect(second?.query.get('include')).toBe('country')
     expect(second?.query.getAll('api_token')).toEqual([TOKEN])
+  })
+
+  it('does not follow a next_page outside our base path on the same host', async () => {
+    server.on(TEAMS, page(1, [1], true, `${server.origin}/v2/football/teams?page=2&legacy=1`), page(2, [2], false))
+    await collect(client.paginate(TEAMS))
+    expect(server.hits(TEAMS)[1]?.query.get('legacy')).toBeNull()
   })
 
   it('ignores a next_page that would go backwards', async () => {

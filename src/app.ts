@@ -1,0 +1,55 @@
+/**
+ * buildApp: the gateway's HTTP surface, the only file that knows every route module. Everything it serves
+ * is handed in (store, hub, ledger, upstream client...), so tests build it around real parts of their choice.
+ */
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { BudgetLedger } from './budget/index.ts'
+import { healthRoutes, type ReadinessCheck } from './http/health.ts'
+import type { KeyRing } from './keys.ts'
+import type { Metrics } from './metrics.ts'
+import type { Poller } from './poller/poller.ts'
+import type { LiveStore } from './store/index.ts'
+import type { UpstreamClient } from './upstream/index.ts'
+import { internalErrorBody } from './errors.ts'
+
+export interface AppDeps {
+  log: Logger
+  store: LiveStore
+  ledger: BudgetLedger
+  upstream: UpstreamClient
+  keys: KeyRing
+  metrics: Metrics
+  /** The poller, when this instance runs one (only the leader polls over Redis). */
+  poller?: () => Poller | undefined
+  checks?: Record<string, ReadinessCheck>
+}
+
+export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    // Per-request lines would drown the interesting ones at this traffic; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Clients may send `;`, `,` and `:` unencoded in include/filters; keep long param values working.
+    routerOptions: { maxParamLength: 2000 },
+    bodyLimit: 64 * 1024
+  }) as unknown as FastifyInstance
+
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
+    if (status >= 500) {
+      const body = internalErrorBody()
+      req.log.error({ err, errorId: body.error_id }, 'request failed')
+      return reply.code(500).send(body)
+    }
+    return reply.code(status).send({ error: 'Bad Request', message: err.message })
+  })
+
+  await app.register(healthRoutes({
+    metrics: deps.metrics,
+    checks: deps.checks ?? {
+      store: async () => { await deps.store.head(); return true }
+    }
+  }))
+  return app
+}

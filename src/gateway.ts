@@ -1,0 +1,167 @@
+/**
+ * startGateway: everything `touchline serve` runs, assembled from the settings. With no upstream URL it
+ * starts the embedded provider first and points the upstream client at it; with a Redis URL the store,
+ * the budget ledger and leadership live in Redis, so several instances can share the work (DESIGN §7).
+ */
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { buildApp } from './app.ts'
+import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
+import type { Config } from './config.ts'
+import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
+import { createMetrics, type Metrics } from './metrics.ts'
+import { startLeadership, type Leader } from './poller/leader.ts'
+import { createPoller, type Poller } from './poller/poller.ts'
+import { reserveCount } from './poller/pacing.ts'
+import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
+import { createLease, createStore, type LiveStore } from './store/index.ts'
+import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
+
+export interface Gateway {
+  app: FastifyInstance
+  /** The gateway's own base URL, e.g. http://127.0.0.1:8080 */
+  url: string
+  provider?: RunningProvider
+  store: LiveStore
+  ledger: BudgetLedger
+  upstream: UpstreamClient
+  keys: KeyRing
+  metrics: Metrics
+  poller: Poller
+  isLeader: () => boolean
+  close: () => Promise<void>
+}
+
+export interface GatewayOverrides {
+  /** Options for the embedded provider (tests: speed, faults, clock...). */
+  provider?: Parameters<typeof startProvider>[0]
+  /** Skip the poller (tests that drive the store by hand). */
+  poll?: boolean
+  /** Leadership lease timing, ms. */
+  leaseTtlMs?: number
+}
+
+export async function startGateway (cfg: Config, log: Logger, overrides: GatewayOverrides = {}): Promise<Gateway> {
+  const cleanups: Array<() => Promise<unknown>> = []
+  const cleanup = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log.warn({ err }, 'cleanup step failed'))
+  }
+  try {
+    return await assemble(cfg, log, overrides, cleanups, cleanup)
+  } catch (err) {
+    await cleanup()
+    throw err
+  }
+}
+
+async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, cleanups: Array<() => Promise<unknown>>, cleanup: () => Promise<void>): Promise<Gateway> {
+  const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
+  const metrics = createMetrics()
+
+  let provider: RunningProvider | undefined
+  if (cfg.TOUCHLINE_UPSTREAM_URL === undefined) {
+    provider = await startProvider({
+      port: cfg.TOUCHLINE_PROVIDER_PORT,
+      host: '127.0.0.1',
+      seed: cfg.TOUCHLINE_SEED,
+      simSpeed: cfg.TOUCHLINE_SIM_SPEED,
+      logger: log.child({ component: 'provider' }, { level: 'warn' }),
+      ...overrides.provider
+    })
+    const p = provider
+    cleanups.push(async () => { await p.close() })
+  }
+  const baseUrl = cfg.TOUCHLINE_UPSTREAM_URL ?? (provider as RunningProvider).baseUrl
+  const token = cfg.TOUCHLINE_UPSTREAM_TOKEN ?? DEMO_TOKENS.enterprise
+
+  let redis: Redis | undefined
+  if (cfg.TOUCHLINE_REDIS_URL !== undefined) {
+    redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
+    await redis.connect()
+    const r = redis
+    cleanups.push(async () => { await r.quit() })
+  }
+  const prefix = cfg.TOUCHLINE_REDIS_PREFIX
+  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
+  cleanups.push(async () => { await store.close() })
+  const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  cleanups.push(async () => { await ledger.close() })
+
+  const upstream = createUpstreamClient({
+    baseUrl,
+    token,
+    ledger,
+    logger: log.child({ component: 'upstream' }),
+    onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
+  })
+  cleanups.push(async () => { await upstream.close() })
+
+  const poller = createPoller({
+    upstream,
+    ledger,
+    store,
+    metrics,
+    log: log.child({ component: 'poller' }),
+    ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
+  }, {
+    reserve: cfg.TOUCHLINE_POLL_RESERVE,
+    floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
+    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS
+  })
+
+  let leader: Leader | undefined
+  if (overrides.poll !== false) {
+    if (redis === undefined) {
+      poller.start()
+    } else {
+      leader = startLeadership({
+        lease: createLease({ kind: 'redis', redis, prefix }),
+        name: 'poller',
+        holderId: randomUUID(),
+        ttlMs: overrides.leaseTtlMs ?? 10_000,
+        log: log.child({ component: 'leader' }),
+        onElected: () => poller.start(),
+        onDeposed: async () => { await poller.stop() }
+      })
+    }
+  }
+  cleanups.push(async () => { await (leader?.stop() ?? poller.stop()) })
+
+  const app = await buildApp({
+    log,
+    store,
+    ledger,
+    upstream,
+    keys,
+    metrics,
+    poller: () => poller,
+    checks: {
+      store: async () => { await store.head(); return true },
+      upstream: async () => {
+        const fixture = await ledger.get('Fixture')
+        return poller.status().consecutiveFailures < 3 && (fixture === undefined || fixture.remaining > reserveCount(fixture.limit, 0) - 1)
+      }
+    }
+  })
+  cleanups.push(async () => { await app.close() })
+  await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
+  const host = cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST
+
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    ...(provider !== undefined ? { provider } : {}),
+    store,
+    ledger,
+    upstream,
+    keys,
+    metrics,
+    poller,
+    isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
+    close: cleanup
+  }
+}
