@@ -48,8 +48,8 @@ async function main (argv: string[]): Promise<void> {
     }
     case 'serve': {
       const cfg = config()
-      const { runProvider } = await import('./provider/main.ts')
-      await runProvider(cfg, {})
+      const { runServer } = await import('./server.ts')
+      await runServer(cfg)
       return
     }
     default:

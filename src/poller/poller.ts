@@ -112,7 +112,9 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   function observe (result: IngestResult): void {
     const detectedAt = now()
     for (const change of result.record.changes) deps.metrics?.changes.inc({ kind: change.kind })
-    const madeAt = deps.changedAt?.(result.record.fixture_id, detectedAt)
+    // A clock tick alone is not a change the provider reports a time for (it ticks every match second).
+    const substantive = result.record.changes.some((c) => c.kind !== 'clock')
+    const madeAt = substantive ? deps.changedAt?.(result.record.fixture_id, detectedAt) : undefined
     if (madeAt !== undefined && madeAt > 0 && madeAt <= detectedAt) deps.metrics?.detectionLatency.observe((detectedAt - madeAt) / 1000)
     deps.onRecord?.(result)
   }

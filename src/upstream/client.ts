@@ -126,7 +126,8 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
   const retryMaxMs = opts.retryMaxMs ?? 5000
   const now = opts.now ?? Date.now
   const random = opts.random ?? Math.random
-  const log = opts.logger?.child({ component: 'upstream' })
+  // Used as given: the caller names it (gateway.ts passes a child with component 'upstream').
+  const log = opts.logger
   const ownDispatcher = opts.dispatcher === undefined
   // 8 sockets: the poller makes about one call a second and the passthrough coalesces, so this bounds
   // what we open against the upstream while leaving room for a burst of distinct passthrough requests.

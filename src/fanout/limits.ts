@@ -1,0 +1,102 @@
+/**
+ * The hub's limits (DESIGN §4), each with the reason for its default, and the per-IP connection rate limiter.
+ */
+import { MAX_CLIENT_FRAME_BYTES } from './protocol.ts'
+
+export interface HubLimits {
+  /** Largest client frame answered; larger ones get `invalid_message`. @default 16_384 (DESIGN §4) */
+  maxFrameBytes: number
+  /**
+   * ws `maxPayload`: frames above it make ws close the connection with 1009 instead of answering. Set
+   * above `maxFrameBytes` so an oversize frame up to this size still gets an error frame and the connection
+   * stays up, while a client cannot make us buffer megabytes of a frame we will refuse anyway.
+   * @default 65_536
+   */
+  maxPayloadBytes: number
+  /** Leagues plus fixtures per connection; more gets `limit_exceeded`. @default 100 */
+  maxSubscriptions: number
+  /**
+   * Bytes queued to one client before it is dropped as a slow consumer (close 4008). soketi caps
+   * backpressure at 1 MiB too: a few seconds of a busy Saturday's changes, far beyond a healthy client's lag.
+   * @default 1_048_576
+   */
+  maxBufferedBytes: number
+  /** Changes replayed after `since`; more means `recovered:false` and a snapshot (DESIGN §4). @default 1000 */
+  replayCap: number
+  /**
+   * WebSocket ping interval; a peer that has not answered the previous ping is terminated. 25 s stays under
+   * the 30-60 s idle timeouts of common proxies and load balancers. @default 25_000
+   */
+  heartbeatMs: number
+  /** SSE comment interval, to keep proxies from closing an idle stream. @default 15_000 */
+  sseHeartbeatMs: number
+  /**
+   * New connections per second per client IP (token bucket refill rate); over it, HTTP 429 before the
+   * upgrade. Stops a reconnect storm from one buggy client while leaving room for a page of widgets.
+   * @default 20
+   */
+  connectionsPerSecondPerIp: number
+  /** Bucket size of the per-IP limiter: connections a client may open at once. @default 40 */
+  connectionBurstPerIp: number
+  /** Client operations queued behind a running subscribe before `limit_exceeded`. @default 32 */
+  maxQueuedOps: number
+  /** How long `close()` waits for clients to finish the close handshake before cutting them. @default 2000 */
+  closeGraceMs: number
+}
+
+export const DEFAULT_LIMITS: Readonly<HubLimits> = {
+  maxFrameBytes: MAX_CLIENT_FRAME_BYTES,
+  maxPayloadBytes: 64 * 1024,
+  maxSubscriptions: 100,
+  maxBufferedBytes: 1024 * 1024,
+  replayCap: 1000,
+  heartbeatMs: 25_000,
+  sseHeartbeatMs: 15_000,
+  connectionsPerSecondPerIp: 20,
+  connectionBurstPerIp: 40,
+  maxQueuedOps: 32,
+  closeGraceMs: 2000
+}
+
+export function resolveLimits (limits: Partial<HubLimits> = {}): HubLimits {
+  const merged = { ...DEFAULT_LIMITS, ...limits }
+  for (const [name, value] of Object.entries(merged)) {
+    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`hub limit ${name} must be a positive number, got ${value}`)
+  }
+  return merged
+}
+
+/** Token bucket per key (client IP). Memory is bounded by `sweep`, which forgets buckets that are full again. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number, at: number }>()
+
+  constructor (
+    private readonly ratePerSecond: number,
+    private readonly burst: number,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  /** Takes one token for `key`; false when its bucket is empty. */
+  take (key: string): boolean {
+    const now = this.now()
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now }
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.ratePerSecond / 1000)
+    bucket.at = now
+    this.buckets.set(key, bucket)
+    if (bucket.tokens < 1) return false
+    bucket.tokens -= 1
+    return true
+  }
+
+  /** Drops buckets that have refilled: they hold no information a fresh bucket would not. */
+  sweep (): void {
+    const now = this.now()
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + (now - bucket.at) * this.ratePerSecond / 1000 >= this.burst) this.buckets.delete(key)
+    }
+  }
+
+  get size (): number {
+    return this.buckets.size
+  }
+}

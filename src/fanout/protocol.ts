@@ -1,0 +1,129 @@
+/**
+ * The WebSocket protocol of DESIGN §4: client frames parsed at the edge with zod (STYLE rule 2), server
+ * frames typed and built here so every transport (WebSocket, SSE, HTTP feed) writes the same JSON.
+ */
+import { z } from 'zod'
+import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+
+export const PROTOCOL_VERSION = 1
+
+/**
+ * Largest client frame accepted, in bytes (DESIGN §4: "Frames up to 16 KiB from clients"). A subscribe
+ * with the 100-item cap and every optional field fits in under 2 KiB, so 16 KiB is generous.
+ * @default 16_384
+ */
+export const MAX_CLIENT_FRAME_BYTES = 16 * 1024
+
+export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal'
+
+/** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
+const Ref = z.union([z.string().max(64), z.number().finite()]).optional()
+/** Ids are positive safe integers, as upstream ids are. */
+const Ids = z.array(z.number().int().positive()).max(1000)
+
+// Strict objects: a typo such as `league` instead of `leagues` would otherwise subscribe to nothing, silently.
+const Subscribe = z.strictObject({
+  op: z.literal('subscribe'),
+  ref: Ref,
+  leagues: Ids.optional(),
+  fixtures: Ids.optional(),
+  since: z.string().max(128).optional(),
+  snapshot: z.boolean().default(true)
+})
+
+const Unsubscribe = z.strictObject({
+  op: z.literal('unsubscribe'),
+  ref: Ref,
+  leagues: Ids.optional(),
+  fixtures: Ids.optional()
+})
+
+const Ping = z.strictObject({ op: z.literal('ping'), ref: Ref })
+
+export const ClientFrameSchema = z.discriminatedUnion('op', [Subscribe, Unsubscribe, Ping])
+
+export type ClientFrame = z.infer<typeof ClientFrameSchema>
+export type SubscribeFrame = z.infer<typeof Subscribe>
+export type UnsubscribeFrame = z.infer<typeof Unsubscribe>
+export type Ref = string | number | undefined
+
+const OPS = new Set(['subscribe', 'unsubscribe', 'ping'])
+
+export type ParseResult = { ok: true, frame: ClientFrame } | { ok: false, error: ErrorFrame }
+
+/**
+ * Parses one client frame. Never throws: every failure becomes the error frame to send back, carrying the
+ * frame's `ref` whenever one could be read, so the client can match the error to its request.
+ */
+export function parseClientFrame (data: Buffer | string, isBinary = false): ParseResult {
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length
+  if (size > MAX_CLIENT_FRAME_BYTES) return fail(undefined, 'invalid_message', `frame larger than ${MAX_CLIENT_FRAME_BYTES} bytes`)
+  if (isBinary) return fail(undefined, 'invalid_message', 'frames must be JSON text')
+  let json: unknown
+  try {
+    json = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'))
+  } catch {
+    return fail(undefined, 'invalid_message', 'frame is not valid JSON')
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail(undefined, 'invalid_message', 'frame must be a JSON object')
+  const obj = json as Record<string, unknown>
+  const ref = Ref.safeParse(obj.ref).success ? obj.ref as Ref : undefined
+  if (typeof obj.op !== 'string') return fail(ref, 'invalid_message', 'missing "op"')
+  if (!OPS.has(obj.op)) return fail(ref, 'unknown_op', `unknown op "${obj.op.slice(0, 32)}"`)
+  const parsed = ClientFrameSchema.safeParse(obj)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `
+    return fail(ref, 'invalid_message', `${where}${issue?.message ?? 'invalid frame'}`)
+  }
+  return { ok: true, frame: parsed.data }
+}
+
+function fail (ref: Ref, code: ErrorCode, message: string): ParseResult {
+  return { ok: false, error: errorFrame(ref, code, message) }
+}
+
+// ---- server frames ---------------------------------------------------------------------------------
+
+export interface HelloFrame { type: 'hello', protocol: number, cursor: string, heartbeat_ms: number }
+/** `leagues`/`fixtures` are the connection's whole subscription after the operation. */
+export interface SubscribedFrame { type: 'subscribed' | 'unsubscribed', ref?: Ref, leagues: number[], fixtures: number[] }
+export interface SnapshotFrame { type: 'snapshot', ref?: Ref, cursor: string, fixtures: LiveFixture[] }
+export interface ReplayFrame { type: 'replay', ref?: Ref, recovered: boolean, count: number }
+export interface PongFrame { type: 'pong', ref?: Ref }
+export interface ErrorFrame { type: 'error', ref?: Ref, code: ErrorCode, message: string }
+export type ChangeFrame = { type: 'change' } & ChangeRecord
+
+/** Every frame except `change`, which is spliced from the store's JSON (see changeFrameJson). */
+export type ControlFrame = HelloFrame | SubscribedFrame | SnapshotFrame | ReplayFrame | PongFrame | ErrorFrame
+
+export const helloFrame = (cursor: string, heartbeatMs: number): HelloFrame =>
+  ({ type: 'hello', protocol: PROTOCOL_VERSION, cursor, heartbeat_ms: heartbeatMs })
+
+export const subscribedFrame = (type: SubscribedFrame['type'], ref: Ref, leagues: number[], fixtures: number[]): SubscribedFrame =>
+  ({ type, ref, leagues, fixtures })
+
+export const snapshotFrame = (ref: Ref, cursor: string, fixtures: LiveFixture[]): SnapshotFrame =>
+  ({ type: 'snapshot', ref, cursor, fixtures })
+
+export const replayFrame = (ref: Ref, recovered: boolean, count: number): ReplayFrame =>
+  ({ type: 'replay', ref, recovered, count })
+
+export const pongFrame = (ref: Ref): PongFrame => ({ type: 'pong', ref })
+
+export const errorFrame = (ref: Ref, code: ErrorCode, message: string): ErrorFrame =>
+  ({ type: 'error', ref, code, message })
+
+/**
+ * The change frame for a record, from the record's JSON as the store serialized it: `{"type":"change",`
+ * spliced in front of the record's own fields, so the fixture is never serialized again per event
+ * (DESIGN §4: "serialized once per event, not once per subscriber").
+ */
+export function changeFrameJson (recordJson: string): string {
+  return '{"type":"change",' + recordJson.slice(1)
+}
+
+/** A change as the HTTP feed returns it: the same fields as the WebSocket frame. */
+export function changeFrame (record: ChangeRecord): ChangeFrame {
+  return { type: 'change', ...record }
+}
