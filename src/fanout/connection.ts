@@ -70,7 +70,7 @@ export abstract class Connection {
     if (this.closed) return 0
     if (this.pending !== undefined) {
       this.pending.push(out)
-      this.pendingBytes += out.record.fixture === undefined ? 0 : out.ws.length
+      this.pendingBytes += this.transport === 'ws' ? out.ws.length : out.sse.length
       return 0
     }
     const floor = this.floor

@@ -17,14 +17,14 @@ export const MAX_CLIENT_FRAME_BYTES = 16 * 1024
 export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal'
 
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
-const Ref = z.union([z.string().max(64), z.number().finite()]).optional()
+const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()
 /** Ids are positive safe integers, as upstream ids are. */
 const Ids = z.array(z.number().int().positive()).max(1000)
 
 // Strict objects: a typo such as `league` instead of `leagues` would otherwise subscribe to nothing, silently.
 const Subscribe = z.strictObject({
   op: z.literal('subscribe'),
-  ref: Ref,
+  ref: RefSchema,
   leagues: Ids.optional(),
   fixtures: Ids.optional(),
   since: z.string().max(128).optional(),
@@ -33,12 +33,12 @@ const Subscribe = z.strictObject({
 
 const Unsubscribe = z.strictObject({
   op: z.literal('unsubscribe'),
-  ref: Ref,
+  ref: RefSchema,
   leagues: Ids.optional(),
   fixtures: Ids.optional()
 })
 
-const Ping = z.strictObject({ op: z.literal('ping'), ref: Ref })
+const Ping = z.strictObject({ op: z.literal('ping'), ref: RefSchema })
 
 export const ClientFrameSchema = z.discriminatedUnion('op', [Subscribe, Unsubscribe, Ping])
 
@@ -55,9 +55,9 @@ export type ParseResult = { ok: true, frame: ClientFrame } | { ok: false, error:
  * Parses one client frame. Never throws: every failure becomes the error frame to send back, carrying the
  * frame's `ref` whenever one could be read, so the client can match the error to its request.
  */
-export function parseClientFrame (data: Buffer | string, isBinary = false): ParseResult {
+export function parseClientFrame (data: Buffer | string, isBinary = false, maxBytes = MAX_CLIENT_FRAME_BYTES): ParseResult {
   const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length
-  if (size > MAX_CLIENT_FRAME_BYTES) return fail(undefined, 'invalid_message', `frame larger than ${MAX_CLIENT_FRAME_BYTES} bytes`)
+  if (size > maxBytes) return fail(undefined, 'invalid_message', `frame larger than ${maxBytes} bytes`)
   if (isBinary) return fail(undefined, 'invalid_message', 'frames must be JSON text')
   let json: unknown
   try {
@@ -67,7 +67,7 @@ export function parseClientFrame (data: Buffer | string, isBinary = false): Pars
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail(undefined, 'invalid_message', 'frame must be a JSON object')
   const obj = json as Record<string, unknown>
-  const ref = Ref.safeParse(obj.ref).success ? obj.ref as Ref : undefined
+  const ref = RefSchema.safeParse(obj.ref).success ? obj.ref as Ref : undefined
   if (typeof obj.op !== 'string') return fail(ref, 'invalid_message', 'missing "op"')
   if (!OPS.has(obj.op)) return fail(ref, 'unknown_op', `unknown op "${obj.op.slice(0, 32)}"`)
   const parsed = ClientFrameSchema.safeParse(obj)

@@ -65,6 +65,8 @@ export interface Poller {
   status: () => PollerStatus
   /** Runs one step now (tests and benchmarks drive the loop by hand with this). */
   step: () => Promise<void>
+  /** Makes the next step a full reconciliation (after a leadership change, or on an operator's request). */
+  forceReconcile: () => void
 }
 
 type Action = { kind: 'reconcile' } | { kind: 'latest' } | { kind: 'refetch', ids: number[] }
@@ -84,7 +86,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   let lastReconcileAt: number | null = null
   let needReconcile = true
   let failures = 0
-  let steps = 0
+  let lastAction: Action['kind'] | undefined
   let tracked = 0
   let lastError: string | null = null
   let intervalMs = pacing.floorMs
@@ -148,14 +150,14 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     const t = now()
     const gap = lastPollAt === null || t - lastPollAt > pacing.ceilingMs
     if (needReconcile || gap || lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery) return { kind: 'reconcile' }
-    // Every third call goes to fixtures that left the feed, so `latest` keeps most of the budget.
-    if (pendingFinal.size > 0 && steps % 3 === 0) return { kind: 'refetch', ids: [...pendingFinal].slice(0, MULTI_MAX) }
+    // Fixtures that left the feed get every other call, so `latest` keeps at least half of the budget.
+    if (pendingFinal.size > 0 && lastAction !== 'refetch') return { kind: 'refetch', ids: [...pendingFinal].slice(0, MULTI_MAX) }
     return { kind: 'latest' }
   }
 
   async function step (): Promise<void> {
-    steps++
     const action = nextAction()
+    lastAction = action.kind
     const startedAt = now()
     try {
       if (action.kind === 'reconcile') await reconcile()
@@ -213,8 +215,11 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       abort.abort()
       await loop
       loop = undefined
+      // A stopped poller can still be stepped by hand.
+      abort = new AbortController()
     },
     step,
+    forceReconcile () { needReconcile = true },
     status: () => ({
       running: loop !== undefined,
       intervalMs,

@@ -15,6 +15,8 @@ export interface FaultOptions {
   hangRate?: number
   /** The next N requests are answered 429. */
   rateLimitBurst?: number
+  /** `retry_after` of those forced 429s, seconds. @default 60 */
+  retryAfterSeconds?: number
   /** Every request until this epoch-ms time gets 503. */
   outageUntil?: number
   /** Only requests whose path contains this text are affected. @default every request */
@@ -42,7 +44,7 @@ export function createFaults (initial: FaultOptions = {}, now: () => number = Da
       }
       if ((opts.rateLimitBurst ?? 0) > 0) {
         opts.rateLimitBurst = (opts.rateLimitBurst ?? 1) - 1
-        return tooManyRequests('Fixture', 0, 60)
+        return tooManyRequests('Fixture', 0, opts.retryAfterSeconds ?? 60)
       }
       if ((opts.hangRate ?? 0) > 0 && random() < (opts.hangRate ?? 0)) return 'hang'
       if ((opts.errorRate ?? 0) > 0 && random() < (opts.errorRate ?? 0)) return internalError()

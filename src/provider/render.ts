@@ -6,6 +6,9 @@ import type { IncludeNode, ParsedQuery } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
 import type { Caller } from './auth.ts'
 import type { Rec, World } from './world.ts'
+import { formatInZone } from '../contract/time.ts'
+
+export { formatInZone }
 
 export interface RenderContext {
   world: World
@@ -13,24 +16,6 @@ export interface RenderContext {
   query: ParsedQuery
   now: number
   fixtureType: boolean
-}
-
-/** Formats unix seconds as `YYYY-MM-DD HH:MM:SS` in a time zone (the real API's format, no offset). */
-export function formatInZone (unixSeconds: number, timeZone: string): string {
-  if (timeZone === 'UTC') return new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
-  const parts = zoneFormatter(timeZone).formatToParts(new Date(unixSeconds * 1000))
-  const get = (type: string): string => parts.find((p) => p.type === type)?.value ?? '00'
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour') === '24' ? '00' : get('hour')}:${get('minute')}:${get('second')}`
-}
-
-const FORMATTERS = new Map<string, Intl.DateTimeFormat>()
-function zoneFormatter (timeZone: string): Intl.DateTimeFormat {
-  let f = FORMATTERS.get(timeZone)
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
-    FORMATTERS.set(timeZone, f)
-  }
-  return f
 }
 
 function pick (record: Rec, fields: readonly string[] | null): Rec {

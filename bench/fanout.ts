@@ -1,0 +1,68 @@
+/**
+ * Fan-out benchmark: touchline's hub behind /v1/live against a bare `ws` broadcast loop, with the same
+ * subscribers (a separate process of raw sockets on 127.0.0.1) and the same payload.
+ *
+ *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--mode touchline|baseline]
+ *
+ * Each mode runs in a fresh server process (so one mode's heap does not skew the other's memory figure),
+ * which forks its subscriber process. Both hold one socket per subscriber: `ulimit -n` must exceed the
+ * subscriber count plus a few dozen (raise it with `ulimit -n 65536` before running with more than ~19,000).
+ *
+ * Reported per mode:
+ *   idle memory   RSS and heap+external growth of the server after N idle connections, divided by N
+ *   burst         `--burst` changes pushed back to back: deliveries per second end to end (first publish
+ *                 to last frame received; on a 2-core machine this includes the subscriber process' own
+ *                 work) and server fan-out rate (deliveries per second of time spent inside publish)
+ *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max
+ */
+import { fork } from 'node:child_process'
+import { execSync } from 'node:child_process'
+import { parseArgs, type ModeResult } from './fanout-shared.ts'
+
+async function runMode (mode: ModeResult['mode'], args: ReturnType<typeof parseArgs>): Promise<ModeResult> {
+  const { modes: _modes, ...rest } = args
+  const child = fork(new URL('./fanout-server.ts', import.meta.url), [JSON.stringify({ ...rest, mode })], { execArgv: ['--expose-gc', '--import', 'tsx'] })
+  return await new Promise((resolve, reject) => {
+    child.once('message', (msg) => resolve(msg as ModeResult))
+    child.once('exit', (code) => { if (code !== 0) reject(new Error(`${mode} run exited with ${code}`)) })
+  })
+}
+
+const kib = (bytes: number): string => (bytes / 1024).toFixed(1)
+const int = (n: number): string => Math.round(n).toLocaleString('en-US')
+
+function print (r: ModeResult): void {
+  console.log(`\n${r.mode}: ${r.connected}/${r.subscribers} subscribers connected`)
+  console.log(`  idle memory per connection   ${kib(r.idleRssPerConn)} KiB RSS, ${kib(r.idleHeapPerConn)} KiB heap+external`)
+  console.log(`  burst of ${r.burst.changes} changes         ${int(r.burst.perSecond)} deliveries/s end to end (${int(r.burst.deliveries)} in ${r.burst.seconds.toFixed(2)} s)`)
+  console.log(`  server fan-out               ${int(r.burst.serverFanoutPerSecond)} deliveries/s of publish time, ${r.burst.serverCpuSeconds.toFixed(2)} s server CPU`)
+  console.log(`  latency (${r.latency.changes} paced changes)  p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, max ${r.latency.max.toFixed(1)} ms (${int(r.latency.deliveries)} deliveries)`)
+  if (r.slowConsumerCloses > 0) console.log(`  slow-consumer closes         ${r.slowConsumerCloses}`)
+}
+
+async function main (): Promise<void> {
+  const args = parseArgs(process.argv.slice(2))
+  let limit = 'unknown'
+  try { limit = execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim() } catch {}
+  if (Number(limit) < args.subscribers + 64) console.warn(`ulimit -n is ${limit}: raise it (ulimit -n 65536) or use fewer --subscribers`)
+  console.log(`fan-out benchmark: ${args.subscribers} subscribers, burst ${args.burst}, ${args.rate}/s for ${args.seconds} s, ulimit -n ${limit}`)
+  const results: ModeResult[] = []
+  for (const mode of args.modes) {
+    const r = await runMode(mode, args)
+    print(r)
+    results.push(r)
+  }
+  const [ours, base] = [results.find((r) => r.mode === 'touchline'), results.find((r) => r.mode === 'baseline')]
+  if (ours === undefined || base === undefined) return
+  const e2e = ours.burst.perSecond / base.burst.perSecond
+  const fanout = ours.burst.serverFanoutPerSecond / base.burst.serverFanoutPerSecond
+  console.log('\ntouchline / baseline')
+  console.log(`  end-to-end throughput  ${e2e.toFixed(2)}x   (goal >= 0.9)`)
+  console.log(`  server fan-out rate    ${fanout.toFixed(2)}x`)
+  console.log(`  idle memory            ${kib(ours.idleRssPerConn)} KiB RSS per connection (goal <= 16), baseline ${kib(base.idleRssPerConn)} KiB`)
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

@@ -1,0 +1,143 @@
+/**
+ * Serving a subscribe (DESIGN §4): scope and limit checks, the `subscribed` reply, then the snapshot and/or
+ * the replay from `since`, without a gap or a duplicate while changes keep flowing.
+ *
+ * How the boundary is kept exact: the new ids join the routing index and the connection starts holding its
+ * live changes (`pending`) before anything is read, so every record after the hub's head at that moment
+ * (`startHead`) is held. The replay reads the log from `since` at least up to `startHead`, so together
+ * they cover everything. Records read by both (the replay may read past `startHead`, and on Redis the hub's
+ * tail can lag the log) are skipped by the replay floor: matching records at or below the last offset the
+ * replay examined.
+ */
+import { leagueAllowed } from '../keys.ts'
+import type { ChangeRecord } from '../live/types.ts'
+import type { Metrics } from '../metrics.ts'
+import { parseCursor } from '../store/record.ts'
+import type { LiveStore, StoreFilter } from '../store/types.ts'
+import type { Connection } from './connection.ts'
+import type { HubLimits } from './limits.ts'
+import { Outgoing } from './outgoing.ts'
+import { errorFrame, replayFrame, snapshotFrame, subscribedFrame, type ControlFrame, type Ref } from './protocol.ts'
+
+/** A subscribe, normalized from a WebSocket frame or an SSE request. */
+export interface SubscribeRequest {
+  ref?: Ref
+  leagues: number[]
+  fixtures: number[]
+  /** Every league (SSE without a filter, on a key that sees all leagues). */
+  all: boolean
+  since?: string
+  snapshot: boolean
+}
+
+/** What the flow needs from the hub. */
+export interface FlowContext {
+  store: LiveStore
+  limits: HubLimits
+  metrics: Metrics
+  log: { warn: (obj: object, msg: string) => void }
+  /** Cursor of the last record the hub has routed. */
+  head: () => string
+  /** Adds the request's ids (or `all`) to the connection's subscription. */
+  link: (conn: Connection, req: SubscribeRequest) => void
+  send: (conn: Connection, frame: ControlFrame) => void
+  /** Sends replayed changes (counted and checked for backpressure like live ones). */
+  sendChanges: (conn: Connection, outs: Outgoing[]) => void
+  /** Ends the connection's holding of live changes and sends them. */
+  flush: (conn: Connection) => void
+}
+
+const sorted = (ids: Set<number>): number[] => [...ids].sort((a, b) => a - b)
+
+/** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
+export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
+  if (!admit(ctx, conn, req)) return
+  ctx.link(conn, req)
+  ctx.send(conn, subscribedFrame('subscribed', req.ref, sorted(conn.leagues), sorted(conn.fixtures)))
+  if (req.since === undefined && !req.snapshot) return
+  const startHead = ctx.head()
+  conn.pending = []
+  conn.resumeFrom = req.since ?? startHead
+  try {
+    if (req.since === undefined) await sendSnapshot(ctx, conn, req, startHead)
+    else await resume(ctx, conn, req, req.since, startHead)
+  } catch (err) {
+    ctx.log.warn({ err, conn: conn.id }, 'subscribe read failed')
+    ctx.send(conn, errorFrame(req.ref, 'internal', 'could not read the snapshot or replay; the subscription is active, subscribe again with since to catch up'))
+  } finally {
+    if (!conn.closed) ctx.flush(conn)
+  }
+}
+
+/** Scope and subscription-count checks; answers the error itself. */
+function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
+  const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
+  if (denied.length > 0) {
+    ctx.send(conn, errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`))
+    return false
+  }
+  const fresh = new Set(req.leagues.filter((id) => !conn.leagues.has(id))).size +
+    new Set(req.fixtures.filter((id) => !conn.fixtures.has(id))).size
+  if (conn.subscriptionCount + fresh > ctx.limits.maxSubscriptions) {
+    ctx.send(conn, errorFrame(req.ref, 'limit_exceeded', `at most ${ctx.limits.maxSubscriptions} leagues and fixtures per connection`))
+    return false
+  }
+  return true
+}
+
+function storeFilter (req: SubscribeRequest): StoreFilter | undefined {
+  // Explicit lists even when empty: the store reads an absent filter as "everything".
+  return req.all ? undefined : { leagues: req.leagues, fixtures: req.fixtures }
+}
+
+function visible (conn: Connection, leagueId: number): boolean {
+  return conn.unscoped || leagueAllowed(conn.key, leagueId)
+}
+
+async function sendSnapshot (ctx: FlowContext, conn: Connection, req: SubscribeRequest, cursor: string): Promise<void> {
+  const fixtures = await ctx.store.liveFixtures(storeFilter(req))
+  if (conn.closed) return
+  ctx.send(conn, snapshotFrame(req.ref, cursor, fixtures.filter((f) => visible(conn, f.league_id))))
+}
+
+async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest, since: string, startHead: string): Promise<void> {
+  const replay = await readReplay(ctx.store, since, storeFilter(req), startHead, ctx.limits.replayCap)
+  ctx.metrics.replays.inc({ recovered: String(replay.recovered) })
+  if (conn.closed) return
+  if (!replay.recovered) {
+    // DESIGN §4: the reply is replay with recovered:false, and a fresh snapshot follows.
+    ctx.send(conn, replayFrame(req.ref, false, 0))
+    await sendSnapshot(ctx, conn, req, startHead)
+    return
+  }
+  if (req.snapshot) await sendSnapshot(ctx, conn, req, startHead)
+  const records = replay.records.filter((r) => visible(conn, r.league_id))
+  ctx.send(conn, replayFrame(req.ref, true, records.length))
+  ctx.sendChanges(conn, records.map((r) => Outgoing.fromRecord(r)))
+  conn.floor = { ...replay.last, all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures) }
+}
+
+const LOST = { recovered: false } as const
+type Replay = typeof LOST | { recovered: true, records: ChangeRecord[], last: { epoch: string, offset: number } }
+
+/**
+ * Reads the changes after `since` page by page until the log has no more or the read has passed the
+ * hub's head (later records reach the client through the hub). More than `cap` means LOST.
+ */
+async function readReplay (store: LiveStore, since: string, filter: StoreFilter | undefined, startHead: string, cap: number): Promise<Replay> {
+  const stop = parseCursor(startHead)
+  const records: ChangeRecord[] = []
+  let cursor = since
+  for (;;) {
+    // One past the cap: finding a cap+1th record is how we know the cap was exceeded.
+    const page = await store.readSince(cursor, { ...filter, limit: cap + 1 - records.length })
+    if (!page.recovered) return LOST
+    records.push(...page.records)
+    if (records.length > cap) return LOST
+    cursor = page.cursor
+    const last = parseCursor(page.cursor)
+    if (last === undefined) return LOST
+    const passedHead = stop !== undefined && last.epoch === stop.epoch && last.offset >= stop.offset
+    if (!page.more || passedHead) return { recovered: true, records, last }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The HTTP side of the push layer (DESIGN §4): `GET /v1/changes` (the change log, paged by cursor),
+ * `GET /v1/sse` (the same changes as Server-Sent Events, resumable with Last-Event-ID) and
+ * `GET /v1/fixtures/live` (the live snapshot). All answered from the store and the hub, never upstream.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { Hub } from '../fanout/hub.ts'
+import { changeFrame } from '../fanout/protocol.ts'
+import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
+import type { Metrics } from '../metrics.ts'
+import type { LiveStore, StoreFilter } from '../store/types.ts'
+import { admitStream, httpError } from './live.ts'
+
+export interface FeedRouteDeps {
+  store: LiveStore
+  hub: Hub
+  keys: KeyRing
+  metrics: Metrics
+}
+
+/** `leagues=271,501` (or the parameter repeated): positive integer ids. */
+const IdList = z.preprocess(
+  (v) => Array.isArray(v) ? v.join(',') : v,
+  z.string().regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'expected comma-separated positive integer ids')
+    .transform((s) => [...new Set(s.split(',').map(Number))])
+    .pipe(z.array(z.number().int().positive()).max(1000))
+)
+
+// Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
+const FilterQuery = z.object({ leagues: IdList.optional(), fixtures: IdList.optional() })
+const ChangesQuery = FilterQuery.extend({
+  since: z.string().max(128).optional(),
+  /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
+  limit: z.coerce.number().int().min(1).max(1000).default(100)
+})
+const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional() })
+
+type Filter = z.infer<typeof FilterQuery>
+
+function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
+  const parsed = schema.safeParse(request.query)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  httpError(reply, 400, 'invalid_request', `${issue?.path.join('.') ?? 'query'}: ${issue?.message ?? 'invalid'}`)
+  return undefined
+}
+
+function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
+  const token = (request.query as { api_token?: unknown }).api_token
+  const key = keys.find(typeof token === 'string' ? token : undefined)
+  if (key === undefined) httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+  return key
+}
+
+/**
+ * The store filter for a request within the key's scope, or undefined after a 403. Without leagues and
+ * fixtures: everything the key may see.
+ */
+function scopedFilter (key: ClientKey, q: Filter, reply: FastifyReply): { filter: StoreFilter | undefined } | undefined {
+  const denied = (q.leagues ?? []).filter((id) => !leagueAllowed(key, id))
+  if (denied.length > 0) {
+    httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
+    return undefined
+  }
+  if (q.leagues === undefined && q.fixtures === undefined) {
+    return { filter: key.leagues === '*' ? undefined : { leagues: key.leagues } }
+  }
+  return { filter: { leagues: q.leagues ?? [], fixtures: q.fixtures ?? [] } }
+}
+
+export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
+  const { store, hub, keys } = deps
+  return async (app) => {
+    // SSE responses are hijacked, so fastify would wait for them on close: the hub ends them first.
+    app.addHook('preClose', async () => { await hub.close() })
+
+    app.get('/v1/changes', async (request, reply) => {
+      const key = authenticate(keys, request, reply)
+      if (key === undefined) return reply
+      const q = parseQuery(ChangesQuery, request, reply)
+      if (q === undefined) return reply
+      const scoped = scopedFilter(key, q, reply)
+      if (scoped === undefined) return reply
+      const page = await store.readSince(q.since, { ...scoped.filter, limit: q.limit })
+      // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
+      const data = page.records.filter((r) => leagueAllowed(key, r.league_id)).map(changeFrame)
+      return { data, cursor: page.cursor, recovered: page.recovered, more: page.more }
+    })
+
+    app.get('/v1/fixtures/live', async (request, reply) => {
+      const key = authenticate(keys, request, reply)
+      if (key === undefined) return reply
+      const q = parseQuery(FilterQuery, request, reply)
+      if (q === undefined) return reply
+      const scoped = scopedFilter(key, q, reply)
+      if (scoped === undefined) return reply
+      const fixtures = await store.liveFixtures(scoped.filter)
+      return { data: fixtures.filter((f) => leagueAllowed(key, f.league_id)) }
+    })
+
+    app.get('/v1/sse', async (request, reply) => {
+      const key = admitStream(hub, keys, request, reply)
+      if (key === undefined) return reply
+      const q = parseQuery(SseQuery, request, reply)
+      if (q === undefined) return reply
+      if (scopedFilter(key, q, reply) === undefined) return reply
+      const count = (q.leagues?.length ?? 0) + (q.fixtures?.length ?? 0)
+      if (count > hub.limits.maxSubscriptions) {
+        return httpError(reply, 400, 'limit_exceeded', `at most ${hub.limits.maxSubscriptions} leagues and fixtures per stream`)
+      }
+      if (!hub.hasRoom(key)) return httpError(reply, 429, 'too_many_connections', 'too many connections for this key')
+      const lastEventId = request.headers['last-event-id']
+      const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
+      openStream(reply)
+      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since })
+      return reply
+    })
+  }
+}
+
+/** Takes the response over from fastify and writes the event-stream headers. */
+function openStream (reply: FastifyReply): void {
+  reply.hijack()
+  reply.raw.writeHead(200, {
+    // Headers set by earlier hooks (CORS, request id) would be lost on a hijacked reply otherwise.
+    ...reply.getHeaders() as Record<string, string | string[]>,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    // nginx buffers responses by default, which would hold events back.
+    'x-accel-buffering': 'no'
+  })
+  // How long EventSource waits before reconnecting after the stream drops.
+  reply.raw.write('retry: 2000\n\n')
+}

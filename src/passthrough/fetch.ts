@@ -1,0 +1,147 @@
+/**
+ * One upstream call for the passthrough: reserve the shared budget first, call once (no retries: the client
+ * is waiting and may retry itself), and turn whatever comes back into a cache entry or a failure the
+ * service can answer with. Nothing here throws.
+ *
+ * Budget (DESIGN §3): the passthrough spends the ledger the poller paces itself by, and never the part of
+ * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { BudgetLedger } from '../budget/index.ts'
+import type { Kind } from '../contract/resources.ts'
+import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
+import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
+import type { UpstreamRequest } from './request.ts'
+
+/**
+ * The poller's slowest useful pace: one `livescores/latest` call per 8 s (the 10 s window minus a margin,
+ * poller/pacing.ts `ceilingMs`). Slower than that it loses changes and must reconcile.
+ */
+export const POLLER_MIN_INTERVAL_MS = 8000
+
+export type Fetched =
+  /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
+  | { kind: 'entry', entry: CachedEntry, cacheable: boolean }
+  /** No budget: the ledger refused, or the upstream answered 429. Seconds until the upstream window resets. */
+  | { kind: 'budget', retryAfter: number }
+  /** The upstream failed: 502 (5xx, bad payload, rejected our token), 503 (unreachable), 504 (timed out). */
+  | { kind: 'failure', status: 502 | 503 | 504, errorId: string }
+
+export interface FetchDeps {
+  upstream: UpstreamClient
+  ledger: BudgetLedger
+  log: Logger
+  /** Removes the upstream token (and any `api_token=`) from upstream text before it is stored or relayed. */
+  scrub: (text: string) => string
+  /** The ledger's clock (its `resetsAt` values are on it). @default Date.now */
+  ledgerNow?: () => number
+  /** Deadline of one passthrough call; unset leaves the upstream client's own (10 s). */
+  timeoutMs?: number
+}
+
+export interface FetchInput {
+  request: UpstreamRequest
+  entity: string
+  kind: Kind
+  now: number
+  ttlMs: number
+  notFoundTtlMs: number
+}
+
+/** Requests the poller needs from the Fixture bucket until it resets; 0 for other entities. */
+export async function budgetFloor (ledger: BudgetLedger, entity: string, now: number): Promise<number> {
+  if (entity !== 'Fixture') return 0
+  const bucket = await ledger.get('Fixture')
+  if (bucket === undefined || bucket.expired) return 0
+  return Math.ceil(Math.max(0, bucket.resetsAt - now) / POLLER_MIN_INTERVAL_MS)
+}
+
+const PASSED_THROUGH = new Set([400, 403, 404, 422])
+
+export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
+  const ledgerNow = deps.ledgerNow ?? Date.now
+  const { request, entity } = input
+  const log = deps.log
+  try {
+    const floor = await budgetFloor(deps.ledger, entity, ledgerNow())
+    if (!await deps.ledger.reserve(entity, 1, floor)) {
+      const bucket = await deps.ledger.get(entity)
+      const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))
+      log.warn({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
+      return { kind: 'budget', retryAfter }
+    }
+  } catch (err) {
+    // A ledger we cannot read must not stop traffic: the upstream still enforces its own limit.
+    log.warn({ err, entity }, 'budget ledger unavailable; calling upstream unreserved')
+  }
+
+  let res
+  try {
+    const signal = deps.timeoutMs === undefined ? undefined : AbortSignal.timeout(deps.timeoutMs)
+    res = await deps.upstream.getRaw(request.path, request.query, {}, signal === undefined ? {} : { signal })
+  } catch (err) {
+    const code = err instanceof UpstreamError ? err.code : undefined
+    const status = code === UpstreamErrorCode.Timeout || code === UpstreamErrorCode.Aborted ? 504 : 503
+    const errorId = randomUUID()
+    log.warn({ err, entity, errorId, status }, 'passthrough upstream call failed')
+    return { kind: 'failure', status, errorId }
+  }
+
+  const text = deps.scrub(res.body.toString('utf8'))
+  if (res.status === 200) return entryOf(deps, input, text)
+  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
+  if (PASSED_THROUGH.has(res.status)) {
+    const isNotFound = res.status === 404
+    const entry: CachedEntry = {
+      status: res.status,
+      entity,
+      body: text,
+      leagues: null,
+      storedAt: input.now,
+      expiresAt: input.now + (isNotFound ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
+    }
+    return { kind: 'entry', entry, cacheable: isNotFound }
+  }
+  const status = res.status === 503 ? 503 : res.status === 504 ? 504 : 502
+  const errorId = randomUUID()
+  // 401 means the upstream refused the gateway's own token: an operator problem, never the client's key.
+  const level = res.status === 401 ? 'error' : 'warn'
+  log[level]({ entity, upstreamStatus: res.status, errorId, status }, 'passthrough upstream answered with an error')
+  return { kind: 'failure', status, errorId }
+}
+
+function entryOf (deps: FetchDeps, input: FetchInput, text: string): Fetched {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  const split = partsOf(json)
+  if (split === undefined) {
+    const errorId = randomUUID()
+    deps.log.warn({ entity: input.entity, errorId }, 'passthrough upstream sent a 200 that is not an envelope')
+    return { kind: 'failure', status: 502, errorId }
+  }
+  const entry: CachedEntry = {
+    status: 200,
+    entity: input.entity,
+    parts: split.parts,
+    leagues: leaguesOf(input.kind, split.data),
+    storedAt: input.now,
+    expiresAt: input.now + input.ttlMs
+  }
+  return { kind: 'entry', entry, cacheable: true }
+}
+
+/** Seconds from a 429: the `Retry-After` header, else the body's `retry_after`, else a minute. */
+function retryAfterOf (header: string | string[] | undefined, text: string): number {
+  const raw = Array.isArray(header) ? header[0] : header
+  if (raw !== undefined && /^\d+$/.test(raw)) return Math.max(1, Number(raw))
+  try {
+    const body = JSON.parse(text) as { retry_after?: unknown }
+    if (typeof body.retry_after === 'number' && body.retry_after > 0) return Math.ceil(body.retry_after)
+  } catch {}
+  return 60
+}

@@ -1,0 +1,159 @@
+/**
+ * Per client key, per entity hourly quotas (DESIGN §5), counted like the spec's plans (8.2): the window of
+ * an entity opens at its first request and resets one hour later (fixed, not sliding), and every request
+ * counts, cache hits included. One interface, two engines, like fastify-rate-limit's LocalStore/RedisStore:
+ * memory for one instance, Redis so that every instance shares one count.
+ *
+ * Unlike fastify-rate-limit's INCR + PEXPIRE, the Redis script stores the window start and takes `now`
+ * from the caller: the window must be reported (`resets_in_seconds`, `/my/usage` periods), listed per key
+ * for `/my/usage`, and follow the gateway's clock, which tests move.
+ */
+import type { Redis, RedisKey, Result } from 'ioredis'
+import { passthroughKeys } from './keys.ts'
+
+/** The spec's window (8.2 rule 3). */
+export const QUOTA_WINDOW_MS = 60 * 60 * 1000
+
+export interface QuotaState {
+  entity: string
+  limit: number
+  used: number
+  remaining: number
+  resetsInSeconds: number
+  /** Epoch ms on the gateway's clock. */
+  windowStart: number
+}
+
+export interface QuotaStore {
+  /** Counts one request if the key has quota left for `entity`; `state` is after the count. */
+  take: (keyId: string, entity: string, limit: number, now: number) => Promise<{ allowed: boolean, state: QuotaState }>
+  /**
+   * Gives back a request that produced no answer worth counting (an error). Only within the same window:
+   * a refund that arrives after a reset must not raise the new window's count.
+   */
+  refund: (keyId: string, entity: string, windowStart: number) => Promise<void>
+  /** Every open window of a key, by entity, for `/my/usage`. */
+  usage: (keyId: string, limit: number, now: number) => Promise<QuotaState[]>
+  close: () => Promise<void>
+}
+
+export function quotaState (entity: string, limit: number, used: number, windowStart: number, now: number): QuotaState {
+  return {
+    entity,
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    resetsInSeconds: Math.max(0, Math.ceil((windowStart + QUOTA_WINDOW_MS - now) / 1000)),
+    windowStart
+  }
+}
+
+export function createMemoryQuota (): QuotaStore {
+  const keys = new Map<string, Map<string, { start: number, used: number }>>()
+  return {
+    async take (keyId, entity, limit, now) {
+      let byEntity = keys.get(keyId)
+      if (byEntity === undefined) keys.set(keyId, byEntity = new Map())
+      let w = byEntity.get(entity)
+      if (w === undefined || now - w.start >= QUOTA_WINDOW_MS) byEntity.set(entity, w = { start: now, used: 0 })
+      const allowed = w.used < limit
+      if (allowed) w.used++
+      return { allowed, state: quotaState(entity, limit, w.used, w.start, now) }
+    },
+    async refund (keyId, entity, windowStart) {
+      const w = keys.get(keyId)?.get(entity)
+      if (w !== undefined && w.start === windowStart && w.used > 0) w.used--
+    },
+    async usage (keyId, limit, now) {
+      return [...(keys.get(keyId) ?? new Map<string, { start: number, used: number }>()).entries()]
+        .filter(([, w]) => now - w.start < QUOTA_WINDOW_MS)
+        .map(([entity, w]) => quotaState(entity, limit, w.used, w.start, now))
+        .sort((a, b) => a.entity.localeCompare(b.entity))
+    },
+    async close () { keys.clear() }
+  }
+}
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    tlQuotaTake: (key: RedisKey, entity: string, now: number, windowMs: number, limit: number, ttlMs: number) => Result<[number, number, number], Context>
+    tlQuotaRefund: (key: RedisKey, entity: string, windowStart: string) => Result<number, Context>
+  }
+}
+
+/**
+ * Input: KEYS[1] the key's quota hash (`<entity>:s` window start ms, `<entity>:n` requests counted);
+ * ARGV entity, now (ms, caller's clock), window ms, limit, hash TTL ms.
+ * Output: { allowed 1|0, used after the call, window start }.
+ */
+const TAKE_LUA = `
+local sf = ARGV[1] .. ':s'
+local nf = ARGV[1] .. ':n'
+local now = tonumber(ARGV[2])
+local start = tonumber(redis.call('HGET', KEYS[1], sf))
+local used = 0
+if start == nil or now - start >= tonumber(ARGV[3]) then
+  start = now
+  redis.call('HSET', KEYS[1], sf, ARGV[2], nf, 0)
+else
+  used = tonumber(redis.call('HGET', KEYS[1], nf)) or 0
+end
+if used >= tonumber(ARGV[4]) then return {0, used, start} end
+used = redis.call('HINCRBY', KEYS[1], nf, 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return {1, used, start}
+`
+
+/**
+ * Input: KEYS[1] the key's quota hash; ARGV entity, window start (ms, as `take` returned it).
+ * Output: 1 when a request was given back, 0 when the window changed since (or nothing was counted).
+ */
+const REFUND_LUA = `
+if redis.call('HGET', KEYS[1], ARGV[1] .. ':s') ~= ARGV[2] then return 0 end
+if (tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':n')) or 0) <= 0 then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':n', -1)
+return 1
+`
+
+/** Idle quota hashes are collected after two windows (the clock may have been moved in tests; harmless). */
+const HASH_TTL_MS = 2 * QUOTA_WINDOW_MS
+const defined = new WeakSet<Redis>()
+
+export interface RedisQuotaOptions {
+  /** Command connection, owned by the caller. */
+  redis: Redis
+  /** @default 'tl:' */
+  prefix?: string
+}
+
+export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
+  const { redis } = opts
+  if (!defined.has(redis)) {
+    redis.defineCommand('tlQuotaTake', { numberOfKeys: 1, lua: TAKE_LUA })
+    redis.defineCommand('tlQuotaRefund', { numberOfKeys: 1, lua: REFUND_LUA })
+    defined.add(redis)
+  }
+  const keys = passthroughKeys(opts.prefix)
+  return {
+    async take (keyId, entity, limit, now) {
+      const at = Math.floor(now)
+      const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, QUOTA_WINDOW_MS, limit, HASH_TTL_MS)
+      return { allowed: allowed === 1, state: quotaState(entity, limit, used, start, at) }
+    },
+    async refund (keyId, entity, windowStart) {
+      await redis.tlQuotaRefund(keys.quota(keyId), entity, String(windowStart))
+    },
+    async usage (keyId, limit, now) {
+      const hash = await redis.hgetall(keys.quota(keyId))
+      const out: QuotaState[] = []
+      for (const [field, value] of Object.entries(hash)) {
+        if (!field.endsWith(':s')) continue
+        const entity = field.slice(0, -2)
+        const start = Number(value)
+        if (now - start < QUOTA_WINDOW_MS) out.push(quotaState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
+      }
+      return out.sort((a, b) => a.entity.localeCompare(b.entity))
+    },
+    async close () {}
+  }
+}

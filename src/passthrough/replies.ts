@@ -1,0 +1,90 @@
+/**
+ * What the passthrough sends back, and the error bodies of spec part 7 in the upstream's exact shapes
+ * (copied from the embedded provider's errors.ts, which gateway modules may not import). Only the 429 body
+ * carries `rate_limit` (spec 7 rule 2).
+ */
+import { randomUUID } from 'node:crypto'
+
+/** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
+export interface Reply {
+  status: number
+  headers: Record<string, string>
+  /** JSON text. */
+  body: string
+}
+
+export const reply = (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  ({ status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
+
+export function unauthorized (message: string): Reply {
+  return reply(401, { error: 'Unauthorized', message })
+}
+
+export const MISSING_KEY = 'You did not provide an API token. Pass your touchline key in the api_token query parameter.'
+export const MALFORMED_KEY = 'The API token is malformed: it must not contain spaces or quotes.'
+export const INVALID_KEY = 'The API token is invalid. Check the key your touchline operator gave you.'
+
+function forbidden (resource: string, planRequired: string, message: string): Reply {
+  return reply(403, { error: 'Forbidden', message, resource, plan_required: planRequired })
+}
+
+/** A league outside the key's `leagues` (spec 5.4): the upstream's 403 shape, naming what would grant it. */
+export function leagueForbidden (leagueId: number): Reply {
+  return forbidden(`league ${leagueId}`, `a touchline key with access to league ${leagueId}`,
+    `League ${leagueId} is not included in the leagues of your touchline key.`)
+}
+
+export function originForbidden (origin: string): Reply {
+  return forbidden(`origin ${origin}`, 'a touchline key that allows this origin', `Your touchline key may not be used from the origin ${origin}.`)
+}
+
+export function pathNotFound (path: string): Reply {
+  return reply(404, {
+    error: 'Not Found',
+    message: `The requested endpoint ${path} does not exist. Check the path and the API version.`,
+    resource_type: 'endpoint',
+    resource_id: path
+  })
+}
+
+export interface QuotaView {
+  entity: string
+  limit: number
+  remaining: number
+  resetsInSeconds: number
+}
+
+export function rateLimitBody (q: QuotaView): { resets_in_seconds: number, remaining: number, requested_entity: string } {
+  return { resets_in_seconds: q.resetsInSeconds, remaining: q.remaining, requested_entity: q.entity }
+}
+
+export function rateLimitHeaders (q: QuotaView): Record<string, string> {
+  return { 'x-ratelimit-limit': String(q.limit), 'x-ratelimit-remaining': String(q.remaining) }
+}
+
+/**
+ * The spec's 429 body. `retryAfter` is the key's own window for its quota; for a gateway whose shared
+ * upstream budget ran out it is when the upstream window resets, while `rate_limit` still reports the key's
+ * own quota, so a client is never told it used requests it did not make.
+ */
+export function tooManyRequests (q: QuotaView, retryAfter: number, message?: string): Reply {
+  return reply(429, {
+    error: 'Too Many Requests',
+    message: message ?? `You have reached the hourly request limit of your key for the ${q.entity} entity. Try again in ${retryAfter} seconds.`,
+    retry_after: retryAfter,
+    rate_limit: { remaining: q.remaining, total: q.limit, resets_in_seconds: q.resetsInSeconds, requested_entity: q.entity }
+  }, { 'retry-after': String(retryAfter), ...rateLimitHeaders(q) })
+}
+
+const GATEWAY_MESSAGES: Readonly<Record<number, [string, string]>> = {
+  500: ['Internal Server Error', 'Something went wrong on our side. Quote the error_id when you report it.'],
+  502: ['Bad Gateway', 'The upstream football data service failed to answer this request. Quote the error_id when you report it.'],
+  503: ['Service Unavailable', 'The upstream football data service cannot be reached right now. Try again shortly.'],
+  504: ['Gateway Timeout', 'The upstream football data service did not answer in time. Try again shortly.']
+}
+
+/** A 5xx in the spec's 500 shape (error, message, error_id): never an upstream message, token or stack. */
+export function serverError (status: 500 | 502 | 503 | 504, errorId: string = randomUUID()): Reply {
+  const [error, message] = GATEWAY_MESSAGES[status] ?? GATEWAY_MESSAGES[500] as [string, string]
+  return reply(status, { error, message, error_id: errorId })
+}

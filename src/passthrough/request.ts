@@ -1,0 +1,96 @@
+/**
+ * A client request as the passthrough sees it, and the normalized upstream request derived from it: the
+ * cache key, the coalescing key and what is actually sent upstream are one and the same thing, so two
+ * requests that mean the same call share one cache entry and one upstream call.
+ */
+
+/** What the HTTP layer hands the passthrough: nothing fastify-specific. */
+export interface PassRequest {
+  /** Path under `/v3`, still percent-encoded, without the query: `/football/fixtures/1`. */
+  path: string
+  /** Query parameters as parsed by the HTTP layer; a repeated name gives an array. */
+  query: Record<string, string | string[] | undefined>
+  /** The `Authorization` header (the header form of the key, spec 5.6). */
+  authorization?: string
+  /** The `Origin` header of a browser request. */
+  origin?: string
+  /** The gateway's own base URL as the client reached it, e.g. `http://127.0.0.1:8080`, for `next_page`. */
+  baseUrl: string
+}
+
+/** A normalized upstream call: path and query as sent, and the key naming it in the cache and in flight. */
+export interface UpstreamRequest {
+  path: string
+  query: Record<string, string>
+  key: string
+}
+
+/** Characters the API's docs write literally in includes and filters (`a;b.c`, `x:1,2;y:3`). */
+export function encodeValue (value: string): string {
+  return encodeURIComponent(value).replace(/%3B/gi, ';').replace(/%2C/gi, ',').replace(/%3A/gi, ':')
+}
+
+const MALFORMED = /[\s"'`]/
+
+/** The presented key: `api_token` wins over the header, as on the upstream; `Bearer ` is optional. */
+export function presentedKey (req: Pick<PassRequest, 'query' | 'authorization'>): string | undefined {
+  const fromQuery = req.query.api_token
+  if (typeof fromQuery === 'string') return fromQuery
+  // A repeated api_token can never match a key; joined, it fails the lookup like any wrong key.
+  if (Array.isArray(fromQuery)) return fromQuery.join(',')
+  if (req.authorization === undefined) return undefined
+  return req.authorization.replace(/^Bearer\s+/i, '')
+}
+
+export const isMalformedKey = (key: string): boolean => MALFORMED.test(key)
+
+/**
+ * Parameters whose value changes nothing when it is the default (spec 4.1): dropped, so that `?page=1`
+ * and no page share one entry. `per_page` is 25 with and without `populate` (only the maximum differs).
+ */
+const DEFAULTS: Readonly<Record<string, string>> = { page: '1', order: 'asc', per_page: '25', timezone: 'UTC' }
+const EMPTY_MEANS_NONE = new Set(['include', 'select', 'filters'])
+
+function canonicalPath (path: string): string {
+  const segments = path.split('/')
+  if (segments.length > 2 && segments.at(-1) === '') segments.pop()
+  return segments.map((s) => {
+    try {
+      return encodeValue(decodeURIComponent(s))
+    } catch {
+      return s
+    }
+  }).join('/')
+}
+
+/**
+ * The upstream request for a validated client query (`api_token` removed: the upstream client adds the
+ * gateway's own). Parameters are sorted so that their order does not split the cache.
+ */
+export function upstreamRequest (path: string, query: Readonly<Record<string, string | undefined>>): UpstreamRequest {
+  const out: Record<string, string> = {}
+  for (const name of Object.keys(query).sort()) {
+    const value = query[name]
+    if (value === undefined || name === 'api_token') continue
+    if (DEFAULTS[name] === value || (EMPTY_MEANS_NONE.has(name) && value === '')) continue
+    out[name] = value
+  }
+  const canonical = canonicalPath(path)
+  const qs = Object.entries(out).map(([k, v]) => `${encodeURIComponent(k)}=${encodeValue(v)}`).join('&')
+  return { path: canonical, query: out, key: qs === '' ? canonical : `${canonical}?${qs}` }
+}
+
+/**
+ * `next_page` on the gateway: the client's own path and parameters (never a token, neither the client's
+ * nor ours) with the next page number. Built from the client's request rather than the upstream's link, so
+ * it cannot point anywhere else and keeps any parameter the gateway changed on the way up as the client wrote it.
+ */
+export function nextPageUrl (req: Pick<PassRequest, 'baseUrl' | 'path' | 'query'>, page: number): string {
+  const parts: string[] = []
+  for (const [name, value] of Object.entries(req.query)) {
+    if (name === 'api_token' || name === 'page' || typeof value !== 'string') continue
+    parts.push(`${encodeURIComponent(name)}=${encodeValue(value)}`)
+  }
+  parts.push(`page=${page}`)
+  return `${req.baseUrl}/v3${req.path}?${parts.join('&')}`
+}

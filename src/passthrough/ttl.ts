@@ -1,0 +1,67 @@
+/**
+ * How long a cached answer stays good, by kind of data (DESIGN §5). The numbers trade freshness against the
+ * upstream budget: reference data changes a few times a day, fixtures change during matches, livescores
+ * change every few seconds (and are normally answered from the live mirror, see live.ts).
+ */
+import type { Endpoint } from '../contract/endpoints.ts'
+import type { IncludeNode } from '../contract/query.ts'
+import type { Kind } from '../contract/resources.ts'
+
+export interface TtlPolicy {
+  /** Core data, leagues, seasons, stages, rounds, teams, people, venues, states, account listings. @default 1 h */
+  referenceMs: number
+  /** Fixture lists and records, schedules, anything including fixtures or their live parts. @default 15 s */
+  fixtureMs: number
+  /** Livescores when the live mirror cannot answer, fixtures/latest, leagues/live. @default 3 s */
+  liveMs: number
+  /** Standings tables (they move when a match ends) and the paid extras. @default 2 min */
+  standingsMs: number
+  /**
+   * Upstream 404s for an id: long enough to absorb a client hammering an unknown id, short enough that a
+   * record created upstream shows up soon. @default 30 s
+   */
+  notFoundMs: number
+}
+
+export const DEFAULT_TTL: TtlPolicy = {
+  referenceMs: 60 * 60_000,
+  fixtureMs: 15_000,
+  // Below the upstream's 10 s `latest` window and the poller's pace, so a client polling through the gateway
+  // sees what a direct client would, give or take a poll.
+  liveMs: 3000,
+  standingsMs: 2 * 60_000,
+  notFoundMs: 30_000
+}
+
+const LIVE_ENDPOINTS = new Set(['livescores.all', 'livescores.inplay', 'livescores.latest', 'fixtures.latest', 'leagues.live', 'expected.fixtures'])
+/** Kinds whose records change while matches are played. */
+const MOVING_KINDS: ReadonlySet<Kind> = new Set(['fixture', 'score', 'event', 'period', 'statistic', 'xg', 'odd', 'prediction'])
+
+/** A league's `inplay`/`today` includes are live lists, whatever the league record itself is. */
+const LIVE_INCLUDE_NAMES = new Set(['inplay', 'today'])
+
+function includesMoving (nodes: readonly IncludeNode[]): 'live' | 'moving' | undefined {
+  let found: 'live' | 'moving' | undefined
+  for (const node of nodes) {
+    if (LIVE_INCLUDE_NAMES.has(node.name)) return 'live'
+    if (MOVING_KINDS.has(node.target)) found = 'moving'
+    const nested = includesMoving(node.children)
+    if (nested === 'live') return nested
+    found ??= nested
+  }
+  return found
+}
+
+/** TTL of an answer to `endpoint` with these includes: the shortest that any part of it calls for. */
+export function ttlFor (endpoint: Endpoint, includes: readonly IncludeNode[], policy: TtlPolicy = DEFAULT_TTL): number {
+  if (LIVE_ENDPOINTS.has(endpoint.id)) return policy.liveMs
+  let ttl: number
+  if (endpoint.kind === 'standing') ttl = policy.standingsMs
+  else if (MOVING_KINDS.has(endpoint.kind) || endpoint.entity === 'Schedule') ttl = policy.fixtureMs
+  else if (endpoint.id === 'leagues.date' || endpoint.id.startsWith('predictions.') || endpoint.id.startsWith('odds.')) ttl = policy.standingsMs
+  else ttl = policy.referenceMs
+  const moving = includesMoving(includes)
+  if (moving === 'live') return Math.min(ttl, policy.liveMs)
+  if (moving === 'moving') return Math.min(ttl, policy.fixtureMs)
+  return ttl
+}

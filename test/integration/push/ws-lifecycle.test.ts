@@ -1,0 +1,65 @@
+/** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
+import type { Socket } from 'node:net'
+import { expect, it } from 'vitest'
+import { WsTestClient } from '../../helpers/ws-client.ts'
+import { startPush } from './harness.ts'
+
+const rawSocket = (c: WsTestClient): Socket => (c.ws as unknown as { _socket: Socket })._socket
+
+it('closes a slow consumer with 4008 while a fast one receives everything', async () => {
+  const s = await startPush()
+  const slow = await WsTestClient.connect(s.wsUrl())
+  const fast = await WsTestClient.connect(s.wsUrl())
+  await slow.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
+  await fast.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
+  // Stop reading: the kernel buffers fill first (several MB on loopback), then the server's own queue.
+  rawSocket(slow).pause()
+  const big = { name: 'x'.repeat(64 * 1024) }
+  let last = ''
+  for (let i = 0; i < 600 && s.hub.stats().connections === 2; i++) {
+    last = (await s.apply(1 + (i % 4), 271, big)).cursor
+    if (i % 8 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+  }
+  expect(s.hub.stats().connections).toBe(1)
+  // Keeps flowing for the others after the drop.
+  for (let i = 0; i < 5; i++) last = (await s.apply(9, 271)).cursor
+  await fast.take((f) => f.type === 'change' && f.cursor === last, 10_000)
+  const cursors = fast.changes().map((f) => f.cursor as string)
+  expect(new Set(cursors).size).toBe(cursors.length)
+  expect(Number(last.split(':')[1])).toBe(cursors.length)
+  expect(await s.metrics.registry.metrics()).toMatch(/touchline_slow_consumer_closes_total 1/)
+
+  rawSocket(slow).resume()
+  expect((await slow.closed).code).toBe(4008)
+  fast.close()
+})
+
+it('drops a peer that stops answering pings and keeps one that answers', async () => {
+  const s = await startPush({ limits: { heartbeatMs: 50 } })
+  const dead = await WsTestClient.connect(s.wsUrl(), { autoPong: false })
+  const alive = await WsTestClient.connect(s.wsUrl())
+  expect((await dead.take('hello')).heartbeat_ms).toBe(50)
+  const closed = await dead.closed
+  expect(closed.code).toBe(1006) // terminated: a dead peer gets no close handshake
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  expect(s.hub.stats().connections).toBe(1)
+  expect(await alive.request({ op: 'ping', ref: 'still' })).toMatchObject({ type: 'pong' })
+  alive.close()
+})
+
+it('closes every socket with 1001 and the final cursor on shutdown', async () => {
+  const s = await startPush()
+  const c = await WsTestClient.connect(s.wsUrl())
+  await c.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
+  const rec = await s.apply(1, 271)
+  await s.apply(2, 501)
+  await c.take('change')
+  const closing = s.app.close()
+  const closed = await c.closed
+  await closing
+  expect(closed.code).toBe(1001)
+  // The head, not the client's last change: nothing between them matched its subscription.
+  expect(closed.reason).toBe(s.hub.head())
+  expect(Number(closed.reason.split(':')[1])).toBeGreaterThan(Number(rec.cursor.split(':')[1]))
+  expect(s.hub.stats().connections).toBe(0)
+})

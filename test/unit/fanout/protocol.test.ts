@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { changeFrameJson, errorFrame, parseClientFrame } from '../../../src/fanout/protocol.ts'
+
+const parse = (value: unknown) => parseClientFrame(typeof value === 'string' ? value : JSON.stringify(value))
+
+describe('parseClientFrame', () => {
+  it('accepts the three ops and defaults snapshot to true', () => {
+    expect(parse({ op: 'subscribe', ref: '1', leagues: [271], fixtures: [19146701], since: 'ab:3' }))
+      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: [271], fixtures: [19146701], since: 'ab:3', snapshot: true } })
+    expect(parse({ op: 'unsubscribe', ref: '2', leagues: [271] })).toMatchObject({ ok: true, frame: { op: 'unsubscribe' } })
+    expect(parse({ op: 'ping', ref: 3 })).toEqual({ ok: true, frame: { op: 'ping', ref: 3 } })
+    expect(parse({ op: 'subscribe', snapshot: false })).toEqual({ ok: true, frame: { op: 'subscribe', snapshot: false } })
+  })
+
+  it('answers unknown ops with unknown_op and the ref', () => {
+    expect(parse({ op: 'publish', ref: '7' })).toEqual({ ok: false, error: errorFrame('7', 'unknown_op', 'unknown op "publish"') })
+  })
+
+  it.each([
+    ['not JSON', '{'],
+    ['an array', '[1]'],
+    ['no op', { ref: '1' }],
+    ['zero id', { op: 'subscribe', leagues: [0] }],
+    ['fractional id', { op: 'subscribe', fixtures: [1.5] }],
+    ['string id', { op: 'subscribe', fixtures: ['1'] }],
+    ['unknown field', { op: 'ping', extra: true }],
+    ['snapshot not boolean', { op: 'subscribe', snapshot: 'yes' }]
+  ])('answers %s with invalid_message', (_what, value) => {
+    const result = parse(value)
+    expect(result.ok).toBe(false)
+    expect(!result.ok && result.error.code).toBe('invalid_message')
+  })
+
+  it('keeps the ref of a frame that fails the schema', () => {
+    const result = parse({ op: 'subscribe', ref: 'x', leagues: [-1] })
+    expect(!result.ok && result.error).toMatchObject({ ref: 'x', code: 'invalid_message', message: expect.stringContaining('leagues') })
+  })
+
+  it('refuses frames over the size limit and binary frames', () => {
+    const big = JSON.stringify({ op: 'ping', ref: 'x'.repeat(10), pad: 'y'.repeat(16 * 1024) })
+    expect(parseClientFrame(big)).toMatchObject({ ok: false, error: { code: 'invalid_message' } })
+    expect(parseClientFrame(Buffer.from('{"op":"ping"}'), true)).toMatchObject({ ok: false, error: { code: 'invalid_message' } })
+    expect(parseClientFrame('{"op":"ping"}', false, 5)).toMatchObject({ ok: false })
+  })
+})
+
+it('builds the change frame by splicing the record JSON', () => {
+  const json = JSON.stringify({ cursor: 'a:1', fixture_id: 1 })
+  expect(JSON.parse(changeFrameJson(json))).toEqual({ type: 'change', cursor: 'a:1', fixture_id: 1 })
+})

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { Connection } from '../../../src/fanout/connection.ts'
+import { Outgoing } from '../../../src/fanout/outgoing.ts'
+import { SubscriptionIndex } from '../../../src/fanout/subscriptions.ts'
+import type { ClientKey } from '../../../src/keys.ts'
+import type { ChangeRecord } from '../../../src/live/types.ts'
+import { fixture } from '../../integration/store/fixture.ts'
+
+const key = (leagues: ClientKey['leagues'] = '*'): ClientKey =>
+  ({ key: 'k', name: 'k', leagues, hourly_quota: 1, max_connections: 1, allowed_origins: '*' })
+
+class FakeConnection extends Connection {
+  readonly transport = 'ws' as const
+  readonly got: string[] = []
+  sendControl (): number { return 0 }
+  sendChange (out: Outgoing): number { this.got.push(out.record.cursor); return 1 }
+  bufferedAmount (): number { return 0 }
+  close (): void {}
+  terminate (): void {}
+}
+
+function change (offset: number, fixtureId: number, leagueId: number): Outgoing {
+  const record: ChangeRecord = { cursor: `e:${offset}`, fixture_id: fixtureId, league_id: leagueId, at: 'now', changes: [], fixture: fixture(fixtureId, leagueId) }
+  return Outgoing.of(record, JSON.stringify(record))
+}
+
+function matches (index: SubscriptionIndex, out: Outgoing): number[] {
+  const ids: number[] = []
+  index.forEachMatch(out, (c) => ids.push(c.id))
+  return ids.sort()
+}
+
+describe('SubscriptionIndex', () => {
+  it('matches by league or fixture, once per connection', () => {
+    const index = new SubscriptionIndex()
+    const both = new FakeConnection(1, key())
+    const fixtureOnly = new FakeConnection(2, key())
+    const none = new FakeConnection(3, key())
+    index.add(both, [271], [7])
+    index.add(fixtureOnly, [], [7])
+    index.add(none, [], [])
+    expect(matches(index, change(1, 7, 271))).toEqual([1, 2])
+    expect(matches(index, change(2, 8, 271))).toEqual([1])
+    expect(matches(index, change(3, 9, 501))).toEqual([])
+    expect(index.total).toBe(3)
+  })
+
+  it('keeps fixtures of leagues outside a scoped key away', () => {
+    const index = new SubscriptionIndex()
+    const scoped = new FakeConnection(1, key([271]))
+    index.add(scoped, [], [7])
+    expect(matches(index, change(1, 7, 501))).toEqual([])
+    expect(matches(index, change(2, 7, 271))).toEqual([1])
+  })
+
+  it('routes everything in scope to an all-leagues connection, and forgets a dropped one', () => {
+    const index = new SubscriptionIndex()
+    const all = new FakeConnection(1, key())
+    const scopedAll = new FakeConnection(2, key([271]))
+    index.setAll(all)
+    index.setAll(scopedAll)
+    expect(matches(index, change(1, 7, 501))).toEqual([1])
+    const c = new FakeConnection(3, key())
+    index.add(c, [501], [1, 2])
+    expect(index.drop(c)).toBe(3)
+    expect(index.total).toBe(0)
+    expect(matches(index, change(2, 1, 501))).toEqual([1])
+  })
+
+  it('counts only ids that were actually added or removed', () => {
+    const index = new SubscriptionIndex()
+    const c = new FakeConnection(1, key())
+    expect(index.add(c, [1, 1, 2], [])).toBe(2)
+    expect(index.add(c, [2, 3], [])).toBe(1)
+    expect(index.remove(c, [3, 4], [9])).toBe(1)
+    expect(c.subscriptionCount).toBe(2)
+  })
+})
+
+describe('Connection', () => {
+  it('holds live changes while pending and sends them in order on flush', () => {
+    const c = new FakeConnection(1, key())
+    c.pending = []
+    c.push(change(1, 7, 271))
+    c.push(change(2, 7, 271))
+    expect(c.got).toEqual([])
+    expect(c.flushPending()).toBe(2)
+    expect(c.got).toEqual(['e:1', 'e:2'])
+    expect(c.pending).toBeUndefined()
+  })
+
+  it('skips changes the replay already sent and lifts the floor once past it', () => {
+    const c = new FakeConnection(1, key())
+    c.floor = { epoch: 'e', offset: 5, all: false, leagues: new Set([271]), fixtures: new Set() }
+    c.push(change(4, 7, 271)) // replayed
+    c.push(change(5, 8, 501)) // not in the replayed filter: another subscription's change
+    c.push(change(6, 7, 271))
+    expect(c.got).toEqual(['e:5', 'e:6'])
+    expect(c.floor).toBeUndefined()
+  })
+
+  it('sends nothing once closed', () => {
+    const c = new FakeConnection(1, key())
+    c.closed = true
+    expect(c.push(change(1, 7, 271))).toBe(0)
+    expect(c.got).toEqual([])
+  })
+})
