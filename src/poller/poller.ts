@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
+import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
@@ -45,6 +46,8 @@ export interface PollerDeps {
   /** When the provider made the change a record reports (for the detection-latency metric), if known. */
   changedAt?: (fixtureId: number, detectedAt: number) => number | undefined
   onRecord?: (r: IngestResult) => void
+  /** Waits between polls; a benchmark replaces it to run an hour of virtual time in seconds. @default timers' setTimeout */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
 export interface PollerStatus {
@@ -69,10 +72,20 @@ export interface Poller {
   forceReconcile: () => void
 }
 
+/**
+ * Whether a change set has a moment at the provider to measure detection latency against: a clock tick
+ * alone does not (it ticks every match second), nor do the first sighting of a fixture and its removal
+ * from the live set (touchline's own bookkeeping).
+ */
+export function isTimedChange (changes: readonly Change[]): boolean {
+  return changes.some((c) => c.kind !== 'clock' && c.kind !== 'fixture_added' && c.kind !== 'fixture_removed')
+}
+
 type Action = { kind: 'reconcile' } | { kind: 'latest' } | { kind: 'refetch', ids: number[] }
 
 export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Poller {
   const now = deps.now ?? Date.now
+  const pause = deps.sleep ?? (async (ms: number, signal: AbortSignal) => { await sleep(ms, undefined, { signal }) })
   const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? LATEST_WINDOW_MS - 2000 }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
@@ -114,8 +127,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   function observe (result: IngestResult): void {
     const detectedAt = now()
     for (const change of result.record.changes) deps.metrics?.changes.inc({ kind: change.kind })
-    // A clock tick alone is not a change the provider reports a time for (it ticks every match second).
-    const substantive = result.record.changes.some((c) => c.kind !== 'clock')
+    const substantive = isTimedChange(result.record.changes)
     const madeAt = substantive ? deps.changedAt?.(result.record.fixture_id, detectedAt) : undefined
     if (madeAt !== undefined && madeAt > 0 && madeAt <= detectedAt) deps.metrics?.detectionLatency.observe((detectedAt - madeAt) / 1000)
     deps.onRecord?.(result)
@@ -200,7 +212,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       intervalMs = allowed ? await delayAfter(failure).catch(() => pacing.floorMs) : Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
       if (!allowed) needReconcile = true
       deps.metrics?.pollInterval.set(intervalMs / 1000)
-      await sleep(intervalMs, undefined, { signal: abort.signal }).catch(() => {})
+      await pause(intervalMs, abort.signal).catch(() => {})
     }
   }
 
