@@ -1,5 +1,5 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] })
+  ...neostandard({ ts: true, ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] })
 ]

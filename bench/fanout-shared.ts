@@ -87,7 +87,7 @@ export function benchFixture (id: number, version: number): LiveFixture {
   }
 }
 
-export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes: Mode[] } {
+export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes: Mode[], rounds: number } {
   const get = (name: string, dflt: number): number => {
     const i = argv.indexOf(`--${name}`)
     const value = i >= 0 ? Number(argv[i + 1]) : dflt
@@ -96,5 +96,5 @@ export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes
   }
   const only = argv.indexOf('--mode')
   const modes: Mode[] = only >= 0 ? [argv[only + 1] as Mode] : ['touchline', 'baseline']
-  return { modes, subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
+  return { modes, rounds: get('rounds', 1), subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
 }

@@ -2,8 +2,10 @@
  * Fan-out benchmark: touchline's hub behind /v1/live against a bare `ws` broadcast loop, with the same
  * subscribers (a separate process of raw sockets on 127.0.0.1) and the same payload.
  *
- *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--mode touchline|baseline]
+ *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--rounds 1] [--mode touchline|baseline]
  *
+ * Loopback throughput on a small VM varies by ±30 % between runs; `--rounds 3` alternates the modes and
+ * compares medians.
  * Each mode runs in a fresh server process (so one mode's heap does not skew the other's memory figure),
  * which forks its subscriber process. Both hold one socket per subscriber: `ulimit -n` must exceed the
  * subscriber count plus a few dozen (raise it with `ulimit -n 65536` before running with more than ~19,000).
@@ -15,12 +17,11 @@
  *                 work) and server fan-out rate (deliveries per second of time spent inside publish)
  *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max
  */
-import { fork } from 'node:child_process'
-import { execSync } from 'node:child_process'
+import { execSync, fork } from 'node:child_process'
 import { parseArgs, type ModeResult } from './fanout-shared.ts'
 
 async function runMode (mode: ModeResult['mode'], args: ReturnType<typeof parseArgs>): Promise<ModeResult> {
-  const { modes: _modes, ...rest } = args
+  const { modes: _modes, rounds: _rounds, ...rest } = args
   const child = fork(new URL('./fanout-server.ts', import.meta.url), [JSON.stringify({ ...rest, mode })], { execArgv: ['--expose-gc', '--import', 'tsx'] })
   return await new Promise((resolve, reject) => {
     child.once('message', (msg) => resolve(msg as ModeResult))
@@ -47,19 +48,27 @@ async function main (): Promise<void> {
   if (Number(limit) < args.subscribers + 64) console.warn(`ulimit -n is ${limit}: raise it (ulimit -n 65536) or use fewer --subscribers`)
   console.log(`fan-out benchmark: ${args.subscribers} subscribers, burst ${args.burst}, ${args.rate}/s for ${args.seconds} s, ulimit -n ${limit}`)
   const results: ModeResult[] = []
-  for (const mode of args.modes) {
-    const r = await runMode(mode, args)
-    print(r)
-    results.push(r)
+  for (let round = 0; round < args.rounds; round++) {
+    for (const mode of args.modes) {
+      const r = await runMode(mode, args)
+      print(r)
+      results.push(r)
+    }
   }
-  const [ours, base] = [results.find((r) => r.mode === 'touchline'), results.find((r) => r.mode === 'baseline')]
-  if (ours === undefined || base === undefined) return
-  const e2e = ours.burst.perSecond / base.burst.perSecond
-  const fanout = ours.burst.serverFanoutPerSecond / base.burst.serverFanoutPerSecond
-  console.log('\ntouchline / baseline')
-  console.log(`  end-to-end throughput  ${e2e.toFixed(2)}x   (goal >= 0.9)`)
-  console.log(`  server fan-out rate    ${fanout.toFixed(2)}x`)
-  console.log(`  idle memory            ${kib(ours.idleRssPerConn)} KiB RSS per connection (goal <= 16), baseline ${kib(base.idleRssPerConn)} KiB`)
+  const ours = results.filter((r) => r.mode === 'touchline')
+  const base = results.filter((r) => r.mode === 'baseline')
+  if (ours.length === 0 || base.length === 0) return
+  const ratio = (pick: (r: ModeResult) => number): number => median(ours.map(pick)) / median(base.map(pick))
+  console.log(`\ntouchline / baseline (medians of ${args.rounds} round${args.rounds > 1 ? 's' : ''})`)
+  console.log(`  end-to-end throughput  ${ratio((r) => r.burst.perSecond).toFixed(2)}x   (goal >= 0.9)`)
+  console.log(`  server fan-out rate    ${ratio((r) => r.burst.serverFanoutPerSecond).toFixed(2)}x`)
+  console.log(`  idle memory            ${kib(median(ours.map((r) => r.idleRssPerConn)))} KiB RSS per connection (goal <= 16), baseline ${kib(median(base.map((r) => r.idleRssPerConn)))} KiB`)
+}
+
+function median (values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] as number : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
 main().catch((err: unknown) => {

@@ -6,8 +6,10 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from './budget/index.ts'
 import { healthRoutes, type ReadinessCheck } from './http/health.ts'
+import { passthroughRoutes } from './http/passthrough.ts'
 import type { KeyRing } from './keys.ts'
 import type { Metrics } from './metrics.ts'
+import type { Passthrough } from './passthrough/index.ts'
 import type { Poller } from './poller/poller.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
@@ -23,6 +25,8 @@ export interface AppDeps {
   /** The poller, when this instance runs one (only the leader polls over Redis). */
   poller?: () => Poller | undefined
   checks?: Record<string, ReadinessCheck>
+  /** The REST passthrough (`GET /v3/...`, DESIGN §5); absent in tests that build the app without it. */
+  passthrough?: Passthrough
 }
 
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -51,5 +55,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       store: async () => { await deps.store.head(); return true }
     }
   }))
+  if (deps.passthrough !== undefined) await app.register(passthroughRoutes({ passthrough: deps.passthrough }))
   return app
 }

@@ -12,6 +12,9 @@ import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budg
 import type { Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
+import {
+  createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
+} from './passthrough/index.ts'
 import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { reserveCount } from './poller/pacing.ts'
@@ -41,6 +44,8 @@ export interface GatewayOverrides {
   poll?: boolean
   /** Leadership lease timing, ms. */
   leaseTtlMs?: number
+  /** REST passthrough options (tests: a movable clock for quota windows and cache expiry, TTLs, timeouts). */
+  passthrough?: PassthroughOptions
 }
 
 export async function startGateway (cfg: Config, log: Logger, overrides: GatewayOverrides = {}): Promise<Gateway> {
@@ -98,8 +103,10 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   })
   cleanups.push(async () => { await upstream.close() })
 
+  // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
+  const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
   const poller = createPoller({
-    upstream,
+    upstream: live.observe(upstream),
     ledger,
     store,
     metrics,
@@ -129,8 +136,21 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   }
   cleanups.push(async () => { await (leader?.stop() ?? poller.stop()) })
 
+  const passthrough = createPassthrough({
+    upstream,
+    ledger,
+    keys,
+    metrics,
+    live,
+    cache: redis === undefined ? createMemoryCache() : createRedisCache({ redis, prefix }),
+    quota: redis === undefined ? createMemoryQuota() : createRedisQuota({ redis, prefix }),
+    log: log.child({ component: 'passthrough' }),
+    secrets: [token]
+  }, overrides.passthrough)
+
   const app = await buildApp({
     log,
+    passthrough,
     store,
     ledger,
     upstream,

@@ -49,10 +49,31 @@ export const STATE_BY_CODE: ReadonlyMap<string, StateDef> = new Map(STATES.map((
 
 /** Named ids, so code reads `State.HT` rather than `3`. */
 export const State = {
-  NS: 1, INPLAY_1ST_HALF: 2, HT: 3, BREAK: 4, FT: 5, INPLAY_ET: 6, AET: 7, FT_PEN: 8, INPLAY_PENALTIES: 9,
-  POSTPONED: 10, SUSPENDED: 11, CANCELLED: 12, TBA: 13, WO: 14, ABANDONED: 15, DELAYED: 16, AWARDED: 17,
-  INTERRUPTED: 18, AWAITING_UPDATES: 19, DELETED: 20, EXTRA_TIME_BREAK: 21, INPLAY_2ND_HALF: 22,
-  INPLAY_ET_2ND_HALF: 23, PEN_BREAK: 25, PENDING: 26
+  NS: 1,
+  INPLAY_1ST_HALF: 2,
+  HT: 3,
+  BREAK: 4,
+  FT: 5,
+  INPLAY_ET: 6,
+  AET: 7,
+  FT_PEN: 8,
+  INPLAY_PENALTIES: 9,
+  POSTPONED: 10,
+  SUSPENDED: 11,
+  CANCELLED: 12,
+  TBA: 13,
+  WO: 14,
+  ABANDONED: 15,
+  DELAYED: 16,
+  AWARDED: 17,
+  INTERRUPTED: 18,
+  AWAITING_UPDATES: 19,
+  DELETED: 20,
+  EXTRA_TIME_BREAK: 21,
+  INPLAY_2ND_HALF: 22,
+  INPLAY_ET_2ND_HALF: 23,
+  PEN_BREAK: 25,
+  PENDING: 26
 } as const
 
 /** States whose fixtures are in play (the real API's 2023 `is_live` flag). */

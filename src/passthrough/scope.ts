@@ -34,7 +34,7 @@ export interface ScopeLookup {
 }
 
 /** The record whose league decides access to a season-, round- or fixture-scoped endpoint. */
-export function scopeLookup (endpoint: Endpoint, params: Record<string, string>): ScopeLookup | undefined {
+export function scopeLookup (params: Record<string, string>): ScopeLookup | undefined {
   if (params.seasonId !== undefined) return { path: `/football/seasons/${params.seasonId}`, entity: 'Season', kind: 'season' }
   if (params.roundId !== undefined) return { path: `/football/rounds/${params.roundId}`, entity: 'Round', kind: 'round' }
   if (params.fixtureId !== undefined) return { path: `/football/fixtures/${params.fixtureId}`, entity: 'Fixture', kind: 'fixture' }

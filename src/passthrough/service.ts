@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
-import { leagueAllowed, originAllowed, type KeyRing } from '../keys.ts'
+import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import { redactUrl } from '../logger.ts'
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
@@ -64,6 +64,8 @@ export interface Passthrough {
 /** The upstream's "no results" message (its empty `latest` has no `data`, upstream-facts §0.3). */
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 const BUDGET_MESSAGE = 'The gateway has used its upstream allowance for this entity until the upstream window resets; your own quota is untouched. Try again later.'
+
+const CORS_EXPOSED = 'x-ratelimit-limit, x-ratelimit-remaining, retry-after, x-cache, age'
 
 type Source = 'hit' | 'miss' | 'coalesced' | 'live'
 interface Loaded { fetched: Fetched, source: Source }
@@ -145,7 +147,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
 
   /** For a scoped key: the league of the season, round or fixture an endpoint is scoped to, if known. */
   async function scopedLeague (ctx: RequestContext): Promise<number | undefined> {
-    const lookup = scopeLookup(ctx.endpoint, ctx.params)
+    const lookup = scopeLookup(ctx.params)
     const match = lookup === undefined ? undefined : matchEndpoint(lookup.path)
     if (lookup === undefined || match === undefined) return undefined
     const { fetched } = await load({
@@ -186,7 +188,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       const p = parts.pagination
       parts = { ...parts, pagination: { ...p, next_page: p.has_more ? nextPageUrl(ctx.req, p.current_page + 1) : null } }
     }
-    const age = source === 'hit' ? { age: String(Math.max(0, Math.floor((ctx.now - entry.storedAt) / 1000))) } : {}
+    const age: Record<string, string> = source === 'hit' ? { age: String(Math.max(0, Math.floor((ctx.now - entry.storedAt) / 1000))) } : {}
     return ok(ctx, parts, source, age)
   }
 
@@ -196,7 +198,15 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (isMalformedKey(presented)) return unauthorized(MALFORMED_KEY)
     const key = deps.keys.find(presented)
     if (key === undefined) return unauthorized(INVALID_KEY)
-    if (req.origin !== undefined && !originAllowed(key, req.origin)) return originForbidden(req.origin)
+    if (req.origin === undefined) return await serveKey(req, key, presented)
+    if (!originAllowed(key, req.origin)) return originForbidden(req.origin)
+    // A browser may read the answer (and the quota headers) only from an origin the key allows.
+    return withHeaders(await serveKey(req, key, presented), {
+      'access-control-allow-origin': req.origin, vary: 'Origin', 'access-control-expose-headers': CORS_EXPOSED
+    })
+  }
+
+  async function serveKey (req: PassRequest, key: ClientKey, presented: string): Promise<Reply> {
     const match = matchEndpoint(req.path)
     if (match === undefined) return pathNotFound(`/v3${req.path}`)
     const parsed = parseQuery(match.endpoint, req.query)

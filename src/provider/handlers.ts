@@ -31,8 +31,22 @@ export type HandlerResult =
 type Handler = (ctx: HandlerContext) => HandlerResult
 
 const RESOURCE_NAMES: Partial<Record<Kind, string>> = {
-  continent: 'continent', country: 'country', region: 'region', city: 'city', type: 'type', league: 'league', season: 'season', stage: 'stage',
-  round: 'round', fixture: 'fixture', team: 'team', player: 'player', coach: 'coach', referee: 'referee', venue: 'venue', state: 'state'
+  continent: 'continent',
+  country: 'country',
+  region: 'region',
+  city: 'city',
+  type: 'type',
+  league: 'league',
+  season: 'season',
+  stage: 'stage',
+  round: 'round',
+  fixture: 'fixture',
+  team: 'team',
+  player: 'player',
+  coach: 'coach',
+  referee: 'referee',
+  venue: 'venue',
+  state: 'state'
 }
 
 /** IANA zone names; Intl leaves out UTC, which is the API's default zone. */

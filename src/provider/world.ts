@@ -39,17 +39,45 @@ export class World {
   constructor (readonly ds: Dataset, readonly live: LiveSource) {
     const r = (x: readonly object[]): readonly Rec[] => x as readonly Rec[]
     this.#tables = {
-      continent: r(ds.continents), country: r(ds.countries), region: r(ds.regions), city: r(ds.cities), type: r(ds.types),
-      league: r(ds.leagues), season: r(ds.seasons), stage: r(ds.stages), round: r(ds.rounds), group: r(ds.groups),
-      team: r(ds.teams), player: r(ds.players), coach: r(ds.coaches), referee: r(ds.referees), venue: r(ds.venues),
-      fixture: r(ds.fixtures), standing: r(ds.standings), state: r(STATE_RECORDS)
+      continent: r(ds.continents),
+      country: r(ds.countries),
+      region: r(ds.regions),
+      city: r(ds.cities),
+      type: r(ds.types),
+      league: r(ds.leagues),
+      season: r(ds.seasons),
+      stage: r(ds.stages),
+      round: r(ds.rounds),
+      group: r(ds.groups),
+      team: r(ds.teams),
+      player: r(ds.players),
+      coach: r(ds.coaches),
+      referee: r(ds.referees),
+      venue: r(ds.venues),
+      fixture: r(ds.fixtures),
+      standing: r(ds.standings),
+      state: r(STATE_RECORDS)
     }
     const m = (x: ReadonlyMap<number, object>): ReadonlyMap<number, Rec> => x as ReadonlyMap<number, Rec>
     const b = ds.byId
     this.#byId = {
-      continent: m(b.continent), country: m(b.country), region: m(b.region), city: m(b.city), type: m(b.type), league: m(b.league),
-      season: m(b.season), stage: m(b.stage), round: m(b.round), group: m(b.group), team: m(b.team), player: m(b.player),
-      coach: m(b.coach), referee: m(b.referee), venue: m(b.venue), fixture: m(b.fixture), standing: m(b.standing),
+      continent: m(b.continent),
+      country: m(b.country),
+      region: m(b.region),
+      city: m(b.city),
+      type: m(b.type),
+      league: m(b.league),
+      season: m(b.season),
+      stage: m(b.stage),
+      round: m(b.round),
+      group: m(b.group),
+      team: m(b.team),
+      player: m(b.player),
+      coach: m(b.coach),
+      referee: m(b.referee),
+      venue: m(b.venue),
+      fixture: m(b.fixture),
+      standing: m(b.standing),
       state: new Map(STATE_RECORDS.map((s) => [s.id, s]))
     }
   }

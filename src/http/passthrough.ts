@@ -1,0 +1,33 @@
+/**
+ * The REST passthrough's HTTP binding (DESIGN §5): every `GET /v3/...` (`/v3/core/*`, `/v3/football/*`,
+ * `/v3/my/*`, and the spec's 404 body for any other path under `/v3`) handed to the passthrough service.
+ * No logic here: the service returns status, headers and JSON text.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import type { Passthrough } from '../passthrough/index.ts'
+
+export interface PassthroughRouteDeps {
+  passthrough: Passthrough
+}
+
+const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value[0] : value
+
+export function passthroughRoutes (deps: PassthroughRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/v3/*', async (req, reply) => {
+      const q = req.url.indexOf('?')
+      const path = (q === -1 ? req.url : req.url.slice(0, q)).slice('/v3'.length)
+      const authorization = header(req.headers.authorization)
+      const origin = header(req.headers.origin)
+      const out = await deps.passthrough.handle({
+        path,
+        query: req.query as Record<string, string | string[] | undefined>,
+        ...(authorization !== undefined ? { authorization } : {}),
+        ...(origin !== undefined ? { origin } : {}),
+        // Behind a proxy, fastify's trustProxy makes these the client-facing protocol and host.
+        baseUrl: `${req.protocol}://${req.host}`
+      })
+      return await reply.code(out.status).headers(out.headers).type('application/json; charset=utf-8').send(out.body)
+    })
+  }
+}
