@@ -52,4 +52,10 @@ export interface ConformanceTarget {
    * here (baseUrl, limited, burst). Tests that move time run last in the suite.
    */
   advanceClock?: (ms: number) => void
+  /**
+   * Rules the target leaves out by design, each with the reason, which the tests of that rule report when
+   * they skip. `planFeatures`: includes and endpoints that a plan tier or add-on unlocks (xGFixture, odds,
+   * predictions; spec 5.4), for a target whose tokens differ in leagues and quotas only.
+   */
+  unsupported?: { planFeatures?: string }
 }
