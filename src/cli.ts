@@ -9,7 +9,9 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
 
   serve                      the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default)
   provider [--port 8081] [--seed N] [--speed N] [--replay FILE...]
-                             only the embedded provider: a local sandbox of the football data API
+           [--error-rate 0..1] [--latency-ms N] [--hang-rate 0..1] [--rate-limit-burst N] [--outage-s N]
+                             only the embedded provider: a local sandbox of the football data API,
+                             with optional fault injection (off by default)
   tail [--league ID] [--fixture ID] [--since CURSOR] [--json]
                              print live changes in the terminal
 `
@@ -38,7 +40,18 @@ async function main (argv: string[]): Promise<void> {
     case 'provider': {
       const { values } = parseArgs({
         args: rest,
-        options: { port: { type: 'string' }, seed: { type: 'string' }, speed: { type: 'string' }, host: { type: 'string' }, replay: { type: 'string', multiple: true } },
+        options: {
+          port: { type: 'string' },
+          seed: { type: 'string' },
+          speed: { type: 'string' },
+          host: { type: 'string' },
+          replay: { type: 'string', multiple: true },
+          'error-rate': { type: 'string' },
+          'latency-ms': { type: 'string' },
+          'hang-rate': { type: 'string' },
+          'rate-limit-burst': { type: 'string' },
+          'outage-s': { type: 'string' }
+        },
         strict: true
       })
       const cfg = config()

@@ -5,6 +5,7 @@ import { pino } from 'pino'
 import type { Config } from '../config.ts'
 import { loggerOptions } from '../logger.ts'
 import { startProvider } from './index.ts'
+import type { FaultOptions } from './faults.ts'
 import { DEMO_TOKENS } from './plans.ts'
 
 export interface ProviderFlags {
@@ -13,27 +14,44 @@ export interface ProviderFlags {
   seed?: string
   speed?: string
   replay?: string[]
+  'error-rate'?: string
+  'latency-ms'?: string
+  'hang-rate'?: string
+  'rate-limit-burst'?: string
+  'outage-s'?: string
 }
 
-function intFlag (name: string, value: string | undefined, fallback: number): number {
+function numberFlag (name: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback
   const n = Number(value)
-  if (!Number.isFinite(n) || n < 0) {
-    process.stderr.write(`touchline: --${name} must be a non-negative number, got "${value}"\n`)
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) {
+    process.stderr.write(`touchline: --${name} must be a number from 0 to ${max}, got "${value}"\n`)
     process.exit(2)
   }
   return n
+}
+
+/** Fault injection from the command line (all off by default). */
+function faultsFrom (flags: ProviderFlags): FaultOptions {
+  const faults: FaultOptions = {}
+  if (flags['error-rate'] !== undefined) faults.errorRate = numberFlag('error-rate', flags['error-rate'], 0, 1)
+  if (flags['latency-ms'] !== undefined) faults.latencyMs = numberFlag('latency-ms', flags['latency-ms'], 0, 60_000)
+  if (flags['hang-rate'] !== undefined) faults.hangRate = numberFlag('hang-rate', flags['hang-rate'], 0, 1)
+  if (flags['rate-limit-burst'] !== undefined) faults.rateLimitBurst = numberFlag('rate-limit-burst', flags['rate-limit-burst'], 0)
+  if (flags['outage-s'] !== undefined) faults.outageUntil = Date.now() + numberFlag('outage-s', flags['outage-s'], 0) * 1000
+  return faults
 }
 
 export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<void> {
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
   const replay = (flags.replay ?? []).map((file) => ({ file, json: JSON.parse(readFileSync(file, 'utf8')) as unknown }))
   const provider = await startProvider({
-    port: intFlag('port', flags.port, cfg.TOUCHLINE_PROVIDER_PORT),
+    port: numberFlag('port', flags.port, cfg.TOUCHLINE_PROVIDER_PORT),
     host: flags.host ?? (cfg.TOUCHLINE_HOST === '0.0.0.0' ? '127.0.0.1' : cfg.TOUCHLINE_HOST),
-    seed: intFlag('seed', flags.seed, cfg.TOUCHLINE_SEED),
-    simSpeed: intFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED),
+    seed: numberFlag('seed', flags.seed, cfg.TOUCHLINE_SEED),
+    simSpeed: numberFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED),
     replay,
+    faults: faultsFrom(flags),
     logger: log.child({ component: 'provider' }, { level: cfg.TOUCHLINE_LOG_LEVEL === 'info' ? 'warn' : cfg.TOUCHLINE_LOG_LEVEL })
   })
   const live = provider.world.inplay(Date.now()).length

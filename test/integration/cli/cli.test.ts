@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
+const children: ChildProcess[] = []
+afterEach(() => { for (const c of children.splice(0)) c.kill('SIGTERM') })
+
+/** Starts `touchline ...args` and collects its output. */
+function run (args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, NODE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.push(child)
+  let out = ''
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const waitFor = async (pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> => {
+    const deadline = Date.now() + ms
+    for (;;) {
+      const m = out.match(pattern)
+      if (m !== null) return m
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${out}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  return { child, exited, waitFor, output: () => out }
+}
+
+describe('touchline command', () => {
+  it('`touchline provider` serves the API and prints where, with its demo tokens', async () => {
+    const p = run(['provider', '--port', '0', '--speed', '120'])
+    const [, baseUrl] = await p.waitFor(/embedded\s+(http:\/\/\S+\/v3)/)
+    for (const token of ['demo-free', 'demo-starter', 'demo-growth', 'demo-pro', 'demo-enterprise']) expect(p.output()).toContain(token)
+    const res = await fetch(`${baseUrl}/football/livescores/inplay?api_token=demo-enterprise&include=participants;scores`)
+    expect(res.status).toBe(200)
+    const body = await res.json() as { data: unknown[] }
+    expect(body.data.length).toBeGreaterThan(0)
+  }, 30_000)
+
+  it('stops with exit code 2 naming an invalid setting', async () => {
+    const p = run(['provider', '--port', '0'], { TOUCHLINE_SIM_SPEED: 'fast' })
+    expect(await p.exited).toBe(2)
+    expect(p.output()).toContain('TOUCHLINE_SIM_SPEED')
+  }, 30_000)
+
+  it('stops with exit code 2 naming an unknown TOUCHLINE_ variable', async () => {
+    const p = run(['serve'], { TOUCHLINE_PROT: '9000' })
+    expect(await p.exited).toBe(2)
+    expect(p.output()).toContain('TOUCHLINE_PROT')
+  }, 30_000)
+
+  it('rejects an unknown command and a bad flag with exit code 2', async () => {
+    const a = run(['launch'])
+    expect(await a.exited).toBe(2)
+    expect(a.output()).toContain('unknown command')
+    const b = run(['provider', '--error-rate', '3'])
+    expect(await b.exited).toBe(2)
+    expect(b.output()).toContain('--error-rate')
+  }, 30_000)
+
+  it('`touchline serve` runs the gateway in front of the embedded provider and prints the demo key', async () => {
+    const s = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_LOG_LEVEL: 'warn' })
+    const [, url] = await s.waitFor(/touchline gateway\s+(http:\/\/\S+)/)
+    expect(s.output()).toMatch(/client key\s+demo/)
+    const health = await fetch(`${url}/healthz`)
+    expect(await health.json()).toEqual({ status: 'ok' })
+    // The poller fills the store within a few seconds.
+    let metrics = ''
+    for (let i = 0; i < 50 && !/touchline_changes_total\{kind="fixture_added"\} [1-9]/.test(metrics); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      metrics = await (await fetch(`${url}/metrics`)).text()
+    }
+    expect(metrics).toMatch(/touchline_changes_total\{kind="fixture_added"\} [1-9]/)
+    expect(metrics).not.toContain('demo-enterprise')
+    s.child.kill('SIGTERM')
+    expect(await s.exited).toBe(0)
+  }, 40_000)
+})
