@@ -63,7 +63,8 @@ export async function startGateway (cfg: Config, log: Logger, overrides: Gateway
 
 async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, cleanups: Array<() => Promise<unknown>>, cleanup: () => Promise<void>): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
-  const metrics = createMetrics()
+  let ledgerRef: BudgetLedger | undefined
+  const metrics = createMetrics({ budget: async () => await ledgerRef?.all() ?? [] })
 
   let provider: RunningProvider | undefined
   if (cfg.TOUCHLINE_UPSTREAM_URL === undefined) {
@@ -92,6 +93,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
   cleanups.push(async () => { await store.close() })
   const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  ledgerRef = ledger
   cleanups.push(async () => { await ledger.close() })
 
   const upstream = createUpstreamClient({

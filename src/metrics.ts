@@ -4,14 +4,29 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
-export function createMetrics (opts: { defaults?: boolean } = {}) {
+export interface MetricsOptions {
+  /** Node process metrics (CPU, memory, event loop). @default true */
+  defaults?: boolean
+  /** Read at each scrape for the budget gauge: the ledger's buckets. */
+  budget?: () => Promise<ReadonlyArray<{ entity: string, remaining: number }>>
+}
+
+export function createMetrics (opts: MetricsOptions = {}) {
   const registry = new Registry()
   if (opts.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'touchline_' })
   const r = [registry]
   return {
     registry,
     upstreamCalls: new Counter({ name: 'touchline_upstream_calls_total', help: 'Upstream requests by entity and status', labelNames: ['entity', 'status', 'source'] as const, registers: r }),
-    budgetRemaining: new Gauge({ name: 'touchline_budget_remaining', help: 'Requests left in the upstream hourly bucket, by entity', labelNames: ['entity'] as const, registers: r }),
+    budgetRemaining: new Gauge({
+      name: 'touchline_budget_remaining',
+      help: 'Requests left in the upstream hourly bucket, by entity',
+      labelNames: ['entity'] as const,
+      registers: r,
+      async collect () {
+        for (const b of await opts.budget?.().catch(() => []) ?? []) this.set({ entity: b.entity }, b.remaining)
+      }
+    }),
     pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r }),
     polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
     detectionLatency: new Histogram({

@@ -71,6 +71,7 @@ describe('touchline command', () => {
       metrics = await (await fetch(`${url}/metrics`)).text()
     }
     expect(metrics).toMatch(/touchline_changes_total\{kind="fixture_added"\} [1-9]/)
+    expect(metrics).toMatch(/touchline_budget_remaining\{entity="Fixture"\} \d+/)
     expect(metrics).not.toContain('demo-enterprise')
     s.child.kill('SIGTERM')
     expect(await s.exited).toBe(0)
