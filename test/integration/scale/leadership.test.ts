@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
+import { pino } from 'pino'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { loadConfig } from '../../../src/config.ts'
+import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+
+const redisUrl = inject('redisUrl')
+const prefix = `tl-test-${randomUUID()}:`
+
+async function waitFor (test: () => boolean | Promise<boolean>, ms: number): Promise<number> {
+  const started = Date.now()
+  while (!(await test())) {
+    if (Date.now() - started > ms) throw new Error(`condition not met within ${ms} ms`)
+    await sleep(50)
+  }
+  return Date.now() - started
+}
+
+describe('scale-out over Redis (DESIGN §7)', () => {
+  let provider: RunningProvider
+  const gateways: Gateway[] = []
+
+  beforeAll(async () => {
+    provider = await startProvider({ port: 0, simSpeed: 300, hourlyLimits: { Enterprise: 100_000 } })
+    const cfg = loadConfig({
+      TOUCHLINE_PORT: '0',
+      TOUCHLINE_HOST: '127.0.0.1',
+      TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
+      TOUCHLINE_REDIS_URL: redisUrl,
+      TOUCHLINE_REDIS_PREFIX: prefix,
+      TOUCHLINE_POLL_FLOOR_MS: '200'
+    })
+    for (let i = 0; i < 2; i++) gateways.push(await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 1500 }))
+  })
+
+  afterAll(async () => {
+    for (const g of gateways) await g.close()
+    await provider.close()
+    const redis = new Redis(redisUrl)
+    const keys = await redis.keys(`${prefix}*`)
+    if (keys.length > 0) await redis.del(...keys)
+    await redis.quit()
+  })
+
+  it('exactly one instance polls, and another takes over within seconds when it stops', async () => {
+    await waitFor(() => gateways.some((g) => g.isLeader()), 5000)
+    await sleep(1000)
+    expect(gateways.filter((g) => g.isLeader())).toHaveLength(1)
+    expect(gateways.filter((g) => g.poller.status().running)).toHaveLength(1)
+
+    const leader = gateways.find((g) => g.isLeader()) as Gateway
+    const follower = gateways.find((g) => g !== leader) as Gateway
+    const before = (await follower.store.readSince(undefined, { limit: 1000 })).records.length
+    expect(before).toBeGreaterThan(0)
+    await leader.close()
+    gateways.splice(gateways.indexOf(leader), 1)
+    const took = await waitFor(() => follower.isLeader(), 6000)
+    expect(took).toBeLessThan(6000)
+    expect(follower.poller.status().running).toBe(true)
+    // The new leader keeps the shared log growing.
+    const head = await follower.store.head()
+    await waitFor(async () => (await follower.store.head()) !== head, 5000)
+  }, 30_000)
+})
