@@ -17,7 +17,6 @@ import {
 } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
-import { reserveCount } from './poller/pacing.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
 import { createLease, createStore, type LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
@@ -161,10 +160,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     poller: () => poller,
     checks: {
       store: async () => { await store.head(); return true },
-      upstream: async () => {
-        const fixture = await ledger.get('Fixture')
-        return poller.status().consecutiveFailures < 3 && (fixture === undefined || fixture.remaining > reserveCount(fixture.limit, 0) - 1)
-      }
+      // A follower does not call the upstream; the leader is ready while its polls succeed.
+      upstream: async () => !poller.status().running || poller.status().consecutiveFailures < 3
     }
   })
   cleanups.push(async () => { await app.close() })
