@@ -5,8 +5,11 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from './budget/index.ts'
+import { corsRoutes } from './http/cors.ts'
 import { healthRoutes, type ReadinessCheck } from './http/health.ts'
 import { passthroughRoutes } from './http/passthrough.ts'
+import { statusRoutes } from './http/status.ts'
+import { uiRoutes } from './http/ui.ts'
 import type { KeyRing } from './keys.ts'
 import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
@@ -49,6 +52,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(status).send({ error: 'Bad Request', message: err.message })
   })
 
+  // Before the routes it covers: per-key CORS for /v1/fixtures/live, /v1/changes, /v1/sse (fastify-plugin, root scope).
+  await app.register(corsRoutes({ keys: deps.keys }))
   await app.register(healthRoutes({
     metrics: deps.metrics,
     checks: deps.checks ?? {
@@ -56,5 +61,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     }
   }))
   if (deps.passthrough !== undefined) await app.register(passthroughRoutes({ passthrough: deps.passthrough }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store }))
+  // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
+  await app.register(uiRoutes())
   return app
 }

@@ -62,8 +62,8 @@ export async function startGateway (cfg: Config, log: Logger, overrides: Gateway
 
 async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, cleanups: Array<() => Promise<unknown>>, cleanup: () => Promise<void>): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
-  let ledgerRef: BudgetLedger | undefined
-  const metrics = createMetrics({ budget: async () => await ledgerRef?.all() ?? [] })
+  const ledgerRef: { current?: BudgetLedger } = {}
+  const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
 
   let provider: RunningProvider | undefined
   if (cfg.TOUCHLINE_UPSTREAM_URL === undefined) {
@@ -92,7 +92,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
   cleanups.push(async () => { await store.close() })
   const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
-  ledgerRef = ledger
+  ledgerRef.current = ledger
   cleanups.push(async () => { await ledger.close() })
 
   const upstream = createUpstreamClient({

@@ -11,6 +11,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Kind } from '../contract/resources.ts'
 import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
+import { redactUrl } from '../logger.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 
@@ -32,7 +33,7 @@ export interface FetchDeps {
   upstream: UpstreamClient
   ledger: BudgetLedger
   log: Logger
-  /** Removes the upstream token (and any `api_token=`) from upstream text before it is stored or relayed. */
+  /** Removes the upstream token from upstream text before it is stored or relayed. */
   scrub: (text: string) => string
   /** The ledger's clock (its `resetsAt` values are on it). @default Date.now */
   ledgerNow?: () => number
@@ -90,13 +91,15 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
 
   const text = deps.scrub(res.body.toString('utf8'))
   if (res.status === 200) return entryOf(deps, input, text)
+  // An error may echo the request URL; any `api_token=` in it goes too. Not applied to data, where a
+  // `?token=` can be part of a legitimate (signed) image URL.
   if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
   if (PASSED_THROUGH.has(res.status)) {
     const isNotFound = res.status === 404
     const entry: CachedEntry = {
       status: res.status,
       entity,
-      body: text,
+      body: redactUrl(text),
       leagues: null,
       storedAt: input.now,
       expiresAt: input.now + (isNotFound ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)

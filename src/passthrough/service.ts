@@ -13,7 +13,6 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
-import { redactUrl } from '../logger.ts'
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
 import type { ResponseCache } from './cache.ts'
@@ -79,7 +78,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   const now = opts.now ?? Date.now
   const ttl: TtlPolicy = { ...DEFAULT_TTL, ...opts.ttl }
   const secrets = (deps.secrets ?? []).filter((s) => s.length > 0)
-  const scrub = (text: string): string => secrets.reduce((t, s) => t.replaceAll(s, '[redacted]'), redactUrl(text))
+  const scrub = (text: string): string => secrets.reduce((t, s) => t.includes(s) ? t.replaceAll(s, '[redacted]') : t, text)
   const log = deps.log
   const fetchDeps: FetchDeps = {
     upstream: deps.upstream,
@@ -126,7 +125,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     }))
     const parts: EnvelopeParts = { data: JSON.stringify(data), timezone: ctx.query.timezone }
     if (subscription !== undefined) parts.subscription = subscription
-    deps.metrics?.cacheRequests.inc({ outcome: 'live' })
+    deps.metrics?.cacheRequests.inc({ outcome: 'local' })
     return ok(ctx, parts, 'live')
   }
 

@@ -1,0 +1,165 @@
+/**
+ * A whole gateway (embedded provider, upstream client, ledger, passthrough) on free ports for the passthrough
+ * tests, with a keys file in a temp dir, a logger whose every line is kept (to look for the token), an HTTP
+ * helper that checks every response for the upstream token, and a counter of calls made at the provider.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { IncomingMessage, Server } from 'node:http'
+import { Writable } from 'node:stream'
+import { Redis } from 'ioredis'
+import { pino, type Logger } from 'pino'
+import { request } from 'undici'
+import { expect } from 'vitest'
+import { loadConfig } from '../../../src/config.ts'
+import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
+import { loggerOptions } from '../../../src/logger.ts'
+
+/** The gateway's upstream token when it starts the embedded provider itself (DESIGN §1). */
+export const UPSTREAM_TOKEN = 'demo-enterprise'
+
+export interface KeySpec {
+  key: string
+  name: string
+  leagues?: number[] | '*'
+  hourly_quota?: number
+  allowed_origins?: string[] | '*'
+}
+
+export interface Res {
+  status: number
+  headers: Record<string, string>
+  body: any
+  text: string
+}
+
+/** Every response any test of this process received, and those that carried the upstream token. */
+export const scanned = { responses: 0, leaks: [] as string[] }
+
+/** GET a URL; records (for `expectNoLeaks`) any response whose body or headers carry the upstream token. */
+export async function get (url: string, headers: Record<string, string> = {}): Promise<Res> {
+  const res = await request(url, { headers })
+  const text = await res.body.text()
+  const flat: Record<string, string> = {}
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  scanned.responses++
+  if (text.includes(UPSTREAM_TOKEN) || Object.entries(flat).some(([n, v]) => `${n}: ${v}`.includes(UPSTREAM_TOKEN))) scanned.leaks.push(url)
+  let body: unknown
+  try {
+    body = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  return { status: res.statusCode, headers: flat, body, text }
+}
+
+export function expectNoLeaks (): void {
+  expect(scanned.leaks, 'responses carrying the upstream token').toEqual([])
+}
+
+/** A pino logger with the gateway's options (redaction, serializers) that keeps every line, at trace level. */
+export function captureLogger (): { log: Logger, lines: string[] } {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk: Buffer, _enc, done) { lines.push(chunk.toString('utf8')); done() } })
+  const { transport: _t, ...options } = loggerOptions('trace')
+  return { log: pino(options, stream), lines }
+}
+
+export interface TestGateway {
+  gw: Gateway
+  /** The gateway's `/v3` base URL. */
+  base: string
+  /** The provider's `/v3` base URL. */
+  upstream: string
+  /** The embedded provider's HTTP server (for countRequests); absent with an external upstream. */
+  providerServer: Server
+  lines: string[]
+  close: () => Promise<void>
+}
+
+export interface TestGatewayOptions {
+  keys: KeySpec[]
+  /** Redis for the cache, quotas, ledger and store; memory when unset. */
+  redis?: { url: string, prefix: string }
+  /** An upstream to use (with the demo Enterprise token) instead of starting an embedded provider. */
+  upstreamUrl?: string
+  overrides?: GatewayOverrides
+}
+
+export async function startTestGateway (opts: TestGatewayOptions): Promise<TestGateway> {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-keys-'))
+  const keysPath = join(dir, 'keys.json')
+  writeFileSync(keysPath, JSON.stringify(opts.keys))
+  const env: Record<string, string> = {
+    TOUCHLINE_HOST: '127.0.0.1',
+    TOUCHLINE_PORT: '0',
+    TOUCHLINE_PROVIDER_PORT: '0',
+    TOUCHLINE_KEYS_FILE: keysPath,
+    TOUCHLINE_LOG_LEVEL: 'trace'
+  }
+  if (opts.upstreamUrl !== undefined) {
+    env.TOUCHLINE_UPSTREAM_URL = opts.upstreamUrl
+    env.TOUCHLINE_UPSTREAM_TOKEN = UPSTREAM_TOKEN
+  }
+  if (opts.redis !== undefined) {
+    env.TOUCHLINE_REDIS_URL = opts.redis.url
+    env.TOUCHLINE_REDIS_PREFIX = opts.redis.prefix
+  }
+  const { log, lines } = captureLogger()
+  let gw: Gateway
+  try {
+    gw = await startGateway(loadConfig(env), log, opts.overrides)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return {
+    gw,
+    base: `${gw.url}/v3`,
+    upstream: gw.provider?.baseUrl ?? opts.upstreamUrl ?? '',
+    providerServer: gw.provider?.app.server as Server,
+    lines,
+    close: async () => { await gw.close() }
+  }
+}
+
+/** Paths of the requests a provider received while counting (query left out: it holds the token). */
+export interface RequestCounter {
+  paths: string[]
+  /** Requests whose path starts with `prefix` (every request when omitted). */
+  count: (prefix?: string) => number
+  stop: () => void
+}
+
+/**
+ * Counts every request that reaches the provider, whatever its answer: a second `request` listener on its
+ * HTTP server (fastify's own handler answers; this one only records). The provider's `/my/usage` would not
+ * do, since it counts successful requests only.
+ */
+export function countRequests (server: Server): RequestCounter {
+  const paths: string[] = []
+  const listener = (req: IncomingMessage): void => { paths.push((req.url ?? '').split('?')[0] ?? '') }
+  server.on('request', listener)
+  return {
+    paths,
+    count: (prefix = '') => paths.filter((p) => p.startsWith(`/v3${prefix}`)).length,
+    stop: () => { server.off('request', listener) }
+  }
+}
+
+/** Deletes every key a test wrote under `prefix` (passthrough, store, ledger and lease keys alike). */
+export async function cleanRedis (url: string, prefix: string): Promise<void> {
+  const admin = new Redis(url)
+  try {
+    let cursor = '0'
+    do {
+      const [next, found] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+      if (found.length > 0) await admin.unlink(...found)
+      cursor = next
+    } while (cursor !== '0')
+  } finally {
+    await admin.quit()
+  }
+}
