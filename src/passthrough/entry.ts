@@ -3,15 +3,8 @@
  * the upstream sent (re-serialized once, at fill time), and the small parts around it (pagination,
  * subscription, timezone) are stitched back with the caller's own `rate_limit` on every response.
  */
+import type { Pagination } from '../contract/envelope.ts'
 import type { Kind } from '../contract/resources.ts'
-
-export interface Pagination {
-  count: number
-  per_page: number
-  current_page: number
-  next_page: string | null
-  has_more: boolean
-}
 
 /** The envelope of spec 2.1 without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {

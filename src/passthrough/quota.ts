@@ -9,20 +9,13 @@
  * for `/my/usage`, and follow the gateway's clock, which tests move.
  */
 import type { Redis, RedisKey, Result } from 'ioredis'
+import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../contract/hourly-window.ts'
 import { passthroughKeys } from './keys.ts'
 
 /** The spec's window (8.2 rule 3). */
-export const QUOTA_WINDOW_MS = 60 * 60 * 1000
+export const QUOTA_WINDOW_MS = WINDOW_MS
 
-export interface QuotaState {
-  entity: string
-  limit: number
-  used: number
-  remaining: number
-  resetsInSeconds: number
-  /** Epoch ms on the gateway's clock. */
-  windowStart: number
-}
+export type QuotaState = WindowState
 
 export interface QuotaStore {
   /** Counts one request if the key has quota left for `entity`; `state` is after the count. */
@@ -37,40 +30,13 @@ export interface QuotaStore {
   close: () => Promise<void>
 }
 
-export function quotaState (entity: string, limit: number, used: number, windowStart: number, now: number): QuotaState {
-  return {
-    entity,
-    limit,
-    used,
-    remaining: Math.max(0, limit - used),
-    resetsInSeconds: Math.max(0, Math.ceil((windowStart + QUOTA_WINDOW_MS - now) / 1000)),
-    windowStart
-  }
-}
-
 export function createMemoryQuota (): QuotaStore {
-  const keys = new Map<string, Map<string, { start: number, used: number }>>()
+  const windows = new HourlyWindows()
   return {
-    async take (keyId, entity, limit, now) {
-      let byEntity = keys.get(keyId)
-      if (byEntity === undefined) keys.set(keyId, byEntity = new Map())
-      let w = byEntity.get(entity)
-      if (w === undefined || now - w.start >= QUOTA_WINDOW_MS) byEntity.set(entity, w = { start: now, used: 0 })
-      const allowed = w.used < limit
-      if (allowed) w.used++
-      return { allowed, state: quotaState(entity, limit, w.used, w.start, now) }
-    },
-    async refund (keyId, entity, windowStart) {
-      const w = keys.get(keyId)?.get(entity)
-      if (w !== undefined && w.start === windowStart && w.used > 0) w.used--
-    },
-    async usage (keyId, limit, now) {
-      return [...(keys.get(keyId) ?? new Map<string, { start: number, used: number }>()).entries()]
-        .filter(([, w]) => now - w.start < QUOTA_WINDOW_MS)
-        .map(([entity, w]) => quotaState(entity, limit, w.used, w.start, now))
-        .sort((a, b) => a.entity.localeCompare(b.entity))
-    },
-    async close () { keys.clear() }
+    async take (keyId, entity, limit, now) { return windows.take(keyId, entity, limit, now) },
+    async refund (keyId, entity, windowStart) { windows.refund(keyId, entity, windowStart) },
+    async usage (keyId, limit, now) { return windows.usage(keyId, limit, now) },
+    async close () { windows.clear() }
   }
 }
 
@@ -138,7 +104,7 @@ export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
     async take (keyId, entity, limit, now) {
       const at = Math.floor(now)
       const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, QUOTA_WINDOW_MS, limit, HASH_TTL_MS)
-      return { allowed: allowed === 1, state: quotaState(entity, limit, used, start, at) }
+      return { allowed: allowed === 1, state: windowState(entity, limit, used, start, at) }
     },
     async refund (keyId, entity, windowStart) {
       await redis.tlQuotaRefund(keys.quota(keyId), entity, String(windowStart))
@@ -150,7 +116,7 @@ export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
         if (!field.endsWith(':s')) continue
         const entity = field.slice(0, -2)
         const start = Number(value)
-        if (now - start < QUOTA_WINDOW_MS) out.push(quotaState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
+        if (now - start < QUOTA_WINDOW_MS) out.push(windowState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
       }
       return out.sort((a, b) => a.entity.localeCompare(b.entity))
     },

@@ -9,9 +9,10 @@ import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { ENDPOINT_FEATURES } from '../contract/endpoints.ts'
 import { authenticate, tokenOf, type Caller } from './auth.ts'
 import { internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
-import { rateLimitBody, rateLimitHeaders, subscription, type Pagination } from './envelope.ts'
+import type { Pagination } from '../contract/envelope.ts'
+import { rateLimitBody, rateLimitHeaders, subscription } from './envelope.ts'
 import { PLANS, type Plan, type PlanName, type TokenRecord } from './plans.ts'
-import { RateLimiter } from './ratelimit.ts'
+import { HourlyWindows } from '../contract/hourly-window.ts'
 import { runHandler, type HandlerContext } from './handlers.ts'
 import { featureError } from './access.ts'
 import { renderAll, type RenderContext } from './render.ts'
@@ -33,7 +34,7 @@ const NO_RESULTS = "No result(s) found matching your request. Either the query d
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
   const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, routerOptions: { maxParamLength: 2000 } }) as unknown as FastifyInstance
   const tokens = new Map(opts.tokens.map((t) => [t.token, t]))
-  const limiter = new RateLimiter(opts.now)
+  const limiter = new HourlyWindows()
   const planOf = (plan: Plan): Plan => ({ ...plan, hourlyLimit: opts.hourlyLimits?.[plan.name] ?? plan.hourlyLimit })
   const send = (reply: FastifyReply, r: ErrorReply): FastifyReply => reply.code(r.status).headers(r.headers ?? {}).send(r.body)
 
@@ -61,7 +62,7 @@ export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
 
 type LimitOf = (plan: Plan) => Plan
 
-function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, limiter: RateLimiter, planOf: LimitOf, opts: ProviderAppOptions): ErrorReply {
+function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, limiter: HourlyWindows, planOf: LimitOf, opts: ProviderAppOptions): ErrorReply {
   const url = new URL(req.url, 'http://provider.local')
   const query = req.query as Record<string, string | string[] | undefined>
   if (!url.pathname.startsWith('/v3/')) return pathNotFound(url.pathname)
@@ -80,14 +81,14 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   const result = runHandler(ctx)
   if ('status' in result) return result
 
-  const charge = limiter.charge(caller.token, endpoint.entity, caller.plan.hourlyLimit, caller.plan.burst ? opts.burstBuffer : 0)
+  const charge = limiter.take(caller.token, endpoint.entity, caller.plan.hourlyLimit, now, caller.plan.burst ? opts.burstBuffer : 0)
   if (!charge.allowed) return tooManyRequests(endpoint.entity, charge.state.limit, charge.state.resetsInSeconds)
   const headers = rateLimitHeaders(charge.state)
   const envelope: Record<string, unknown> = {}
   const render: RenderContext = { world: opts.world, caller, query: parsed.query, now, fixtureType: endpoint.fixtureType }
 
   if (result.kind === 'usage') {
-    envelope.data = limiter.usage(caller.token, caller.plan.hourlyLimit).map(result.format)
+    envelope.data = limiter.usage(caller.token, caller.plan.hourlyLimit, now).map(result.format)
   } else if (result.kind === 'one') {
     envelope.data = renderAll(endpoint.kind, [result.record], render)[0]
   } else {

@@ -1,14 +1,7 @@
 /** The response envelope of spec part 2.1, with the Subscription object of 2.3. */
 import type { Plan } from './plans.ts'
-import type { BucketState } from './ratelimit.ts'
-
-export interface Pagination {
-  count: number
-  per_page: number
-  current_page: number
-  next_page: string | null
-  has_more: boolean
-}
+import type { RateLimitBody } from '../contract/envelope.ts'
+import type { WindowState } from '../contract/hourly-window.ts'
 
 const pad = (n: number): string => String(n).padStart(2, '0')
 
@@ -33,10 +26,10 @@ export function subscription (plan: Plan, nowMs: number): unknown[] {
   }]
 }
 
-export function rateLimitBody (state: BucketState): { resets_in_seconds: number, remaining: number, requested_entity: string } {
+export function rateLimitBody (state: WindowState): RateLimitBody {
   return { resets_in_seconds: state.resetsInSeconds, remaining: state.remaining, requested_entity: state.entity }
 }
 
-export function rateLimitHeaders (state: BucketState): Record<string, string> {
+export function rateLimitHeaders (state: WindowState): Record<string, string> {
   return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining) }
 }

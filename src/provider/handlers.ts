@@ -8,7 +8,7 @@ import type { Kind } from '../contract/resources.ts'
 import { leagueForbidden, leagueVisible } from './access.ts'
 import type { Caller } from './auth.ts'
 import { notFound, type ErrorReply } from './errors.ts'
-import type { BucketState } from './ratelimit.ts'
+import type { WindowState } from '../contract/hourly-window.ts'
 import { billingFormat } from './envelope.ts'
 import type { Rec, World } from './world.ts'
 import { filterFixtures } from './fixture-filters.ts'
@@ -25,7 +25,7 @@ export interface HandlerContext {
 export type HandlerResult =
   | { kind: 'one', record: Rec }
   | { kind: 'many', records: readonly Rec[] }
-  | { kind: 'usage', format: (s: BucketState) => Record<string, unknown> }
+  | { kind: 'usage', format: (s: WindowState) => Record<string, unknown> }
   | ErrorReply
 
 type Handler = (ctx: HandlerContext) => HandlerResult

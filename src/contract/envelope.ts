@@ -1,0 +1,15 @@
+/** Shapes of the response envelope (spec 2.1, 2.2, 2.4), shared by the provider that writes them and the passthrough that rewrites them. */
+
+export interface Pagination {
+  count: number
+  per_page: number
+  current_page: number
+  next_page: string | null
+  has_more: boolean
+}
+
+export interface RateLimitBody {
+  resets_in_seconds: number
+  remaining: number
+  requested_entity: string
+}
