@@ -22,7 +22,17 @@ export interface ModeResult {
   connected: number
   idleRssPerConn: number
   idleHeapPerConn: number
-  burst: { changes: number, deliveries: number, seconds: number, perSecond: number, serverFanoutPerSecond: number, serverCpuSeconds: number }
+  burst: {
+    changes: number
+    deliveries: number
+    seconds: number
+    /** End to end: deliveries over the time from the first publish to the last frame received. */
+    perSecond: number
+    /** Deliveries over the wall time spent inside publish (the fan-out loop, syscalls included). */
+    serverFanoutPerSecond: number
+    /** Server CPU (user + system) over the phase; unlike wall time, not inflated when the OS runs the clients. */
+    serverCpuSeconds: number
+  }
   latency: { changes: number, deliveries: number, p50: number, p99: number, max: number }
   slowConsumerCloses: number
 }

@@ -14,7 +14,8 @@
  *   idle memory   RSS and heap+external growth of the server after N idle connections, divided by N
  *   burst         `--burst` changes pushed back to back: deliveries per second end to end (first publish
  *                 to last frame received; on a 2-core machine this includes the subscriber process' own
- *                 work) and server fan-out rate (deliveries per second of time spent inside publish)
+ *                 work), server fan-out rate (deliveries per second of time spent inside publish) and
+ *                 deliveries per server CPU-second (the steadiest of the three on a shared machine)
  *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max
  */
 import { execSync, fork } from 'node:child_process'
@@ -36,7 +37,7 @@ function print (r: ModeResult): void {
   console.log(`\n${r.mode}: ${r.connected}/${r.subscribers} subscribers connected`)
   console.log(`  idle memory per connection   ${kib(r.idleRssPerConn)} KiB RSS, ${kib(r.idleHeapPerConn)} KiB heap+external`)
   console.log(`  burst of ${r.burst.changes} changes         ${int(r.burst.perSecond)} deliveries/s end to end (${int(r.burst.deliveries)} in ${r.burst.seconds.toFixed(2)} s)`)
-  console.log(`  server fan-out               ${int(r.burst.serverFanoutPerSecond)} deliveries/s of publish time, ${r.burst.serverCpuSeconds.toFixed(2)} s server CPU`)
+  console.log(`  server fan-out               ${int(r.burst.serverFanoutPerSecond)} deliveries/s of publish time, ${int(r.burst.deliveries / r.burst.serverCpuSeconds)} per server CPU-second`)
   console.log(`  latency (${r.latency.changes} paced changes)  p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, max ${r.latency.max.toFixed(1)} ms (${int(r.latency.deliveries)} deliveries)`)
   if (r.slowConsumerCloses > 0) console.log(`  slow-consumer closes         ${r.slowConsumerCloses}`)
 }
@@ -61,7 +62,8 @@ async function main (): Promise<void> {
   const ratio = (pick: (r: ModeResult) => number): number => median(ours.map(pick)) / median(base.map(pick))
   console.log(`\ntouchline / baseline (medians of ${args.rounds} round${args.rounds > 1 ? 's' : ''})`)
   console.log(`  end-to-end throughput  ${ratio((r) => r.burst.perSecond).toFixed(2)}x   (goal >= 0.9)`)
-  console.log(`  server fan-out rate    ${ratio((r) => r.burst.serverFanoutPerSecond).toFixed(2)}x`)
+  console.log(`  server fan-out rate    ${ratio((r) => r.burst.serverFanoutPerSecond).toFixed(2)}x (publish wall time)`)
+  console.log(`  server CPU efficiency  ${ratio((r) => r.burst.deliveries / r.burst.serverCpuSeconds).toFixed(2)}x (deliveries per server CPU-second)`)
   console.log(`  idle memory            ${kib(median(ours.map((r) => r.idleRssPerConn)))} KiB RSS per connection (goal <= 16), baseline ${kib(median(base.map((r) => r.idleRssPerConn)))} KiB`)
 }
 

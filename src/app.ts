@@ -5,8 +5,11 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from './budget/index.ts'
+import type { Hub } from './fanout/hub.ts'
 import { corsRoutes } from './http/cors.ts'
+import { feedRoutes } from './http/feeds.ts'
 import { healthRoutes, type ReadinessCheck } from './http/health.ts'
+import { liveRoutes } from './http/live.ts'
 import { passthroughRoutes } from './http/passthrough.ts'
 import { statusRoutes } from './http/status.ts'
 import { uiRoutes } from './http/ui.ts'
@@ -30,6 +33,8 @@ export interface AppDeps {
   checks?: Record<string, ReadinessCheck>
   /** The REST passthrough (`GET /v3/...`, DESIGN §5); absent in tests that build the app without it. */
   passthrough?: Passthrough
+  /** The push hub (`/v1/live`, `/v1/changes`, `/v1/sse`, `/v1/fixtures/live`, DESIGN §4), started by the caller. */
+  hub?: Hub
 }
 
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -60,6 +65,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       store: async () => { await deps.store.head(); return true }
     }
   }))
+  if (deps.hub !== undefined) {
+    await app.register(liveRoutes({ hub: deps.hub, keys: deps.keys, metrics: deps.metrics, log: deps.log }))
+    await app.register(feedRoutes({ store: deps.store, hub: deps.hub, keys: deps.keys, metrics: deps.metrics }))
+  }
   if (deps.passthrough !== undefined) await app.register(passthroughRoutes({ passthrough: deps.passthrough }))
   await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store }))
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).

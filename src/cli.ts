@@ -12,8 +12,8 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
            [--error-rate 0..1] [--latency-ms N] [--hang-rate 0..1] [--rate-limit-burst N] [--outage-s N]
                              only the embedded provider: a local sandbox of the football data API,
                              with optional fault injection (off by default)
-  tail [--league ID] [--fixture ID] [--since CURSOR] [--json]
-                             print live changes in the terminal
+  tail [--league ID]... [--fixture ID]... [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]
+                             print live changes in the terminal (all leagues of the key without --league/--fixture)
 `
 
 function fail (message: string, code: number): never {
@@ -63,6 +63,11 @@ async function main (argv: string[]): Promise<void> {
       const cfg = config()
       const { runServer } = await import('./server.ts')
       await runServer(cfg)
+      return
+    }
+    case 'tail': {
+      const { tailCommand } = await import('./tail/index.ts')
+      process.exitCode = await tailCommand(rest)
       return
     }
     default:

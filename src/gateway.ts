@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
+import { createHub, type Hub } from './fanout/hub.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
 import type { Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
@@ -32,6 +33,7 @@ export interface Gateway {
   keys: KeyRing
   metrics: Metrics
   poller: Poller
+  hub: Hub
   isLeader: () => boolean
   close: () => Promise<void>
 }
@@ -135,7 +137,6 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
       })
     }
   }
-  cleanups.push(async () => { await (leader?.stop() ?? poller.stop()) })
 
   const passthrough = createPassthrough({
     upstream,
@@ -149,8 +150,13 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     secrets: [token]
   }, overrides.passthrough)
 
+  const hub = createHub({ store, metrics, log: log.child({ component: 'hub' }) })
+  await hub.start()
+  cleanups.push(async () => { await hub.close() })
+
   const app = await buildApp({
     log,
+    hub,
     passthrough,
     store,
     ledger,
@@ -165,6 +171,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     }
   })
   cleanups.push(async () => { await app.close() })
+  // Cleanups run last-in first-out: polling stops first, then sockets close with 1001, then the rest.
+  cleanups.push(async () => { await (leader?.stop() ?? poller.stop()) })
   await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
@@ -180,6 +188,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     poller,
+    hub,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
     close: cleanup
   }

@@ -1,21 +1,22 @@
 /**
  * One client connection, whatever its transport: its subscription, the per-connection state that makes a
- * resume gap-free (the pending buffer while a snapshot or replay is read, the replay floor), and the
+ * resume gap-free (the pending buffer while a snapshot or replay is read, the floors), and the
  * transport's way of writing frames. Kept small: an idle connection must cost well under 16 KiB.
  */
 import type { ServerResponse } from 'node:http'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
 import type { Outgoing } from './outgoing.ts'
-import type { ClientFrame, ControlFrame } from './protocol.ts'
+import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
 
 export type Transport = 'ws' | 'sse'
 
 /**
- * After a replay: live records at or below `offset` that match the replayed filter were already sent by
- * the replay. Needed because the hub's tail can lag the log (Redis), so it may deliver them again.
+ * Live records at or below `offset` that match the filter were already sent by a replay, or are already
+ * reflected in a snapshot. Needed because the hub's tail can lag the log (Redis), so it may deliver them
+ * after the replay or snapshot went out.
  */
-export interface ReplayFloor {
+export interface Floor {
   epoch: string
   offset: number
   all: boolean
@@ -37,7 +38,8 @@ export abstract class Connection {
   /** Live changes held while a snapshot or replay is read, so they go out after it, in order. */
   pending: Outgoing[] | undefined
   pendingBytes = 0
-  floor: ReplayFloor | undefined
+  /** Usually none, one while a lagging tail catches up; several only if subscribes follow each other fast. */
+  floors: Floor[] | undefined
   /** A subscribe is being served; later operations wait in `queued` so replies keep their order. */
   busy = false
   queued: ClientFrame[] | undefined
@@ -61,6 +63,8 @@ export abstract class Connection {
   abstract close (code: number, reason: string): void
   /** Drops the connection without a goodbye (dead peer). */
   abstract terminate (): void
+  /** Ends a connection that fell more than the buffer limit behind. */
+  abstract dropSlow (): void
 
   /**
    * Takes one live change: holds it while a snapshot or replay is read, skips it when a replay already
@@ -73,19 +77,24 @@ export abstract class Connection {
       this.pendingBytes += this.transport === 'ws' ? out.ws.length : out.sse.length
       return 0
     }
-    const floor = this.floor
-    if (floor !== undefined) {
-      if (floor.epoch !== out.epoch || out.offset > floor.offset) {
-        // Records arrive in log order: once past the floor it can never match again.
-        this.floor = undefined
-      } else if (floor.all || floor.leagues.has(out.record.league_id) || floor.fixtures.has(out.record.fixture_id)) {
-        return 0
-      }
-    }
+    if (this.floors !== undefined && this.belowFloor(out)) return 0
     return this.sendChange(out)
   }
 
-  /** Ends buffering and sends what was held, through `push` so the replay floor applies. */
+  addFloor (floor: Floor): void {
+    (this.floors ??= []).push(floor)
+  }
+
+  private belowFloor (out: Outgoing): boolean {
+    const floors = this.floors as Floor[]
+    // Records arrive in log order: once past a floor it can never match again.
+    const active = floors.filter((f) => f.epoch === out.epoch && out.offset <= f.offset)
+    this.floors = active.length === 0 ? undefined : active
+    const { league_id: leagueId, fixture_id: fixtureId } = out.record
+    return active.some((f) => f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId))
+  }
+
+  /** Ends buffering and sends what was held, through `push` so the floors apply. */
   flushPending (): number {
     const held = this.pending ?? []
     this.pending = undefined
@@ -130,6 +139,12 @@ export class WsConnection extends Connection {
   terminate (): void {
     this.socket.terminate()
   }
+
+  dropSlow (): void {
+    // The close frame queues behind the backlog, so a client that resumes reading learns why (4008);
+    // one that never does is cut by ws after its 30 s closing timeout.
+    this.socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer')
+  }
 }
 
 /** SSE carries the data frames only: the stream's subscription is fixed by its URL, so there are no replies. */
@@ -167,6 +182,11 @@ export class SseConnection extends Connection {
   }
 
   terminate (): void {
+    this.res.destroy()
+  }
+
+  dropSlow (): void {
+    // SSE has no close code to deliver, and ending would queue behind the backlog: cut it and free the memory.
     this.res.destroy()
   }
 

@@ -16,8 +16,8 @@ import type { LiveStore } from '../store/types.ts'
 import { SseConnection, WsConnection, type Connection } from './connection.ts'
 import { RateLimiter, resolveLimits, type HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, helloFrame, parseClientFrame, pongFrame, subscribedFrame, type ClientFrame, type ControlFrame } from './protocol.ts'
-import { serveSubscribe, type FlowContext, type SubscribeRequest } from './subscribe.ts'
+import { CLOSE_GOING_AWAY, CLOSE_KEY_REVOKED, CLOSE_TOO_MANY, errorFrame, helloFrame, parseClientFrame, pongFrame, type ClientFrame, type ControlFrame } from './protocol.ts'
+import { serveSubscribe, serveUnsubscribe, sseRequest, type FlowContext, type SseSubscription, type SubscribeRequest } from './subscribe.ts'
 import { SubscriptionIndex } from './subscriptions.ts'
 
 export interface HubDeps {
@@ -28,13 +28,7 @@ export interface HubDeps {
   limits?: Partial<HubLimits>
 }
 
-/** An SSE stream's fixed subscription; without leagues or fixtures it follows every league of the key. */
-export interface SseSubscription {
-  leagues?: number[]
-  fixtures?: number[]
-  /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
-  since?: string
-}
+export type { SseSubscription } from './subscribe.ts'
 
 export interface Hub {
   readonly limits: Readonly<HubLimits>
@@ -58,17 +52,15 @@ export interface Hub {
   stats: () => { connections: number, subscriptions: number }
 }
 
-export const CLOSE_KEY_REVOKED = 4001
-export const CLOSE_SLOW_CONSUMER = 4008
-export const CLOSE_TOO_MANY = 4029
-export const CLOSE_GOING_AWAY = 1001
-
 export function createHub (deps: HubDeps): Hub {
   const { store, metrics, log } = deps
   const limits = resolveLimits(deps.limits)
   const index = new SubscriptionIndex()
   const conns = new Set<Connection>()
   const perKey = new Map<string, number>()
+  // Unregistered but still finishing a close handshake (slow consumer, revoked key): cut on shutdown so a
+  // peer that never answers cannot hold the server open for ws' 30 s closing timeout.
+  const lingering = new Set<Connection>()
   const rate = new RateLimiter(limits.connectionsPerSecondPerIp, limits.connectionBurstPerIp)
   // Bound once: prom-client hashes label values on every `inc` otherwise, and `route` runs per change.
   const sent = { ws: metrics.messagesSent.labels({ transport: 'ws', type: 'change' }), sse: metrics.messagesSent.labels({ transport: 'sse', type: 'change' }) }
@@ -93,10 +85,10 @@ export function createHub (deps: HubDeps): Hub {
     if (conn.bufferedAmount() <= limits.maxBufferedBytes && conn.pendingBytes <= limits.maxBufferedBytes) return
     log.info({ conn: conn.id, key: conn.key.name, buffered: conn.bufferedAmount() }, 'slow consumer dropped')
     metrics.slowConsumerCloses.inc()
-    // The close frame queues behind the backlog; ws cuts the socket if the handshake does not finish in 30 s.
-    // Unregistering now stops feeding it at once.
-    conn.close(CLOSE_SLOW_CONSUMER, 'slow consumer')
+    conn.dropSlow()
+    // Unregistering now stops feeding it at once, whatever the transport does with the backlog.
     unregister(conn)
+    lingering.add(conn)
   }
 
   function sendChanges (conn: Connection, outs: Outgoing[]): void {
@@ -119,11 +111,18 @@ export function createHub (deps: HubDeps): Hub {
     const out = Outgoing.of(record, json)
     const total = { ws: 0, sse: 0, wsBytes: 0, sseBytes: 0 }
     index.forEachMatch(out, (conn) => {
-      const n = conn.push(out)
-      if (n > 0) {
-        if (conn.transport === 'ws') { total.ws++; total.wsBytes += n } else { total.sse++; total.sseBytes += n }
+      try {
+        const n = conn.push(out)
+        if (n > 0) {
+          if (conn.transport === 'ws') { total.ws++; total.wsBytes += n } else { total.sse++; total.sseBytes += n }
+        }
+        checkBackpressure(conn)
+      } catch (err) {
+        // One broken connection must not cost the others this change.
+        log.warn({ err, conn: conn.id }, 'delivery failed; connection dropped')
+        conn.terminate()
+        unregister(conn)
       }
-      checkBackpressure(conn)
     })
     // One metrics update per change, not per recipient.
     if (total.ws > 0) { sent.ws.inc(total.ws); bytes.ws.inc(total.wsBytes) }
@@ -139,6 +138,9 @@ export function createHub (deps: HubDeps): Hub {
     link (conn, req) {
       if (req.all) index.setAll(conn)
       metrics.subscriptions.inc(index.add(conn, req.leagues, req.fixtures))
+    },
+    unlink (conn, leagues, fixtures) {
+      metrics.subscriptions.dec(index.remove(conn, leagues, fixtures))
     },
     send,
     sendChanges,
@@ -175,7 +177,7 @@ export function createHub (deps: HubDeps): Hub {
       return
     }
     if (frame.op === 'ping') return send(conn, pongFrame(frame.ref))
-    if (frame.op === 'unsubscribe') return unsubscribe(conn, frame)
+    if (frame.op === 'unsubscribe') return serveUnsubscribe(flow, conn, frame)
     conn.busy = true
     const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot }
     const done = (): void => {
@@ -186,16 +188,6 @@ export function createHub (deps: HubDeps): Hub {
       }
     }
     serveSubscribe(flow, conn, req).then(done, done)
-  }
-
-  function unsubscribe (conn: Connection, frame: ClientFrame & { op: 'unsubscribe' }): void {
-    // No lists at all means "everything"; one list given means only that list.
-    const everything = frame.leagues === undefined && frame.fixtures === undefined
-    const leagues = frame.leagues ?? (everything ? [...conn.leagues] : [])
-    const fixtures = frame.fixtures ?? (everything ? [...conn.fixtures] : [])
-    metrics.subscriptions.dec(index.remove(conn, leagues, fixtures))
-    const sort = (s: Set<number>) => [...s].sort((a, b) => a - b)
-    send(conn, subscribedFrame('unsubscribed', frame.ref, sort(conn.leagues), sort(conn.fixtures)))
   }
 
   function heartbeat (): void {
@@ -228,6 +220,7 @@ export function createHub (deps: HubDeps): Hub {
     await stopTail?.()
     const closed = [...conns].map((conn) => new Promise<void>((resolve) => {
       if (conn instanceof WsConnection) conn.socket.once('close', () => resolve())
+      else if (conn instanceof SseConnection && !conn.res.destroyed) conn.res.once('close', () => resolve())
       else resolve()
       // The final cursor: resuming from it loses nothing this client had not received.
       conn.close(CLOSE_GOING_AWAY, conn.resumeFrom ?? head)
@@ -235,10 +228,11 @@ export function createHub (deps: HubDeps): Hub {
     let grace: NodeJS.Timeout | undefined
     await Promise.race([Promise.all(closed), new Promise((resolve) => { grace = setTimeout(resolve, limits.closeGraceMs) })])
     clearTimeout(grace)
-    for (const conn of [...conns]) {
+    for (const conn of [...conns, ...lingering]) {
       conn.terminate()
       unregister(conn)
     }
+    lingering.clear()
   }
 
   return {
@@ -269,7 +263,10 @@ export function createHub (deps: HubDeps): Hub {
         else send(conn, parsed.error)
       })
       socket.on('pong', () => { conn.alive = true })
-      socket.on('close', () => unregister(conn))
+      socket.on('close', () => {
+        lingering.delete(conn)
+        unregister(conn)
+      })
       socket.on('error', (err) => log.debug({ err, conn: conn.id }, 'websocket error'))
       send(conn, helloFrame(head, limits.heartbeatMs))
     },
@@ -280,15 +277,14 @@ export function createHub (deps: HubDeps): Hub {
       }
       const conn = new SseConnection(nextId++, key, res)
       register(conn)
-      res.on('close', () => unregister(conn))
+      res.on('close', () => {
+        lingering.delete(conn)
+        unregister(conn)
+      })
       res.on('error', (err) => log.debug({ err, conn: conn.id }, 'sse error'))
-      const all = sub.leagues === undefined && sub.fixtures === undefined
-      const req: SubscribeRequest = all && key.leagues !== '*'
-        ? { leagues: [...key.leagues], fixtures: [], all: false, since: sub.since, snapshot: sub.since === undefined }
-        : { leagues: sub.leagues ?? [], fixtures: sub.fixtures ?? [], all, since: sub.since, snapshot: sub.since === undefined }
       conn.busy = true
       const done = (): void => { conn.busy = false }
-      serveSubscribe(flow, conn, req).then(done, done)
+      serveSubscribe(flow, conn, sseRequest(key, sub)).then(done, done)
     },
     revokeKey (name) {
       let n = 0
@@ -296,6 +292,7 @@ export function createHub (deps: HubDeps): Hub {
         if (conn.key.name !== name) continue
         conn.close(CLOSE_KEY_REVOKED, 'key revoked')
         unregister(conn)
+        lingering.add(conn)
         n++
       }
       return n

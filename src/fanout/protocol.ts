@@ -14,6 +14,12 @@ export const PROTOCOL_VERSION = 1
  */
 export const MAX_CLIENT_FRAME_BYTES = 16 * 1024
 
+/** WebSocket close codes of DESIGN §4. */
+export const CLOSE_KEY_REVOKED = 4001
+export const CLOSE_SLOW_CONSUMER = 4008
+export const CLOSE_TOO_MANY = 4029
+export const CLOSE_GOING_AWAY = 1001
+
 export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal'
 
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */

@@ -6,10 +6,11 @@
  * live changes (`pending`) before anything is read, so every record after the hub's head at that moment
  * (`startHead`) is held. The replay reads the log from `since` at least up to `startHead`, so together
  * they cover everything. Records read by both (the replay may read past `startHead`, and on Redis the hub's
- * tail can lag the log) are skipped by the replay floor: matching records at or below the last offset the
- * replay examined.
+ * tail can lag the log) are skipped by a floor: matching records at or below the last offset the replay
+ * examined. A snapshot that stands in for history (no `since`, or a lost cursor) sets a floor too: the
+ * log head read just before the snapshot, whose changes the snapshot already shows.
  */
-import { leagueAllowed } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../keys.ts'
 import type { ChangeRecord } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
@@ -17,7 +18,7 @@ import type { LiveStore, StoreFilter } from '../store/types.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, replayFrame, snapshotFrame, subscribedFrame, type ControlFrame, type Ref } from './protocol.ts'
+import { errorFrame, replayFrame, snapshotFrame, subscribedFrame, type ControlFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -40,6 +41,7 @@ export interface FlowContext {
   head: () => string
   /** Adds the request's ids (or `all`) to the connection's subscription. */
   link: (conn: Connection, req: SubscribeRequest) => void
+  unlink: (conn: Connection, leagues: readonly number[], fixtures: readonly number[]) => void
   send: (conn: Connection, frame: ControlFrame) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
@@ -47,7 +49,33 @@ export interface FlowContext {
   flush: (conn: Connection) => void
 }
 
+/** An SSE stream's fixed subscription; without leagues or fixtures it follows every league of the key. */
+export interface SseSubscription {
+  leagues?: number[]
+  fixtures?: number[]
+  /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
+  since?: string
+}
+
+/** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
+export function sseRequest (key: ClientKey, sub: SseSubscription): SubscribeRequest {
+  const snapshot = sub.since === undefined
+  if (sub.leagues !== undefined || sub.fixtures !== undefined) {
+    return { leagues: sub.leagues ?? [], fixtures: sub.fixtures ?? [], all: false, since: sub.since, snapshot }
+  }
+  return key.leagues === '*'
+    ? { leagues: [], fixtures: [], all: true, since: sub.since, snapshot }
+    : { leagues: [...key.leagues], fixtures: [], all: false, since: sub.since, snapshot }
+}
+
 const sorted = (ids: Set<number>): number[] => [...ids].sort((a, b) => a - b)
+
+/** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
+export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
+  const everything = frame.leagues === undefined && frame.fixtures === undefined
+  ctx.unlink(conn, frame.leagues ?? (everything ? [...conn.leagues] : []), frame.fixtures ?? (everything ? [...conn.fixtures] : []))
+  ctx.send(conn, subscribedFrame('unsubscribed', frame.ref, sorted(conn.leagues), sorted(conn.fixtures)))
+}
 
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
@@ -57,9 +85,10 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if (req.since === undefined && !req.snapshot) return
   const startHead = ctx.head()
   conn.pending = []
-  conn.resumeFrom = req.since ?? startHead
+  // Becomes the 1001 close reason if we shut down meanwhile: only a well-formed cursor fits in 123 bytes.
+  conn.resumeFrom = req.since !== undefined && parseCursor(req.since) !== undefined ? req.since : startHead
   try {
-    if (req.since === undefined) await sendSnapshot(ctx, conn, req, startHead)
+    if (req.since === undefined) await sendBaseline(ctx, conn, req)
     else await resume(ctx, conn, req, req.since, startHead)
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'subscribe read failed')
@@ -100,6 +129,19 @@ async function sendSnapshot (ctx: FlowContext, conn: Connection, req: SubscribeR
   ctx.send(conn, snapshotFrame(req.ref, cursor, fixtures.filter((f) => visible(conn, f.league_id))))
 }
 
+/**
+ * A snapshot the client takes as its starting state. The head is read first: every change up to it is in
+ * the snapshot, so its cursor is a gap-free resume point and lagging live copies of those changes are skipped.
+ */
+async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
+  const head = await ctx.store.head()
+  await sendSnapshot(ctx, conn, req, head)
+  const pos = parseCursor(head)
+  if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req) })
+}
+
+const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures) })
+
 async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest, since: string, startHead: string): Promise<void> {
   const replay = await readReplay(ctx.store, since, storeFilter(req), startHead, ctx.limits.replayCap)
   ctx.metrics.replays.inc({ recovered: String(replay.recovered) })
@@ -107,14 +149,14 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
   if (!replay.recovered) {
     // DESIGN §4: the reply is replay with recovered:false, and a fresh snapshot follows.
     ctx.send(conn, replayFrame(req.ref, false, 0))
-    await sendSnapshot(ctx, conn, req, startHead)
+    await sendBaseline(ctx, conn, req)
     return
   }
   if (req.snapshot) await sendSnapshot(ctx, conn, req, startHead)
   const records = replay.records.filter((r) => visible(conn, r.league_id))
   ctx.send(conn, replayFrame(req.ref, true, records.length))
   ctx.sendChanges(conn, records.map((r) => Outgoing.fromRecord(r)))
-  conn.floor = { ...replay.last, all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures) }
+  conn.addFloor({ ...replay.last, ...floorFilter(req) })
 }
 
 const LOST = { recovered: false } as const

@@ -64,7 +64,7 @@ export class WsTestClient {
       const waiter = { match: pred, resolve: (f: Frame) => { clearTimeout(timer); resolve(f) } }
       const timer = setTimeout(() => {
         this.waiters.delete(waiter)
-        reject(new Error(`timed out waiting for a frame; got ${JSON.stringify(this.frames.map((f) => f.type))}`))
+        reject(new Error(`timed out waiting for a frame; last received: ${JSON.stringify(this.frames.slice(-10).map((f) => f.type))}`))
       }, timeoutMs)
       this.waiters.add(waiter)
     })

@@ -2,14 +2,12 @@
 import type { Socket } from 'node:net'
 import { expect, it } from 'vitest'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { startPush } from './harness.ts'
+import { startPush, type PushServer } from './harness.ts'
 
 const rawSocket = (c: WsTestClient): Socket => (c.ws as unknown as { _socket: Socket })._socket
 
-it('closes a slow consumer with 4008 while a fast one receives everything', async () => {
-  const s = await startPush()
-  const slow = await WsTestClient.connect(s.wsUrl())
-  const fast = await WsTestClient.connect(s.wsUrl())
+/** Subscribes `slow` and `fast`, stops `slow` reading, and pushes big changes until the hub drops it. */
+async function overrun (s: PushServer, slow: WsTestClient, fast: WsTestClient): Promise<string> {
   await slow.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
   await fast.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
   // Stop reading: the kernel buffers fill first (several MB on loopback), then the server's own queue.
@@ -21,6 +19,14 @@ it('closes a slow consumer with 4008 while a fast one receives everything', asyn
     if (i % 8 === 0) await new Promise((resolve) => setTimeout(resolve, 1))
   }
   expect(s.hub.stats().connections).toBe(1)
+  return last
+}
+
+it('closes a slow consumer with 4008 while a fast one receives everything', async () => {
+  const s = await startPush()
+  const slow = await WsTestClient.connect(s.wsUrl())
+  const fast = await WsTestClient.connect(s.wsUrl())
+  let last = await overrun(s, slow, fast)
   // Keeps flowing for the others after the drop.
   for (let i = 0; i < 5; i++) last = (await s.apply(9, 271)).cursor
   await fast.take((f) => f.type === 'change' && f.cursor === last, 10_000)
@@ -32,6 +38,17 @@ it('closes a slow consumer with 4008 while a fast one receives everything', asyn
   rawSocket(slow).resume()
   expect((await slow.closed).code).toBe(4008)
   fast.close()
+})
+
+it('does not let a stuck slow consumer hold up shutdown', async () => {
+  const s = await startPush({ limits: { closeGraceMs: 100 } })
+  const slow = await WsTestClient.connect(s.wsUrl())
+  const fast = await WsTestClient.connect(s.wsUrl())
+  await overrun(s, slow, fast)
+  const started = Date.now()
+  await s.app.close()
+  expect(Date.now() - started).toBeLessThan(2000)
+  expect((await fast.closed).code).toBe(1001)
 })
 
 it('drops a peer that stops answering pings and keeps one that answers', async () => {

@@ -62,7 +62,7 @@ describe('frames', () => {
     expect((await c.take('subscribed')).ref).toBe('1')
     const snap = await c.take('snapshot')
     expect(snap.ref).toBe('1')
-    expect(snap.cursor).toBe(s.hub.head())
+    expect(snap.cursor).toBe(await s.store.head())
     expect(snap.fixtures.map((f: { id: number }) => f.id)).toEqual([1, 3])
     c.close()
   })

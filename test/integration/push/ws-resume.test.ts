@@ -14,6 +14,8 @@ const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
   // Reads that take a while, so live changes arrive while a replay is being read (the pending buffer's job).
   ['memory with slow reads', () => slowReads(createStore({ kind: 'memory' }))],
+  // The hub hears of each change 30 ms after it is in the log, as a Redis tail may: exercises the floors.
+  ['memory with a lagging tail', () => laggingTail(createStore({ kind: 'memory' }))],
   ['redis', () => {
     const env = redisFixture(inject('redisUrl'))
     onTestFinished(env.cleanup)
@@ -27,6 +29,15 @@ function slowReads (store: LiveStore): LiveStore {
     ...store,
     readSince: async (cursor, opts) => { await pause(); return await store.readSince(cursor, opts) },
     liveFixtures: async (filter) => { await pause(); return await store.liveFixtures(filter) }
+  }
+}
+
+function laggingTail (store: LiveStore): LiveStore {
+  return {
+    ...store,
+    subscribe: async (onRecord, onError) => await store.subscribe((record, json) => {
+      setTimeout(() => onRecord(record, json), 30)
+    }, onError)
   }
 }
 
@@ -81,7 +92,7 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'replay', 'snapshot'])
     expect(c.frames[2]).toEqual({ type: 'replay', ref: '1', recovered: false, count: 0 })
     expect(snap.fixtures.map((f: { id: number }) => f.id)).toEqual([1])
-    expect(snap.cursor).toBe(s.hub.head())
+    expect(snap.cursor).toBe(await s.store.head())
     expect(await s.metrics.registry.metrics()).toMatch(/touchline_replays_total\{recovered="false"\} 1/)
     c.close()
   })
@@ -93,7 +104,8 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     const full = await WsTestClient.connect(s.wsUrl())
     full.send({ op: 'subscribe', ref: '1', leagues: [271], since: start, snapshot: false })
     expect(await full.take('replay')).toMatchObject({ recovered: true, count: 1000 })
-    await full.take((f) => f.type === 'change' && f.cursor === s.hub.head())
+    const head = await s.store.head()
+    await full.take((f) => f.type === 'change' && f.cursor === head)
     expect(full.changes()).toHaveLength(1000)
     full.close()
 
@@ -112,9 +124,10 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     await s.apply(2, 271)
     await s.apply(3, 501)
     await s.apply(1, 271)
+    const head = await s.store.head()
     const c = await WsTestClient.connect(s.wsUrl())
     c.send({ op: 'subscribe', ref: '1', leagues: [271], since: from })
-    await c.take((f) => f.type === 'change' && f.cursor === s.hub.head())
+    await c.take((f) => f.type === 'change' && f.cursor === head)
     expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'snapshot', 'replay', 'change', 'change'])
     expect(c.frames[3]).toMatchObject({ recovered: true, count: 2 })
     expect(c.changes().map((f) => f.fixture_id)).toEqual([2, 1])
@@ -127,3 +140,40 @@ async function resume (url: string, since: string): Promise<WsTestClient> {
   c.send({ op: 'subscribe', ref: 'r', leagues: [271], since, snapshot: false })
   return c
 }
+
+it('skips a lagging live copy of a change the snapshot already shows', async () => {
+  const s = await startPush({ store: laggingTail(createStore({ kind: 'memory' })) })
+  await s.apply(1, 271)
+  const c = await WsTestClient.connect(s.wsUrl())
+  c.send({ op: 'subscribe', ref: '1', leagues: [271] })
+  expect((await c.take('snapshot')).fixtures).toMatchObject([{ id: 1, version: 1 }])
+  const next = await s.apply(1, 271)
+  expect(await c.take('change')).toMatchObject({ cursor: next.cursor, fixture: { version: 2 } })
+  expect(c.changes()).toHaveLength(1)
+  c.close()
+})
+
+it('answers operations sent during a replay after it, in order', async () => {
+  const s = await startPush({ store: slowReads(createStore({ kind: 'memory' })) })
+  const from = (await s.apply(1, 271)).cursor
+  await s.apply(1, 271)
+  const c = await WsTestClient.connect(s.wsUrl())
+  c.send({ op: 'subscribe', ref: '1', leagues: [271], since: from, snapshot: false })
+  c.send({ op: 'ping', ref: '2' })
+  c.send({ op: 'unsubscribe', ref: '3' })
+  await c.take('unsubscribed')
+  expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'replay', 'change', 'pong', 'unsubscribed'])
+  expect(c.frames.at(-1)).toEqual({ type: 'unsubscribed', ref: '3', leagues: [], fixtures: [] })
+  c.close()
+})
+
+it('answers a failed store read with internal and keeps the subscription live', async () => {
+  const store = createStore({ kind: 'memory' })
+  const s = await startPush({ store: { ...store, liveFixtures: async () => { throw new Error('store down') } } })
+  const c = await WsTestClient.connect(s.wsUrl())
+  c.send({ op: 'subscribe', ref: '1', leagues: [271] })
+  expect(await c.take('error')).toMatchObject({ ref: '1', code: 'internal' })
+  const rec = await s.apply(1, 271)
+  expect((await c.take('change')).cursor).toBe(rec.cursor)
+  c.close()
+})

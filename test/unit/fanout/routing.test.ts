@@ -17,6 +17,7 @@ class FakeConnection extends Connection {
   bufferedAmount (): number { return 0 }
   close (): void {}
   terminate (): void {}
+  dropSlow (): void {}
 }
 
 function change (offset: number, fixtureId: number, leagueId: number): Outgoing {
@@ -91,12 +92,31 @@ describe('Connection', () => {
 
   it('skips changes the replay already sent and lifts the floor once past it', () => {
     const c = new FakeConnection(1, key())
-    c.floor = { epoch: 'e', offset: 5, all: false, leagues: new Set([271]), fixtures: new Set() }
+    c.addFloor({ epoch: 'e', offset: 5, all: false, leagues: new Set([271]), fixtures: new Set() })
     c.push(change(4, 7, 271)) // replayed
     c.push(change(5, 8, 501)) // not in the replayed filter: another subscription's change
     c.push(change(6, 7, 271))
     expect(c.got).toEqual(['e:5', 'e:6'])
-    expect(c.floor).toBeUndefined()
+    expect(c.floors).toBeUndefined()
+  })
+
+  it('applies several floors, each until the log passes it', () => {
+    const c = new FakeConnection(1, key())
+    c.addFloor({ epoch: 'e', offset: 3, all: false, leagues: new Set(), fixtures: new Set([7]) })
+    c.addFloor({ epoch: 'e', offset: 5, all: false, leagues: new Set([501]), fixtures: new Set() })
+    c.push(change(2, 7, 271)) // under the first
+    c.push(change(4, 7, 271)) // past the first, not in the second's filter
+    c.push(change(5, 8, 501)) // under the second
+    c.push(change(6, 8, 501))
+    expect(c.got).toEqual(['e:4', 'e:6'])
+    expect(c.floors).toBeUndefined()
+  })
+
+  it('ignores a floor of another epoch', () => {
+    const c = new FakeConnection(1, key())
+    c.addFloor({ epoch: 'old', offset: 9, all: true, leagues: new Set(), fixtures: new Set() })
+    c.push(change(1, 7, 271))
+    expect(c.got).toEqual(['e:1'])
   })
 
   it('sends nothing once closed', () => {

@@ -1,0 +1,73 @@
+/**
+ * Per-key CORS for the gateway's own JSON endpoints that browsers call from other origins (the widget):
+ * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (keys.ts) decides:
+ *
+ * - a request with an `Origin` and a valid key that allows it gets `Access-Control-Allow-Origin: <origin>`
+ *   (never `*`: the answer depends on the key) and `Vary: Origin`;
+ * - a valid key that does not allow the origin is answered 403 `forbidden` before the route runs, as the
+ *   WebSocket upgrade (live.ts) and the passthrough are, so a page elsewhere cannot spend the key's quota;
+ * - a missing or unknown key is left to the route (401), without CORS headers;
+ * - requests without `Origin` (same-origin GETs, servers, curl) are untouched.
+ *
+ * `/v3/*` is not handled here: the passthrough answers its own CORS with the same rule (passthrough/service.ts).
+ * Wrapped with fastify-plugin so the hook applies to the routes of sibling plugins (feeds.ts).
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { originAllowed, type KeyRing } from '../keys.ts'
+import { httpError } from './live.ts'
+
+export interface CorsDeps {
+  keys: KeyRing
+}
+
+/** Paths (without the query) whose responses a key may share with its allowed origins. */
+export const CORS_PATHS: ReadonlySet<string> = new Set(['/v1/fixtures/live', '/v1/changes', '/v1/sse'])
+
+/** Preflight answers may be cached this long by the browser, seconds. */
+const PREFLIGHT_MAX_AGE_S = 600
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?')
+  return q === -1 ? url : url.slice(0, q)
+}
+
+/** The checked origin to echo, `false` after answering 403, or undefined when CORS does not apply. */
+function check (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): string | false | undefined {
+  const origin = request.headers.origin
+  if (origin === undefined || !CORS_PATHS.has(pathOf(request.url))) return undefined
+  const token = (request.query as { api_token?: unknown }).api_token
+  const key = keys.find(typeof token === 'string' ? token : undefined)
+  if (key === undefined) return undefined
+  if (!originAllowed(key, origin)) {
+    httpError(reply, 403, 'forbidden', 'this origin may not use this key')
+    return false
+  }
+  reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
+  return origin
+}
+
+export function corsRoutes (deps: CorsDeps): FastifyPluginAsync {
+  const { keys } = deps
+  return fp(async (app) => {
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return
+      if (check(keys, request, reply) === false) return reply
+    })
+
+    // Simple GETs need no preflight; a page that adds a header (EventSource polyfills send Last-Event-ID,
+    // some clients Cache-Control) does. The key travels in the query, so the preflight can be checked too.
+    for (const path of CORS_PATHS) {
+      app.options(path, async (request, reply) => {
+        const allowed = check(keys, request, reply)
+        if (allowed === false) return reply
+        if (allowed !== undefined) {
+          reply.header('access-control-allow-methods', 'GET, HEAD')
+            .header('access-control-allow-headers', 'last-event-id, cache-control')
+            .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_S))
+        }
+        return reply.code(204).send()
+      })
+    }
+  }, { name: 'touchline-cors', fastify: '5.x' })
+}

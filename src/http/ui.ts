@@ -1,0 +1,106 @@
+/**
+ * What people see: the scoreboard (`/`), the status page (`/status`), the embeddable widget (`/widget.js`)
+ * and their modules and styles, served from `src/ui/public/`. A handful of small files, so they are read
+ * once at start and held in memory with their ETag: no static-file dependency, no disk read per request.
+ *
+ * - HTML: `Cache-Control: no-cache` (revalidated with the ETag each time) and a Content-Security-Policy that
+ *   allows only the gateway's own scripts, styles and sockets (team crests may come from any https host).
+ * - Scripts and styles: cached 5 minutes, and readable from any origin (`Access-Control-Allow-Origin: *`),
+ *   because the widget imports its modules cross-origin from the host page. They are public code.
+ */
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { extname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { FastifyPluginAsync } from 'fastify'
+
+export interface UiRouteDeps {
+  /** Directory of the static files. @default src/ui/public next to this module's folder */
+  root?: string
+}
+
+interface Asset {
+  body: Buffer
+  type: string
+  etag: string
+  headers: Record<string, string>
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8'
+}
+
+/** Pages get friendly paths; every other file is served at its path under the root. */
+const PAGES: Record<string, string> = { '/': 'index.html', '/status': 'status.html' }
+
+const HTML_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self' ws: wss:",
+  "base-uri 'none'",
+  "frame-ancestors 'self'"
+].join('; ')
+
+export const defaultUiRoot = (): string => fileURLToPath(new URL('../ui/public/', import.meta.url))
+
+function walk (dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? walk(path) : [path]
+  })
+}
+
+/** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/live.js`). */
+export function loadAssets (root: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>()
+  for (const file of walk(root)) {
+    const type = TYPES[extname(file)]
+    if (type === undefined) continue
+    const body = readFileSync(file)
+    const html = type.startsWith('text/html')
+    const headers: Record<string, string> = {
+      'x-content-type-options': 'nosniff',
+      'cache-control': html ? 'no-cache' : 'public, max-age=300'
+    }
+    if (html) {
+      headers['content-security-policy'] = HTML_CSP
+      headers['referrer-policy'] = 'same-origin'
+    } else {
+      headers['access-control-allow-origin'] = '*'
+      headers['cross-origin-resource-policy'] = 'cross-origin'
+    }
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+    assets.set('/' + relative(root, file).split(sep).join('/'), { body, type, etag, headers })
+  }
+  return assets
+}
+
+export function uiRoutes (deps: UiRouteDeps = {}): FastifyPluginAsync {
+  return async (app) => {
+    const root = deps.root ?? defaultUiRoot()
+    if (!existsSync(root)) {
+      app.log.warn({ root }, 'ui files not found; the scoreboard, status page and widget are not served')
+      return
+    }
+    const assets = loadAssets(root)
+    for (const [page, file] of Object.entries(PAGES)) {
+      const asset = assets.get('/' + file)
+      if (asset !== undefined) assets.set(page, asset)
+    }
+    for (const [path, asset] of assets) {
+      app.get(path, async (request, reply) => {
+        reply.headers(asset.headers).header('etag', asset.etag).type(asset.type)
+        if (request.headers['if-none-match'] === asset.etag) return await reply.code(304).send()
+        return await reply.send(asset.body)
+      })
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * `touchline tail`'s plain output: one readable line per thing a person cares about in a change record
+ * (goals, cards, VAR removals, state changes), e.g.
+ *
+ *   23' Celtic 1-0 Kilmarnock  goal (K. Furuhashi)
+ *   HT Celtic 1-0 Kilmarnock
+ *   51' Celtic 1-0 Kilmarnock  goal cancelled by VAR (K. Furuhashi)
+ *
+ * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
+ */
+import { STATE_BY_ID } from '../contract/states.ts'
+import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../live/types.ts'
+
+export interface FormatOptions {
+  /** ANSI colours (goals green, VAR yellow, red cards red). */
+  color?: boolean
+}
+
+const GOAL_TYPES = new Set(['GOAL', 'PENALTY', 'OWNGOAL'])
+
+/** What follows the score line for an added event, or undefined for events not shown (substitutions...). */
+const EVENT_WORDS: Record<string, string> = {
+  GOAL: 'goal',
+  PENALTY: 'goal, penalty',
+  OWNGOAL: 'own goal',
+  MISSED_PENALTY: 'penalty missed',
+  YELLOWCARD: 'yellow card',
+  YELLOWREDCARD: 'second yellow, sent off',
+  REDCARD: 'red card'
+}
+
+/** Words after the score line when a fixture enters a state. HT and FT need none: the clock says it. */
+const STATE_WORDS: Record<string, string> = {
+  INPLAY_1ST_HALF: 'kick-off',
+  INPLAY_2ND_HALF: 'second half',
+  INPLAY_ET: 'extra time',
+  INPLAY_ET_2ND_HALF: 'extra time, second half',
+  INPLAY_PENALTIES: 'penalty shoot-out'
+}
+
+const ANSI = { green: '\u001b[32m', yellow: '\u001b[33m', red: '\u001b[31m', bold: '\u001b[1m', reset: '\u001b[0m' }
+
+/** `23'`, `HT`, `FT`, `NS`: the running minute, or the state's short name. */
+export function clockLabel (f: LiveFixture): string {
+  if (f.state.phase === 'live' && f.minute !== null) return `${f.minute}'`
+  return STATE_BY_ID.get(f.state.id)?.short_name ?? f.state.code
+}
+
+export const minuteOf = (e: LiveEvent): string => `${e.minute}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
+
+/** `Celtic 1-0 Kilmarnock` */
+export function scoreLine (f: LiveFixture): string {
+  const pens = f.scores.penalty_shootout
+  const shootout = pens !== undefined && (pens.home > 0 || pens.away > 0) ? ` (${pens.home}-${pens.away} pens)` : ''
+  return `${f.home.name} ${f.home.score}-${f.away.score} ${f.away.name}${shootout}`
+}
+
+/** The fixture's state as one line, for snapshots: `23' Celtic 1-0 Kilmarnock`. */
+export const fixtureLine = (f: LiveFixture): string => `${clockLabel(f)} ${scoreLine(f)}`
+
+function who (e: LiveEvent, f: LiveFixture, withTeam: boolean): string {
+  const name = e.player?.name ?? null
+  const team = e.side === null ? null : f[e.side].name
+  const parts = [name, withTeam ? team : null].filter((p): p is string => p !== null && p !== '')
+  return parts.length > 0 ? ` (${parts.join(', ')})` : ''
+}
+
+function paint (text: string, colour: keyof typeof ANSI | undefined, opts: FormatOptions): string {
+  return opts.color === true && colour !== undefined ? `${ANSI[colour]}${text}${ANSI.reset}` : text
+}
+
+/** The readable lines of one change record (possibly none). */
+export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opts: FormatOptions = {}): string[] {
+  const f = record.fixture
+  const score = scoreLine(f)
+  const lines: string[] = []
+  const line = (clock: string, words: string, colour?: keyof typeof ANSI): void => {
+    lines.push(paint(`${clock} ${score}${words === '' ? '' : `  ${words}`}`, colour, opts))
+  }
+  const has = (kind: Change['kind']): boolean => record.changes.some((c) => c.kind === kind)
+  const goalEvent = record.changes.some((c) => (c.kind === 'event_added' || c.kind === 'event_removed') && GOAL_TYPES.has(c.event.type))
+
+  for (const c of record.changes) {
+    switch (c.kind) {
+      case 'fixture_added':
+        line(clockLabel(f), f.state.phase === 'scheduled' && f.starting_at !== null ? `kick-off ${f.starting_at.slice(11, 16)} UTC` : '')
+        break
+      case 'state_changed':
+        line(clockLabel(f), STATE_WORDS[c.state.code] ?? (c.state.phase === 'finished' || c.state.code === 'HT' ? '' : c.state.name.toLowerCase()),
+          c.state.phase === 'finished' ? 'bold' : undefined)
+        break
+      case 'event_added': {
+        const words = EVENT_WORDS[c.event.type]
+        if (words === undefined) break
+        const colour = GOAL_TYPES.has(c.event.type) ? 'green' : c.event.type === 'REDCARD' || c.event.type === 'YELLOWREDCARD' ? 'red' : undefined
+        line(minuteOf(c.event), words + who(c.event, f, !GOAL_TYPES.has(c.event.type)), colour)
+        break
+      }
+      case 'event_removed':
+        if (GOAL_TYPES.has(c.event.type)) line(minuteOf(c.event), `goal cancelled by VAR${who(c.event, f, false)}`, 'yellow')
+        else if (EVENT_WORDS[c.event.type] !== undefined) line(minuteOf(c.event), `${EVENT_WORDS[c.event.type] ?? ''} withdrawn${who(c.event, f, true)}`, 'yellow')
+        break
+      case 'score_changed':
+        // A goal event in the same record already said it; otherwise the score alone moved.
+        if (goalEvent || c.score_type !== undefined) break
+        line(clockLabel(f), c.home + c.away > c.previous.home + c.previous.away ? 'goal' : 'score corrected', 'green')
+        break
+      case 'fixture_removed':
+        if (!has('state_changed')) line(clockLabel(f), 'left the live feed')
+        break
+      default:
+        break // clock, period_changed, fixture_updated, event_updated: bookkeeping
+    }
+  }
+  return lines
+}

@@ -1,0 +1,65 @@
+/**
+ * `touchline tail [--league ID] [--fixture ID] [--since CURSOR] [--json] [--url URL] [--key KEY]`: the
+ * command-line entry of the terminal client (client.ts). Settings are flags only: tail is a client of a
+ * gateway, not part of one, so the gateway's TOUCHLINE_* variables do not apply to it.
+ */
+import { parseArgs } from 'node:util'
+import { runTail } from './client.ts'
+
+export const TAIL_USAGE = 'tail [--league ID]... [--fixture ID]... [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]'
+
+/** `--league 271 --league 501` or `--league 271,501` */
+function ids (values: string[] | undefined, flag: string): number[] {
+  const out = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '').map(Number)
+  const bad = out.find((n) => !Number.isSafeInteger(n) || n <= 0)
+  if (bad !== undefined) throw Object.assign(new TypeError(`--${flag} expects positive integer ids`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
+  return out
+}
+
+/** Runs the command; resolves with the exit code (0 after Ctrl-C, 1 when the gateway refuses the key). */
+export async function tailCommand (args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      league: { type: 'string', multiple: true },
+      fixture: { type: 'string', multiple: true },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      url: { type: 'string', default: 'http://127.0.0.1:8080' },
+      key: { type: 'string', default: 'demo' }
+    },
+    strict: true
+  })
+  let url: URL
+  try {
+    url = new URL(values.url)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)')
+  } catch {
+    throw Object.assign(new TypeError(`--url expects the gateway's http(s) URL, got "${values.url}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
+  }
+  const abort = new AbortController()
+  const stop = (): void => abort.abort()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  // `touchline tail | head`: a closed pipe ends the tail quietly.
+  const onPipeError = (err: NodeJS.ErrnoException): void => { if (err.code === 'EPIPE') stop(); else throw err }
+  process.stdout.on('error', onPipeError)
+  try {
+    return await runTail({
+      url: url.origin + url.pathname.replace(/\/+$/, ''),
+      key: values.key,
+      leagues: ids(values.league, 'league'),
+      fixtures: ids(values.fixture, 'fixture'),
+      ...(values.since !== undefined ? { since: values.since } : {}),
+      json: values.json,
+      color: process.stdout.isTTY && process.env.NO_COLOR === undefined,
+      out: (line) => { if (!abort.signal.aborted) process.stdout.write(line + '\n') },
+      err: (line) => { process.stderr.write(line + '\n') },
+      signal: abort.signal
+    })
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    process.stdout.off('error', onPipeError)
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Board: renders a LiveFeed's fixtures as match cards (optionally grouped by league), keeps each card's
+ * element stable across updates (so the goal flash animation is not restarted by a clock tick), flashes a
+ * card on a goal, keeps goals cancelled by VAR struck through, and speaks goals in an aria-live region.
+ * Shared by the scoreboard page and the widget; styles are in `card.css`.
+ *
+ * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {import('./live.js').FeedUpdate} FeedUpdate
+ * @typedef {import('./format.js').LiveEvent} LiveEvent
+ */
+import { announcements, cancelledIn, clockLabel, creditedSide, eventMinute, eventStyle, goalsIn, h, playerName, shootout } from './format.js'
+
+/** How long the scoring side's score stays highlighted after a goal. */
+const SCORED_MS = 8000
+/** Most recent events shown per card. */
+const MAX_EVENTS = 8
+
+export class Board {
+  /**
+   * @param {HTMLElement} root where the cards (or league sections) go
+   * @param {HTMLElement} announcer an aria-live="polite" element
+   * @param {object} [opts]
+   * @param {boolean} [opts.grouped] one section per league, with a heading
+   * @param {(leagueId: number) => string} [opts.leagueName]
+   * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
+   */
+  constructor (root, announcer, opts = {}) {
+    this.root = root
+    this.announcer = announcer
+    this.grouped = opts.grouped === true
+    this.leagueName = opts.leagueName ?? ((id) => `League ${id}`)
+    this.headingLevel = opts.headingLevel ?? 'h2'
+    /** @type {Map<number, HTMLElement>} */ this.cards = new Map()
+    /** @type {Map<number, { section: HTMLElement, heading: HTMLElement, list: HTMLElement }>} */ this.sections = new Map()
+    /** @type {Map<number, { home: number, away: number }>} when each side's score highlight ends */ this.scored = new Map()
+    /** @type {Map<number, LiveEvent[]>} goals removed (VAR), by fixture */ this.cancelled = new Map()
+    /** @type {Map<number, LiveFixture>} */ this.fixtures = new Map()
+  }
+
+  /**
+   * Applies one feed update to the screen.
+   * @param {Map<number, LiveFixture>} fixtures the feed's current fixtures
+   * @param {FeedUpdate} u
+   */
+  update (fixtures, u) {
+    this.fixtures = fixtures
+    if (u.kind === 'change') {
+      const id = u.frame.fixture_id
+      const gone = cancelledIn(u.frame)
+      if (gone.length > 0) this.cancelled.set(id, [...(this.cancelled.get(id) ?? []), ...gone])
+      if (!u.replayed) this.celebrate(u.frame)
+      if (fixtures.has(id)) this.renderCard(/** @type {LiveFixture} */ (fixtures.get(id)))
+      this.layout()
+      return
+    }
+    if (u.kind === 'snapshot') for (const f of fixtures.values()) this.renderCard(f)
+    this.layout()
+  }
+
+  /** Re-renders every card (league names arrived, a minute passed for kick-off times...). */
+  refresh () {
+    for (const f of this.fixtures.values()) this.renderCard(f)
+    for (const [id, s] of this.sections) s.heading.textContent = this.leagueName(id)
+    this.layout()
+  }
+
+  /** @param {import('./live.js').ChangeFrame} frame */
+  celebrate (frame) {
+    const goals = goalsIn(frame)
+    if (goals.length > 0) {
+      const until = this.scored.get(frame.fixture_id) ?? { home: 0, away: 0 }
+      for (const g of goals) until[g.side] = Date.now() + SCORED_MS
+      this.scored.set(frame.fixture_id, until)
+      setTimeout(() => { const f = this.fixtures.get(frame.fixture_id); if (f) this.renderCard(f) }, SCORED_MS + 50)
+      const card = this.card(frame.fixture)
+      card.classList.remove('tl-flash')
+      card.getBoundingClientRect() // reflow: restarts the animation when two goals come close together
+      card.classList.add('tl-flash')
+    }
+    for (const text of announcements(frame)) this.announce(text)
+  }
+
+  /** @param {string} text */
+  announce (text) {
+    this.announcer.append(h('p', { text }))
+    while (this.announcer.childElementCount > 3) this.announcer.firstElementChild?.remove()
+  }
+
+  /** The stable element of a fixture's card, created on first use. @param {LiveFixture} f */
+  card (f) {
+    let el = this.cards.get(f.id)
+    if (el === undefined) {
+      el = h('article', { class: 'tl-match', 'data-fixture': f.id })
+      el.addEventListener('animationend', () => el?.classList.remove('tl-flash'))
+      this.cards.set(f.id, el)
+    }
+    return el
+  }
+
+  /** @param {LiveFixture} f */
+  renderCard (f) {
+    const el = this.card(f)
+    const scored = this.scored.get(f.id) ?? { home: 0, away: 0 }
+    const now = Date.now()
+    const clock = clockLabel(f)
+    const pens = shootout(f)
+    el.dataset.phase = f.state.phase
+    el.dataset.league = String(f.league_id)
+    el.setAttribute('aria-label', `${f.home.name} ${f.home.score}, ${f.away.name} ${f.away.score}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`)
+    el.replaceChildren(
+      h('div', { class: 'tl-row' },
+        h('span', { class: 'tl-clock', title: f.state.name }, f.state.phase === 'live' ? h('span', { class: 'tl-dot', 'aria-hidden': 'true' }) : null, clock),
+        h('span', { class: 'tl-team tl-home' }, h('span', { class: 'tl-name', text: f.home.name, title: f.home.name })),
+        h('span', { class: 'tl-score', 'aria-hidden': 'true' },
+          h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: f.home.score }),
+          h('span', { class: 'tl-sep', text: '-' }),
+          h('span', { class: `tl-goals${scored.away > now ? ' tl-scored' : ''}`, text: f.away.score })),
+        h('span', { class: 'tl-team tl-away' }, h('span', { class: 'tl-name', text: f.away.name, title: f.away.name }))),
+      ...[pens ? h('div', { class: 'tl-pens', text: pens }) : null, this.events(f)].filter((x) => x !== null))
+  }
+
+  /** Goals, cards and VAR-cancelled goals, most recent last. @param {LiveFixture} f */
+  events (f) {
+    /** @type {Array<{ e: LiveEvent, cancelled: boolean }>} */
+    const shown = f.events.filter((e) => eventStyle(e) !== undefined && e.side).map((e) => ({ e, cancelled: false }))
+    for (const e of this.cancelled.get(f.id) ?? []) if (!f.events.some((x) => x.id === e.id)) shown.push({ e, cancelled: true })
+    if (shown.length === 0) return null
+    shown.sort((a, b) => a.e.minute - b.e.minute || (a.e.extra_minute ?? 0) - (b.e.extra_minute ?? 0) || a.e.id - b.e.id)
+    return h('ul', { class: 'tl-events', 'aria-label': 'Match events' }, ...shown.slice(-MAX_EVENTS).map(({ e, cancelled }) => {
+      const style = eventStyle(e) ?? { cls: 'other', label: e.type }
+      const who = playerName(e) || style.label
+      const note = { OWNGOAL: ' (og)', PENALTY: ' (pen)', MISSED_PENALTY: ' (pen missed)' }[/** @type {string} */ (e.type)] ?? ''
+      return h('li', { class: `tl-ev tl-${creditedSide(e)}${cancelled ? ' tl-cancelled' : ''}`, title: `${style.label}${cancelled ? ', cancelled by VAR' : ''}` },
+        h('span', { class: 'tl-min', text: eventMinute(e) }),
+        h('span', { class: `tl-icon tl-icon-${style.cls}`, role: 'img', 'aria-label': cancelled ? `${style.label} cancelled by VAR` : style.label }),
+        cancelled ? h('s', { text: who }) : h('span', { text: who + note }),
+        cancelled ? h('span', { class: 'tl-var', text: 'VAR' }) : null)
+    }))
+  }
+
+  /** Puts sections and cards in order, moving only what is out of place; drops cards of gone fixtures. */
+  layout () {
+    for (const [id, el] of this.cards) {
+      if (!this.fixtures.has(id)) { el.remove(); this.cards.delete(id); this.cancelled.delete(id) }
+    }
+    const byKickoff = (/** @type {LiveFixture} */ a, /** @type {LiveFixture} */ b) =>
+      (a.starting_at ?? '').localeCompare(b.starting_at ?? '') || a.id - b.id
+    const all = [...this.fixtures.values()].sort(byKickoff)
+    if (!this.grouped) return place(this.root, all.map((f) => this.card(f)))
+    /** @type {Map<number, LiveFixture[]>} */
+    const groups = new Map()
+    for (const f of all) groups.set(f.league_id, [...(groups.get(f.league_id) ?? []), f])
+    for (const [id, s] of this.sections) if (!groups.has(id)) { s.section.remove(); this.sections.delete(id) }
+    const order = [...groups.keys()].sort((a, b) => this.leagueName(a).localeCompare(this.leagueName(b)) || a - b)
+    place(this.root, order.map((id) => this.section(id).section))
+    for (const [id, list] of groups) place(this.section(id).list, list.map((f) => this.card(f)))
+  }
+
+  /** @param {number} id league id */
+  section (id) {
+    let s = this.sections.get(id)
+    if (s === undefined) {
+      const heading = h(this.headingLevel, { class: 'tl-league', id: `league-${id}`, text: this.leagueName(id) })
+      const list = h('div', { class: 'tl-list' })
+      s = { section: h('section', { class: 'tl-group', 'aria-labelledby': `league-${id}` }, heading, list), heading, list }
+      this.sections.set(id, s)
+    }
+    return s
+  }
+}
+
+/**
+ * Makes `parent`'s children exactly `items`, in order, touching only misplaced nodes.
+ * @param {HTMLElement} parent
+ * @param {HTMLElement[]} items
+ */
+function place (parent, items) {
+  items.forEach((item, i) => {
+    if (parent.children[i] !== item) parent.insertBefore(item, parent.children[i] ?? null)
+  })
+  while (parent.children.length > items.length) parent.lastElementChild?.remove()
+}

@@ -1,0 +1,253 @@
+/**
+ * LiveFeed: a browser client of the gateway's WebSocket protocol (DESIGN §4), shared by the scoreboard and
+ * the widget. It keeps the current state of every subscribed fixture, reconnects with backoff, and resumes
+ * from the last cursor it applied so no change is missed (a fresh snapshot replaces the state when the
+ * server cannot replay, `recovered:false`).
+ *
+ * Every change frame carries the whole fixture after the change, so applying one is replacing the fixture
+ * (unless an older version arrives after a newer one: replays may overlap a snapshot).
+ *
+ * @typedef {{ id: number, league_id: number, version: number, state: { code: string, name: string, phase: string },
+ *   minute: number | null, home: any, away: any, events: any[], scores: Record<string, { home: number, away: number }>,
+ *   starting_at: string | null }} LiveFixture
+ * @typedef {{ type: 'change', cursor: string, fixture_id: number, league_id: number, at: string,
+ *   changes: Array<{ kind: string, [k: string]: any }>, fixture: LiveFixture }} ChangeFrame
+ * @typedef {'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused'} FeedState
+ * @typedef {{ state: FeedState, retryInMs?: number, message?: string }} FeedStatus
+ * @typedef {{ kind: 'snapshot', partial: boolean } | { kind: 'change', frame: ChangeFrame, replayed: boolean }
+ *   | { kind: 'expired', fixtureId: number }} FeedUpdate
+ */
+
+/** Subscriptions per connection the server accepts (DESIGN §4 limits). */
+const MAX_SUBSCRIPTIONS = 100
+/** Longest pause between two reconnection attempts. */
+const MAX_BACKOFF_MS = 15_000
+/** How long a fixture that left the live set (usually full time) stays on screen. */
+const KEEP_ENDED_MS = 120_000
+
+export class LiveFeed {
+  /**
+   * @param {object} opts
+   * @param {string} opts.base gateway origin, e.g. `https://scores.example.com`
+   * @param {string} opts.key client key (sent as `api_token`)
+   * @param {number[]} [opts.leagues] leagues to follow
+   * @param {number[]} [opts.fixtures] fixtures to follow
+   * @param {boolean} [opts.discover] also follow every league that has a live fixture, checked every 30 s
+   * @param {(u: FeedUpdate) => void} [opts.onUpdate] called after the state changed
+   * @param {(s: FeedStatus) => void} [opts.onStatus] called when the connection state changes
+   */
+  constructor (opts) {
+    this.base = opts.base.replace(/\/$/, '')
+    this.key = opts.key
+    /** @type {Set<number>} */ this.leagues = new Set(opts.leagues ?? [])
+    /** @type {Set<number>} */ this.fixtureIds = new Set(opts.fixtures ?? [])
+    this.discover = opts.discover === true
+    this.onUpdate = opts.onUpdate ?? (() => {})
+    this.onStatus = opts.onStatus ?? (() => {})
+    /** @type {Map<number, LiveFixture>} current state by fixture id */ this.fixtures = new Map()
+    /** @type {string | undefined} last cursor applied: the resume point */ this.cursor = undefined
+    /** @type {WebSocket | undefined} */ this.ws = undefined
+    this.attempt = 0
+    /** Whether a connection ever opened: a feed that never could (refused key or origin) retries less often. */
+    this.everOpened = false
+    this.replayLeft = 0
+    this.refs = 0
+    this.stopped = false
+    /** @type {FeedStatus} */ this.status = { state: 'connecting' }
+    this.lastFrameAt = 0
+    /** @type {ReturnType<typeof setTimeout> | undefined} */ this.retryTimer = undefined
+    /** @type {ReturnType<typeof setInterval> | undefined} */ this.heartbeat = undefined
+    /** @type {ReturnType<typeof setInterval> | undefined} */ this.discoverTimer = undefined
+    this.online = () => { if (this.status.state === 'reconnecting') this.reconnectNow() }
+  }
+
+  /** Query string with the key, for the gateway's HTTP endpoints. */
+  query (extra = '') {
+    return `api_token=${encodeURIComponent(this.key)}${extra}`
+  }
+
+  /** Opens the connection (after learning the live leagues when discovering). */
+  async start () {
+    globalThis.addEventListener?.('online', this.online)
+    if (this.discover) {
+      await this.learnLeagues()
+      this.discoverTimer = setInterval(() => { this.learnLeagues().then((fresh) => this.subscribeMore(fresh)) }, 30_000)
+    }
+    this.connect()
+  }
+
+  stop () {
+    this.stopped = true
+    globalThis.removeEventListener?.('online', this.online)
+    clearTimeout(this.retryTimer)
+    clearInterval(this.heartbeat)
+    clearInterval(this.discoverTimer)
+    this.ws?.close(1000)
+  }
+
+  /**
+   * Adds the leagues that have a live fixture now (GET /v1/fixtures/live) to the followed set.
+   * @returns {Promise<number[]>} the leagues that were not followed before
+   */
+  async learnLeagues () {
+    try {
+      const res = await fetch(`${this.base}/v1/fixtures/live?${this.query()}`)
+      if (res.status === 401) return this.refuse('This key is not valid.')
+      if (!res.ok) return []
+      const body = await res.json()
+      const fresh = [...new Set(body.data.map((/** @type {LiveFixture} */ f) => f.league_id))]
+        .filter((id) => !this.leagues.has(id) && this.leagues.size + this.fixtureIds.size < MAX_SUBSCRIPTIONS)
+      for (const id of fresh) this.leagues.add(id)
+      return fresh
+    } catch {
+      return [] // offline or refused by CORS: the socket's own retries report it
+    }
+  }
+
+  /** @param {number[]} leagues newly followed leagues: subscribed on the open connection with their snapshot */
+  subscribeMore (leagues) {
+    if (leagues.length === 0 || this.ws?.readyState !== WebSocket.OPEN) return
+    this.send({ op: 'subscribe', ref: `more-${++this.refs}`, leagues, snapshot: true })
+  }
+
+  connect () {
+    if (this.stopped) return
+    this.setStatus({ state: this.cursor === undefined && this.attempt === 0 ? 'connecting' : 'reconnecting' })
+    const url = `${this.base.replace(/^http/, 'ws')}/v1/live?${this.query()}`
+    const ws = new WebSocket(url)
+    this.ws = ws
+    let opened = false
+    ws.onopen = () => { opened = true; this.everOpened = true; this.lastFrameAt = Date.now() }
+    ws.onmessage = (ev) => {
+      this.lastFrameAt = Date.now()
+      let frame
+      try { frame = JSON.parse(ev.data) } catch { return }
+      this.handle(frame)
+    }
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return
+      clearInterval(this.heartbeat)
+      this.ws = undefined
+      this.closed(ev.code, opened)
+    }
+  }
+
+  /** @param {any} frame */
+  handle (frame) {
+    switch (frame.type) {
+      case 'hello': return this.hello(frame.heartbeat_ms)
+      case 'subscribed':
+        this.attempt = 0
+        return this.setStatus({ state: 'live' })
+      case 'snapshot': return this.snapshot(frame)
+      case 'replay':
+        this.replayLeft = frame.recovered ? frame.count : 0
+        return
+      case 'change': return this.change(frame)
+      case 'error':
+        if (frame.code === 'forbidden') this.setStatus({ state: 'live', message: 'Some leagues are not available to this key.' })
+    }
+  }
+
+  /** @param {number} heartbeatMs */
+  hello (heartbeatMs) {
+    const ids = [...this.leagues]
+    const sub = { op: 'subscribe', ref: `sub-${++this.refs}`, leagues: ids, fixtures: [...this.fixtureIds] }
+    // First time: the current state. After a drop: everything since the last applied change, then live.
+    this.send(this.cursor === undefined ? { ...sub, snapshot: true } : { ...sub, since: this.cursor, snapshot: false })
+    // The server pings at the protocol level; this ping catches a half-open connection on our side too.
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastFrameAt > heartbeatMs + 10_000) this.ws?.close(4000, 'heartbeat timeout')
+      else this.send({ op: 'ping', ref: 'hb' })
+    }, Math.max(1000, heartbeatMs))
+  }
+
+  /** @param {{ ref?: string, cursor: string, fixtures: LiveFixture[] }} frame */
+  snapshot (frame) {
+    const partial = typeof frame.ref === 'string' && frame.ref.startsWith('more-')
+    if (!partial) {
+      this.fixtures.clear()
+      this.cursor = frame.cursor
+    }
+    for (const f of frame.fixtures) this.fixtures.set(f.id, f)
+    this.onUpdate({ kind: 'snapshot', partial })
+  }
+
+  /** @param {ChangeFrame} frame */
+  change (frame) {
+    const replayed = this.replayLeft > 0
+    if (replayed) this.replayLeft--
+    this.cursor = frame.cursor
+    const known = this.fixtures.get(frame.fixture_id)
+    if (known !== undefined && frame.fixture.version < known.version) return
+    this.fixtures.set(frame.fixture_id, frame.fixture)
+    if (frame.changes.some((c) => c.kind === 'fixture_removed')) {
+      const id = frame.fixture_id
+      setTimeout(() => {
+        if (this.fixtures.get(id)?.version !== frame.fixture.version) return
+        this.fixtures.delete(id)
+        this.onUpdate({ kind: 'expired', fixtureId: id })
+      }, KEEP_ENDED_MS)
+    }
+    this.onUpdate({ kind: 'change', frame, replayed })
+  }
+
+  /**
+   * @param {number} code close code
+   * @param {boolean} opened whether the upgrade succeeded
+   */
+  closed (code, opened) {
+    if (this.stopped) return
+    if (code === 4001) return this.refuse('This key has been revoked.')
+    this.attempt++
+    const cap = this.everOpened ? MAX_BACKOFF_MS : 4 * MAX_BACKOFF_MS
+    const backoff = Math.min(cap, 500 * 2 ** Math.min(this.attempt - 1, 7))
+    // 1001: the server is shutting down; another instance answers at once. 4029: too many connections.
+    const base = code === 1001 ? 500 : code === 4029 ? Math.max(backoff, 5000) : backoff
+    const delay = Math.round(base * (0.5 + Math.random() / 2))
+    this.retryTimer = setTimeout(() => this.connect(), delay)
+    if (!opened && this.attempt >= 2) {
+      this.diagnose().then((message) => this.setStatus({ state: 'offline', retryInMs: delay, message }))
+    } else {
+      this.setStatus({ state: 'reconnecting', retryInMs: delay })
+    }
+  }
+
+  reconnectNow () {
+    clearTimeout(this.retryTimer)
+    this.connect()
+  }
+
+  /** Why the socket cannot open, asked over HTTP (a browser hides the upgrade's status code). */
+  async diagnose () {
+    try {
+      const res = await fetch(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
+      if (res.status === 401) return 'This key is not valid.'
+      if (res.status === 403) return 'This site may not use this key.'
+      return 'The live feed is unavailable.'
+    } catch {
+      return globalThis.navigator?.onLine === false
+        ? 'You are offline.'
+        : 'Cannot reach the live feed (or this site may not use this key).'
+    }
+  }
+
+  /** @param {string} message */
+  refuse (message) {
+    this.stopped = true
+    clearTimeout(this.retryTimer)
+    this.setStatus({ state: 'refused', message })
+    return []
+  }
+
+  /** @param {object} frame */
+  send (frame) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame))
+  }
+
+  /** @param {FeedStatus} status */
+  setStatus (status) {
+    this.status = status
+    this.onStatus(status)
+  }
+}

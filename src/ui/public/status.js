@@ -1,0 +1,152 @@
+/**
+ * The status page (`/status`): polls `GET /v1/status` every 5 s and draws the budget per upstream entity
+ * (with a reset countdown ticking every second), the poller, connections and rates, and an hour of 10 s
+ * samples as small inline SVG charts (no chart library).
+ *
+ * @typedef {{ t: number, poll_interval_s: number | null, detection_p50_s: number | null, messages_per_s: number,
+ *   cache_hit_ratio: number | null }} Sample
+ */
+import { h } from './lib/format.js'
+
+const REFRESH_MS = 5000
+const HOUR_MS = 3600_000
+
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
+
+/** Charts: which sample field, how to print a value. */
+const CHARTS = [
+  { field: 'poll_interval_s', title: 'Poll interval', unit: (/** @type {number} */ v) => `${v.toFixed(1)} s` },
+  { field: 'detection_p50_s', title: 'Detection latency (p50)', unit: (/** @type {number} */ v) => `${v.toFixed(2)} s` },
+  { field: 'messages_per_s', title: 'Messages per second', unit: (/** @type {number} */ v) => v.toFixed(v < 10 ? 1 : 0) },
+  { field: 'cache_hit_ratio', title: 'Cache hit ratio', unit: (/** @type {number} */ v) => `${Math.round(v * 100)} %`, max: 1 }
+]
+
+/** @type {Array<{ entity: string, resetsAt: number, cell: HTMLElement }>} */
+let countdowns = []
+
+/** `12 s ago` @param {string | null} iso */
+function ago (iso) {
+  if (iso === null) return 'never'
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000))
+  return s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ago` : `${Math.floor(s / 3600)} h ago`
+}
+
+/** `42:07` @param {number} ms */
+function clock (ms) {
+  const s = Math.max(0, Math.round(ms / 1000))
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+}
+
+/** @param {string} label @param {string} value @param {string} [hint] */
+const tile = (label, value, hint) => h('div', { class: 'tile' }, h('dt', { text: label }), h('dd', {}, h('span', { class: 'tile-value', text: value }), hint ? h('span', { class: 'tile-hint', text: hint }) : null))
+
+const SVG = 'http://www.w3.org/2000/svg'
+/** @param {string} tag @param {Record<string, string | number>} attrs */
+function svg (tag, attrs) {
+  const el = document.createElementNS(SVG, tag)
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v))
+  return el
+}
+
+/**
+ * A line-and-area chart of one field over the last hour; gaps where the value is null.
+ * @param {Sample[]} samples @param {typeof CHARTS[number]} spec @param {number} now
+ */
+function chart (samples, spec, now) {
+  const W = 300
+  const H = 72
+  const points = samples.map((s) => ({ t: s.t, v: /** @type {number | null} */ (s[/** @type {keyof Sample} */ (spec.field)]) }))
+  const values = points.flatMap((p) => p.v === null ? [] : [p.v])
+  const top = spec.max ?? Math.max(...values, 0.001) * 1.15
+  const x = (/** @type {number} */ t) => ((t - (now - HOUR_MS)) / HOUR_MS) * W
+  const y = (/** @type {number} */ v) => H - 2 - (v / top) * (H - 6)
+  /** @type {string[]} */ const lines = []
+  /** @type {string[]} */ const areas = []
+  let run = /** @type {Array<[number, number]>} */ ([])
+  const flush = () => {
+    if (run.length === 0) return
+    const d = run.map(([px, py], i) => `${i ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`).join('')
+    lines.push(d)
+    areas.push(`${d}L${(/** @type {[number, number]} */ (run[run.length - 1]))[0].toFixed(1)},${H}L${run[0]?.[0].toFixed(1)},${H}Z`)
+    run = []
+  }
+  for (const p of points) {
+    if (p.v === null) flush()
+    else run.push([x(p.t), y(p.v)])
+  }
+  flush()
+  const latest = values.length > 0 ? spec.unit(/** @type {number} */ (values[values.length - 1])) : '–'
+  const peak = values.length > 0 ? spec.unit(Math.max(...values)) : '–'
+  const box = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'spark', role: 'img', 'aria-label': `${spec.title}: now ${latest}, peak ${peak} over the last hour` })
+  box.append(svg('line', { x1: 0, x2: W, y1: H - 0.5, y2: H - 0.5, class: 'axis' }))
+  for (const d of areas) box.append(svg('path', { d, class: 'area' }))
+  for (const d of lines) box.append(svg('path', { d, class: 'line' }))
+  return h('figure', { class: 'chart' },
+    h('figcaption', {}, h('span', { text: spec.title }), h('span', { class: 'chart-now', text: latest })),
+    box,
+    h('div', { class: 'chart-axis' }, h('span', { text: '60 min ago' }), h('span', { text: `peak ${peak}` }), h('span', { text: 'now' })))
+}
+
+/** @param {any} s the /v1/status body */
+function render (s) {
+  const now = Date.parse(s.now)
+  const p = s.poller
+  const pollerState = p === null ? 'None' : !p.running ? 'Standby' : p.consecutive_failures > 0 ? 'Failing' : 'Running'
+  byId('tiles').replaceChildren(
+    tile('Poller', pollerState, p?.running ? `every ${(p.interval_ms / 1000).toFixed(1)} s` : p === null ? 'not on this instance' : 'another instance polls'),
+    tile('Live fixtures', String(s.live_fixtures), `${p?.tracked ?? 0} tracked`),
+    tile('Connections', String(s.connections.total), `${s.connections.ws} WebSocket · ${s.connections.sse} SSE`),
+    tile('Messages / s', s.messages_per_s === null ? '–' : s.messages_per_s.toFixed(1), `${s.subscriptions} subscriptions`),
+    tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, 'passthrough, last 10 s'))
+  byId('charts').replaceChildren(...CHARTS.map((spec) => chart(s.history.samples, spec, now)))
+
+  countdowns = []
+  const rows = s.budget.map((/** @type {any} */ b) => {
+    const share = b.limit ? Math.min(1, b.remaining / b.limit) : 1
+    const bar = h('span', { class: 'meter-fill' })
+    bar.style.width = `${(share * 100).toFixed(1)}%`
+    if (share < 0.2) bar.classList.add('low')
+    const cell = h('td', { class: 'num', text: b.expired ? 'reset' : clock(Date.parse(b.resets_at) - Date.now()) })
+    countdowns.push({ entity: b.entity, resetsAt: Date.parse(b.resets_at), cell })
+    return h('tr', {},
+      h('th', { scope: 'row', text: b.entity }),
+      h('td', {}, h('div', { class: 'meter-row' },
+        h('span', { class: 'meter', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': b.limit ?? b.remaining, 'aria-valuenow': b.remaining, 'aria-label': `${b.entity} requests remaining` }, bar),
+        h('span', { class: 'meter-text', text: `${b.remaining.toLocaleString()} / ${b.limit === null ? '?' : b.limit.toLocaleString()}` }))),
+      cell)
+  })
+  if (rows.length > 0) byId('budget').replaceChildren(...rows)
+
+  byId('poller').replaceChildren(...(p === null
+    ? [h('div', {}, h('dt', { text: 'State' }), h('dd', { text: 'No poller on this instance' }))]
+    : [['State', pollerState], ['Interval', `${p.interval_ms} ms`], ['Last poll', ago(p.last_poll_at)], ['Last reconciliation', ago(p.last_reconcile_at)],
+        ['Last error', p.last_error ?? 'none'], ['Consecutive failures', String(p.consecutive_failures)], ['Fixtures tracked', String(p.tracked)],
+        ['Awaiting final state', String(p.pending_final)], ['Event log cursor', s.cursor]]
+        .map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v })))))
+}
+
+/** @param {'live' | 'offline'} state @param {string} text */
+function connection (state, text) {
+  const el = byId('connection')
+  el.dataset.state = state
+  const label = /** @type {HTMLElement} */ (el.querySelector('.conn-label'))
+  label.textContent = text
+}
+
+async function refresh () {
+  try {
+    const res = await fetch('/v1/status', { cache: 'no-store' })
+    if (!res.ok) throw new Error(`HTTP ${res.status}`)
+    render(await res.json())
+    connection('live', `Updated ${new Date().toLocaleTimeString()}`)
+  } catch (err) {
+    connection('offline', `Cannot load /v1/status (${/** @type {Error} */ (err).message})`)
+  }
+}
+
+setInterval(() => {
+  for (const c of countdowns) c.cell.textContent = c.resetsAt <= Date.now() ? 'reset' : clock(c.resetsAt - Date.now())
+}, 1000)
+setInterval(refresh, REFRESH_MS)
+await refresh()

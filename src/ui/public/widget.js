@@ -1,0 +1,45 @@
+/**
+ * touchline widget loader: live scores of one league (or one fixture) on any page, in a shadow root.
+ *
+ *   <div data-touchline-widget></div>
+ *   <script src="https://scores.example.com/widget.js" data-league="271" data-key="YOUR_KEY" async></script>
+ *
+ * Options (on the script tag, or on the placeholder, which wins): data-league (id, or ids separated by
+ * commas), data-fixture (id), data-key (client key; default `demo`), data-theme (`light` | `dark`; default:
+ * the reader's prefers-color-scheme), data-title (heading; default: the league's name).
+ * It renders into the first `[data-touchline-widget]` element not yet taken, or right after the script tag.
+ * Theme with CSS custom properties on the placeholder (--tl-bg, --tl-fg, --tl-accent, --tl-font...: see
+ * /lib/card.css). The key must allow the host page's origin (`allowed_origins` in the keys file).
+ *
+ * A classic script (so `async` and document.currentScript work everywhere); the widget itself is an ES
+ * module imported from the gateway, which serves its scripts with `Access-Control-Allow-Origin: *`.
+ */
+(function () {
+  const script = document.currentScript
+  if (!script || !script.src) return
+  const src = new URL(script.src, location.href)
+  let host = document.querySelector('[data-touchline-widget]:not([data-touchline-ready])')
+  if (!host) {
+    host = document.createElement('div')
+    host.setAttribute('data-touchline-widget', '')
+    script.insertAdjacentElement('afterend', host)
+  }
+  host.setAttribute('data-touchline-ready', '')
+  /** @param {string} name */
+  function option (name) {
+    const value = host.getAttribute('data-' + name)
+    return value !== null && value !== '' ? value : script.getAttribute('data-' + name)
+  }
+  const config = {
+    base: option('gateway') || src.origin,
+    key: option('key') || 'demo',
+    league: option('league'),
+    fixture: option('fixture'),
+    theme: option('theme'),
+    title: option('title')
+  }
+  import(new URL('widget/app.js', src).href).then(function (m) { m.mount(host, config) }, function (err) {
+    host.textContent = 'Live scores are unavailable.'
+    console.error('touchline widget:', err)
+  })
+})()

@@ -1,0 +1,98 @@
+/**
+ * Browser tests' harness: headless Chromium (Debian's package, driven by playwright-core) and a real
+ * gateway on free ports whose store the test drives by hand (no poller), so a goal appears at an exact
+ * moment. Screenshots go to test-results/screenshots/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { pino } from 'pino'
+import { loadConfig } from '../../../src/config.ts'
+import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import { matches, type Matches } from '../../helpers/matches.ts'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const HAVE_CHROMIUM = existsSync(CHROMIUM)
+if (!HAVE_CHROMIUM) {
+  process.stderr.write(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)\n`)
+}
+
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots')
+
+export async function launchBrowser (): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
+  })
+}
+
+/** Saves a screenshot as test-results/screenshots/<name>.png. */
+export async function shot (page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  const path = join(SCREENSHOTS, `${name}.png`)
+  await page.screenshot({ path })
+  return path
+}
+
+/** A computed style property of the element, read in the page (tests are typed without the DOM library). */
+export async function computed (locator: Locator, prop: string): Promise<string> {
+  return await locator.evaluate((el, p) => {
+    const win = globalThis as unknown as { getComputedStyle: (e: unknown) => Record<string, string> }
+    return win.getComputedStyle(el)[p] ?? ''
+  }, prop)
+}
+
+/** Collects uncaught page errors, to assert a page ran clean. */
+export function watchErrors (page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`))
+  return errors
+}
+
+export interface KeySpec {
+  key: string
+  name: string
+  leagues?: number[] | '*'
+  allowed_origins?: string[] | '*'
+}
+
+export interface UiGateway {
+  gw: Gateway
+  url: string
+  matches: Matches
+  close: () => Promise<void>
+}
+
+/** A gateway (embedded provider for the passthrough's league names; no poller) with the given keys. */
+export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
+  const env: Record<string, string> = {
+    TOUCHLINE_HOST: '127.0.0.1',
+    TOUCHLINE_PORT: '0',
+    TOUCHLINE_PROVIDER_PORT: '0',
+    TOUCHLINE_LOG_LEVEL: 'silent'
+  }
+  let dir: string | undefined
+  if (keys !== undefined) {
+    dir = mkdtempSync(join(tmpdir(), 'tl-ui-keys-'))
+    env.TOUCHLINE_KEYS_FILE = join(dir, 'keys.json')
+    writeFileSync(env.TOUCHLINE_KEYS_FILE, JSON.stringify(keys))
+  }
+  try {
+    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: false })
+    return { gw, url: gw.url, matches: matches(gw.store), close: async () => { await gw.close() } }
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Waits until `check` resolves truthy, polling; returns how long it took. */
+export async function until (check: () => Promise<boolean> | boolean, timeoutMs = 5000, what: string | (() => string) = 'condition'): Promise<number> {
+  const started = Date.now()
+  for (;;) {
+    if (await check()) return Date.now() - started
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+

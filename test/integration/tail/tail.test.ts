@@ -1,0 +1,108 @@
+/**
+ * `touchline tail` as a child process against a real gateway whose store the test drives: readable lines
+ * for goals, cards, VAR removals and states; `--json` change frames; and a resume after a dropped
+ * connection that prints what happened meanwhile exactly once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Match } from '../../helpers/matches.ts'
+import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
+import { startUiGateway, until, type UiGateway } from '../browser/harness.ts'
+
+const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
+const children: ChildProcess[] = []
+
+function tail (args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'tail', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.push(child)
+  let out = ''
+  let err = ''
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr?.on('data', (d: Buffer) => { err += d.toString() })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const lines = (): string[] => out.split('\n').filter((l) => l !== '')
+  /** Waits for `pattern` in stdout (or in stderr with `stream: 'stderr'`). */
+  const waitFor = async (pattern: RegExp, ms = 15_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<void> => {
+    await until(() => pattern.test(stream === 'stdout' ? out : err), ms, () => `${pattern} in tail ${stream}:\n${out}\nstderr:\n${err}`)
+  }
+  return { child, exited, lines, waitFor, stderr: () => err }
+}
+
+describe('touchline tail', () => {
+  let gw: UiGateway
+  let celtic: Match
+
+  beforeAll(async () => {
+    gw = await startUiGateway()
+    celtic = await gw.matches.start(9001, 501, 'Celtic', 'Kilmarnock', 20)
+  })
+  afterEach(() => { for (const c of children.splice(0)) c.kill('SIGTERM') })
+  afterAll(async () => { await gw?.close() })
+
+  it('prints the snapshot, then goals, cards, VAR removals and states as readable lines', async () => {
+    const t = tail(['--url', gw.url, '--league', '501'])
+    await t.waitFor(/^20' Celtic 0-0 Kilmarnock$/m)
+    await celtic.goal('home', 'K. Furuhashi', 23)
+    await t.waitFor(/^23' Celtic 1-0 Kilmarnock {2}goal \(K\. Furuhashi\)$/m)
+    await celtic.card('away', 'S. Lyons', 31)
+    await t.waitFor(/^31' Celtic 1-0 Kilmarnock {2}yellow card \(S\. Lyons, Kilmarnock\)$/m)
+    await celtic.goal('away', 'K. Vassell', 38)
+    await celtic.cancelGoal('K. Vassell')
+    await t.waitFor(/^38' Celtic 1-0 Kilmarnock {2}goal cancelled by VAR \(K\. Vassell\)$/m)
+    await celtic.state('HT')
+    await t.waitFor(/^HT Celtic 1-0 Kilmarnock$/m)
+    await celtic.state('INPLAY_2ND_HALF')
+    await t.waitFor(/Celtic 1-0 Kilmarnock {2}second half$/m)
+    // Clock ticks print nothing.
+    const before = t.lines().length
+    await celtic.clock(47)
+    await celtic.card('home', 'C. McGregor', 48, 'REDCARD')
+    await t.waitFor(/red card \(C\. McGregor, Celtic\)/)
+    expect(t.lines().length).toBe(before + 1)
+    t.child.kill('SIGINT')
+    expect(await t.exited).toBe(0)
+  })
+
+  it('--json prints each change frame as one JSON line', async () => {
+    const t = tail(['--url', gw.url, '--fixture', '9001', '--json'])
+    // Subscribed (it prints no snapshot in JSON mode): the gateway counts its subscription.
+    await until(async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 1, 10_000, 'the subscription')
+    const record = await celtic.goal('home', 'D. Maeda', 52)
+    await t.waitFor(/"type":"change"/)
+    const frames = t.lines().map((l) => JSON.parse(l) as { type: string, cursor: string, changes: unknown[] })
+    expect(frames).toHaveLength(1)
+    expect(frames[0]).toMatchObject({ type: 'change', cursor: record.cursor, fixture_id: 9001, changes: record.changes })
+  })
+
+  it('exits 1 when the gateway refuses the key', async () => {
+    const t = tail(['--url', gw.url, '--key', 'not-a-key', '--league', '501'])
+    expect(await t.exited).toBe(1)
+    expect(t.stderr()).toMatch(/refused/)
+  })
+
+  describe('after a dropped connection', () => {
+    let proxy: TcpProxy
+    beforeAll(async () => { proxy = await startTcpProxy(Number(new URL(gw.url).port)) })
+    afterAll(async () => { await proxy?.close() })
+
+    it('reconnects and prints what happened meanwhile, once, from the last cursor', async () => {
+      const t = tail(['--url', proxy.url, '--league', '501'])
+      await t.waitFor(/Celtic \d-\d Kilmarnock/)
+      await celtic.goal('home', 'L. Palma', 60)
+      await t.waitFor(/goal \(L\. Palma\)/)
+      proxy.pause()
+      proxy.cut()
+      await t.waitFor(/connection lost/, 15_000, 'stderr')
+      await celtic.goal('home', 'A. Idah', 71)
+      await celtic.card('away', 'R. Deas', 74)
+      proxy.resume()
+      await t.waitFor(/yellow card \(R\. Deas, Kilmarnock\)/, 20_000)
+      expect(t.stderr()).toMatch(/reconnected, resuming after/)
+      const out = t.lines()
+      expect(out.filter((l) => l.includes('goal (A. Idah)'))).toHaveLength(1)
+      expect(out.filter((l) => l.includes('goal (L. Palma)'))).toHaveLength(1)
+      expect(out.findIndex((l) => l.includes('A. Idah'))).toBeLessThan(out.findIndex((l) => l.includes('R. Deas')))
+    })
+  })
+})

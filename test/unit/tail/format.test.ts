@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import type { Change, LiveEvent, LiveFixture } from '../../../src/live/types.ts'
+import { clockLabel, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
+import { fixture } from '../../integration/store/fixture.ts'
+
+const f = (overrides: Partial<LiveFixture> = {}): LiveFixture => fixture(1, 501, {
+  home: { id: 10, name: 'Celtic', short_code: null, image_path: null, score: 1 },
+  away: { id: 11, name: 'Kilmarnock', short_code: null, image_path: null, score: 0 },
+  minute: 23,
+  ...overrides
+})
+
+const ev = (type: string, side: 'home' | 'away', player: string, minute: number, extra: number | null = null): LiveEvent => ({
+  id: 1,
+  type_id: 0,
+  type,
+  minute,
+  extra_minute: extra,
+  side,
+  team_id: null,
+  player: { id: null, name: player },
+  related_player: null,
+  result: null,
+  info: null,
+  addition: null,
+  sort_order: null
+})
+
+const lines = (changes: Change[], fx = f()): string[] => describeRecord({ changes, fixture: fx })
+
+describe('tail lines', () => {
+  it('prints a goal with its scorer and minute, once, even with the score change beside it', () => {
+    expect(lines([
+      { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } },
+      { kind: 'event_added', event: ev('GOAL', 'home', 'K. Furuhashi', 23) },
+      { kind: 'clock', minute: 23, previous: 22 }
+    ])).toEqual(["23' Celtic 1-0 Kilmarnock  goal (K. Furuhashi)"])
+    expect(lines([{ kind: 'event_added', event: ev('PENALTY', 'home', 'K. Furuhashi', 45, 2) }])).toEqual(["45+2' Celtic 1-0 Kilmarnock  goal, penalty (K. Furuhashi)"])
+  })
+
+  it('prints state changes, cards and VAR removals', () => {
+    const ht = { id: 3, code: 'HT', name: 'Half Time', phase: 'break' as const }
+    const first = { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' as const }
+    expect(lines([{ kind: 'state_changed', state: ht, previous: first }], f({ state: ht, minute: null }))).toEqual(['HT Celtic 1-0 Kilmarnock'])
+    expect(lines([{ kind: 'event_added', event: ev('YELLOWCARD', 'away', 'S. Lyons', 31) }])).toEqual(["31' Celtic 1-0 Kilmarnock  yellow card (S. Lyons, Kilmarnock)"])
+    expect(lines([
+      { kind: 'score_changed', home: 1, away: 0, previous: { home: 1, away: 1 } },
+      { kind: 'event_removed', event: ev('GOAL', 'away', 'K. Vassell', 38) }
+    ])).toEqual(["38' Celtic 1-0 Kilmarnock  goal cancelled by VAR (K. Vassell)"])
+  })
+
+  it('prints nothing for clock ticks and substitutions, and a bare score change as a goal', () => {
+    expect(lines([{ kind: 'clock', minute: 24, previous: 23 }])).toEqual([])
+    expect(lines([{ kind: 'event_added', event: ev('SUBSTITUTION', 'home', 'X', 60) }])).toEqual([])
+    expect(lines([{ kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }])).toEqual(["23' Celtic 1-0 Kilmarnock  goal"])
+  })
+
+  it('labels the clock with the minute while live, the state otherwise, and shows a shoot-out', () => {
+    expect(clockLabel(f())).toBe("23'")
+    expect(clockLabel(f({ state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' }, minute: null }))).toBe('FT')
+    expect(fixtureLine(f({ state: { id: 8, code: 'FT_PEN', name: 'After Penalties', phase: 'finished' }, scores: { current: { home: 1, away: 1 }, penalty_shootout: { home: 4, away: 3 } } })))
+      .toBe('FTP Celtic 1-0 Kilmarnock (4-3 pens)')
+  })
+
+  it('colours goals when asked', () => {
+    const [line] = describeRecord({ changes: [{ kind: 'event_added', event: ev('GOAL', 'home', 'A', 1) }], fixture: f() }, { color: true })
+    expect(line?.startsWith('\u001b[32m')).toBe(true)
+    expect(line?.endsWith('\u001b[0m')).toBe(true)
+  })
+})
