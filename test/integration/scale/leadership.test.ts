@@ -45,6 +45,17 @@ describe('scale-out over Redis (DESIGN §7)', () => {
     await redis.quit()
   })
 
+  it('a cursor handed out by one instance resumes on the other', async () => {
+    const [a, b] = gateways as [Gateway, Gateway]
+    await waitFor(async () => (await a.store.readSince(undefined, { limit: 10 })).records.length >= 5, 10_000)
+    const first = await (await fetch(`${a.url}/v1/changes?api_token=demo&limit=3`)).json() as { data: Array<{ cursor: string }>, cursor: string }
+    expect(first.data).toHaveLength(3)
+    const rest = await (await fetch(`${b.url}/v1/changes?api_token=demo&limit=2&since=${encodeURIComponent(first.cursor)}`)).json() as { data: Array<{ cursor: string }>, recovered: boolean }
+    expect(rest.recovered).toBe(true)
+    const all = await (await fetch(`${a.url}/v1/changes?api_token=demo&limit=5`)).json() as { data: Array<{ cursor: string }> }
+    expect(rest.data.map((c) => c.cursor)).toEqual(all.data.slice(3, 5).map((c) => c.cursor))
+  }, 30_000)
+
   it('exactly one instance polls, and another takes over within seconds when it stops', async () => {
     await waitFor(() => gateways.some((g) => g.isLeader()), 5000)
     await sleep(1000)
