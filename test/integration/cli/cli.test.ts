@@ -31,10 +31,19 @@ describe('touchline command', () => {
     const p = run(['provider', '--port', '0', '--speed', '120'])
     const [, baseUrl] = await p.waitFor(/embedded\s+(http:\/\/\S+\/v3)/)
     for (const token of ['demo-free', 'demo-starter', 'demo-growth', 'demo-pro', 'demo-enterprise']) expect(p.output()).toContain(token)
-    const res = await fetch(`${baseUrl}/football/livescores/inplay?api_token=demo-enterprise&include=participants;scores`)
-    expect(res.status).toBe(200)
-    const body = await res.json() as { data: unknown[] }
-    expect(body.data.length).toBeGreaterThan(0)
+    const inplay = async (): Promise<Array<{ id: number, state_id: number, periods: Array<{ minutes: number | null }> }>> => {
+      const res = await fetch(`${baseUrl}/football/livescores/inplay?api_token=demo-enterprise&include=participants;scores;periods`)
+      expect(res.status).toBe(200)
+      return (await res.json() as { data: Array<{ id: number, state_id: number, periods: Array<{ minutes: number | null }> }> }).data
+    }
+    const before = await inplay()
+    expect(before.length).toBeGreaterThan(0)
+    // Live matches change within seconds of the start (at 120x a match minute lasts half a second).
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const after = await inplay()
+    const clock = (f: { periods: Array<{ minutes: number | null }> }): number => Math.max(0, ...f.periods.map((p) => p.minutes ?? 0))
+    const moved = after.filter((f) => { const b = before.find((x) => x.id === f.id); return b === undefined || clock(b) !== clock(f) || b.state_id !== f.state_id })
+    expect(moved.length).toBeGreaterThan(0)
   }, 30_000)
 
   it('stops with exit code 2 naming an invalid setting', async () => {
