@@ -41,7 +41,7 @@ async function touchline (): Promise<BenchServer> {
   // No per-IP rate limit: every subscriber comes from 127.0.0.1.
   const hub = createHub({ store, metrics, log, limits: { connectionsPerSecondPerIp: 1e9, connectionBurstPerIp: 1e9 } })
   await hub.start()
-  const keys = createKeyRing([{ key: 'bench', name: 'bench', leagues: '*', hourly_quota: 3000, max_connections: 1e9, allowed_origins: '*' }])
+  const keys = createKeyRing([{ key: 'bench', name: 'bench', leagues: '*', hourly_quota: 3000, max_connections: 1e9, allowed_origins: '*', features: [] }])
   const app = Fastify({ logger: false })
   await app.register(liveRoutes({ hub, keys, metrics, log }))
   await app.listen({ port: 0, host: '127.0.0.1' })

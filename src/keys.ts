@@ -16,7 +16,12 @@ const KeySchema = z.object({
   hourly_quota: z.number().int().positive().default(3000),
   max_connections: z.number().int().positive().default(100),
   /** Browser origins allowed to use this key (CORS and the WebSocket upgrade); `*` for any. */
-  allowed_origins: z.union([z.literal('*'), z.array(z.string().min(1))]).default('*')
+  allowed_origins: z.union([z.literal('*'), z.array(z.string().min(1))]).default('*'),
+  /**
+   * Paid upstream features the key may use through the passthrough (spec 7, 403 row): expected goals
+   * (`xg`), `odds`, `predictions`. Default: all of them (what the gateway's upstream token has).
+   */
+  features: z.array(z.enum(['xg', 'odds', 'predictions'])).default(['xg', 'odds', 'predictions'])
 }).strict()
 
 export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) => {

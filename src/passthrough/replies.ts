@@ -4,6 +4,7 @@
  * carries `rate_limit` (spec 7 rule 2).
  */
 import { randomUUID } from 'node:crypto'
+import type { Feature } from '../contract/resources.ts'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {
@@ -32,6 +33,18 @@ function forbidden (resource: string, planRequired: string, message: string): Re
 export function leagueForbidden (leagueId: number): Reply {
   return forbidden(`league ${leagueId}`, `a touchline key with access to league ${leagueId}`,
     `League ${leagueId} is not included in the leagues of your touchline key.`)
+}
+
+/** What a key needs for a feature, as the spec's 403 names it (`resource`, `plan_required`). */
+const FEATURE_RESOURCES: Readonly<Record<Feature, { resource: string, plan: string }>> = {
+  xg: { resource: 'xGFixture', plan: 'a touchline key with the xg feature' },
+  odds: { resource: 'odds', plan: 'a touchline key with the odds feature' },
+  predictions: { resource: 'predictions', plan: 'a touchline key with the predictions feature' }
+}
+
+export function featureForbidden (feature: Feature): Reply {
+  const { resource, plan } = FEATURE_RESOURCES[feature]
+  return forbidden(resource, plan, `Your touchline key does not include ${resource}.`)
 }
 
 export function originForbidden (origin: string): Reply {

@@ -1,7 +1,7 @@
 /**
  * The REST passthrough (DESIGN §5): a drop-in for the upstream API in front of one upstream token. For each
  * request, in the upstream's own order (provider/app.ts): the client key (401), the path (404), the query
- * (400), the key's league scope (403), the key's hourly quota (429); then the answer, from the live mirror,
+ * (400), the key's league scope and features (403), the key's hourly quota (429); then the answer, from the live mirror,
  * the cache, or one coalesced upstream call paid from the shared budget.
  *
  * Counting: like the upstream, a request counts against the key's quota when it gets a 200 (cache hits and
@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
+import { missingFeature } from '../contract/features.ts'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -23,7 +24,7 @@ import type { LiveSource } from './live.ts'
 import { shapeLive } from './live-shape.ts'
 import { QUOTA_WINDOW_MS, type QuotaState, type QuotaStore } from './quota.ts'
 import {
-  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, leagueForbidden, originForbidden, pathNotFound, rateLimitBody, rateLimitHeaders,
+  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, originForbidden, pathNotFound, rateLimitBody, rateLimitHeaders,
   reply, serverError, tooManyRequests, unauthorized, type QuotaView, type Reply
 } from './replies.ts'
 import { isMalformedKey, nextPageUrl, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
@@ -213,6 +214,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const { endpoint, params } = match
     const pathLeague = leagueInPath(endpoint, params)
     if (pathLeague !== undefined && !leagueAllowed(key, pathLeague)) return leagueForbidden(pathLeague)
+    const feature = missingFeature(endpoint, parsed.query.includes, (f) => key.features.includes(f))
+    if (feature !== undefined) return featureForbidden(feature)
 
     const keyId = keyIdOf(presented)
     const at = now()

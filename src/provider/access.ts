@@ -1,4 +1,6 @@
 /** Plan checks (spec part 5 rule 4, part 7 row 403): leagues outside the plan, and paid includes or endpoints. */
+import type { Endpoint } from '../contract/endpoints.ts'
+import { missingFeature } from '../contract/features.ts'
 import type { IncludeNode } from '../contract/query.ts'
 import type { Feature } from '../contract/resources.ts'
 import { forbidden, type ErrorReply } from './errors.ts'
@@ -11,17 +13,8 @@ const REQUIRED: Readonly<Record<Feature, { resource: string, plan: string }>> = 
   predictions: { resource: 'predictions', plan: 'Predictions add-on' }
 }
 
-function firstMissing (plan: Plan, includes: readonly IncludeNode[]): Feature | undefined {
-  for (const node of includes) {
-    if (node.feature !== undefined && !plan.features.has(node.feature)) return node.feature
-    const nested = firstMissing(plan, node.children)
-    if (nested !== undefined) return nested
-  }
-  return undefined
-}
-
-export function featureError (plan: Plan, endpointFeature: Feature | undefined, includes: readonly IncludeNode[]): ErrorReply | undefined {
-  const missing = endpointFeature !== undefined && !plan.features.has(endpointFeature) ? endpointFeature : firstMissing(plan, includes)
+export function featureError (plan: Plan, endpoint: Endpoint, includes: readonly IncludeNode[]): ErrorReply | undefined {
+  const missing = missingFeature(endpoint, includes, (f) => plan.features.has(f))
   if (missing === undefined) return undefined
   const { resource, plan: required } = REQUIRED[missing]
   return forbidden(resource, required)

@@ -6,7 +6,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
-import { ENDPOINT_FEATURES } from '../contract/endpoints.ts'
 import { authenticate, tokenOf, type Caller } from './auth.ts'
 import { internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
 import type { Pagination } from '../contract/envelope.ts'
@@ -73,7 +72,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   const parsed = parseQuery(match.endpoint, query)
   if (!parsed.ok) return { status: 400, body: parsed.error.body }
   const { endpoint } = match
-  const denied = featureError(caller.plan, ENDPOINT_FEATURES[endpoint.id], parsed.query.includes)
+  const denied = featureError(caller.plan, endpoint, parsed.query.includes)
   if (denied !== undefined) return denied
 
   const now = opts.now()

@@ -1,12 +1,11 @@
 /**
  * The conformance suite of spec/football-data-service.md, pointed at the gateway's REST passthrough with
  * gateway client keys instead of upstream tokens (DESIGN §5: "a drop-in for the upstream"). One key per
- * plan-like scope: `free` sees leagues 271 and 501, every key's hourly quota is its plan's (spec 8.1), and a
- * `limited` key has 20 so that 429 is reachable.
+ * plan-like scope: `free` sees leagues 271 and 501, every key's hourly quota and features are its plan's
+ * (spec 8.1; xg from Pro, odds from Growth, predictions with Enterprise), and a `limited` key has 20 so that
+ * 429 is reachable.
  *
  * Left out by design, with the reason:
- * - plan features (xGFixture, odds, predictions by tier): client keys carry leagues and quotas only; every
- *   key gets what the gateway's upstream token has (`unsupported.planFeatures`, 4 tests).
  * - the Enterprise burst buffer (8.2.9): client keys have a hard hourly quota (`burst` not declared).
  * - the 500 body check: an upstream 500 reaches clients as 502 Bad Gateway with the spec's 500 body shape
  *   (`failing` not declared); passthrough.test.ts checks those bodies.
@@ -39,10 +38,10 @@ vi.mock(import('../../helpers/http.ts'), async (importOriginal) => {
 const LIMITED = 20
 const PLAN_QUOTAS = { free: 3000, starter: 2000, growth: 2500, pro: 3000, enterprise: 5000 } as const
 const KEYS = [
-  { key: 'tl-free-key', name: 'free', leagues: [271, 501], hourly_quota: PLAN_QUOTAS.free },
-  { key: 'tl-starter-key', name: 'starter', hourly_quota: PLAN_QUOTAS.starter },
-  { key: 'tl-growth-key', name: 'growth', hourly_quota: PLAN_QUOTAS.growth },
-  { key: 'tl-pro-key', name: 'pro', hourly_quota: PLAN_QUOTAS.pro },
+  { key: 'tl-free-key', name: 'free', leagues: [271, 501], hourly_quota: PLAN_QUOTAS.free, features: [] },
+  { key: 'tl-starter-key', name: 'starter', hourly_quota: PLAN_QUOTAS.starter, features: [] },
+  { key: 'tl-growth-key', name: 'growth', hourly_quota: PLAN_QUOTAS.growth, features: ['odds'] },
+  { key: 'tl-pro-key', name: 'pro', hourly_quota: PLAN_QUOTAS.pro, features: ['xg', 'odds'] },
   { key: 'tl-enterprise-key', name: 'enterprise', hourly_quota: PLAN_QUOTAS.enterprise },
   { key: 'tl-limited-key', name: 'limited', hourly_quota: LIMITED }
 ]
@@ -73,8 +72,7 @@ beforeAll(async () => {
     },
     planLimits: PLAN_QUOTAS,
     limited: { token: 'tl-limited-key', limit: LIMITED },
-    advanceClock: (ms) => { offsetMs += ms },
-    unsupported: { planFeatures: 'gateway client keys carry leagues and quotas, not plan features: every key gets what the upstream token has' }
+    advanceClock: (ms) => { offsetMs += ms }
   }
 })
 

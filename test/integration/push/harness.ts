@@ -20,7 +20,7 @@ import { fixture } from '../store/fixture.ts'
 export const AT = '2026-11-21T20:15:03.120Z'
 
 export function clientKey (name: string, overrides: Partial<ClientKey> = {}): ClientKey {
-  return { key: `${name}-key`, name, leagues: '*', hourly_quota: 3000, max_connections: 100, allowed_origins: '*', ...overrides }
+  return { key: `${name}-key`, name, leagues: '*', hourly_quota: 3000, max_connections: 100, allowed_origins: '*', features: [], ...overrides }
 }
 
 /** Keys every suite can use: `all-key` sees every league, `scoped-key` only 271. */

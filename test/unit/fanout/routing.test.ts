@@ -7,7 +7,7 @@ import type { ChangeRecord } from '../../../src/live/types.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const key = (leagues: ClientKey['leagues'] = '*'): ClientKey =>
-  ({ key: 'k', name: 'k', leagues, hourly_quota: 1, max_connections: 1, allowed_origins: '*' })
+  ({ key: 'k', name: 'k', leagues, hourly_quota: 1, max_connections: 1, allowed_origins: '*', features: [] })
 
 class FakeConnection extends Connection {
   readonly transport = 'ws' as const

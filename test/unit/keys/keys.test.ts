@@ -56,3 +56,12 @@ describe('client keys', () => {
     expect(originAllowed(k!, 'https://b.example')).toBe(false)
   })
 })
+
+describe('key features', () => {
+  it('default to every paid feature and can be narrowed', () => {
+    const [all, none] = loadKeysFile(file([{ key: 'all-features', name: 'a' }, { key: 'no-features', name: 'n', features: [] }]))
+    expect(all?.features).toEqual(['xg', 'odds', 'predictions'])
+    expect(none?.features).toEqual([])
+    expect(() => loadKeysFile(file([{ key: 'bad-features', name: 'b', features: ['tv'] }]))).toThrow(/features/)
+  })
+})

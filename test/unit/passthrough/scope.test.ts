@@ -4,7 +4,7 @@ import type { ClientKey } from '../../../src/keys.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { narrowFilters, scopeEntry, scopeLookup } from '../../../src/passthrough/scope.ts'
 
-const key = (leagues: ClientKey['leagues']): ClientKey => ({ key: 'k', name: 'k', leagues, hourly_quota: 10, max_connections: 1, allowed_origins: '*' })
+const key = (leagues: ClientKey['leagues']): ClientKey => ({ key: 'k', name: 'k', leagues, hourly_quota: 10, max_connections: 1, allowed_origins: '*', features: [] })
 
 function route (path: string, filters?: string) {
   const match = matchEndpoint(path)

@@ -21,7 +21,7 @@ function passthrough (answer: (path: string) => RawResponse) {
   return createPassthrough({
     upstream,
     ledger: createMemoryLedger(),
-    keys: createKeyRing([{ key: 'client-key', name: 'client', leagues: '*', hourly_quota: 100, max_connections: 1, allowed_origins: '*' }]),
+    keys: createKeyRing([{ key: 'client-key', name: 'client', leagues: '*', hourly_quota: 100, max_connections: 1, allowed_origins: '*', features: [] }]),
     cache: createMemoryCache(),
     quota: createMemoryQuota(),
     log: pino({ level: 'silent' }),
