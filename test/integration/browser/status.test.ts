@@ -14,7 +14,7 @@ describe.skipIf(!HAVE_CHROMIUM)('status page', () => {
     gw = await startUiGateway()
     browser = await launchBrowser()
     // One upstream call through the passthrough, so the ledger knows a bucket.
-    await fetch(`${gw.gw.url}/v3/football/leagues?api_token=demo`)
+    await fetch(`${gw.url}/v3/football/leagues?api_token=demo`)
   })
   afterAll(async () => {
     await browser?.close()
@@ -22,12 +22,12 @@ describe.skipIf(!HAVE_CHROMIUM)('status page', () => {
   })
 
   it('shows budget, poller, connections and the charts of the last hour', async () => {
-    const body = await (await fetch(`${gw.gw.url}/v1/status`)).json() as { budget: Array<{ entity: string }> }
+    const body = await (await fetch(`${gw.url}/v1/status`)).json() as { budget: Array<{ entity: string }> }
     expect(body.budget.map((b) => b.entity)).toContain('League')
 
     const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } })
     const errors = watchErrors(page)
-    await page.goto(`${gw.gw.url}/status`)
+    await page.goto(`${gw.url}/status`)
     await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
     const row = page.locator('#budget tr', { hasText: 'League' })
     await row.waitFor()

@@ -16,7 +16,7 @@ import { createMetrics } from '../../../src/metrics.ts'
 import { createStore } from '../../../src/store/index.ts'
 
 const key = (k: string, origins: ClientKey['allowed_origins']): ClientKey =>
-  ({ key: k, name: k, leagues: '*', hourly_quota: 3000, max_connections: 100, allowed_origins: origins })
+  ({ key: k, name: k, leagues: '*', hourly_quota: 3000, max_connections: 100, allowed_origins: origins, features: [] })
 
 const apps: FastifyInstance[] = []
 afterEach(async () => { for (const app of apps.splice(0)) await app.close() })

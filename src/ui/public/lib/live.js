@@ -156,9 +156,12 @@ export class LiveFeed {
     // First time: the current state. After a drop: everything since the last applied change, then live.
     this.send(this.cursor === undefined ? { ...sub, snapshot: true } : { ...sub, since: this.cursor, snapshot: false })
     // The server pings at the protocol level; this ping catches a half-open connection on our side too.
+    // Judged on the last ping's answer, not on elapsed time: background tabs run timers late.
+    let pingedAt = 0
     this.heartbeat = setInterval(() => {
-      if (Date.now() - this.lastFrameAt > heartbeatMs + 10_000) this.ws?.close(4000, 'heartbeat timeout')
-      else this.send({ op: 'ping', ref: 'hb' })
+      if (pingedAt > this.lastFrameAt && Date.now() - pingedAt > 10_000) return this.ws?.close(4000, 'heartbeat timeout')
+      pingedAt = Date.now()
+      this.send({ op: 'ping', ref: 'hb' })
     }, Math.max(1000, heartbeatMs))
   }
 
