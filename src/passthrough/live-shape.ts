@@ -3,7 +3,7 @@
  * asked for, exactly as the upstream would render them, or says it cannot (undefined), in which case the
  * request goes to the cache and the upstream instead. Answered here:
  * - `include`: any of participants, scores, events, periods, state, top-level only, without field lists;
- * - `select`: base fields, as the upstream picks them (`id` always kept);
+ * - `select`: base fields, as the upstream picks them (`id` and relation keys always kept);
  * - `filters`: fixtureLeagues, fixtureStages, fixtureSeason, fixtureStates, venues (base-field filters);
  * - `timezone`: `starting_at` rewritten from `starting_at_timestamp`;
  * - `order`: desc reverses the id order.
@@ -11,6 +11,7 @@
  * include-level filters, participantSearch, todayDate) falls through.
  */
 import type { ParsedQuery } from '../contract/query.ts'
+import { pickSelected } from '../contract/select.ts'
 import { formatInZone } from '../contract/time.ts'
 import { LIVE_INCLUDES } from '../poller/poller.ts'
 import type { Rec } from './live.ts'
@@ -41,11 +42,7 @@ function shapeOne (fixture: Rec, query: ParsedQuery): Rec {
   if (query.timezone !== 'UTC' && typeof base.starting_at_timestamp === 'number') {
     base.starting_at = formatInZone(base.starting_at_timestamp, query.timezone)
   }
-  if (query.select !== null) {
-    const picked: Rec = { id: base.id }
-    for (const field of query.select) if (field in base) picked[field] = base[field]
-    base = picked
-  }
+  base = pickSelected(base, query.select) as Rec
   for (const node of query.includes) base[node.key] = fixture[node.key] ?? null
   return base
 }

@@ -13,6 +13,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { missingFeature } from '../contract/features.ts'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
+import { SELECTABLE, type Kind } from '../contract/resources.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
@@ -20,7 +21,7 @@ import type { ResponseCache } from './cache.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { fetchUpstream, type FetchDeps, type Fetched, type FetchInput } from './fetch.ts'
 import { keyIdOf } from './keys.ts'
-import type { LiveSource } from './live.ts'
+import type { LiveSource, Rec } from './live.ts'
 import { shapeLive } from './live-shape.ts'
 import { QUOTA_WINDOW_MS, type QuotaState, type QuotaStore } from './quota.ts'
 import {
@@ -134,9 +135,9 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   function live (ctx: RequestContext): Reply | undefined {
     const snapshot = deps.live?.fixtures(ctx.endpoint.id, ctx.now)
     if (snapshot === undefined) return undefined
-    const shaped = shapeLive(snapshot.fixtures, ctx.query)
-    if (shaped === undefined) return undefined
-    const records = filterRecords(ctx.key, 'fixture', shaped)
+    // Scope first, on the full records: `select` may drop the league_id the scope is judged by.
+    const records = shapeLive(filterRecords(ctx.key, 'fixture', snapshot.fixtures) as Rec[], ctx.query)
+    if (records === undefined) return undefined
     const parts: EnvelopeParts = { timezone: ctx.query.timezone }
     if (ctx.endpoint.id === 'livescores.latest' && records.length === 0) parts.extra = { message: NO_RESULTS }
     else parts.data = JSON.stringify(records)
@@ -168,6 +169,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       const league = await scopedLeague(ctx)
       if (league !== undefined && !leagueAllowed(key, league)) return leagueForbidden(league)
       raw.filters = narrowFilters(endpoint, ctx.query, raw.filters, key.leagues as number[])
+      raw.select = selectWithLeague(endpoint.kind, raw.select)
     }
     const { fetched, source } = await load({
       request: upstreamRequest(ctx.req.path, raw), entity: endpoint.entity, kind: endpoint.kind, now: ctx.now, ttlMs: ttlFor(endpoint, ctx.query.includes, ttl), notFoundTtlMs: ttl.notFoundMs
@@ -252,6 +254,15 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       return out
     }
   }
+}
+
+/**
+ * A scoped key's records are judged by their `league_id`, so a `select` that leaves it out still asks the
+ * upstream for it (the real API adds relation keys itself; this does not rely on it).
+ */
+function selectWithLeague (kind: Kind, select: string | undefined): string | undefined {
+  if (select === undefined || select === '' || SELECTABLE[kind]?.includes('league_id') !== true) return select
+  return select.split(',').includes('league_id') ? select : `${select},league_id`
 }
 
 function withHeaders (r: Reply, headers: Record<string, string>): Reply {

@@ -4,6 +4,7 @@
  */
 import type { IncludeNode, ParsedQuery } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
+import { pickSelected } from '../contract/select.ts'
 import type { Caller } from './auth.ts'
 import type { Rec, World } from './world.ts'
 import { formatInZone } from '../contract/time.ts'
@@ -18,19 +19,12 @@ export interface RenderContext {
   fixtureType: boolean
 }
 
-function pick (record: Rec, fields: readonly string[] | null): Rec {
-  if (fields === null) return { ...record }
-  const out: Rec = { id: record.id }
-  for (const field of fields) if (field in record) out[field] = record[field]
-  return out
-}
-
 function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], fields: readonly string[] | null, ctx: RenderContext): Rec {
   let base = ctx.world.present(kind, record, ctx.now)
   if (kind === 'fixture' && ctx.query.timezone !== 'UTC' && typeof base.starting_at_timestamp === 'number') {
     base = { ...base, starting_at: formatInZone(base.starting_at_timestamp, ctx.query.timezone) }
   }
-  const out = pick(base, fields)
+  const out = pickSelected(base, fields) as Rec
   for (const node of includes) {
     const value = ctx.world.resolve(kind, node.name, record, ctx)
     if (Array.isArray(value)) {

@@ -1,0 +1,48 @@
+/**
+ * A key limited to some leagues must not see other leagues' data by narrowing `select` so that the records
+ * no longer show their league (found in review: `select=name` once hid `league_id` from the scope check).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestGateway, type TestGateway } from './harness.ts'
+
+let t: TestGateway
+beforeAll(async () => {
+  t = await startTestGateway({ keys: [{ key: 'scoped-271', name: 'scoped', leagues: [271] }, { key: 'all-leagues', name: 'all' }] })
+})
+afterAll(async () => { await t.close() })
+
+const get = async (path: string, key: string): Promise<{ status: number, body: any }> => {
+  const res = await fetch(`${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`)
+  return { status: res.status, body: await res.json() }
+}
+
+describe('league scope survives select', () => {
+  it('a livescores list with select=name holds only the key\'s leagues', async () => {
+    const all = await get('/football/livescores?include=scores', 'all-leagues')
+    expect(all.status).toBe(200)
+    expect(new Set(all.body.data.map((f: { league_id: number }) => f.league_id)).size).toBeGreaterThan(1)
+    for (const path of ['/football/livescores?select=name&include=scores', '/football/livescores/inplay?select=name']) {
+      const scoped = await get(path, 'scoped-271')
+      expect(scoped.status).toBe(200)
+      for (const f of scoped.body.data) expect(f.league_id).toBe(271)
+    }
+  })
+
+  it('a fixture of another league is 403 with or without select', async () => {
+    const all = await get('/football/livescores', 'all-leagues')
+    const other = all.body.data.find((f: { league_id: number }) => f.league_id !== 271)
+    expect(other).toBeDefined()
+    for (const query of ['', '?select=name&include=events', '?select=name,starting_at']) {
+      const res = await get(`/football/fixtures/${other.id as number}${query}`, 'scoped-271')
+      expect(res.status, query).toBe(403)
+      expect(res.body).toMatchObject({ error: 'Forbidden', resource: `league ${other.league_id as number}` })
+    }
+  })
+
+  it('fixture lists with select are filtered to the key\'s leagues', async () => {
+    const today = new Date().toISOString().slice(0, 10)
+    const res = await get(`/football/fixtures/date/${today}?select=name&per_page=50`, 'scoped-271')
+    expect(res.status).toBe(200)
+    for (const f of res.body.data) expect(f.league_id).toBe(271)
+  })
+})
