@@ -95,4 +95,3 @@ export async function until (check: () => Promise<boolean> | boolean, timeoutMs 
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
-
