@@ -2,7 +2,7 @@
  * buildApp: the gateway's HTTP surface, the only file that knows every route module. Everything it serves
  * is handed in (store, hub, ledger, upstream client...), so tests build it around real parts of their choice.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from './budget/index.ts'
 import type { Hub } from './fanout/hub.ts'
@@ -19,7 +19,7 @@ import type { Passthrough } from './passthrough/index.ts'
 import type { Poller } from './poller/poller.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
-import { internalErrorBody } from './errors.ts'
+import { frameworkErrorBody, internalErrorBody } from './errors.ts'
 
 export interface AppDeps {
   log: Logger
@@ -44,7 +44,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     // Clients may send `;`, `,` and `:` unencoded in include/filters; keep long param values working.
     routerOptions: { maxParamLength: 2000 },
-    bodyLimit: 64 * 1024
+    bodyLimit: 64 * 1024,
+    frameworkErrors: (_err, _req, reply) => { void (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
   }) as unknown as FastifyInstance
 
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {

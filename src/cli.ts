@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { KeysFileError } from './keys.ts'
 
 const USAGE = `usage: touchline [serve|provider|tail] [options]
 
@@ -77,6 +78,8 @@ async function main (argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) fail(`${err.message}\n${USAGE}`, 2)
+  // A bad keys file is a bad setting: named, no stack, exit code 2 like the other settings.
+  if (err instanceof KeysFileError) fail(err.message, 2)
   process.stderr.write(`touchline: ${(err as Error).stack ?? String(err)}\n`)
   process.exit(1)
 })

@@ -23,3 +23,12 @@ export class AppError extends Error {
 export function internalErrorBody (errorId: string = randomUUID()): { error: string, message: string, error_id: string } {
   return { error: 'Internal Server Error', message: 'Something went wrong on our side. Quote the error_id when you report it.', error_id: errorId }
 }
+
+/**
+ * fastify's own errors for a request it cannot route (a malformed URL, bad percent-encoding) echo the
+ * URL, and with it a caller's `api_token`. Answered instead with the spec's 400 shape and no URL.
+ */
+export function frameworkErrorBody (): { message: string, errors: Record<string, string[]> } {
+  const message = 'The request URL is malformed (invalid percent-encoding or characters).'
+  return { message, errors: { url: [message] } }
+}

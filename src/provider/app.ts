@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
+import { frameworkErrorBody } from '../errors.ts'
 import { authenticate, tokenOf, type Caller } from './auth.ts'
 import { internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
 import type { Pagination } from '../contract/envelope.ts'
@@ -31,7 +32,9 @@ export interface ProviderAppOptions {
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
-  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, routerOptions: { maxParamLength: 2000 } }) as unknown as FastifyInstance
+  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, routerOptions: { maxParamLength: 2000 },
+    frameworkErrors: (_err, _req, reply) => { void (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
+  }) as unknown as FastifyInstance
   const tokens = new Map(opts.tokens.map((t) => [t.token, t]))
   const limiter = new HourlyWindows()
   const planOf = (plan: Plan): Plan => ({ ...plan, hourlyLimit: opts.hourlyLimits?.[plan.name] ?? plan.hourlyLimit })

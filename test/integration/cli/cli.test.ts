@@ -58,6 +58,13 @@ describe('touchline command', () => {
     expect(p.output()).toContain('TOUCHLINE_PROT')
   }, 30_000)
 
+  it('stops with exit code 2 naming TOUCHLINE_KEYS_FILE when the keys file is missing or invalid', async () => {
+    const missing = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_KEYS_FILE: '/nonexistent/keys.json' })
+    expect(await missing.exited).toBe(2)
+    expect(missing.output()).toContain('TOUCHLINE_KEYS_FILE')
+    expect(missing.output()).not.toMatch(/\n\s+at /)
+  }, 30_000)
+
   it('rejects an unknown command and a bad flag with exit code 2', async () => {
     const a = run(['launch'])
     expect(await a.exited).toBe(2)
@@ -84,5 +91,20 @@ describe('touchline command', () => {
     expect(metrics).not.toContain('demo-enterprise')
     s.child.kill('SIGTERM')
     expect(await s.exited).toBe(0)
+  }, 40_000)
+})
+
+describe('malformed URLs', () => {
+  it('get the spec\'s 400 body from the gateway and the provider, without echoing the token', async () => {
+    const s = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_LOG_LEVEL: 'warn' })
+    const [, url] = await s.waitFor(/touchline gateway\s+(http:\/\/\S+)/)
+    const [, provider] = await s.waitFor(/embedded provider\s+(http:\/\/\S+\/v3)/)
+    for (const base of [`${url}/v3`, provider]) {
+      const res = await fetch(`${base}/football/teams/search/%E0%A4?api_token=secret-token-123`)
+      const text = await res.text()
+      expect(res.status).toBe(400)
+      expect(JSON.parse(text)).toMatchObject({ message: expect.any(String), errors: { url: expect.any(Array) } })
+      expect(text).not.toContain('secret-token-123')
+    }
   }, 40_000)
 })
