@@ -122,6 +122,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   })
 
   let leader: Leader | undefined
+  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
+  // Registered now so that a failure further on still stops the loops; registered again below for order.
+  cleanups.push(stopPolling)
   if (overrides.poll !== false) {
     if (redis === undefined) {
       poller.start()
@@ -172,7 +175,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   })
   cleanups.push(async () => { await app.close() })
   // Cleanups run last-in first-out: polling stops first, then sockets close with 1001, then the rest.
-  cleanups.push(async () => { await (leader?.stop() ?? poller.stop()) })
+  cleanups.push(stopPolling)
   await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT

@@ -33,6 +33,8 @@ export interface StoredBucket {
    * replaces the guess, whatever it says.
    */
   estimated: boolean
+  /** With `estimated`: when the window before it ended, to recognise that window's late responses. */
+  previousResetsAt?: number
 }
 
 /** Checks an observation; the ledger stores integers only (the Lua side formats numbers with %.14g). */
@@ -61,8 +63,14 @@ export function mergeObservation (stored: StoredBucket | undefined, obs: BucketO
     return withLimit({ remaining, resetsAt, updatedAt: atMs, estimated: false }, limit)
   }
   const lowest = Math.min(stored.remaining, remaining)
-  // Our own guess of the window's end gives way to the upstream's figure.
-  if (stored.estimated) return withLimit({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false }, limit)
+  if (stored.estimated) {
+    // A late response of the window that ended before `reserve` opened this one: it must not rewind the
+    // ledger, nor forget the reservations made since.
+    if (stored.previousResetsAt !== undefined && resetsAt <= stored.previousResetsAt + SAME_WINDOW_SLACK_MS) return undefined
+    // Our own guess of the window's end gives way to the upstream's figure (another client may have
+    // opened the upstream window before us).
+    return withLimit({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false }, limit)
+  }
   // A response of the previous window that arrived late: it must not roll the ledger back.
   if (resetsAt < stored.resetsAt - SAME_WINDOW_SLACK_MS) return undefined
   // Same window: keep the lowest count (concurrent responses arrive in any order, and reservations made
@@ -106,7 +114,7 @@ export function reserveFrom (stored: StoredBucket | undefined, n: number, floor:
   if (now >= stored.resetsAt) {
     if (stored.limit === undefined) return { kind: 'uncounted' }
     // The window ended, so this call opens the next one upstream (spec 8.2 rule 3): full limit, ends in 1 h.
-    bucket = { remaining: stored.limit, resetsAt: now + WINDOW_MS, limit: stored.limit, updatedAt: now, estimated: true }
+    bucket = { remaining: stored.limit, resetsAt: now + WINDOW_MS, limit: stored.limit, updatedAt: now, estimated: true, previousResetsAt: stored.resetsAt }
   }
   if (bucket.remaining - n < floor) return { kind: 'refused' }
   return { kind: 'taken', next: { ...bucket, remaining: bucket.remaining - n } }

@@ -78,11 +78,6 @@ export const State = {
 
 /** States whose fixtures are in play (the real API's 2023 `is_live` flag). */
 export const LIVE_STATE_IDS: ReadonlySet<number> = new Set([2, 3, 4, 6, 9, 11, 18, 21, 22, 23, 25, 26])
-/** States after which nothing changes any more. FT (5) is NOT here: it can precede extra time (upstream-facts §0.6). */
-export const TERMINAL_STATE_IDS: ReadonlySet<number> = new Set([7, 8, 12, 14, 15, 17, 20])
-/** Finished states (FT included, but see the note above). */
-export const FINISHED_STATE_IDS: ReadonlySet<number> = new Set([5, 7, 8, 14, 17])
-
 export function phaseOf (stateId: number): Phase {
   return STATE_BY_ID.get(stateId)?.phase ?? 'unknown'
 }

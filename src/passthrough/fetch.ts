@@ -6,6 +6,7 @@
  * Budget (DESIGN §3): the passthrough spends the ledger the poller paces itself by, and never the part of
  * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
  */
+import { SLOWEST_POLL_MS } from '../poller/pacing.ts'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
@@ -19,7 +20,6 @@ import type { UpstreamRequest } from './request.ts'
  * The poller's slowest useful pace: one `livescores/latest` call per 8 s (the 10 s window minus a margin,
  * poller/pacing.ts `ceilingMs`). Slower than that it loses changes and must reconcile.
  */
-export const POLLER_MIN_INTERVAL_MS = 8000
 
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
@@ -55,7 +55,7 @@ export async function budgetFloor (ledger: BudgetLedger, entity: string, now: nu
   if (entity !== 'Fixture') return 0
   const bucket = await ledger.get('Fixture')
   if (bucket === undefined || bucket.expired) return 0
-  return Math.ceil(Math.max(0, bucket.resetsAt - now) / POLLER_MIN_INTERVAL_MS)
+  return Math.ceil(Math.max(0, bucket.resetsAt - now) / SLOWEST_POLL_MS)
 }
 
 const PASSED_THROUGH = new Set([400, 403, 404, 422])

@@ -4,8 +4,10 @@
  *  - a full `livescores` snapshot (reconcile) at start, every `reconcileIntervalMs`, and at once after any
  *    gap longer than the `latest` window (an error, a 429, a pause forced by the budget, a restart), since
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
- *  - fixtures that left the feed before a final state are fetched by id (`fixtures/multi`) until they reach
- *    one, so a final score is never missed (upstream-facts §0.6).
+ *  - fixtures that left the feed while live in the store are fetched by id (`fixtures/multi`) at each
+ *    reconcile until they are final, so a final score is never missed (upstream-facts §0.6).
+ * When the Fixture budget is down to the passthrough's reserve, polling slows to one call per 8 s (the
+ * slowest that still overlaps the 10 s window) instead of stopping.
  * Failures are logged and retried with backoff; nothing here throws out of the loop.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -18,7 +20,7 @@ import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { ingestFixture, type IngestResult } from './ingest.ts'
-import { nextPace, reserveCount, type PacingOptions } from './pacing.ts'
+import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
 /** Includes the live model needs (DESIGN §4 LiveFixture). */
 export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
@@ -81,25 +83,23 @@ export function isTimedChange (changes: readonly Change[]): boolean {
   return changes.some((c) => c.kind !== 'clock' && c.kind !== 'fixture_added' && c.kind !== 'fixture_removed')
 }
 
-type Action = { kind: 'reconcile' } | { kind: 'latest' } | { kind: 'refetch', ids: number[] }
-
 export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Poller {
   const now = deps.now ?? Date.now
   const pause = deps.sleep ?? (async (ms: number, signal: AbortSignal) => { await sleep(ms, undefined, { signal }) })
-  const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? LATEST_WINDOW_MS - 2000 }
+  const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? SLOWEST_POLL_MS }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
   const log = deps.log
   const query: Record<string, string> = { include: LIVE_INCLUDES }
   if (opts.leagues !== undefined && opts.leagues.length > 0) query.filters = `fixtureLeagues:${opts.leagues.join(',')}`
 
-  /** Fixtures that left the feed before a final state: fetched by id until they reach one. */
+  /** Fixtures that left the feed while still live in the store: fetched by id at each reconcile until final. */
   const pendingFinal = new Set<number>()
+  /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
   let lastPollAt: number | null = null
   let lastReconcileAt: number | null = null
   let needReconcile = true
   let failures = 0
-  let lastAction: Action['kind'] | undefined
   let tracked = 0
   let lastError: string | null = null
   let intervalMs = pacing.floorMs
@@ -107,11 +107,15 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   let abort = new AbortController()
 
   /**
-   * Applies fixtures to the store. `leftFeed`: they were fetched by id after leaving the livescores feed;
-   * one that is no longer in play is then final and leaves the live index with `fixture_removed`.
+   * Applies fixtures to the store. `leftFeed`: they were fetched by id after leaving the livescores feed. The
+   * upstream drops a fixture from the feed 15 minutes after its end, so one no longer in play is final then,
+   * FT included (a cup tie bound for extra time stays in the feed), and leaves the live index.
+   * @throws after trying every fixture, when any could not be stored: the step then counts as failed and
+   *   the next one reconciles, so the changes are picked up again.
    */
   async function ingest (fixtures: readonly UpstreamFixture[], leftFeed = false): Promise<void> {
     const at = new Date(now()).toISOString()
+    let failed = 0
     for (const fixture of fixtures) {
       const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
       try {
@@ -119,16 +123,17 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
         if (final) pendingFinal.delete(fixture.id)
         if (result !== undefined) observe(result)
       } catch (err) {
+        failed++
         log.error({ err, fixtureId: fixture.id }, 'fixture could not be applied')
       }
     }
+    if (failed > 0) throw new Error(`${failed} of ${fixtures.length} fixtures could not be stored`)
   }
 
   function observe (result: IngestResult): void {
     const detectedAt = now()
     for (const change of result.record.changes) deps.metrics?.changes.inc({ kind: change.kind })
-    const substantive = isTimedChange(result.record.changes)
-    const madeAt = substantive ? deps.changedAt?.(result.record.fixture_id, detectedAt) : undefined
+    const madeAt = isTimedChange(result.record.changes) ? deps.changedAt?.(result.record.fixture_id, detectedAt) : undefined
     if (madeAt !== undefined && madeAt > 0 && madeAt <= detectedAt) deps.metrics?.detectionLatency.observe((detectedAt - madeAt) / 1000)
     deps.onRecord?.(result)
   }
@@ -138,53 +143,55 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     return parseFixtures(res.envelope, { onInvalid: (i) => log.warn({ issue: i }, 'upstream sent an invalid fixture; skipped') })
   }
 
+  /**
+   * The full feed, then every fixture still live in the store that is no longer in it, by id (50 per call):
+   * such a fixture may have changed after our last look, and its final state must not be missed. These
+   * extra calls come once per reconcile, so they never push two `latest` polls more than the window apart.
+   */
   async function reconcile (): Promise<void> {
     const fixtures = await call('/football/livescores')
     const inFeed = new Set(fixtures.map((f) => f.id))
     await ingest(fixtures)
-    // Live fixtures gone from the feed may have changed after our last look: fetch each by id until final.
     const live = await deps.store.liveFixtures()
     for (const f of live) if (!inFeed.has(f.id)) pendingFinal.add(f.id)
+    for (const id of pendingFinal) if (inFeed.has(id)) pendingFinal.delete(id)
+    const ids = [...pendingFinal]
+    for (let i = 0; i < ids.length; i += MULTI_MAX) {
+      const batch = ids.slice(i, i + MULTI_MAX)
+      const found = await call(`/football/fixtures/multi/${batch.join(',')}`)
+      await ingest(found, true)
+      // An id the upstream no longer knows (deleted) is not asked for again.
+      for (const id of batch) if (!found.some((f) => f.id === id)) pendingFinal.delete(id)
+    }
     tracked = live.length
     lastReconcileAt = now()
     needReconcile = false
     deps.metrics?.liveFixtures.set(tracked)
   }
 
-  async function refetch (ids: number[]): Promise<void> {
-    const fixtures = await call(`/football/fixtures/multi/${ids.join(',')}`)
-    await ingest(fixtures, true)
-    // An id the upstream no longer knows (deleted) is not asked for again.
-    for (const id of ids) if (!fixtures.some((f) => f.id === id)) pendingFinal.delete(id)
-  }
-
-  function nextAction (): Action {
+  /** Reconcile when asked to, every `reconcileEvery`, and whenever `latest` could no longer overlap the last poll. */
+  function nextAction (): 'reconcile' | 'latest' {
     const t = now()
-    const gap = lastPollAt === null || t - lastPollAt > pacing.ceilingMs
-    if (needReconcile || gap || lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery) return { kind: 'reconcile' }
-    // Fixtures that left the feed get every other call, so `latest` keeps at least half of the budget.
-    if (pendingFinal.size > 0 && lastAction !== 'refetch') return { kind: 'refetch', ids: [...pendingFinal].slice(0, MULTI_MAX) }
-    return { kind: 'latest' }
+    const gap = lastPollAt === null || t - lastPollAt > LATEST_WINDOW_MS - 1000
+    return needReconcile || gap || lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery ? 'reconcile' : 'latest'
   }
 
   async function step (): Promise<void> {
     const action = nextAction()
-    lastAction = action.kind
     const startedAt = now()
     try {
-      if (action.kind === 'reconcile') await reconcile()
-      else if (action.kind === 'refetch') await refetch(action.ids)
+      if (action === 'reconcile') await reconcile()
       else await ingest(await call('/football/livescores/latest'))
       lastPollAt = startedAt
       failures = 0
       lastError = null
-      deps.metrics?.polls.inc({ kind: action.kind, outcome: 'ok' })
+      deps.metrics?.polls.inc({ kind: action, outcome: 'ok' })
     } catch (err) {
       failures++
       needReconcile = true
       lastError = err instanceof UpstreamError ? err.code : (err as Error).name
-      deps.metrics?.polls.inc({ kind: action.kind, outcome: 'error' })
-      if (!abort.signal.aborted) log.warn({ err, action: action.kind, failures }, 'poll failed; will reconcile')
+      deps.metrics?.polls.inc({ kind: action, outcome: 'error' })
+      if (!abort.signal.aborted) log.warn({ err, action, failures }, 'poll failed; will reconcile')
       throw err
     }
   }
@@ -192,11 +199,10 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function delayAfter (err: unknown): Promise<number> {
     if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
     if (err !== undefined) return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2)
-    const bucket = await deps.ledger.get('Fixture')
-    const pace = nextPace(bucket, now(), pacing)
+    const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing)
     if (pace.kind === 'exhausted') {
       needReconcile = true
-      log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget down to the passthrough reserve; pausing until it resets')
+      log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget used up; pausing until it resets')
     }
     return pace.delayMs
   }
@@ -205,12 +211,14 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     while (!abort.signal.aborted) {
       let failure: unknown
       const bucket = await deps.ledger.get('Fixture').catch(() => undefined)
-      const allowed = await deps.ledger.reserve('Fixture', 1, reserveCount(bucket?.limit, pacing.reserve)).catch(() => true)
+      const allowed = await deps.ledger.reserve('Fixture', 1, pollerFloor(bucket, pacing.reserve)).catch(() => true)
       if (allowed) {
         try { await step() } catch (err) { failure = err }
+        intervalMs = await delayAfter(failure).catch(() => pacing.floorMs)
+      } else {
+        needReconcile = true
+        intervalMs = Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
       }
-      intervalMs = allowed ? await delayAfter(failure).catch(() => pacing.floorMs) : Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
-      if (!allowed) needReconcile = true
       deps.metrics?.pollInterval.set(intervalMs / 1000)
       await pause(intervalMs, abort.signal).catch(() => {})
     }

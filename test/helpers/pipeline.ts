@@ -22,10 +22,12 @@ export interface Pipeline {
   metrics: Metrics
   /** Stops the provider's clock at its current time (matches stop moving). */
   freeze: () => number
+  /** Moves the (frozen) provider clock forward. */
+  advance: (ms: number) => number
   close: () => Promise<void>
 }
 
-export async function startPipeline (engine: 'memory' | 'redis', redisUrl: string, opts: { provider?: ProviderOptions, poller?: PollerOptions } = {}): Promise<Pipeline> {
+export async function startPipeline (engine: 'memory' | 'redis', redisUrl: string, opts: { provider?: ProviderOptions, poller?: PollerOptions, wrapStore?: (s: LiveStore) => LiveStore } = {}): Promise<Pipeline> {
   let frozen: number | undefined
   const now = (): number => frozen ?? Date.now()
   const provider = await startProvider({ port: 0, now, ...opts.provider })
@@ -45,7 +47,7 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
     retryBaseMs: 50,
     onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'test' })
   })
-  const poller = createPoller({ upstream, ledger, store, log, metrics, changedAt: provider.changedAt }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 1000, ...opts.poller })
+  const poller = createPoller({ upstream, ledger, store: opts.wrapStore?.(store) ?? store, log, metrics, changedAt: provider.changedAt }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 1000, ...opts.poller })
   return {
     provider,
     upstream,
@@ -54,6 +56,7 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
     poller,
     metrics,
     freeze: () => (frozen = Date.now()),
+    advance: (ms) => (frozen = (frozen ?? Date.now()) + ms),
     async close () {
       await poller.stop()
       await upstream.close()

@@ -4,7 +4,8 @@
 
   Input:
     KEYS[1] bucket hash     fields: remaining, resetsAt (ms), limit (absent when unknown), updatedAt (ms),
-                            estimated ('1' when reserve guessed resetsAt)
+                            estimated ('1' when reserve guessed resetsAt), previousResetsAt (ms, with
+                            estimated: when the window before it ended)
     KEYS[2] entity index    set of entity names
     ARGV[1] entity
     ARGV[2] remaining       whole number >= 0
@@ -24,12 +25,14 @@ local at = tonumber(ARGV[5])
 local slack = tonumber(ARGV[6])
 local result = 1
 
-local cur = redis.call('HMGET', KEYS[1], 'remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated')
+local cur = redis.call('HMGET', KEYS[1], 'remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated', 'previousResetsAt')
 if cur[1] then
   local curRemaining = tonumber(cur[1])
   local curResetsAt = tonumber(cur[2])
   if not limit and cur[3] then limit = tonumber(cur[3]) end
   if resetsAt <= curResetsAt + slack then
+    -- Over a window reserve estimated: a late response of the window before it changes nothing.
+    if cur[5] == '1' and cur[6] and resetsAt <= tonumber(cur[6]) + slack then return 0 end
     result = 2
     -- Within a window the lowest count wins: responses arrive in any order, reservations are taken out.
     if curRemaining < remaining then remaining = curRemaining end

@@ -26,7 +26,8 @@ if now >= tonumber(cur[2]) then
   -- The window ended, so this call opens the next one upstream: full limit, ends in one window from now.
   local limit = tonumber(cur[3])
   if limit - n < floor then return 0 end
-  redis.call('HSET', KEYS[1], 'remaining', limit - n, 'resetsAt', now + tonumber(ARGV[4]), 'updatedAt', now, 'estimated', '1')
+  redis.call('HSET', KEYS[1], 'remaining', limit - n, 'resetsAt', now + tonumber(ARGV[4]), 'updatedAt', now, 'estimated', '1',
+    'previousResetsAt', cur[2])
   return 1
 end
 

@@ -75,6 +75,24 @@ export function ledgerContract (name: string, setup: () => Promise<LedgerHarness
       }
     })
 
+    it('ignores a late old-window response after reserve opened the next window on its own estimate', async () => {
+      const { ledger, clock, harness } = await fixture()
+      try {
+        await ledger.record('Fixture', { remaining: 5, resetsInSeconds: 60, limit: 3000 }, T0)
+        clock.t = T0 + 61_000
+        // The old window has ended: reserve opens the next one (estimated) and counts 50 calls in it.
+        for (let i = 0; i < 50; i++) expect(await ledger.reserve('Fixture')).toBe(true)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 2950, expired: false })
+        // A response of the old window, slow to arrive, must neither rewind resetsAt nor forget the 50.
+        await ledger.record('Fixture', { remaining: 4, resetsInSeconds: 0 }, clock.t)
+        const after = await ledger.get('Fixture')
+        expect(after).toMatchObject({ remaining: 2950, expired: false })
+        expect(after?.resetsAt).toBeGreaterThan(clock.t + WINDOW_MS - SAME_WINDOW_SLACK_MS)
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
     it('reserves down to the floor, per call or from the option', async () => {
       const { ledger, open, harness } = await fixture({ floor: (entity) => entity === 'Fixture' ? 2 : 0 })
       try {

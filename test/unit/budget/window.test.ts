@@ -84,7 +84,7 @@ describe('reserveFrom', () => {
   it('opens an estimated window of one hour when the old one ended and the limit is known', () => {
     const at = T0 + WINDOW_MS
     expect(reserveFrom(bucket({ remaining: 0, limit: 3000 }), 1, 0, at))
-      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true } })
+      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true, previousResetsAt: T0 + 1_800_000 } })
   })
 
   it('rejects counts that are not positive integers', () => {
