@@ -45,7 +45,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     // Clients may send `;`, `,` and `:` unencoded in include/filters; keep long param values working.
     routerOptions: { maxParamLength: 2000 },
     bodyLimit: 64 * 1024,
-    frameworkErrors: (_err, _req, reply) => { void (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
+    frameworkErrors: (_err, _req, reply) => { (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
   }) as unknown as FastifyInstance
 
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {

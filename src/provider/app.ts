@@ -32,8 +32,10 @@ export interface ProviderAppOptions {
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
-  const app = Fastify({ loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger, routerOptions: { maxParamLength: 2000 },
-    frameworkErrors: (_err, _req, reply) => { void (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
+  const app = Fastify({
+    loggerInstance: opts.logger === false || opts.logger === undefined ? undefined : opts.logger,
+    routerOptions: { maxParamLength: 2000 },
+    frameworkErrors: (_err, _req, reply) => { (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
   }) as unknown as FastifyInstance
   const tokens = new Map(opts.tokens.map((t) => [t.token, t]))
   const limiter = new HourlyWindows()
