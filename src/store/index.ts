@@ -8,8 +8,8 @@ import { createRedisStore } from './redis-store.ts'
 import type { LiveStore } from './types.ts'
 
 export type StoreOptions =
-  | { kind: 'memory', maxLength?: number }
-  | { kind: 'redis', redis: Redis, prefix?: string, maxLength?: number, tailBlockMs?: number }
+  | { kind: 'memory', maxLength?: number, retainFinishedMs?: number }
+  | { kind: 'redis', redis: Redis, prefix?: string, maxLength?: number, tailBlockMs?: number, retainFinishedMs?: number }
 
 export function createStore (opts: StoreOptions): LiveStore {
   if (opts.kind === 'memory') return createMemoryStore(opts)

@@ -25,6 +25,8 @@ export interface StoreKeys {
   readonly fixtures: string
   /** Hash: fixture id -> league id, for every fixture in the live index. */
   readonly live: string
+  /** Sorted set: fixture id scored by when it left the live index (ms), for forgetting it later. */
+  readonly retired: string
   /** Set of live fixture ids of one league. */
   liveLeague: (leagueId: number) => string
   /**
@@ -54,6 +56,7 @@ export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
     versions: `${tagged}versions`,
     fixtures: `${tagged}fixtures`,
     live: `${tagged}live`,
+    retired: `${tagged}retired`,
     liveLeague: (leagueId) => `${liveLeaguePrefix}${leagueId}`,
     liveLeaguePrefix,
     changesChannel: `${prefix}changes`,

@@ -8,15 +8,17 @@
  * read) cannot change what the store holds.
  */
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
-import { buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
+import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
 import {
-  DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT,
+  DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
   type ApplyInput, type ApplyResult, type LiveStore, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type StoreFilter
 } from './types.ts'
 
 export interface MemoryStoreOptions {
   /** Log length in records; see DEFAULT_MAX_LENGTH for the reasoning. @default 10_000 */
   maxLength?: number
+  /** How long fixtures that left the live index stay readable by id. @default DEFAULT_RETAIN_FINISHED_MS */
+  retainFinishedMs?: number
 }
 
 interface Stored { version: number, leagueId: number, json: string }
@@ -28,6 +30,9 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   const epoch = newEpoch()
   const fixtures = new Map<number, Stored>()
   const live = new Set<number>()
+  /** Fixtures out of the live index, in the order they left it (Map keeps insertion order), with when. */
+  const retired = new Map<number, number>()
+  const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   // Contiguous offsets: log[i].offset === log[0].offset + i, so a cursor maps to an index by subtraction.
   const log: Entry[] = []
   let offset = 0
@@ -36,8 +41,15 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   function append (input: ApplyInput): ApplyResult & { ok: true } {
     const enc = encodeApply(input)
     fixtures.set(enc.fixture.id, { version: enc.fixture.version, leagueId: enc.fixture.league_id, json: enc.fixtureJson })
-    if (input.live) live.add(enc.fixture.id)
-    else live.delete(enc.fixture.id)
+    const at = appliedAt(input)
+    retired.delete(enc.fixture.id)
+    if (input.live) {
+      live.add(enc.fixture.id)
+    } else {
+      live.delete(enc.fixture.id)
+      retired.set(enc.fixture.id, at)
+    }
+    forget(at)
     offset += 1
     const cursor = formatCursor(epoch, offset)
     const record = buildRecord(cursor, input, enc)
@@ -46,6 +58,17 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     // Exact trim, like the Redis engine's exact MAXLEN, so both engines recover the same cursors.
     if (log.length > maxLength) log.splice(0, log.length - maxLength)
     return { ok: true, record, json }
+  }
+
+  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-7.lua does). */
+  function forget (now: number): void {
+    let n = 0
+    for (const [id, since] of retired) {
+      if (n >= FORGET_BATCH || since >= now - retainMs) break
+      retired.delete(id)
+      fixtures.delete(id)
+      n++
+    }
   }
 
   // A listener may apply again while being notified; queueing keeps every listener seeing log order.

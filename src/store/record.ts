@@ -73,3 +73,9 @@ export function matcher (filter: StoreFilter | undefined): Matcher {
   const fixtures = new Set(filter.fixtures ?? [])
   return (fixtureId, leagueId) => fixtures.has(fixtureId) || leagues.has(leagueId)
 }
+
+/** When a change happened, ms, from its `at`; the store's clock, so tests that move time move it too. */
+export function appliedAt (input: Pick<ApplyInput, 'at'>): number {
+  const ms = Date.parse(input.at)
+  return Number.isFinite(ms) ? ms : Date.now()
+}

@@ -17,9 +17,9 @@
 import type { Redis } from 'ioredis'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { createKeys, type StoreKeys } from './keys.ts'
-import { buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
+import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
-import { DEFAULT_MAX_LENGTH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type StoreFilter } from './types.ts'
+import { DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type StoreFilter } from './types.ts'
 
 export interface RedisStoreOptions {
   /** Command connection, owned by the caller: the store never quits it. */
@@ -28,6 +28,8 @@ export interface RedisStoreOptions {
   prefix?: string
   /** Log length in records; see DEFAULT_MAX_LENGTH for the reasoning. @default 10_000 */
   maxLength?: number
+  /** How long fixtures that left the live index stay readable by id. @default DEFAULT_RETAIN_FINISHED_MS */
+  retainFinishedMs?: number
   /**
    * How long one XREAD of a tail blocks before it checks whether the epoch changed under it (a flush
    * restarts offsets at 1, below the tail's position). Bounds how late a tail notices a lost log.
@@ -47,6 +49,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   const redis = defineStoreCommands(opts.redis)
   const keys = createKeys(opts.prefix)
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
+  const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   const tails = new Set<() => Promise<void>>()
 
   const ensureEpoch = async (): Promise<{ epoch: string, offset: number }> => {
@@ -62,9 +65,9 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const enc = encodeApply(input)
       const { id, league_id: leagueId } = enc.fixture
       const reply = await redis.tlApply(
-        keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId),
+        keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
         id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
-        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix
+        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH
       )
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       const cursor = formatCursor(reply[1], reply[2])

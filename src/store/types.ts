@@ -16,6 +16,17 @@ import type { Change, ChangeRecord, LiveFixture } from '../live/types.ts'
 export const DEFAULT_MAX_LENGTH = 10_000
 
 /**
+ * How long a fixture that left the live index stays readable by id (`getFixture`, the poller's diff base)
+ * before the store forgets it: long enough for late corrections and for clients that look a final score
+ * up, short enough that a gateway running for weeks does not keep every fixture it ever saw. Forgetting
+ * is spread over later applies, a few fixtures at a time.
+ * @default 6 hours
+ */
+export const DEFAULT_RETAIN_FINISHED_MS = 6 * 3600_000
+/** Fixtures forgotten per apply at most, so an apply never does unbounded work. */
+export const FORGET_BATCH = 20
+
+/**
  * How many log entries one `readSince` call examines at most. With a narrow filter, a reader may have to
  * skip thousands of unrelated records; bounding the scan keeps the Redis script short (it blocks the
  * server while it runs) and lets the caller page with `more`.

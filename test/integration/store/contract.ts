@@ -17,7 +17,7 @@ export interface StoreHarness {
   cleanup: () => Promise<void>
 }
 
-export type StoreFactory = (opts: { maxLength?: number }) => Promise<StoreHarness>
+export type StoreFactory = (opts: { maxLength?: number, retainFinishedMs?: number }) => Promise<StoreHarness>
 
 const AT = '2026-11-21T20:15:03.120Z'
 
@@ -31,13 +31,34 @@ async function add (store: LiveStore, id: number, leagueId: number, live = true)
 const ids = (records: ChangeRecord[]) => records.map((r) => r.fixture_id)
 
 export function storeContract (name: string, factory: StoreFactory): void {
-  const open = async (opts: { maxLength?: number } = {}): Promise<StoreHarness> => {
+  const open = async (opts: { maxLength?: number, retainFinishedMs?: number } = {}): Promise<StoreHarness> => {
     const harness = await factory(opts)
     onTestFinished(harness.cleanup)
     return harness
   }
 
   describe(`${name} store contract`, () => {
+    it('forgets fixtures that left the live index longer ago than the retention, and keeps live ones', async () => {
+      const { store } = await open({ retainFinishedMs: 60_000 })
+      const at = (ms: number): string => new Date(Date.parse(AT) + ms).toISOString()
+      await add(store, 1, 271)
+      await add(store, 2, 271)
+      // Fixture 1 finishes and leaves the live index at AT.
+      const done = await store.apply({ fixture: fixture(1, 271), changes: [{ kind: 'fixture_removed' }], expectedVersion: 1, live: false, at: AT })
+      expect(done.ok).toBe(true)
+      // Within the retention it is still readable by id.
+      await store.apply({ fixture: fixture(2, 271), changes: [{ kind: 'clock', minute: 2, previous: 1 }], expectedVersion: 1, live: true, at: at(30_000) })
+      expect(await store.getFixture(1)).toBeDefined()
+      // Past it, the next apply forgets it; the live fixture stays.
+      await store.apply({ fixture: fixture(2, 271), changes: [{ kind: 'clock', minute: 3, previous: 2 }], expectedVersion: 2, live: true, at: at(61_000) })
+      expect(await store.getFixture(1)).toBeUndefined()
+      expect(await store.trackedFixtureIds()).toEqual([2])
+      expect((await store.liveFixtures()).map((f) => f.id)).toEqual([2])
+      // Its changes stay in the log, and it starts afresh if it ever comes back.
+      expect((await store.readSince(undefined, { fixtures: [1], limit: 10 })).records).toHaveLength(2)
+      expect((await add(store, 1, 271)).record.fixture.version).toBe(1)
+    })
+
     it('stores a new fixture at version 1 and appends one record carrying it', async () => {
       const { store } = await open()
       const epoch = await store.epoch()

@@ -26,7 +26,7 @@ export async function deletePrefix (redis: Redis, prefix: string): Promise<void>
 }
 
 /** Redis stores sharing one fresh prefix, each on its own connection, as separate processes would be. */
-export function redisFixture (url: string, opts: { maxLength?: number } = {}) {
+export function redisFixture (url: string, opts: { maxLength?: number, retainFinishedMs?: number } = {}) {
   const prefix = `tl-test-${randomUUID()}:`
   const conns: Redis[] = []
   const stores: LiveStore[] = []

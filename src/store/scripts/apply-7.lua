@@ -10,6 +10,7 @@
     KEYS[4] fixtures hash     fixture id -> LiveFixture JSON
     KEYS[5] live hash         fixture id -> league id, for fixtures in the live index
     KEYS[6] live set of the fixture's league
+    KEYS[7] retired zset      fixture id -> ms it left the live index
 
     ARGV[1]  fixture id
     ARGV[2]  league id
@@ -22,6 +23,9 @@
     ARGV[8]  maximum log length (exact MAXLEN, see redis-store.ts)
     ARGV[9]  channel to PUBLISH the new cursor on
     ARGV[10] prefix of the per-league live sets, to reach the previous league's set if the league changed
+    ARGV[11] time of the change, ms
+    ARGV[12] retention: fixtures retired longer than this before ARGV[11] are forgotten (state and version)
+    ARGV[13] how many to forget at most in this call
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
@@ -44,9 +48,19 @@ end
 if ARGV[4] == '1' then
   redis.call('HSET', KEYS[5], id, ARGV[2])
   redis.call('SADD', KEYS[6], id)
+  redis.call('ZREM', KEYS[7], id)
 else
   redis.call('HDEL', KEYS[5], id)
   redis.call('SREM', KEYS[6], id)
+  redis.call('ZADD', KEYS[7], ARGV[11], id)
+end
+
+-- Forget a few fixtures that left the live index long ago, so the state does not grow forever.
+local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[11]) - tonumber(ARGV[12])), 'LIMIT', 0, tonumber(ARGV[13]))
+for _, gone in ipairs(old) do
+  redis.call('HDEL', KEYS[3], gone)
+  redis.call('HDEL', KEYS[4], gone)
+  redis.call('ZREM', KEYS[7], gone)
 end
 
 -- A missing epoch means the log was lost (flush, or eviction of the meta hash): start a new epoch and
