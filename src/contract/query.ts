@@ -62,6 +62,11 @@ class Rejection extends Error {
   }
 }
 
+/** Percent-encodes a query value but keeps `;` `,` `:` literal, as the API's docs write includes and filters. */
+export function encodeQueryValue (value: string): string {
+  return encodeURIComponent(value).replace(/%3B/gi, ';').replace(/%2C/gi, ',').replace(/%3A/gi, ':')
+}
+
 const INTEGER = /^[0-9]+$/
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/
 const VALID_ZONES = new Map<string, boolean>()

@@ -15,7 +15,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { originAllowed, type KeyRing } from '../keys.ts'
-import { httpError } from './live.ts'
+import { httpError, keyOf } from './live.ts'
 
 export interface CorsDeps {
   keys: KeyRing
@@ -36,8 +36,7 @@ const pathOf = (url: string): string => {
 function check (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): string | false | undefined {
   const origin = request.headers.origin
   if (origin === undefined || !CORS_PATHS.has(pathOf(request.url))) return undefined
-  const token = (request.query as { api_token?: unknown }).api_token
-  const key = keys.find(typeof token === 'string' ? token : undefined)
+  const key = keyOf(keys, request)
   if (key === undefined) return undefined
   if (!originAllowed(key, origin)) {
     httpError(reply, 403, 'forbidden', 'this origin may not use this key')

@@ -10,7 +10,7 @@ import { changeFrame } from '../fanout/protocol.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
-import { admitStream, httpError } from './live.ts'
+import { admitStream, httpError, keyOf } from './live.ts'
 
 export interface FeedRouteDeps {
   store: LiveStore
@@ -47,8 +47,7 @@ function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: Fa
 }
 
 function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
-  const token = (request.query as { api_token?: unknown }).api_token
-  const key = keys.find(typeof token === 'string' ? token : undefined)
+  const key = keyOf(keys, request)
   if (key === undefined) httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
   return key
 }

@@ -27,13 +27,18 @@ export function httpError (reply: FastifyReply, status: number, code: string, me
   return reply.code(status).send({ error, code, message })
 }
 
+/** The client key a request presents in `api_token` (browsers cannot set headers on WebSocket or EventSource). */
+export function keyOf (keys: KeyRing, request: FastifyRequest): ClientKey | undefined {
+  const token = (request.query as { api_token?: unknown }).api_token
+  return keys.find(typeof token === 'string' ? token : undefined)
+}
+
 /**
  * The checks every streaming endpoint makes before it commits to a long-lived connection. Returns the key,
  * or undefined after answering the error.
  */
 export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
-  const token = (request.query as { api_token?: unknown }).api_token
-  const key = keys.find(typeof token === 'string' ? token : undefined)
+  const key = keyOf(keys, request)
   if (key === undefined) {
     httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
     return undefined

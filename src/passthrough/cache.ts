@@ -8,7 +8,8 @@
  */
 import type { Redis } from 'ioredis'
 import { deserializeEntry, entrySize, serializeEntry, type CachedEntry } from './entry.ts'
-import { passthroughKeys } from './keys.ts'
+import { passthroughKeys } from '../store/keys.ts'
+import { requestDigest } from './keys.ts'
 
 export interface ResponseCache {
   /** The live entry for a request key, or undefined (absent or expired at `now`). */
@@ -86,7 +87,7 @@ export function createRedisCache (opts: RedisCacheOptions): ResponseCache {
   const maxEntryBytes = opts.maxEntryBytes ?? 4 * 1024 * 1024
   return {
     async get (key, now) {
-      const text = await opts.redis.get(keys.cache(key))
+      const text = await opts.redis.get(keys.cache(requestDigest(key)))
       if (text === null) return undefined
       const entry = deserializeEntry(text)
       return entry === undefined || entry.expiresAt <= now ? undefined : entry
@@ -94,7 +95,7 @@ export function createRedisCache (opts: RedisCacheOptions): ResponseCache {
     async set (key, entry, now) {
       const ttlMs = Math.ceil(entry.expiresAt - now)
       if (ttlMs <= 0 || entrySize(entry) > maxEntryBytes) return
-      await opts.redis.set(keys.cache(key), serializeEntry(entry), 'PX', ttlMs)
+      await opts.redis.set(keys.cache(requestDigest(key)), serializeEntry(entry), 'PX', ttlMs)
     },
     async close () {}
   }

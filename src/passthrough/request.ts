@@ -3,6 +3,7 @@
  * cache key, the coalescing key and what is actually sent upstream are one and the same thing, so two
  * requests that mean the same call share one cache entry and one upstream call.
  */
+import { encodeQueryValue } from '../contract/query.ts'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
 export interface PassRequest {
@@ -23,11 +24,6 @@ export interface UpstreamRequest {
   path: string
   query: Record<string, string>
   key: string
-}
-
-/** Characters the API's docs write literally in includes and filters (`a;b.c`, `x:1,2;y:3`). */
-export function encodeValue (value: string): string {
-  return encodeURIComponent(value).replace(/%3B/gi, ';').replace(/%2C/gi, ',').replace(/%3A/gi, ':')
 }
 
 const MALFORMED = /[\s"'`]/
@@ -56,7 +52,7 @@ function canonicalPath (path: string): string {
   if (segments.length > 2 && segments.at(-1) === '') segments.pop()
   return segments.map((s) => {
     try {
-      return encodeValue(decodeURIComponent(s))
+      return encodeQueryValue(decodeURIComponent(s))
     } catch {
       return s
     }
@@ -76,7 +72,7 @@ export function upstreamRequest (path: string, query: Readonly<Record<string, st
     out[name] = value
   }
   const canonical = canonicalPath(path)
-  const qs = Object.entries(out).map(([k, v]) => `${encodeURIComponent(k)}=${encodeValue(v)}`).join('&')
+  const qs = Object.entries(out).map(([k, v]) => `${encodeURIComponent(k)}=${encodeQueryValue(v)}`).join('&')
   return { path: canonical, query: out, key: qs === '' ? canonical : `${canonical}?${qs}` }
 }
 
@@ -89,7 +85,7 @@ export function nextPageUrl (req: Pick<PassRequest, 'baseUrl' | 'path' | 'query'
   const parts: string[] = []
   for (const [name, value] of Object.entries(req.query)) {
     if (name === 'api_token' || name === 'page' || typeof value !== 'string') continue
-    parts.push(`${encodeURIComponent(name)}=${encodeValue(value)}`)
+    parts.push(`${encodeURIComponent(name)}=${encodeQueryValue(value)}`)
   }
   parts.push(`page=${page}`)
   return `${req.baseUrl}/v3${req.path}?${parts.join('&')}`

@@ -42,11 +42,19 @@ export interface StoreKeys {
   readonly pattern: string
 }
 
-/** Builds the key set for one deployment prefix. Throws on braces, which would break the hash tag. */
-export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+/**
+ * Checks a deployment prefix: braces would break the hash tags, glob metacharacters would make the
+ * `pattern`s match other deployments' keys.
+ */
+export function checkPrefix (prefix: string): string {
   if (/[{}]/.test(prefix)) throw new TypeError(`redis prefix must not contain braces: ${prefix}`)
-  // Glob metacharacters would make `pattern` match other deployments' keys.
   if (/[*?[\]\\]/.test(prefix)) throw new TypeError(`redis prefix must not contain glob characters: ${prefix}`)
+  return prefix
+}
+
+/** Builds the key set for one deployment prefix. */
+export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+  checkPrefix(prefix)
   const tagged = `${prefix}{store}:`
   const liveLeaguePrefix = `${tagged}live:`
   return {
@@ -62,5 +70,43 @@ export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
     changesChannel: `${prefix}changes`,
     lease: (name) => `${prefix}lease:${name}`,
     pattern: `${prefix}*`
+  }
+}
+
+/** Keys of the budget ledger (src/budget): one hash tag, so the ledger's scripts stay in one slot. */
+export interface BudgetKeys {
+  /** Hash of one entity's bucket: `remaining`, `resetsAt`, `limit` (absent when unknown), `updatedAt`, `estimated`. */
+  bucket: (entity: string) => string
+  /** Set of every entity with a bucket, for `all()`. */
+  readonly entities: string
+  /** SCAN MATCH pattern covering every ledger key under this prefix. */
+  readonly pattern: string
+}
+
+export function budgetKeys (prefix: string = DEFAULT_PREFIX): BudgetKeys {
+  const tagged = `${checkPrefix(prefix)}{budget}:`
+  return {
+    bucket: (entity) => `${tagged}bucket:${entity}`,
+    entities: `${tagged}entities`,
+    pattern: `${tagged}*`
+  }
+}
+
+/** Keys of the REST passthrough (src/passthrough): its response cache and per-client-key quotas. */
+export interface PassthroughKeys {
+  /** String holding one cached answer, by a digest of the request (a request key can be kilobytes long). */
+  cache: (requestDigest: string) => string
+  /** Hash of one client key's quota windows: `<entity>:s` (window start, epoch ms) and `<entity>:n` (used). */
+  quota: (keyId: string) => string
+  /** SCAN MATCH pattern covering every passthrough key under this prefix. */
+  readonly pattern: string
+}
+
+export function passthroughKeys (prefix: string = DEFAULT_PREFIX): PassthroughKeys {
+  checkPrefix(prefix)
+  return {
+    cache: (requestDigest) => `${prefix}pt:cache:${requestDigest}`,
+    quota: (keyId) => `${prefix}pt:quota:${keyId}`,
+    pattern: `${prefix}pt:*`
   }
 }

@@ -18,7 +18,7 @@ import { Pool, type Dispatcher } from 'undici'
 import { observeResponse, type RateLimitSnapshot } from '../budget/observe.ts'
 import type { BudgetLedger } from '../budget/types.ts'
 import type { Mode } from '../contract/endpoints.ts'
-import { matchEndpoint } from '../contract/query.ts'
+import { encodeQueryValue, matchEndpoint } from '../contract/query.ts'
 import { redactUrl } from '../logger.ts'
 import { errorFromResponse, parseRetryAfter, transportError, UpstreamAbortedError, UpstreamError, UpstreamErrorCode } from './errors.ts'
 import { parseEnvelope, type Envelope } from './schemas.ts'
@@ -287,7 +287,7 @@ function resolveTarget (base: URL, path: string, query: Query, token: string): T
   const parts: string[] = []
   for (const [key, values] of params) {
     if (key.toLowerCase() === 'api_token') continue
-    for (const value of values) parts.push(`${encodeURIComponent(key)}=${encodeValue(value)}`)
+    for (const value of values) parts.push(`${encodeURIComponent(key)}=${encodeQueryValue(value)}`)
   }
   const qs = parts.join('&')
   const tokenParam = `api_token=${encodeURIComponent(token)}`
@@ -301,11 +301,6 @@ function resolveTarget (base: URL, path: string, query: Query, token: string): T
     target.mode = match.endpoint.mode
   }
   return target
-}
-
-/** Percent-encodes a value but keeps `;` `,` `:` literal, as the API's docs write includes and filters. */
-function encodeValue (value: string): string {
-  return encodeURIComponent(value).replace(/%3B/gi, ';').replace(/%2C/gi, ',').replace(/%3A/gi, ':')
 }
 
 /** The real API's quirks: a missing `data` means no results; a list endpoint may answer one object. */
