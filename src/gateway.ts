@@ -35,6 +35,12 @@ export interface Gateway {
   poller: Poller
   hub: Hub
   isLeader: () => boolean
+  /**
+   * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once, and the
+   * connections of removed keys are closed (WebSocket 4001). Throws KeysFileError and keeps the old keys
+   * when the file is invalid. Returns the names of the removed keys.
+   */
+  reloadKeys: () => string[]
   close: () => Promise<void>
 }
 
@@ -193,6 +199,12 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     poller,
     hub,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
+    reloadKeys () {
+      if (cfg.TOUCHLINE_KEYS_FILE === undefined) return []
+      const removed = keys.replace(loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
+      for (const name of removed) hub.revokeKey(name)
+      return removed
+    },
     close: cleanup
   }
 }

@@ -42,14 +42,18 @@ export interface KeyRing {
   /** The key record for a presented key, or undefined. Constant time in the key's content. */
   find: (presented: string | undefined) => ClientKey | undefined
   all: () => readonly ClientKey[]
+  /** Swaps in a new key list (a reloaded keys file); returns the names of the keys that are gone. */
+  replace: (keys: readonly ClientKey[]) => string[]
 }
 
 const digest = (key: string): Buffer => createHash('sha256').update(key).digest()
 
-export function createKeyRing (keys: readonly ClientKey[]): KeyRing {
+export function createKeyRing (initial: readonly ClientKey[]): KeyRing {
   // Hashing first gives equal-length buffers for timingSafeEqual, and every entry is compared, so the time
   // taken does not depend on which key (if any) matched.
-  const entries = keys.map((k) => ({ hash: digest(k.key), record: k }))
+  const index = (keys: readonly ClientKey[]) => keys.map((k) => ({ hash: digest(k.key), record: k }))
+  let keys = initial
+  let entries = index(keys)
   return {
     find (presented) {
       if (presented === undefined || presented === '') return undefined
@@ -58,7 +62,14 @@ export function createKeyRing (keys: readonly ClientKey[]): KeyRing {
       for (const e of entries) if (timingSafeEqual(e.hash, hash)) found = e.record
       return found
     },
-    all: () => keys
+    all: () => keys,
+    replace (next) {
+      const kept = new Set(next.map((k) => k.key))
+      const removed = keys.filter((k) => !kept.has(k.key)).map((k) => k.name)
+      keys = next
+      entries = index(next)
+      return removed
+    }
   }
 }
 

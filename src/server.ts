@@ -29,6 +29,14 @@ export async function runServer (cfg: Config): Promise<void> {
     ''
   ]
   process.stdout.write(lines.join('\n') + '\n')
+  process.on('SIGHUP', () => {
+    try {
+      const removed = gateway.reloadKeys()
+      log.info({ keys: gateway.keys.all().length, removed }, 'client keys reloaded')
+    } catch (err) {
+      log.error({ err }, 'client keys not reloaded; the previous keys stay in force')
+    }
+  })
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')

@@ -65,3 +65,14 @@ describe('key features', () => {
     expect(() => loadKeysFile(file([{ key: 'bad-features', name: 'b', features: ['tv'] }]))).toThrow(/features/)
   })
 })
+
+describe('key reload', () => {
+  it('swaps the keys in and names the removed ones', () => {
+    const ring = createKeyRing(loadKeysFile(file([{ key: 'stays-key', name: 'stays' }, { key: 'goes-key', name: 'goes' }])))
+    const removed = ring.replace(loadKeysFile(file([{ key: 'stays-key', name: 'stays' }, { key: 'new-key', name: 'new' }])))
+    expect(removed).toEqual(['goes'])
+    expect(ring.find('goes-key')).toBeUndefined()
+    expect(ring.find('new-key')?.name).toBe('new')
+    expect(ring.all().map((k) => k.name)).toEqual(['stays', 'new'])
+  })
+})
