@@ -55,54 +55,80 @@ export interface GatewayOverrides {
   passthrough?: PassthroughOptions
 }
 
-export async function startGateway (cfg: Config, log: Logger, overrides: GatewayOverrides = {}): Promise<Gateway> {
-  const cleanups: Array<() => Promise<unknown>> = []
-  const cleanup = async (): Promise<void> => {
-    for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => log.warn({ err }, 'cleanup step failed'))
+/** Things to undo on shutdown, in reverse order of creation. */
+class Scope {
+  readonly #steps: Array<() => Promise<unknown>> = []
+  constructor (private readonly log: Logger) {}
+  defer (step: () => Promise<unknown>): void { this.#steps.push(step) }
+  async close (): Promise<void> {
+    for (const step of this.#steps.splice(0).reverse()) await step().catch((err: unknown) => this.log.warn({ err }, 'cleanup step failed'))
   }
+}
+
+export async function startGateway (cfg: Config, log: Logger, overrides: GatewayOverrides = {}): Promise<Gateway> {
+  const scope = new Scope(log)
   try {
-    return await assemble(cfg, log, overrides, cleanups, cleanup)
+    return await assemble(cfg, log, overrides, scope)
   } catch (err) {
-    await cleanup()
+    await scope.close()
     throw err
   }
 }
 
-async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, cleanups: Array<() => Promise<unknown>>, cleanup: () => Promise<void>): Promise<Gateway> {
+/** The upstream: the configured one, or the embedded provider started here. */
+async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<{ baseUrl: string, token: string, provider?: RunningProvider }> {
+  const token = cfg.TOUCHLINE_UPSTREAM_TOKEN ?? DEMO_TOKENS.enterprise
+  if (cfg.TOUCHLINE_UPSTREAM_URL !== undefined) return { baseUrl: cfg.TOUCHLINE_UPSTREAM_URL, token }
+  const provider = await startProvider({
+    port: cfg.TOUCHLINE_PROVIDER_PORT,
+    host: '127.0.0.1',
+    seed: cfg.TOUCHLINE_SEED,
+    simSpeed: cfg.TOUCHLINE_SIM_SPEED,
+    logger: log.child({ component: 'provider' }, { level: 'warn' }),
+    ...overrides.provider
+  })
+  scope.defer(async () => { await provider.close() })
+  return { baseUrl: provider.baseUrl, token, provider }
+}
+
+async function redisOf (cfg: Config, scope: Scope): Promise<Redis | undefined> {
+  if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
+  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
+  await redis.connect()
+  scope.defer(async () => { await redis.quit() })
+  return redis
+}
+
+/** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
+function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+  if (overrides.poll === false) return undefined
+  if (redis === undefined) {
+    poller.start()
+    return undefined
+  }
+  return startLeadership({
+    lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
+    name: 'poller',
+    holderId: randomUUID(),
+    ttlMs: overrides.leaseTtlMs ?? 10_000,
+    log: log.child({ component: 'leader' }),
+    onElected: () => poller.start(),
+    onDeposed: async () => { await poller.stop() }
+  })
+}
+
+async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
   const ledgerRef: { current?: BudgetLedger } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
-
-  let provider: RunningProvider | undefined
-  if (cfg.TOUCHLINE_UPSTREAM_URL === undefined) {
-    provider = await startProvider({
-      port: cfg.TOUCHLINE_PROVIDER_PORT,
-      host: '127.0.0.1',
-      seed: cfg.TOUCHLINE_SEED,
-      simSpeed: cfg.TOUCHLINE_SIM_SPEED,
-      logger: log.child({ component: 'provider' }, { level: 'warn' }),
-      ...overrides.provider
-    })
-    const p = provider
-    cleanups.push(async () => { await p.close() })
-  }
-  const baseUrl = cfg.TOUCHLINE_UPSTREAM_URL ?? (provider as RunningProvider).baseUrl
-  const token = cfg.TOUCHLINE_UPSTREAM_TOKEN ?? DEMO_TOKENS.enterprise
-
-  let redis: Redis | undefined
-  if (cfg.TOUCHLINE_REDIS_URL !== undefined) {
-    redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
-    await redis.connect()
-    const r = redis
-    cleanups.push(async () => { await r.quit() })
-  }
+  const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
+  const redis = await redisOf(cfg, scope)
   const prefix = cfg.TOUCHLINE_REDIS_PREFIX
-  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
-  cleanups.push(async () => { await store.close() })
-  const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
-  ledgerRef.current = ledger
-  cleanups.push(async () => { await ledger.close() })
 
+  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
+  scope.defer(async () => { await store.close() })
+  const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  scope.defer(async () => { await ledger.close() })
   const upstream = createUpstreamClient({
     baseUrl,
     token,
@@ -110,7 +136,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     logger: log.child({ component: 'upstream' }),
     onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
   })
-  cleanups.push(async () => { await upstream.close() })
+  scope.defer(async () => { await upstream.close() })
 
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
@@ -126,26 +152,10 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
     reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS
   })
-
-  let leader: Leader | undefined
+  const leader = startPolling(poller, redis, cfg, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
-  // Registered now so that a failure further on still stops the loops; registered again below for order.
-  cleanups.push(stopPolling)
-  if (overrides.poll !== false) {
-    if (redis === undefined) {
-      poller.start()
-    } else {
-      leader = startLeadership({
-        lease: createLease({ kind: 'redis', redis, prefix }),
-        name: 'poller',
-        holderId: randomUUID(),
-        ttlMs: overrides.leaseTtlMs ?? 10_000,
-        log: log.child({ component: 'leader' }),
-        onElected: () => poller.start(),
-        onDeposed: async () => { await poller.stop() }
-      })
-    }
-  }
+  // Deferred now so that a failure further on still stops the loops, and again below for the order.
+  scope.defer(stopPolling)
 
   const passthrough = createPassthrough({
     upstream,
@@ -158,10 +168,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log: log.child({ component: 'passthrough' }),
     secrets: [token]
   }, overrides.passthrough)
-
   const hub = createHub({ store, metrics, log: log.child({ component: 'hub' }) })
   await hub.start()
-  cleanups.push(async () => { await hub.close() })
+  scope.defer(async () => { await hub.close() })
 
   const app = await buildApp({
     log,
@@ -179,9 +188,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
       upstream: async () => !poller.status().running || poller.status().consecutiveFailures < 3
     }
   })
-  cleanups.push(async () => { await app.close() })
-  // Cleanups run last-in first-out: polling stops first, then sockets close with 1001, then the rest.
-  cleanups.push(stopPolling)
+  scope.defer(async () => { await app.close() })
+  // Shutdown runs last-in first-out: polling stops first, then sockets close with 1001, then the rest.
+  scope.defer(stopPolling)
   await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
@@ -205,6 +214,6 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
       for (const name of removed) hub.revokeKey(name)
       return removed
     },
-    close: cleanup
+    close: async () => { await scope.close() }
   }
 }
