@@ -94,8 +94,8 @@ export interface StateRecord {
   developer_name: string
 }
 
-/** A team as returned by `participants` (upstream-facts §3.2), with the pivot `meta`. */
-export interface Participant {
+/** A team record (upstream-facts §3.2). */
+export interface Team {
   id: number
   sport_id: number
   country_id: number
@@ -105,9 +105,14 @@ export interface Participant {
   short_code: string | null
   image_path: string
   founded: number | null
+  /** `domestic` for clubs, `national` for national teams. */
   type: string
   placeholder: boolean
   last_played_at: string | null
+}
+
+/** A team as returned by the `participants` include: the team with the fixture pivot `meta`. */
+export interface Participant extends Team {
   meta: { location: HomeAway, winner: boolean | null, position: number | null }
 }
 

@@ -3,7 +3,7 @@
  * (spec/football-data-service.md part 2, spec/upstream-facts.md, the recordings in data/recorded/).
  * The HTTP layer serializes these as they are, minus the dataset-only fields of `DatasetFixture`.
  */
-import type { FixtureBase } from '../../contract/football.ts'
+import type { FixtureBase, Team } from '../../contract/football.ts'
 
 export interface Continent {
   id: number
@@ -128,21 +128,7 @@ export interface Group {
   pending: boolean
 }
 
-export interface Team {
-  id: number
-  sport_id: number
-  country_id: number
-  venue_id: number | null
-  gender: string
-  name: string
-  short_code: string | null
-  image_path: string
-  founded: number | null
-  /** `domestic` for clubs, `national` for national teams. */
-  type: string
-  placeholder: boolean
-  last_played_at: string | null
-}
+export type { Team }
 
 /** Fields shared by players, coaches and referees. */
 export interface PersonBase {
