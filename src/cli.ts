@@ -11,6 +11,7 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
   serve                      the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default)
   provider [--port 8081] [--seed N] [--speed N] [--replay FILE...]
            [--error-rate 0..1] [--latency-ms N] [--hang-rate 0..1] [--rate-limit-burst N] [--outage-s N]
+           [--latest all|base]
                              only the embedded provider: a local sandbox of the football data API,
                              with optional fault injection (off by default)
   tail [--league ID]... [--fixture ID]... [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]
@@ -51,7 +52,8 @@ async function main (argv: string[]): Promise<void> {
           'latency-ms': { type: 'string' },
           'hang-rate': { type: 'string' },
           'rate-limit-burst': { type: 'string' },
-          'outage-s': { type: 'string' }
+          'outage-s': { type: 'string' },
+          latest: { type: 'string' }
         },
         strict: true
       })

@@ -34,6 +34,8 @@ export interface ProviderOptions {
   faults?: FaultOptions
   /** Recorded fixture responses to play as live matches (`--replay`). */
   replay?: readonly ReplayFile[]
+  /** What `livescores/latest` reports: any change, or only the base fields the real API tracks. @default 'all' */
+  latestTracks?: 'all' | 'base'
   /** Extra tokens, on top of the demo tokens. */
   tokens?: readonly TokenRecord[]
   logger?: Logger
@@ -58,7 +60,7 @@ export function createProvider (opts: ProviderOptions = {}): { app: FastifyInsta
   const startMs = now()
   const replays = planReplays(opts.replay ?? [], startMs)
   const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), replays, opts.replay ?? [])
-  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs, liveTarget: opts.liveTarget ?? 6, replays })
+  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs, liveTarget: opts.liveTarget ?? 6, replays, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({

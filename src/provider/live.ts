@@ -18,6 +18,11 @@ export interface LiveSourceOptions {
   liveTarget: number
   /** Recorded replays (see replays.ts), played alongside the generated fixtures. */
   replays?: readonly Replay[]
+  /**
+   * What `latest` reports: `all` changes (base fields and includes), or only the `base` fields the real API
+   * tracks (upstream-facts §0.5), so that a goal alone does not show up there. @default 'all'
+   */
+  latestTracks?: 'all' | 'base'
 }
 
 export interface ProviderLive extends LiveSource {
@@ -66,7 +71,7 @@ export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): Provide
     view: (f, nowMs) => sim.view(f.id, nowMs) ?? notSimulated(f),
     livescores: (nowMs) => sim.livescores(nowMs),
     inplay: (nowMs) => sim.inplay(nowMs),
-    latest: (nowMs) => sim.latest(nowMs)
+    latest: opts.latestTracks === 'base' ? (nowMs) => sim.latestBase(nowMs) : (nowMs) => sim.latest(nowMs)
   }
 }
 

@@ -19,6 +19,7 @@ export interface ProviderFlags {
   'hang-rate'?: string
   'rate-limit-burst'?: string
   'outage-s'?: string
+  latest?: string
 }
 
 function numberFlag (name: string, value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -29,6 +30,16 @@ function numberFlag (name: string, value: string | undefined, fallback: number, 
     process.exit(2)
   }
   return n
+}
+
+/** `--latest all|base`: what livescores/latest reports (base = the real API's tracked fields only). */
+function latestFrom (value: string | undefined): { latestTracks?: 'all' | 'base' } {
+  if (value === undefined) return {}
+  if (value !== 'all' && value !== 'base') {
+    process.stderr.write(`touchline: --latest must be all or base, got "${value}"\n`)
+    process.exit(2)
+  }
+  return { latestTracks: value }
 }
 
 /** Fault injection from the command line (all off by default). */
@@ -52,6 +63,7 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
     simSpeed: numberFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED),
     replay,
     faults: faultsFrom(flags),
+    ...latestFrom(flags.latest),
     logger: log.child({ component: 'provider' }, { level: cfg.TOUCHLINE_LOG_LEVEL === 'info' ? 'warn' : cfg.TOUCHLINE_LOG_LEVEL })
   })
   const live = provider.world.inplay(Date.now()).length

@@ -52,6 +52,15 @@ describe.each(['memory', 'redis'] as const)('live pipeline on the %s engine', (e
     expect(log.records.length).toBeGreaterThan(tracked)
   }, 60_000)
 
+  it('still ends equal when latest reports only the base fields, as the real API does (reconciliation catches the rest)', async () => {
+    pipeline = await startPipeline(engine, redisUrl, { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 }, latestTracks: 'base' } })
+    pipeline.poller.start()
+    await sleep(10_000)
+    await settleAndCompare(pipeline)
+    // Goals reached the log although `latest` never listed a fixture for a goal alone.
+    expect(await counterValue(pipeline.metrics, 'touchline_changes_total', { kind: 'score_changed' })).toBeGreaterThan(0)
+  }, 60_000)
+
   it('recovers by itself from 30 % errors, a 30 s outage and a 429 burst, and still ends equal', async () => {
     pipeline = await startPipeline(engine, redisUrl, { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 }, faults: { errorRate: 0.3 } } })
     const p = pipeline
