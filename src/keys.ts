@@ -26,9 +26,13 @@ const KeySchema = z.object({
 
 export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) => {
   const seen = new Set<string>()
+  // Names identify keys in logs, metrics and revocation (a reload closes a removed name's connections).
+  const names = new Set<string>()
   keys.forEach((k, i) => {
     if (seen.has(k.key)) ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `duplicate key (name "${k.name}")` })
+    if (names.has(k.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate name "${k.name}"` })
     seen.add(k.key)
+    names.add(k.name)
   })
 })
 

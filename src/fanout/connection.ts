@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
+import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
 
@@ -38,8 +39,13 @@ export abstract class Connection {
   /** Live changes held while a snapshot or replay is read, so they go out after it, in order. */
   pending: Outgoing[] | undefined
   pendingBytes = 0
-  /** Usually none, one while a lagging tail catches up; several only if subscribes follow each other fast. */
+  /**
+   * Usually none: a floor outlives its subscribe only while the hub's tail lags the log, and one that covers
+   * another replaces it, so a client repeating a subscribe holds one (see addFloor, dropFloorsThrough).
+   */
   floors: Floor[] | undefined
+  /** The client's operation-rate token bucket, made on its first frame (SSE streams never need one). */
+  ops: Bucket | undefined
   /** A subscribe is being served; later operations wait in `queued` so replies keep their order. */
   busy = false
   queued: ClientFrame[] | undefined
@@ -58,6 +64,8 @@ export abstract class Connection {
   abstract sendControl (frame: ControlFrame): number
   /** Sends a change frame; returns the bytes written. */
   abstract sendChange (out: Outgoing): number
+  /** Sends a snapshot frame serialized by the caller (snapshotFrameBytes); returns the bytes written. */
+  abstract sendSnapshot (frame: Buffer, cursor: string): number
   /** Bytes accepted for this client and not yet handed to the kernel. */
   abstract bufferedAmount (): number
   abstract close (code: number, reason: string): void
@@ -81,8 +89,26 @@ export abstract class Connection {
     return this.sendChange(out)
   }
 
+  /**
+   * Adds a floor unless one already skips everything it would; drops those it makes redundant. Subscribes
+   * follow the log forward, so repeating one subscribe leaves a single floor, the latest.
+   */
   addFloor (floor: Floor): void {
-    (this.floors ??= []).push(floor)
+    const floors = this.floors ?? []
+    if (floors.some((f) => covers(f, floor))) return
+    this.floors = floors.filter((f) => !covers(floor, f))
+    this.floors.push(floor)
+  }
+
+  /**
+   * Forgets the floors at or below `routed`, the hub's last routed record, once nothing is held in `pending`:
+   * every record up to it has then been through `push`, and later ones are above those floors. Without
+   * this a floor would wait for the next matching change, which may never come.
+   */
+  dropFloorsThrough (routed: { epoch: string, offset: number }): void {
+    if (this.floors === undefined || this.pending !== undefined) return
+    const left = this.floors.filter((f) => f.epoch !== routed.epoch || f.offset > routed.offset)
+    this.floors = left.length === 0 ? undefined : left
   }
 
   private belowFloor (out: Outgoing): boolean {
@@ -104,6 +130,19 @@ export abstract class Connection {
     for (const out of held) bytes += this.push(out)
     return bytes
   }
+}
+
+/** Whether floor `a` skips every record floor `b` skips. */
+function covers (a: Floor, b: Floor): boolean {
+  if (a.epoch !== b.epoch || a.offset < b.offset) return false
+  if (a.all) return true
+  return !b.all && isSubset(b.leagues, a.leagues) && isSubset(b.fixtures, a.fixtures)
+}
+
+function isSubset (small: ReadonlySet<number>, big: ReadonlySet<number>): boolean {
+  if (small.size > big.size) return false
+  for (const id of small) if (!big.has(id)) return false
+  return true
 }
 
 /** Text frames: ws sends a Buffer as binary unless told otherwise. Shared, so no object per send. */
@@ -128,6 +167,11 @@ export class WsConnection extends Connection {
     return bytes.length
   }
 
+  sendSnapshot (frame: Buffer): number {
+    this.socket.send(frame, TEXT)
+    return frame.length
+  }
+
   bufferedAmount (): number {
     return this.socket.bufferedAmount
   }
@@ -149,6 +193,7 @@ export class WsConnection extends Connection {
 
 /** SSE carries the data frames only: the stream's subscription is fixed by its URL, so there are no replies. */
 const SSE_EVENTS = new Set<ControlFrame['type']>(['snapshot', 'replay', 'error'])
+const EVENT_END = Buffer.from('\n\n')
 
 export class SseConnection extends Connection {
   readonly transport = 'sse' as const
@@ -166,6 +211,10 @@ export class SseConnection extends Connection {
 
   sendChange (out: Outgoing): number {
     return this.write(out.sse)
+  }
+
+  sendSnapshot (frame: Buffer, cursor: string): number {
+    return this.write(Buffer.concat([Buffer.from(`id: ${cursor}\nevent: snapshot\ndata: `), frame, EVENT_END]))
   }
 
   /** A comment line: ignored by EventSource, keeps proxies from timing the stream out. */

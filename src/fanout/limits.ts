@@ -1,5 +1,6 @@
 /**
- * The hub's limits (DESIGN §4), each with the reason for its default, and the per-IP connection rate limiter.
+ * The hub's limits (DESIGN §4), each with the reason for its default, and the token buckets behind the
+ * per-IP connection rate and the per-connection operation rate.
  */
 import { MAX_CLIENT_FRAME_BYTES } from './protocol.ts'
 
@@ -38,8 +39,37 @@ export interface HubLimits {
   connectionsPerSecondPerIp: number
   /** Bucket size of the per-IP limiter: connections a client may open at once. @default 40 */
   connectionBurstPerIp: number
+  /**
+   * Client operations (frames) per second per WebSocket connection, as a token bucket refill rate; a frame
+   * over it gets `limit_exceeded` and is otherwise ignored, and the connection stays up. A subscribe with a
+   * snapshot makes the server read and serialize every matching live fixture, so a client looping on it
+   * must not get to do that thousands of times a second. A real client sends a handful of operations when
+   * it connects and then one now and then (a page changing its filter, an app-level ping), far below 10/s.
+   * @default 10
+   */
+  opsPerSecond: number
+  /**
+   * Bucket size of the per-connection operation limiter: operations a client may send at once. 20 covers
+   * a client that opens with one subscribe per widget on a page, plus an unsubscribe and a ping or two.
+   * @default 20
+   */
+  opsBurst: number
   /** Client operations queued behind a running subscribe before `limit_exceeded`. @default 32 */
   maxQueuedOps: number
+  /**
+   * How long a serialized live snapshot is reused by later subscribes and `GET /v1/fixtures/live` with the
+   * same filter and scope. Any change the hub routes retires it at once, so this only bounds staleness when
+   * the tail is stuck; what it buys is that a reconnect storm (every client of a restarted instance
+   * subscribing within a second or two) costs one store read per distinct filter, not one per client.
+   * @default 1000
+   */
+  snapshotCacheMs: number
+  /**
+   * Bytes of serialized snapshots kept at most (oldest dropped first). A whole Saturday's live snapshot
+   * is about 1 MB (300 fixtures of a few KB); filters are client-chosen, so the total must be capped.
+   * @default 33_554_432
+   */
+  snapshotCacheBytes: number
   /** How long `close()` waits for clients to finish the close handshake before cutting them. @default 2000 */
   closeGraceMs: number
 }
@@ -54,8 +84,12 @@ export const DEFAULT_LIMITS: Readonly<HubLimits> = {
   sseHeartbeatMs: 15_000,
   connectionsPerSecondPerIp: 20,
   connectionBurstPerIp: 40,
+  opsPerSecond: 10,
+  opsBurst: 20,
   maxQueuedOps: 32,
-  closeGraceMs: 2000
+  closeGraceMs: 2000,
+  snapshotCacheMs: 1000,
+  snapshotCacheBytes: 32 * 1024 * 1024
 }
 
 export function resolveLimits (limits: Partial<HubLimits> = {}): HubLimits {
@@ -66,9 +100,21 @@ export function resolveLimits (limits: Partial<HubLimits> = {}): HubLimits {
   return merged
 }
 
+/** A token bucket's state: tokens left at time `at` (ms). Two numbers, so one per connection is cheap. */
+export interface Bucket { tokens: number, at: number }
+
+/** Refills `bucket` for the time since its last use, then takes one token; false when it has none. */
+export function takeToken (bucket: Bucket, now: number, ratePerSecond: number, burst: number): boolean {
+  bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * ratePerSecond / 1000)
+  bucket.at = now
+  if (bucket.tokens < 1) return false
+  bucket.tokens -= 1
+  return true
+}
+
 /** Token bucket per key (client IP). Memory is bounded by `sweep`, which forgets buckets that are full again. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number, at: number }>()
+  private readonly buckets = new Map<string, Bucket>()
 
   constructor (
     private readonly ratePerSecond: number,
@@ -79,13 +125,9 @@ export class RateLimiter {
   /** Takes one token for `key`; false when its bucket is empty. */
   take (key: string): boolean {
     const now = this.now()
-    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now }
-    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.ratePerSecond / 1000)
-    bucket.at = now
-    this.buckets.set(key, bucket)
-    if (bucket.tokens < 1) return false
-    bucket.tokens -= 1
-    return true
+    let bucket = this.buckets.get(key)
+    if (bucket === undefined) this.buckets.set(key, bucket = { tokens: this.burst, at: now })
+    return takeToken(bucket, now, this.ratePerSecond, this.burst)
   }
 
   /** Drops buckets that have refilled: they hold no information a fresh bucket would not. */

@@ -25,9 +25,12 @@ export class Outgoing {
     return new Outgoing(record, json, pos.epoch, pos.offset)
   }
 
-  /** From a replayed record (one client's replay: serializing it here is per client by nature). */
-  static fromRecord (record: ChangeRecord): Outgoing {
-    return Outgoing.of(record, JSON.stringify(record))
+  /**
+   * From a replayed record, with its JSON as the store returned it (ReadSinceResult.json). Only a store that
+   * does not return JSON costs a serialization here, once per record per replaying client.
+   */
+  static fromRecord (record: ChangeRecord, json?: string): Outgoing {
+    return Outgoing.of(record, json ?? JSON.stringify(record))
   }
 
   /**

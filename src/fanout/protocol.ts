@@ -129,7 +129,14 @@ export function changeFrameJson (recordJson: string): string {
   return '{"type":"change",' + recordJson.slice(1)
 }
 
-/** A change as the HTTP feed returns it: the same fields as the WebSocket frame. */
-export function changeFrame (record: ChangeRecord): ChangeFrame {
-  return { type: 'change', ...record }
+const CLOSE_BRACE = Buffer.from('}')
+
+/**
+ * The snapshot frame as bytes, around a fixtures array serialized once for every client that asks for the
+ * same snapshot (see snapshot-cache.ts): the same JSON as `JSON.stringify(snapshotFrame(ref, cursor, fixtures))`.
+ */
+export function snapshotFrameBytes (ref: Ref, cursor: string, fixturesJson: Buffer): Buffer {
+  const refField = ref === undefined ? '' : `"ref":${JSON.stringify(ref)},`
+  const head = Buffer.from(`{"type":"snapshot",${refField}"cursor":${JSON.stringify(cursor)},"fixtures":`)
+  return Buffer.concat([head, fixturesJson, CLOSE_BRACE], head.length + fixturesJson.length + 1)
 }

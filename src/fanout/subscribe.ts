@@ -9,6 +9,10 @@
  * tail can lag the log) are skipped by a floor: matching records at or below the last offset the replay
  * examined. A snapshot that stands in for history (no `since`, or a lost cursor) sets a floor too: the
  * log head read just before the snapshot, whose changes the snapshot already shows.
+ *
+ * Snapshots come from the hub's SnapshotCache (one read per filter while nothing changes, see
+ * snapshot-cache.ts for why a shared one leaves no gap); replayed records go out as the JSON the store
+ * returned, never serialized again.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
 import type { ChangeRecord } from '../live/types.ts'
@@ -18,7 +22,8 @@ import type { LiveStore, StoreFilter } from '../store/types.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, replayFrame, snapshotFrame, subscribedFrame, type ControlFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
+import type { Snapshot } from './snapshot-cache.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -43,6 +48,10 @@ export interface FlowContext {
   link: (conn: Connection, req: SubscribeRequest) => void
   unlink: (conn: Connection, leagues: readonly number[], fixtures: readonly number[]) => void
   send: (conn: Connection, frame: ControlFrame) => void
+  /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
+  snapshot: (filter: StoreFilter | undefined, key: ClientKey) => Promise<Snapshot>
+  /** Sends a snapshot frame around the snapshot's serialized fixtures. */
+  sendSnapshot: (conn: Connection, ref: Ref, cursor: string, fixtures: Buffer) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
   /** Ends the connection's holding of live changes and sends them. */
@@ -123,20 +132,16 @@ function visible (conn: Connection, leagueId: number): boolean {
   return conn.unscoped || leagueAllowed(conn.key, leagueId)
 }
 
-async function sendSnapshot (ctx: FlowContext, conn: Connection, req: SubscribeRequest, cursor: string): Promise<void> {
-  const fixtures = await ctx.store.liveFixtures(storeFilter(req))
-  if (conn.closed) return
-  ctx.send(conn, snapshotFrame(req.ref, cursor, fixtures.filter((f) => visible(conn, f.league_id))))
-}
-
 /**
- * A snapshot the client takes as its starting state. The head is read first: every change up to it is in
- * the snapshot, so its cursor is a gap-free resume point and lagging live copies of those changes are skipped.
+ * A snapshot the client takes as its starting state. The snapshot's cursor is the head read before its
+ * fixtures: every change up to it is in them, so it is a gap-free resume point and lagging live copies of
+ * those changes are skipped.
  */
 async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
-  const head = await ctx.store.head()
-  await sendSnapshot(ctx, conn, req, head)
-  const pos = parseCursor(head)
+  const snap = await ctx.snapshot(storeFilter(req), conn.key)
+  if (conn.closed) return
+  ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures)
+  const pos = parseCursor(snap.cursor)
   if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req) })
 }
 
@@ -152,15 +157,27 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
     await sendBaseline(ctx, conn, req)
     return
   }
-  if (req.snapshot) await sendSnapshot(ctx, conn, req, startHead)
-  const records = replay.records.filter((r) => visible(conn, r.league_id))
-  ctx.send(conn, replayFrame(req.ref, true, records.length))
-  ctx.sendChanges(conn, records.map((r) => Outgoing.fromRecord(r)))
+  if (req.snapshot) {
+    // Labelled with the hub's head at the start, as before; the replay that follows is what the client resumes by.
+    const snap = await ctx.snapshot(storeFilter(req), conn.key)
+    if (conn.closed) return
+    ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures)
+  }
+  const outs: Outgoing[] = []
+  replay.records.forEach((r, i) => { if (visible(conn, r.league_id)) outs.push(Outgoing.fromRecord(r, replay.json[i])) })
+  ctx.send(conn, replayFrame(req.ref, true, outs.length))
+  ctx.sendChanges(conn, outs)
   conn.addFloor({ ...replay.last, ...floorFilter(req) })
 }
 
 const LOST = { recovered: false } as const
-type Replay = typeof LOST | { recovered: true, records: ChangeRecord[], last: { epoch: string, offset: number } }
+type Replay = typeof LOST | {
+  recovered: true
+  records: ChangeRecord[]
+  /** The records' JSON as the store returned it; an entry is undefined when the store gave none. */
+  json: Array<string | undefined>
+  last: { epoch: string, offset: number }
+}
 
 /**
  * Reads the changes after `since` page by page until the log has no more or the read has passed the
@@ -169,17 +186,20 @@ type Replay = typeof LOST | { recovered: true, records: ChangeRecord[], last: { 
 async function readReplay (store: LiveStore, since: string, filter: StoreFilter | undefined, startHead: string, cap: number): Promise<Replay> {
   const stop = parseCursor(startHead)
   const records: ChangeRecord[] = []
+  const json: Array<string | undefined> = []
   let cursor = since
   for (;;) {
     // One past the cap: finding a cap+1th record is how we know the cap was exceeded.
     const page = await store.readSince(cursor, { ...filter, limit: cap + 1 - records.length })
     if (!page.recovered) return LOST
     records.push(...page.records)
+    // Only a store that pairs every record with its JSON is trusted with it.
+    json.push(...(page.json?.length === page.records.length ? page.json : page.records.map(() => undefined)))
     if (records.length > cap) return LOST
     cursor = page.cursor
     const last = parseCursor(page.cursor)
     if (last === undefined) return LOST
     const passedHead = stop !== undefined && last.epoch === stop.epoch && last.offset >= stop.offset
-    if (!page.more || passedHead) return { recovered: true, records, last }
+    if (!page.more || passedHead) return { recovered: true, records, json, last }
   }
 }

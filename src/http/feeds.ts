@@ -6,10 +6,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { changeFrame } from '../fanout/protocol.ts'
+import { changeFrameJson } from '../fanout/protocol.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
-import type { LiveStore, StoreFilter } from '../store/types.ts'
+import type { LiveStore, ReadSinceResult, StoreFilter } from '../store/types.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
 
 export interface FeedRouteDeps {
@@ -82,9 +82,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const scoped = scopedFilter(key, q, reply)
       if (scoped === undefined) return reply
       const page = await store.readSince(q.since, { ...scoped.filter, limit: q.limit })
-      // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
-      const data = page.records.filter((r) => leagueAllowed(key, r.league_id)).map(changeFrame)
-      return { data, cursor: page.cursor, recovered: page.recovered, more: page.more }
+      return reply.type(JSON_TYPE).send(changesBody(page, key))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -94,8 +92,9 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (q === undefined) return reply
       const scoped = scopedFilter(key, q, reply)
       if (scoped === undefined) return reply
-      const fixtures = await store.liveFixtures(scoped.filter)
-      return { data: fixtures.filter((f) => leagueAllowed(key, f.league_id)) }
+      // The hub's shared snapshot: a burst of these requests costs one store read per filter and scope.
+      const fixtures = await hub.liveSnapshot(scoped.filter, key)
+      return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, fixtures, OBJECT_CLOSE]))
     })
 
     app.get('/v1/sse', async (request, reply) => {
@@ -116,6 +115,25 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       return reply
     })
   }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const DATA_OPEN = Buffer.from('{"data":')
+const OBJECT_CLOSE = Buffer.from('}')
+
+/**
+ * The `/v1/changes` body, `{"data":[change...],"cursor","recovered","more"}`, spliced from the JSON the store
+ * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
+ * the WebSocket sends.
+ */
+function changesBody (page: ReadSinceResult, key: ClientKey): string {
+  const json = page.json?.length === page.records.length ? page.json : undefined
+  const data: string[] = []
+  page.records.forEach((record, i) => {
+    // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
+    if (leagueAllowed(key, record.league_id)) data.push(changeFrameJson(json?.[i] ?? JSON.stringify(record)))
+  })
+  return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }
 
 /** Takes the response over from fastify and writes the event-stream headers. */

@@ -106,20 +106,21 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     if (cursor !== undefined) {
       const parsed = parseCursor(cursor)
       if (parsed === undefined || parsed.epoch !== epoch || parsed.offset > offset || parsed.offset < first - 1) {
-        return { records: [], cursor: head, recovered: false, more: false }
+        return { records: [], json: [], cursor: head, recovered: false, more: false }
       }
       from = parsed.offset
     }
     const matches = matcher(opts)
-    const records: ChangeRecord[] = []
+    const json: string[] = []
     let last = from
     const end = Math.min(log.length, from - first + 1 + READ_SCAN_LIMIT)
-    for (let i = from - first + 1; i < end && records.length < opts.limit; i++) {
+    for (let i = from - first + 1; i < end && json.length < opts.limit; i++) {
       const entry = log[i] as Entry
       last = entry.offset
-      if (matches(entry.fixtureId, entry.leagueId)) records.push(JSON.parse(entry.json) as ChangeRecord)
+      if (matches(entry.fixtureId, entry.leagueId)) json.push(entry.json)
     }
-    return { records, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
+    const records = json.map((text) => JSON.parse(text) as ChangeRecord)
+    return { records, json, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
   }
 
   return {

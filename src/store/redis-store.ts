@@ -100,7 +100,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     async readSince (cursor, opts) {
       checkLimit(opts.limit)
       const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
-      if (parsed === undefined) return { records: [], cursor: await store.head(), recovered: false, more: false }
+      if (parsed === undefined) return { records: [], json: [], cursor: await store.head(), recovered: false, more: false }
       const all = opts.leagues === undefined && opts.fixtures === undefined
       const reply = await redis.tlReadSince(
         keys.meta, keys.log, parsed.epoch, parsed.offset, opts.limit, READ_SCAN_LIMIT,
@@ -110,11 +110,13 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
         // No epoch at all: nothing written yet, or the log was lost. Open the epoch; a reader without a
         // cursor has lost nothing, so only a reader with one gets recovered:false.
         const head = reply[1] === '' ? await store.head() : formatCursor(reply[1], reply[2])
-        return { records: [], cursor: head, recovered: reply[1] === '' && cursor === undefined, more: false }
+        return { records: [], json: [], cursor: head, recovered: reply[1] === '' && cursor === undefined, more: false }
       }
-      const [, epoch, head, last, ...jsons] = reply
+      const [, epoch, head, last, ...json] = reply
       return {
-        records: jsons.map((json) => JSON.parse(json) as ChangeRecord),
+        records: json.map((text) => JSON.parse(text) as ChangeRecord),
+        // The script returns each record's JSON as apply stored it; handed on so readers need not re-serialize.
+        json,
         cursor: formatCursor(epoch, last),
         recovered: true,
         more: last < head

@@ -65,6 +65,13 @@ export interface ReadSinceOptions extends StoreFilter {
 
 export interface ReadSinceResult {
   records: ChangeRecord[]
+  /**
+   * `json[i]` is `records[i]` as the store serialized it at append time (the same text a RecordListener
+   * receives), so readers that forward records (replays, the changes feed) need not serialize them again.
+   * Both engines return it (empty when nothing matched or the cursor is lost); optional so a wrapper or a
+   * future engine may leave it out, and readers must fall back to serializing `records`.
+   */
+  json?: string[]
   /** Resume point: the last entry examined (or the head when `recovered` is false). */
   cursor: string
   /** False when the cursor is malformed, from another epoch, ahead of the log, or older than its start. */

@@ -1,8 +1,8 @@
 /** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
 import type { Socket } from 'node:net'
 import { expect, it } from 'vitest'
-import { WsTestClient } from '../../helpers/ws-client.ts'
-import { startPush, type PushServer } from './harness.ts'
+import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { openSse, startPush, type PushServer } from './harness.ts'
 
 const rawSocket = (c: WsTestClient): Socket => (c.ws as unknown as { _socket: Socket })._socket
 
@@ -79,4 +79,32 @@ it('closes every socket with 1001 and the final cursor on shutdown', async () =>
   expect(closed.reason).toBe(s.hub.head())
   expect(Number(closed.reason.split(':')[1])).toBeGreaterThan(Number(rec.cursor.split(':')[1]))
   expect(s.hub.stats().connections).toBe(0)
+})
+
+it('revoking a key closes its WebSockets with 4001, ends its SSE streams, and leaves other keys alone', async () => {
+  const s = await startPush()
+  const revokedWs = [await WsTestClient.connect(s.wsUrl('scoped-key')), await WsTestClient.connect(s.wsUrl('scoped-key'))]
+  const otherWs = await WsTestClient.connect(s.wsUrl())
+  for (const c of [...revokedWs, otherWs]) await c.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
+  const revokedSse = await openSse(`${s.base}/v1/sse?api_token=scoped-key`)
+  const otherSse = await openSse(`${s.base}/v1/sse?api_token=all-key&leagues=271`)
+  await eventually(() => revokedSse.events.length === 1 && otherSse.events.length === 1)
+  expect(s.hub.stats().connections).toBe(5)
+
+  expect(s.hub.revokeKey('scoped')).toBe(3)
+  for (const c of revokedWs) expect(await c.closed).toEqual({ code: 4001, reason: 'key revoked' })
+  await revokedSse.ended
+  expect(s.hub.stats()).toMatchObject({ connections: 2, subscriptions: 2 })
+  const metrics = await s.metrics.registry.metrics()
+  expect(metrics).toMatch(/touchline_connections\{transport="ws"\} 1/)
+  expect(metrics).toMatch(/touchline_connections\{transport="sse"\} 1/)
+
+  const rec = await s.apply(1, 271)
+  expect((await otherWs.take('change')).cursor).toBe(rec.cursor)
+  await eventually(() => otherSse.events.length === 2)
+  expect(revokedSse.events.map((e) => e.event)).toEqual(['snapshot'])
+  for (const c of revokedWs) expect(c.changes()).toEqual([])
+  expect(s.hub.revokeKey('scoped')).toBe(0)
+  otherWs.close()
+  otherSse.close()
 })

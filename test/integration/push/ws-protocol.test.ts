@@ -1,7 +1,26 @@
 /** The WebSocket protocol of DESIGN §4 over real sockets: authentication, frames, filters, errors, limits. */
 import { describe, expect, it } from 'vitest'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { createStore } from '../../../src/store/index.ts'
+import type { LiveStore } from '../../../src/store/types.ts'
+import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { clientKey, KEYS, startPush } from './harness.ts'
+
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Sends `frames` at once and waits for a reply to each (matched by ref); returns the replies in request order. */
+async function burst (c: WsTestClient, frames: Array<Record<string, unknown>>): Promise<Frame[]> {
+  for (const f of frames) c.send(f)
+  const replyTo = (ref: unknown) => c.frames.find((f) => f.ref === ref && f.type !== 'snapshot' && f.type !== 'replay')
+  await eventually(() => frames.every((f) => replyTo(f.ref) !== undefined), 5000, 'a reply to every frame')
+  return frames.map((f) => replyTo(f.ref) as Frame)
+}
+
+/** The memory store, counting its live-snapshot reads. */
+function countingReads (): { store: LiveStore, reads: () => number } {
+  const store = createStore({ kind: 'memory' })
+  let reads = 0
+  return { store: { ...store, liveFixtures: async (filter) => { reads++; return await store.liveFixtures(filter) } }, reads: () => reads }
+}
 
 describe('before the upgrade', () => {
   it('answers a missing or unknown key with HTTP 401 JSON and no upgrade', async () => {
@@ -150,6 +169,54 @@ describe('limits', () => {
     // Ids already held do not count twice.
     expect(await c.request({ op: 'subscribe', ref: '3', leagues: [1, 2], snapshot: false })).toMatchObject({ type: 'subscribed' })
     expect(s.hub.stats().subscriptions).toBe(100)
+    c.close()
+  })
+
+  it('answers operations past the burst with limit_exceeded and their ref, and keeps the connection', async () => {
+    // A slow refill, so no token comes back while the burst is being answered.
+    const s = await startPush({ limits: { opsPerSecond: 1 } })
+    const c = await WsTestClient.connect(s.wsUrl())
+    await c.take('hello')
+    const replies = await burst(c, Array.from({ length: 25 }, (_, i) => ({ op: 'ping', ref: `p${i}` })))
+    expect(replies.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => ({ type: 'pong', ref: `p${i}` })))
+    expect(replies.slice(20)).toEqual(Array.from({ length: 5 }, (_, i) => ({ type: 'error', ref: `p${20 + i}`, code: 'limit_exceeded', message: expect.stringContaining('per second') })))
+    // Invalid frames count too: each one costs a parse.
+    c.send('{nope')
+    expect(await c.take('error')).toMatchObject({ code: 'limit_exceeded' })
+    await sleep(1100)
+    expect(await c.request({ op: 'ping', ref: 'later' })).toEqual({ type: 'pong', ref: 'later' })
+    expect(s.hub.stats().connections).toBe(1)
+    c.close()
+  })
+
+  it('stops a subscribe-with-snapshot loop from costing a store read each time', async () => {
+    const { store, reads } = countingReads()
+    const s = await startPush({ store, limits: { opsPerSecond: 1 } })
+    await s.apply(1, 271)
+    const c = await WsTestClient.connect(s.wsUrl())
+    const replies = await burst(c, Array.from({ length: 100 }, (_, i) => ({ op: 'subscribe', ref: `s${i}`, leagues: [271], snapshot: true })))
+    expect(replies.filter((f) => f.type === 'subscribed')).toHaveLength(20)
+    expect(replies.filter((f) => f.type === 'error' && f.code === 'limit_exceeded')).toHaveLength(80)
+    await eventually(() => c.frames.filter((f) => f.type === 'snapshot').length === 20)
+    expect(reads()).toBe(1)
+    // Nothing changed meanwhile, so none of the 20 snapshots left a floor behind.
+    expect(s.hub.stats().floors).toBe(0)
+    c.close()
+  })
+
+  it('holds no resume floors after repeated subscribes while no changes flow', async () => {
+    const s = await startPush()
+    const from = (await s.apply(1, 271)).cursor
+    await s.apply(2, 271)
+    const c = await WsTestClient.connect(s.wsUrl())
+    await burst(c, [
+      ...Array.from({ length: 10 }, (_, i) => ({ op: 'subscribe', ref: `b${i}`, leagues: [271 + i] })),
+      ...Array.from({ length: 5 }, (_, i) => ({ op: 'subscribe', ref: `r${i}`, fixtures: [i + 1], since: from, snapshot: false }))
+    ])
+    await c.take((f) => f.type === 'replay' && f.ref === 'r4')
+    expect(s.hub.stats().floors).toBe(0)
+    // The floors did their job before they went: one change after `from`, sent once.
+    expect(c.changes().map((f) => f.fixture_id)).toEqual([2])
     c.close()
   })
 

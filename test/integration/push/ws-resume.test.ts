@@ -3,7 +3,7 @@
  * flowing; lost cursors and replays over the cap answer recovered:false with a fresh snapshot. Run against
  * both store engines, since the Redis tail lags the log and that lag is what the replay floor is for.
  */
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+import { describe, expect, inject, it, onTestFinished, vi } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
@@ -116,6 +116,25 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     expect((await over.take('snapshot')).fixtures).toHaveLength(3)
     expect(over.changes()).toEqual([])
     over.close()
+  })
+
+  it('replays the JSON the store returned, without serializing a record again', async () => {
+    const s = await startPush({ store: openStore() })
+    const from = await s.store.head()
+    for (let i = 0; i < 30; i++) await s.apply(1 + (i % 3), i % 5 === 0 ? 501 : 271)
+    const head = await s.store.head()
+    const stringify = vi.spyOn(JSON, 'stringify')
+    onTestFinished(() => { stringify.mockRestore() })
+    const c = await WsTestClient.connect(s.wsUrl())
+    c.send({ op: 'subscribe', ref: '1', leagues: [271], since: from, snapshot: false })
+    expect(await c.take('replay')).toMatchObject({ recovered: true, count: 24 })
+    // The last change applied (i = 29) is in league 271, so the head is the last one replayed.
+    await c.take((f) => f.type === 'change' && f.cursor === head)
+    const records = stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'cursor' in value && 'fixture' in value)
+    expect(records).toEqual([])
+    const log = await s.store.readSince(from, { leagues: [271], limit: 100 })
+    expect(c.changes()).toEqual(log.records.map((r) => ({ type: 'change', ...r })))
+    c.close()
   })
 
   it('sends subscribed, snapshot, replay and the replayed changes in that order', async () => {

@@ -166,13 +166,25 @@ export function storeContract (name: string, factory: StoreFactory): void {
       expect(await store.readSince(await store.head(), { limit: 10 })).toMatchObject({ records: [], recovered: true, more: false })
     })
 
+    it('returns the JSON each read record was appended with, so readers need not serialize it again', async () => {
+      const { store, peer } = await open()
+      const start = await store.head()
+      const applied = [await add(store, 1, 271), await add(store, 2, 501), await add(store, 3, 271)]
+      const read = await (await peer()).readSince(start, { leagues: [271], limit: 10 })
+      expect(read.json).toEqual([applied[0]?.json, applied[2]?.json])
+      expect(read.json?.map((json) => JSON.parse(json) as unknown)).toEqual(read.records)
+      const page = await store.readSince(start, { limit: 2 })
+      expect(page.json).toEqual([applied[0]?.json, applied[1]?.json])
+      expect((await store.readSince('garbage', { limit: 10 })).json).toEqual([])
+    })
+
     it('answers recovered:false with the head for malformed cursors', async () => {
       const { store } = await open()
       await add(store, 1, 271)
       const epoch = await store.epoch()
       const head = await store.head()
       for (const bad of ['', 'garbage', `${epoch}:`, `${epoch}:x`, `${epoch}:-1`, `${epoch}:01`, `${epoch}:99`, ':1', `${epoch}:1:1`]) {
-        expect(await store.readSince(bad, { limit: 10 }), bad).toEqual({ records: [], cursor: head, recovered: false, more: false })
+        expect(await store.readSince(bad, { limit: 10 }), bad).toEqual({ records: [], json: [], cursor: head, recovered: false, more: false })
       }
     })
 
@@ -189,7 +201,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       await add(other.store, 1, 271)
       expect(await store.epoch()).not.toBe(await other.store.epoch())
       const read = await other.store.readSince(await store.head(), { limit: 10 })
-      expect(read).toEqual({ records: [], cursor: await other.store.head(), recovered: false, more: false })
+      expect(read).toEqual({ records: [], json: [], cursor: await other.store.head(), recovered: false, more: false })
     })
 
     it('answers recovered:false for a cursor older than the capped log', async () => {
@@ -204,7 +216,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
 
     it('reports a stable epoch and a head of <epoch>:0 before any write', async () => {
       const { store, peer } = await open()
-      expect(await store.readSince(undefined, { limit: 10 })).toEqual({ records: [], cursor: await store.head(), recovered: true, more: false })
+      expect(await store.readSince(undefined, { limit: 10 })).toEqual({ records: [], json: [], cursor: await store.head(), recovered: true, more: false })
       const epoch = await store.epoch()
       expect(epoch).toMatch(/^[0-9a-f]+$/)
       expect(await store.head()).toBe(`${epoch}:0`)

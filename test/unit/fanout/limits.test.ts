@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { DEFAULT_LIMITS, RateLimiter, resolveLimits } from '../../../src/fanout/limits.ts'
+import { DEFAULT_LIMITS, RateLimiter, resolveLimits, takeToken } from '../../../src/fanout/limits.ts'
 
 it('refills tokens at the configured rate up to the burst', () => {
   let now = 0
@@ -26,4 +26,16 @@ it('merges limits with the defaults and refuses nonsense', () => {
   expect(resolveLimits({ heartbeatMs: 10 })).toEqual({ ...DEFAULT_LIMITS, heartbeatMs: 10 })
   expect(() => resolveLimits({ maxSubscriptions: 0 })).toThrow(/maxSubscriptions/)
   expect(DEFAULT_LIMITS.maxPayloadBytes).toBeGreaterThan(DEFAULT_LIMITS.maxFrameBytes)
+})
+
+it('lets a connection send 20 operations at once, then 10 a second', () => {
+  const { opsPerSecond, opsBurst } = DEFAULT_LIMITS
+  expect([opsPerSecond, opsBurst]).toEqual([10, 20])
+  const bucket = { tokens: opsBurst, at: 0 }
+  const taken = Array.from({ length: 25 }, () => takeToken(bucket, 0, opsPerSecond, opsBurst))
+  expect(taken.filter(Boolean)).toHaveLength(20)
+  expect(takeToken(bucket, 99, opsPerSecond, opsBurst)).toBe(false)
+  expect(takeToken(bucket, 100, opsPerSecond, opsBurst)).toBe(true)
+  // Idle for a minute: back to the burst, not beyond it.
+  expect(Array.from({ length: 25 }, () => takeToken(bucket, 60_100, opsPerSecond, opsBurst)).filter(Boolean)).toHaveLength(20)
 })

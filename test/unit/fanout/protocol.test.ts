@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { changeFrameJson, errorFrame, parseClientFrame } from '../../../src/fanout/protocol.ts'
+import { changeFrameJson, errorFrame, parseClientFrame, snapshotFrame, snapshotFrameBytes } from '../../../src/fanout/protocol.ts'
+import { fixture } from '../../integration/store/fixture.ts'
 
 const parse = (value: unknown) => parseClientFrame(typeof value === 'string' ? value : JSON.stringify(value))
 
@@ -47,4 +48,13 @@ describe('parseClientFrame', () => {
 it('builds the change frame by splicing the record JSON', () => {
   const json = JSON.stringify({ cursor: 'a:1', fixture_id: 1 })
   expect(JSON.parse(changeFrameJson(json))).toEqual({ type: 'change', cursor: 'a:1', fixture_id: 1 })
+})
+
+it('builds the snapshot frame around serialized fixtures, byte for byte as JSON.stringify would', () => {
+  const fixtures = [fixture(1, 271), fixture(2, 501)]
+  const body = Buffer.from(JSON.stringify(fixtures))
+  for (const ref of [undefined, '1', 7, 'quote"d']) {
+    expect(snapshotFrameBytes(ref, 'ab:3', body).toString()).toBe(JSON.stringify(snapshotFrame(ref, 'ab:3', fixtures)))
+  }
+  expect(snapshotFrameBytes(undefined, 'ab:0', Buffer.from('[]')).toString()).toBe('{"type":"snapshot","cursor":"ab:0","fixtures":[]}')
 })

@@ -14,6 +14,7 @@ class FakeConnection extends Connection {
   readonly got: string[] = []
   sendControl (): number { return 0 }
   sendChange (out: Outgoing): number { this.got.push(out.record.cursor); return 1 }
+  sendSnapshot (): number { return 0 }
   bufferedAmount (): number { return 0 }
   close (): void {}
   terminate (): void {}
@@ -117,6 +118,48 @@ describe('Connection', () => {
     c.addFloor({ epoch: 'old', offset: 9, all: true, leagues: new Set(), fixtures: new Set() })
     c.push(change(1, 7, 271))
     expect(c.got).toEqual(['e:1'])
+  })
+
+  it('keeps a single floor however often the same subscribe repeats', () => {
+    const c = new FakeConnection(1, key())
+    for (let offset = 1; offset <= 100; offset++) c.addFloor({ epoch: 'e', offset, all: false, leagues: new Set([271]), fixtures: new Set([7]) })
+    expect(c.floors).toHaveLength(1)
+    expect(c.floors?.[0]?.offset).toBe(100)
+    // An older, narrower floor adds nothing either.
+    c.addFloor({ epoch: 'e', offset: 50, all: false, leagues: new Set([271]), fixtures: new Set() })
+    expect(c.floors).toHaveLength(1)
+    c.push(change(100, 8, 271))
+    c.push(change(101, 7, 271))
+    expect(c.got).toEqual(['e:101'])
+  })
+
+  it('keeps floors that cover different records, and lets a wider later one replace them', () => {
+    const c = new FakeConnection(1, key())
+    c.addFloor({ epoch: 'e', offset: 5, all: false, leagues: new Set([271]), fixtures: new Set() })
+    c.addFloor({ epoch: 'e', offset: 6, all: false, leagues: new Set([501]), fixtures: new Set() })
+    // A later floor of a narrower filter must not extend the first one to offset 6 for league 271.
+    expect(c.floors).toHaveLength(2)
+    c.addFloor({ epoch: 'e', offset: 7, all: true, leagues: new Set(), fixtures: new Set() })
+    expect(c.floors).toHaveLength(1)
+    c.addFloor({ epoch: 'other', offset: 1, all: true, leagues: new Set(), fixtures: new Set() })
+    expect(c.floors).toHaveLength(2)
+  })
+
+  it('forgets the floors the hub has routed past once nothing is held', () => {
+    const c = new FakeConnection(1, key())
+    c.pending = []
+    c.addFloor({ epoch: 'e', offset: 5, all: false, leagues: new Set([271]), fixtures: new Set() })
+    c.addFloor({ epoch: 'e', offset: 9, all: false, leagues: new Set([501]), fixtures: new Set() })
+    c.push(change(4, 7, 271))
+    // While changes are held, the floors still have work to do on them.
+    c.dropFloorsThrough({ epoch: 'e', offset: 6 })
+    expect(c.floors).toHaveLength(2)
+    c.flushPending()
+    expect(c.got).toEqual([])
+    c.dropFloorsThrough({ epoch: 'e', offset: 6 })
+    expect(c.floors).toEqual([expect.objectContaining({ offset: 9 })])
+    c.dropFloorsThrough({ epoch: 'e', offset: 9 })
+    expect(c.floors).toBeUndefined()
   })
 
   it('sends nothing once closed', () => {

@@ -28,6 +28,7 @@ describe('client keys', () => {
 
   it('rejects duplicate keys, unknown fields and unreadable files', () => {
     expect(() => loadKeysFile(file([{ key: 'same-key', name: 'a' }, { key: 'same-key', name: 'b' }]))).toThrow(/duplicate key/)
+    expect(() => loadKeysFile(file([{ key: 'one-key', name: 'a' }, { key: 'two-key', name: 'a' }]))).toThrow(/duplicate name/)
     expect(() => loadKeysFile(file([{ key: 'abcd', name: 'a', quota: 1 }]))).toThrow(/quota/)
     expect(() => loadKeysFile(file('not json'))).toThrow(/cannot read/)
     expect(() => loadKeysFile('/nonexistent/keys.json')).toThrow(KeysFileError)

@@ -1,0 +1,60 @@
+/**
+ * A WebSocket client's operations (DESIGN §4): each frame is parsed at the edge, charged to the connection's
+ * operation rate (`limit_exceeded` past it, the connection stays up), then answered in order. A subscribe
+ * that reads the store holds the operations sent meanwhile in `queued` until it is done, so replies keep
+ * the order of the requests.
+ */
+import type { Connection } from './connection.ts'
+import { takeToken, type HubLimits } from './limits.ts'
+import { errorFrame, parseClientFrame, pongFrame, type ClientFrame } from './protocol.ts'
+import { serveSubscribe, serveUnsubscribe, type FlowContext, type SubscribeRequest } from './subscribe.ts'
+
+export class ClientOps {
+  constructor (
+    private readonly flow: FlowContext,
+    private readonly limits: HubLimits,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  /** One frame from the client. Never throws. */
+  receive (conn: Connection, data: Buffer, isBinary: boolean): void {
+    const parsed = parseClientFrame(data, isBinary, this.limits.maxFrameBytes)
+    // Charged after parsing so the refusal carries the frame's ref; parsing is bounded by maxFrameBytes and
+    // cheap next to what a subscribe costs.
+    if (!this.allow(conn)) {
+      const ref = parsed.ok ? parsed.frame.ref : parsed.error.ref
+      this.flow.send(conn, errorFrame(ref, 'limit_exceeded', `more than ${this.limits.opsPerSecond} operations per second (burst ${this.limits.opsBurst})`))
+      return
+    }
+    if (parsed.ok) this.dispatch(conn, parsed.frame)
+    else this.flow.send(conn, parsed.error)
+  }
+
+  /** Takes a token from the connection's operation bucket, which starts full. */
+  private allow (conn: Connection): boolean {
+    const now = this.now()
+    conn.ops ??= { tokens: this.limits.opsBurst, at: now }
+    return takeToken(conn.ops, now, this.limits.opsPerSecond, this.limits.opsBurst)
+  }
+
+  private dispatch (conn: Connection, frame: ClientFrame): void {
+    if (conn.busy) {
+      conn.queued ??= []
+      if (conn.queued.length >= this.limits.maxQueuedOps) this.flow.send(conn, errorFrame(frame.ref, 'limit_exceeded', 'too many operations in flight'))
+      else conn.queued.push(frame)
+      return
+    }
+    if (frame.op === 'ping') return this.flow.send(conn, pongFrame(frame.ref))
+    if (frame.op === 'unsubscribe') return serveUnsubscribe(this.flow, conn, frame)
+    conn.busy = true
+    const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot }
+    const done = (): void => {
+      conn.busy = false
+      // Operations that arrived meanwhile, in order, until one of them is a subscribe that goes async again.
+      for (let next = conn.queued?.shift(); next !== undefined && !conn.closed; next = conn.busy ? undefined : conn.queued?.shift()) {
+        this.dispatch(conn, next)
+      }
+    }
+    serveSubscribe(this.flow, conn, req).then(done, done)
+  }
+}

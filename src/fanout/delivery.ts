@@ -1,0 +1,127 @@
+/**
+ * Writing to connections: control frames, snapshots, replayed and live changes, each counted in the metrics
+ * and followed by the slow-consumer check. `route` is the hot path: the record's JSON comes from the store
+ * serialized once, the change frame is built from it once as a Buffer, and that same Buffer is written to
+ * every matching socket.
+ */
+import type { BaseLogger } from 'pino'
+import type { ChangeRecord } from '../live/types.ts'
+import type { Metrics } from '../metrics.ts'
+import { parseCursor } from '../store/record.ts'
+import type { Connection, Transport } from './connection.ts'
+import type { HubLimits } from './limits.ts'
+import { Outgoing } from './outgoing.ts'
+import { snapshotFrameBytes, type ControlFrame, type Ref } from './protocol.ts'
+import type { ConnectionRegistry } from './registry.ts'
+
+export interface DeliveryDeps {
+  registry: ConnectionRegistry
+  metrics: Metrics
+  log: BaseLogger
+  limits: HubLimits
+}
+
+/** A counter with its labels bound, per transport. */
+type PerTransport = Record<Transport, { inc: (n?: number) => void }>
+
+export class Delivery {
+  private readonly registry: ConnectionRegistry
+  private readonly metrics: Metrics
+  private readonly log: BaseLogger
+  private readonly maxBufferedBytes: number
+  // Bound once: prom-client hashes label values on every `inc` otherwise, and `route` runs per change.
+  private readonly sent: PerTransport
+  private readonly bytes: PerTransport
+
+  constructor (deps: DeliveryDeps) {
+    this.registry = deps.registry
+    this.metrics = deps.metrics
+    this.log = deps.log
+    this.maxBufferedBytes = deps.limits.maxBufferedBytes
+    const { messagesSent, bytesSent } = deps.metrics
+    this.sent = { ws: messagesSent.labels({ transport: 'ws', type: 'change' }), sse: messagesSent.labels({ transport: 'sse', type: 'change' }) }
+    this.bytes = { ws: bytesSent.labels({ transport: 'ws' }), sse: bytesSent.labels({ transport: 'sse' }) }
+  }
+
+  send (conn: Connection, frame: ControlFrame): void {
+    if (conn.closed) return
+    this.countControl(conn, frame.type, conn.sendControl(frame))
+  }
+
+  /** A snapshot frame around fixtures serialized once for everyone who asked for the same snapshot. */
+  sendSnapshot (conn: Connection, ref: Ref, cursor: string, fixtures: Buffer): void {
+    if (conn.closed) return
+    this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures), cursor))
+  }
+
+  /** Sends replayed changes, counted and checked for backpressure like live ones. */
+  sendChanges (conn: Connection, outs: Outgoing[]): void {
+    for (const out of outs) {
+      if (conn.closed) return
+      this.countChange(conn, conn.sendChange(out))
+      this.checkBackpressure(conn)
+    }
+  }
+
+  /** Ends the connection's holding of live changes, sends them, and forgets floors the tail has passed. */
+  flush (conn: Connection, routedHead: string): void {
+    this.countChange(conn, conn.flushPending())
+    const routed = parseCursor(routedHead)
+    if (routed !== undefined) conn.dropFloorsThrough(routed)
+    this.checkBackpressure(conn)
+  }
+
+  /** Counts bytes written outside a frame (SSE heartbeat comments) and checks the backlog. */
+  wrote (conn: Connection, n: number): void {
+    this.bytes[conn.transport].inc(n)
+    this.checkBackpressure(conn)
+  }
+
+  /** Writes one live change to every connection subscribed to its league or fixture. */
+  route (record: ChangeRecord, json: string): void {
+    if (this.registry.size === 0) return
+    const out = Outgoing.of(record, json)
+    const total = { ws: 0, sse: 0, wsBytes: 0, sseBytes: 0 }
+    this.registry.index.forEachMatch(out, (conn) => {
+      try {
+        const n = conn.push(out)
+        if (n > 0) {
+          if (conn.transport === 'ws') { total.ws++; total.wsBytes += n } else { total.sse++; total.sseBytes += n }
+        }
+        this.checkBackpressure(conn)
+      } catch (err) {
+        // One broken connection must not cost the others this change.
+        this.log.warn({ err, conn: conn.id }, 'delivery failed; connection dropped')
+        conn.terminate()
+        this.registry.unregister(conn)
+      }
+    })
+    // One metrics update per change, not per recipient.
+    if (total.ws > 0) { this.sent.ws.inc(total.ws); this.bytes.ws.inc(total.wsBytes) }
+    if (total.sse > 0) { this.sent.sse.inc(total.sse); this.bytes.sse.inc(total.sseBytes) }
+  }
+
+  /** Drops a connection with more than `maxBufferedBytes` queued (close 4008 on WebSocket). */
+  checkBackpressure (conn: Connection): void {
+    if (conn.closed) return
+    if (conn.bufferedAmount() <= this.maxBufferedBytes && conn.pendingBytes <= this.maxBufferedBytes) return
+    this.log.info({ conn: conn.id, key: conn.key.name, buffered: conn.bufferedAmount() }, 'slow consumer dropped')
+    this.metrics.slowConsumerCloses.inc()
+    conn.dropSlow()
+    // Unregistering now stops feeding it at once, whatever the transport does with the backlog.
+    this.registry.retire(conn)
+  }
+
+  private countControl (conn: Connection, type: ControlFrame['type'], n: number): void {
+    if (n === 0) return
+    this.metrics.messagesSent.inc({ transport: conn.transport, type })
+    this.bytes[conn.transport].inc(n)
+    this.checkBackpressure(conn)
+  }
+
+  private countChange (conn: Connection, n: number): void {
+    if (n === 0) return
+    this.sent[conn.transport].inc()
+    this.bytes[conn.transport].inc(n)
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The hub's connection registry: every open connection, the per-key connection counts behind
+ * `max_connections`, the routing index, and the connections that were let go but are still saying goodbye.
+ */
+import type { Metrics } from '../metrics.ts'
+import type { Connection } from './connection.ts'
+import { SubscriptionIndex } from './subscriptions.ts'
+
+export class ConnectionRegistry {
+  readonly index = new SubscriptionIndex()
+  private readonly conns = new Set<Connection>()
+  private readonly perKey = new Map<string, number>()
+  /**
+   * Unregistered but still finishing a close handshake (slow consumer, revoked key): cut on shutdown so a
+   * peer that never answers cannot hold the server open for ws' 30 s closing timeout.
+   */
+  private readonly lingering = new Set<Connection>()
+  private lastId = 0
+
+  constructor (private readonly metrics: Metrics) {}
+
+  nextId (): number {
+    return ++this.lastId
+  }
+
+  get size (): number {
+    return this.conns.size
+  }
+
+  /** Registered connections; a copy, so callers may unregister while they walk it. */
+  list (): Connection[] {
+    return [...this.conns]
+  }
+
+  /** Registered and lingering connections alike, for the final cut at shutdown. */
+  everything (): Connection[] {
+    return [...this.conns, ...this.lingering]
+  }
+
+  countFor (keyName: string): number {
+    return this.perKey.get(keyName) ?? 0
+  }
+
+  register (conn: Connection): void {
+    this.conns.add(conn)
+    this.perKey.set(conn.key.name, this.countFor(conn.key.name) + 1)
+    this.metrics.connections.inc({ transport: conn.transport })
+  }
+
+  /** Stops feeding the connection and forgets it; idempotent. The transport is the caller's business. */
+  unregister (conn: Connection): void {
+    if (conn.closed) return
+    conn.closed = true
+    conn.pending = undefined
+    conn.queued = undefined
+    conn.floors = undefined
+    this.conns.delete(conn)
+    const left = this.countFor(conn.key.name) - 1
+    if (left <= 0) this.perKey.delete(conn.key.name)
+    else this.perKey.set(conn.key.name, left)
+    this.metrics.connections.dec({ transport: conn.transport })
+    this.metrics.subscriptions.dec(this.index.drop(conn))
+  }
+
+  /** Unregisters a connection whose transport was asked to close and may take a while to finish. */
+  retire (conn: Connection): void {
+    this.unregister(conn)
+    this.lingering.add(conn)
+  }
+
+  /** The transport closed: nothing is left to wait for. */
+  closed (conn: Connection): void {
+    this.lingering.delete(conn)
+    this.unregister(conn)
+  }
+
+  clearLingering (): void {
+    this.lingering.clear()
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Serialized live snapshots, shared by every subscribe and every `GET /v1/fixtures/live` that asks for the
+ * same filter within the same key scope while nothing changes. Without it, a reconnect storm (every client
+ * of a restarted instance subscribing at once) makes each client read, parse and serialize the whole live
+ * snapshot; with it, that costs one store read per distinct filter, and concurrent askers share the read.
+ *
+ * Why an entry may be reused: its store head is read before its fixtures, and both after the hub had routed
+ * `routedHead`. So the fixtures show every change up to the head, which is at or past `routedHead`. Any
+ * client whose subscribe started at that routed head (or earlier) gets every later change through the hub,
+ * so the snapshot leaves it no gap. Once the hub routes another record the entries no longer satisfy that
+ * for new subscribes, and all of them are dropped.
+ */
+import { leagueAllowed, type ClientKey } from '../keys.ts'
+import type { LiveStore, StoreFilter } from '../store/types.ts'
+
+export interface Snapshot {
+  /** The store head read before the fixtures: every change up to it is reflected in them. */
+  cursor: string
+  /** The matching live fixtures the key may see, as a JSON array, sorted by fixture id. */
+  fixtures: Buffer
+}
+
+export interface SnapshotCacheOptions {
+  store: LiveStore
+  /** How long an entry is reused while no change is routed. */
+  ttlMs: number
+  /** Bytes of entries kept at most; the oldest go first. */
+  maxBytes: number
+  now?: () => number
+}
+
+interface Entry {
+  at: number
+  /** The entry's share of `maxBytes`: its key, plus its fixtures once read. */
+  bytes: number
+  snapshot: Promise<Snapshot>
+}
+
+export class SnapshotCache {
+  private readonly entries = new Map<string, Entry>()
+  private routedHead: string | undefined
+  private bytes = 0
+  private readonly now: () => number
+
+  constructor (private readonly opts: SnapshotCacheOptions) {
+    this.now = opts.now ?? Date.now
+  }
+
+  /**
+   * The snapshot for `filter` (undefined: every live fixture) as `key` may see it. `routedHead` is the
+   * cursor of the last record the hub routed; a different one than last time drops every entry. Rejects
+   * when the store read fails (the failure is not kept).
+   */
+  get (filter: StoreFilter | undefined, key: ClientKey, routedHead: string): Promise<Snapshot> {
+    if (routedHead !== this.routedHead) {
+      this.clear()
+      this.routedHead = routedHead
+    }
+    const id = cacheKey(filter, key)
+    const now = this.now()
+    const hit = this.entries.get(id)
+    if (hit !== undefined && now - hit.at < this.opts.ttlMs) return hit.snapshot
+    if (hit !== undefined) this.remove(id, hit)
+    this.dropExpired(now)
+    const entry: Entry = { at: now, bytes: id.length, snapshot: this.read(filter, key) }
+    this.entries.set(id, entry)
+    this.bytes += entry.bytes
+    entry.snapshot.then((snap) => {
+      if (this.entries.get(id) !== entry) return
+      entry.bytes += snap.fixtures.length
+      this.bytes += snap.fixtures.length
+      this.evict()
+    }, () => {
+      if (this.entries.get(id) === entry) this.remove(id, entry)
+    })
+    return entry.snapshot
+  }
+
+  /** Entries held (for tests and stats). */
+  get size (): number {
+    return this.entries.size
+  }
+
+  clear (): void {
+    this.entries.clear()
+    this.bytes = 0
+  }
+
+  private async read (filter: StoreFilter | undefined, key: ClientKey): Promise<Snapshot> {
+    const cursor = await this.opts.store.head()
+    const fixtures = await this.opts.store.liveFixtures(filter)
+    const visible = key.leagues === '*' ? fixtures : fixtures.filter((f) => leagueAllowed(key, f.league_id))
+    return { cursor, fixtures: Buffer.from(JSON.stringify(visible)) }
+  }
+
+  private remove (id: string, entry: Entry): void {
+    this.entries.delete(id)
+    this.bytes -= entry.bytes
+  }
+
+  /** Entries are in insertion order, which is `at` order: expired ones are at the front. */
+  private dropExpired (now: number): void {
+    for (const [id, entry] of this.entries) {
+      if (now - entry.at < this.opts.ttlMs) return
+      this.remove(id, entry)
+    }
+  }
+
+  private evict (): void {
+    for (const [id, entry] of this.entries) {
+      if (this.bytes <= this.opts.maxBytes) return
+      this.remove(id, entry)
+    }
+  }
+}
+
+const sortedIds = (ids: readonly number[] | undefined): string => [...new Set(ids ?? [])].sort((a, b) => a - b).join(',')
+
+/**
+ * One string per (filter, scope) with the same answer: ids deduplicated and sorted. An absent list reads as
+ * an empty one unless both are absent (StoreFilter: no lists means everything).
+ */
+export function cacheKey (filter: StoreFilter | undefined, key: ClientKey): string {
+  const scope = key.leagues === '*' ? '*' : sortedIds(key.leagues)
+  const all = filter?.leagues === undefined && filter?.fixtures === undefined
+  return all ? `${scope}|*` : `${scope}|${sortedIds(filter?.leagues)}|${sortedIds(filter?.fixtures)}`
+}
