@@ -1,10 +1,15 @@
 /**
- * What the passthrough sends back, and the error bodies of spec part 7 in the upstream's exact shapes
- * (copied from the embedded provider's errors.ts, which gateway modules may not import). Only the 429 body
- * carries `rate_limit` (spec 7 rule 2).
+ * What the passthrough sends back: the error bodies of spec part 7 in the upstream's exact shapes (the
+ * shared builders of src/contract/errors.ts), worded for a touchline key. Only the 429 body carries
+ * `rate_limit` (spec 7 rule 2).
  */
 import { randomUUID } from 'node:crypto'
+import {
+  endpointNotFoundBody, forbiddenBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type BucketReport
+} from '../contract/errors.ts'
 import type { Feature } from '../contract/resources.ts'
+
+export { rateLimitBody, rateLimitHeaders } from '../contract/errors.ts'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {
@@ -18,7 +23,7 @@ export const reply = (status: number, body: unknown, headers: Record<string, str
   ({ status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
 
 export function unauthorized (message: string): Reply {
-  return reply(401, { error: 'Unauthorized', message })
+  return reply(401, unauthorizedBody(message))
 }
 
 export const MISSING_KEY = 'You did not provide an API token. Pass your touchline key in the api_token query parameter.'
@@ -26,7 +31,7 @@ export const MALFORMED_KEY = 'The API token is malformed: it must not contain sp
 export const INVALID_KEY = 'The API token is invalid. Check the key your touchline operator gave you.'
 
 function forbidden (resource: string, planRequired: string, message: string): Reply {
-  return reply(403, { error: 'Forbidden', message, resource, plan_required: planRequired })
+  return reply(403, forbiddenBody(resource, planRequired, message))
 }
 
 /** A league outside the key's `leagues` (spec 5.4): the upstream's 403 shape, naming what would grant it. */
@@ -52,28 +57,11 @@ export function originForbidden (origin: string): Reply {
 }
 
 export function pathNotFound (path: string): Reply {
-  return reply(404, {
-    error: 'Not Found',
-    message: `The requested endpoint ${path} does not exist. Check the path and the API version.`,
-    resource_type: 'endpoint',
-    resource_id: path
-  })
+  return reply(404, endpointNotFoundBody(path))
 }
 
-export interface QuotaView {
-  entity: string
-  limit: number
-  remaining: number
-  resetsInSeconds: number
-}
-
-export function rateLimitBody (q: QuotaView): { resets_in_seconds: number, remaining: number, requested_entity: string } {
-  return { resets_in_seconds: q.resetsInSeconds, remaining: q.remaining, requested_entity: q.entity }
-}
-
-export function rateLimitHeaders (q: QuotaView): Record<string, string> {
-  return { 'x-ratelimit-limit': String(q.limit), 'x-ratelimit-remaining': String(q.remaining) }
-}
+/** A key's quota bucket as the envelope reports it. */
+export type QuotaView = BucketReport
 
 /**
  * The spec's 429 body. `retryAfter` is the key's own window for its quota; for a gateway whose shared
@@ -81,12 +69,8 @@ export function rateLimitHeaders (q: QuotaView): Record<string, string> {
  * own quota, so a client is never told it used requests it did not make.
  */
 export function tooManyRequests (q: QuotaView, retryAfter: number, message?: string): Reply {
-  return reply(429, {
-    error: 'Too Many Requests',
-    message: message ?? `You have reached the hourly request limit of your key for the ${q.entity} entity. Try again in ${retryAfter} seconds.`,
-    retry_after: retryAfter,
-    rate_limit: { remaining: q.remaining, total: q.limit, resets_in_seconds: q.resetsInSeconds, requested_entity: q.entity }
-  }, { 'retry-after': String(retryAfter), ...rateLimitHeaders(q) })
+  const r = tooManyRequestsReply(q, retryAfter, message ?? `You have reached the hourly request limit of your key for the ${q.entity} entity. Try again in ${retryAfter} seconds.`)
+  return reply(429, r.body, r.headers)
 }
 
 const GATEWAY_MESSAGES: Readonly<Record<number, [string, string]>> = {
@@ -99,5 +83,5 @@ const GATEWAY_MESSAGES: Readonly<Record<number, [string, string]>> = {
 /** A 5xx in the spec's 500 shape (error, message, error_id): never an upstream message, token or stack. */
 export function serverError (status: 500 | 502 | 503 | 504, errorId: string = randomUUID()): Reply {
   const [error, message] = GATEWAY_MESSAGES[status] ?? GATEWAY_MESSAGES[500] as [string, string]
-  return reply(status, { error, message, error_id: errorId })
+  return reply(status, serverErrorBody(error, message, errorId))
 }

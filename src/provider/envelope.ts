@@ -1,7 +1,5 @@
 /** The response envelope of spec part 2.1, with the Subscription object of 2.3. */
 import type { Plan } from './plans.ts'
-import type { RateLimitBody } from '../contract/envelope.ts'
-import type { WindowState } from '../contract/hourly-window.ts'
 
 const pad = (n: number): string => String(n).padStart(2, '0')
 
@@ -24,12 +22,4 @@ export function subscription (plan: Plan, nowMs: number): unknown[] {
     add_ons: plan.features.has('predictions') ? [{ add_on: 'Predictions', sport: 'Football' }] : [],
     widgets: []
   }]
-}
-
-export function rateLimitBody (state: WindowState): RateLimitBody {
-  return { resets_in_seconds: state.resetsInSeconds, remaining: state.remaining, requested_entity: state.entity }
-}
-
-export function rateLimitHeaders (state: WindowState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(state.limit), 'x-ratelimit-remaining': String(state.remaining) }
 }

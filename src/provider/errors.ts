@@ -1,68 +1,40 @@
 /**
- * Error bodies of spec part 7, exactly as the upstream sends them. Only the 429 body carries `rate_limit`
- * (spec 7 rule 2): validation, auth, plan and not-found errors never do.
+ * The provider's error replies (spec part 7), built on the shared bodies of src/contract/errors.ts with
+ * the upstream's own wording.
  */
 import { randomUUID } from 'node:crypto'
+import {
+  endpointNotFoundBody, forbiddenBody, notFoundBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type ErrorBody
+} from '../contract/errors.ts'
 
 export interface ErrorReply {
   status: number
-  body: Record<string, unknown>
+  body: ErrorBody
   headers?: Record<string, string>
 }
 
 export function unauthorized (message: string): ErrorReply {
-  return { status: 401, body: { error: 'Unauthorized', message } }
+  return { status: 401, body: unauthorizedBody(message) }
 }
 
 export function forbidden (resource: string, planRequired: string, message?: string): ErrorReply {
-  return {
-    status: 403,
-    body: {
-      error: 'Forbidden',
-      message: message ?? `Your subscription does not give access to ${resource}. Upgrade to ${planRequired} to use it.`,
-      resource,
-      plan_required: planRequired
-    }
-  }
+  return { status: 403, body: forbiddenBody(resource, planRequired, message ?? `Your subscription does not give access to ${resource}. Upgrade to ${planRequired} to use it.`) }
 }
 
 export function notFound (resourceType: string, resourceId: string | number, message?: string): ErrorReply {
-  return {
-    status: 404,
-    body: {
-      error: 'Not Found',
-      message: message ?? `No ${resourceType} found with id ${resourceId}.`,
-      resource_type: resourceType,
-      resource_id: String(resourceId)
-    }
-  }
+  return { status: 404, body: notFoundBody(resourceType, resourceId, message ?? `No ${resourceType} found with id ${resourceId}.`) }
 }
 
 export function pathNotFound (path: string): ErrorReply {
-  return notFound('endpoint', path, `The requested endpoint ${path} does not exist. Check the path and the API version.`)
+  return { status: 404, body: endpointNotFoundBody(path) }
 }
 
 export function tooManyRequests (entity: string, total: number, resetsInSeconds: number): ErrorReply {
-  return {
-    status: 429,
-    body: {
-      error: 'Too Many Requests',
-      message: `You have reached the hourly request limit for the ${entity} entity. Try again in ${resetsInSeconds} seconds.`,
-      retry_after: resetsInSeconds,
-      rate_limit: { remaining: 0, total, resets_in_seconds: resetsInSeconds, requested_entity: entity }
-    },
-    headers: {
-      'retry-after': String(resetsInSeconds),
-      'x-ratelimit-limit': String(total),
-      'x-ratelimit-remaining': '0'
-    }
-  }
+  const message = `You have reached the hourly request limit for the ${entity} entity. Try again in ${resetsInSeconds} seconds.`
+  return { status: 429, ...tooManyRequestsReply({ entity, limit: total, remaining: 0, resetsInSeconds }, resetsInSeconds, message) }
 }
 
 /** A 500 with an `error_id` to quote to support; never a stack trace or an internal message. */
 export function internalError (errorId: string = randomUUID()): ErrorReply {
-  return {
-    status: 500,
-    body: { error: 'Internal Server Error', message: 'Something went wrong on our side. Quote the error_id when you contact support.', error_id: errorId }
-  }
+  return { status: 500, body: serverErrorBody('Internal Server Error', 'Something went wrong on our side. Quote the error_id when you contact support.', errorId) }
 }
