@@ -1,0 +1,96 @@
+/**
+ * Building upstream requests and reading their answers, for the client (client.ts): where a request goes
+ * (with the token, only ever handed to undici) and how it is shown (without it), the real API's data
+ * quirks, and how pagination moves on.
+ */
+import type { Mode } from '../contract/endpoints.ts'
+import { encodeQueryValue, matchEndpoint } from '../contract/query.ts'
+import { redactUrl } from '../logger.ts'
+import type { Envelope } from './schemas.ts'
+
+/** Query parameters; a list repeats the name. `api_token` is always replaced by the client's token. */
+export type Query = Record<string, string | readonly string[] | undefined>
+/** A request resolved once for all its attempts. */
+export interface Target {
+  /** Path under the origin with the query and the token: only ever handed to undici. */
+  requestPath: string
+  /** Path relative to the base URL with the query, without the token: for logs, errors and metrics. */
+  display: string
+  /** Entity bucket and response shape of the path's endpoint in the contract, when it has one. */
+  entity?: string
+  mode?: Mode
+}
+
+export function resolveTarget (base: URL, path: string, query: Query, token: string): Target {
+  const q = path.indexOf('?')
+  const rawPath = q === -1 ? path : path.slice(0, q)
+  const pathname = rawPath.startsWith('/') ? rawPath : `/${rawPath}`
+  const params = new Map<string, readonly string[]>()
+  // A query inside `path` (a followed next_page link) first; explicit parameters override it.
+  if (q !== -1) {
+    for (const [key, value] of new URLSearchParams(path.slice(q + 1))) params.set(key, [...(params.get(key) ?? []), value])
+  }
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, typeof value === 'string' ? [value] : value)
+  }
+  const parts: string[] = []
+  for (const [key, values] of params) {
+    if (key.toLowerCase() === 'api_token') continue
+    for (const value of values) parts.push(`${encodeURIComponent(key)}=${encodeQueryValue(value)}`)
+  }
+  const qs = parts.join('&')
+  const tokenParam = `api_token=${encodeURIComponent(token)}`
+  const match = matchEndpoint(pathname)
+  const target: Target = {
+    requestPath: `${base.pathname.replace(/\/+$/, '')}${pathname}?${qs === '' ? tokenParam : `${qs}&${tokenParam}`}`,
+    display: redactUrl(qs === '' ? pathname : `${pathname}?${qs}`)
+  }
+  if (match !== undefined) {
+    target.entity = match.endpoint.entity
+    target.mode = match.endpoint.mode
+  }
+  return target
+}
+
+/** The real API's quirks: a missing `data` means no results; a list endpoint may answer one object. */
+export function shapeData (data: Envelope['data'], mode: Mode | undefined): unknown {
+  if (data === undefined || data === null) return mode === 'single' ? null : []
+  if ((mode === 'list' || mode === 'unpaged') && !Array.isArray(data)) return [data]
+  return data
+}
+
+/** The next page's request, or undefined when the walk is over. */
+export function nextPage (base: URL, current: { path: string, query: Query }, pg: Envelope['pagination'], count: number): { path: string, query: Query } | undefined {
+  // An empty page that claims more would loop forever; stop there.
+  if (pg === undefined || !pg.has_more || count === 0) return undefined
+  const followed = followLink(base, pg.next_page)
+  // next_page is only followed when it stays on our upstream and moves forward; otherwise page + 1.
+  // The caller's parameters carry over; the link's own ones win.
+  if (followed !== undefined && Number(followed.query.page) > pg.current_page) return { path: followed.path, query: { ...current.query, ...followed.query } }
+  return { path: current.path, query: { ...current.query, page: String(pg.current_page + 1) } }
+}
+
+/** A `next_page` URL as a path and query under our base URL, or undefined when it points elsewhere. */
+function followLink (base: URL, link: string | null | undefined): { path: string, query: Query } | undefined {
+  if (typeof link !== 'string') return undefined
+  let url: URL
+  try {
+    url = new URL(link)
+  } catch {
+    return undefined
+  }
+  const basePath = base.pathname.replace(/\/+$/, '')
+  if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) return undefined
+  const query: Record<string, string> = {}
+  for (const [key, value] of url.searchParams) query[key] = value
+  return { path: url.pathname.slice(basePath.length), query }
+}
+
+export function parseJson (body: Buffer): unknown {
+  if (body.length === 0) return undefined
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
