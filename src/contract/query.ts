@@ -62,6 +62,12 @@ class Rejection extends Error {
   }
 }
 
+/** The integer values of one parsed filter (by lower-cased name), or undefined when it was not given. */
+export function filterIds (filters: ReadonlyMap<string, ParsedFilter>, name: string): Set<number> | undefined {
+  const f = filters.get(name)
+  return f === undefined ? undefined : new Set(f.values.map(Number))
+}
+
 /** Percent-encodes a query value but keeps `;` `,` `:` literal, as the API's docs write includes and filters. */
 export function encodeQueryValue (value: string): string {
   return encodeURIComponent(value).replace(/%3B/gi, ';').replace(/%2C/gi, ',').replace(/%3A/gi, ':')

@@ -2,7 +2,7 @@
 import type { Endpoint } from '../contract/endpoints.ts'
 import { missingFeature } from '../contract/features.ts'
 import type { IncludeNode } from '../contract/query.ts'
-import type { Feature } from '../contract/resources.ts'
+import type { Feature, Kind } from '../contract/resources.ts'
 import { forbidden, type ErrorReply } from './errors.ts'
 import type { Plan } from './plans.ts'
 
@@ -18,6 +18,12 @@ export function featureError (plan: Plan, endpoint: Endpoint, includes: readonly
   if (missing === undefined) return undefined
   const { resource, plan: required } = REQUIRED[missing]
   return forbidden(resource, required)
+}
+
+/** League id of a record, when the record belongs to one league (for the Free plan's scope). */
+export function leagueOf (kind: Kind, record: { id: number, league_id?: unknown }): number | undefined {
+  if (kind === 'league') return record.id
+  return typeof record.league_id === 'number' ? record.league_id : undefined
 }
 
 export function leagueVisible (plan: Plan, leagueId: number): boolean {

@@ -7,12 +7,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { frameworkErrorBody } from '../errors.ts'
-import { authenticate, tokenOf, type Caller } from './auth.ts'
+import { authenticate, tokenOf } from './auth.ts'
 import { internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
 import type { Pagination } from '../contract/envelope.ts'
 import { rateLimitBody, rateLimitHeaders } from '../contract/errors.ts'
 import { subscription } from './envelope.ts'
-import { PLANS, type Plan, type PlanName, type TokenRecord } from './plans.ts'
+import type { Plan, PlanName, TokenRecord } from './plans.ts'
 import { HourlyWindows } from '../contract/hourly-window.ts'
 import { runHandler, type HandlerContext } from './handlers.ts'
 import { featureError } from './access.ts'
@@ -28,6 +28,11 @@ export interface ProviderAppOptions {
   burstBuffer: number
   faults?: Faults
   logger?: Logger | false
+  /**
+   * The provider's own origin for `next_page` links, once it listens. Links are never built from the
+   * request's Host header, which a client controls. @default the Host header, for in-process `inject` only
+   */
+  publicOrigin?: () => string | undefined
 }
 
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
@@ -103,7 +108,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
       const slice = ordered.slice((page - 1) * perPage, page * perPage)
       const hasMore = page * perPage < ordered.length
       envelope.data = renderAll(endpoint.kind, slice, render)
-      envelope.pagination = { count: slice.length, per_page: perPage, current_page: page, next_page: hasMore ? nextPageUrl(req, url, page + 1) : null, has_more: hasMore } satisfies Pagination
+      envelope.pagination = { count: slice.length, per_page: perPage, current_page: page, next_page: hasMore ? nextPageUrl(req, url, page + 1, opts.publicOrigin?.()) : null, has_more: hasMore } satisfies Pagination
     } else {
       envelope.data = renderAll(endpoint.kind, ordered, render)
     }
@@ -120,12 +125,9 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
 }
 
 /** The next page's URL keeps every parameter but the token, which a link must never carry. */
-function nextPageUrl (req: FastifyRequest, url: URL, page: number): string {
-  const next = new URL(url.pathname + url.search, `${req.protocol}://${req.host}`)
+function nextPageUrl (req: FastifyRequest, url: URL, page: number, origin: string | undefined): string {
+  const next = new URL(url.pathname + url.search, origin ?? `${req.protocol}://${req.host}`)
   next.searchParams.delete('api_token')
   next.searchParams.set('page', String(page))
   return next.toString()
 }
-
-export type { Caller }
-export { PLANS }

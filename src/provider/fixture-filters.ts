@@ -1,12 +1,9 @@
 /** Fixture-list filters (spec 4.4 and upstream-facts §4): leagues, stages, season, states, venues, team search, today. */
-import type { ParsedFilter } from '../contract/query.ts'
+import { filterIds, type ParsedFilter } from '../contract/query.ts'
 import type { Rec, World } from './world.ts'
 
 export function filterFixtures (world: World, fixtures: Rec[], filters: ReadonlyMap<string, ParsedFilter>, now: number): Rec[] {
-  const ids = (name: string): Set<number> | undefined => {
-    const f = filters.get(name)
-    return f === undefined ? undefined : new Set(f.values.map(Number))
-  }
+  const ids = (name: string): Set<number> | undefined => filterIds(filters, name)
   let out = fixtures
   const byField = (name: string, field: string): void => {
     const set = ids(name)

@@ -5,7 +5,7 @@
 import type { Endpoint } from '../contract/endpoints.ts'
 import type { ParsedQuery } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
-import { leagueForbidden, leagueVisible } from './access.ts'
+import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import type { Caller } from './auth.ts'
 import { notFound, type ErrorReply } from './errors.ts'
 import type { WindowState } from '../contract/hourly-window.ts'
@@ -30,37 +30,11 @@ export type HandlerResult =
 
 type Handler = (ctx: HandlerContext) => HandlerResult
 
-const RESOURCE_NAMES: Partial<Record<Kind, string>> = {
-  continent: 'continent',
-  country: 'country',
-  region: 'region',
-  city: 'city',
-  type: 'type',
-  league: 'league',
-  season: 'season',
-  stage: 'stage',
-  round: 'round',
-  fixture: 'fixture',
-  team: 'team',
-  player: 'player',
-  coach: 'coach',
-  referee: 'referee',
-  venue: 'venue',
-  state: 'state'
-}
-
 /** IANA zone names; Intl leaves out UTC, which is the API's default zone. */
 const TIMEZONES: readonly Rec[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')].map((name, i) => ({ id: i + 1, name }))
 
 const num = (ctx: HandlerContext, name: string): number => Number(ctx.params[name])
 const many = (records: readonly Rec[]): HandlerResult => ({ kind: 'many', records })
-
-/** League id of a record, when the record belongs to one league (for the Free plan's scope). */
-function leagueOf (kind: Kind, record: Rec): number | undefined {
-  if (kind === 'league') return record.id
-  const id = record.league_id
-  return typeof id === 'number' ? id : undefined
-}
 
 function visible (ctx: HandlerContext, kind: Kind, records: readonly Rec[]): Rec[] {
   return records.filter((r) => {
@@ -73,7 +47,7 @@ function byId (ctx: HandlerContext): HandlerResult {
   const { kind } = ctx.endpoint
   const id = num(ctx, 'id')
   const record = ctx.world.get(kind, id)
-  if (record === undefined) return notFound(RESOURCE_NAMES[kind] ?? kind, id)
+  if (record === undefined) return notFound(kind, id)
   const league = leagueOf(kind, record)
   if (league !== undefined && !leagueVisible(ctx.caller.plan, league)) return leagueForbidden(league)
   return { kind: 'one', record }
@@ -99,7 +73,9 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/
 
 function dateParam (ctx: HandlerContext, name: string): string | ErrorReply {
   const value = ctx.params[name] ?? ''
-  if (!DATE.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+  // A round trip catches dates JavaScript rolls over (2026-02-30 would read as 2026-03-02).
+  const parsed = Date.parse(`${value}T00:00:00Z`)
+  if (!DATE.test(value) || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== value) {
     return { status: 400, body: { message: `The ${name} "${value}" is not a valid date (YYYY-MM-DD).`, code: 5006, errors: { [name]: ['Use the format YYYY-MM-DD.'] } } }
   }
   return value
@@ -135,8 +111,8 @@ const HANDLERS: Record<string, Handler> = {
   'seasons.teams': (ctx) => listOf(ctx, ctx.world.related('team', 'seasons', num(ctx, 'teamId'))),
   'stages.seasons': (ctx) => listOf(ctx, ctx.world.related('season', 'stages', num(ctx, 'seasonId'))),
   'rounds.seasons': (ctx) => listOf(ctx, ctx.world.related('season', 'rounds', num(ctx, 'seasonId'))),
-  'schedules.seasons': (ctx) => scheduled(ctx, ctx.world.related('season', 'stages', num(ctx, 'seasonId')), 'season', num(ctx, 'seasonId')),
-  'schedules.teams': (ctx) => many(ctx.world.teamSchedule(num(ctx, 'teamId'))),
+  'schedules.seasons': (ctx) => scheduled(ctx, ctx.world.related('season', 'stages', num(ctx, 'seasonId')), num(ctx, 'seasonId')),
+  'schedules.teams': (ctx) => many(visible(ctx, 'stage', ctx.world.teamSchedule(num(ctx, 'teamId'), ctx.now))),
   'standings.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => ctx.world.related('season', 'standings', num(ctx, 'seasonId'))),
   'standings.rounds': (ctx) => {
     const round = ctx.world.get('round', num(ctx, 'roundId'))
@@ -195,8 +171,8 @@ function seasonScoped (ctx: HandlerContext, seasonId: number, records: () => rea
   return listOf(ctx, records())
 }
 
-function scheduled (ctx: HandlerContext, stages: readonly Rec[], kind: Kind, id: number): HandlerResult {
-  return seasonScoped(ctx, id, () => ctx.world.schedule(stages, kind))
+function scheduled (ctx: HandlerContext, stages: readonly Rec[], id: number): HandlerResult {
+  return seasonScoped(ctx, id, () => ctx.world.schedule(stages, ctx.now))
 }
 
 function fixtureScoped (ctx: HandlerContext, produce: (f: Rec) => Rec[]): HandlerResult {

@@ -2,6 +2,7 @@
  * Include resolvers: for each `kind.include` pair of the resource graph (src/contract/resources.ts), the
  * related record(s) of one record. Fixture includes come from the simulator's live view.
  */
+import { filterIds } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
 import { STATE_BY_ID } from '../contract/states.ts'
 import type { RenderContext } from './render.ts'
@@ -13,10 +14,7 @@ const one = (w: World, kind: Kind, id: unknown): Rec | null => (typeof id === 'n
 const list = (records: readonly Rec[]): Rec[] => [...records]
 const idx = (index: ReadonlyMap<number, readonly object[]>, id: number): Rec[] => [...(index.get(id) ?? [])] as Rec[]
 
-function typeFilter (ctx: RenderContext, name: string): Set<number> | undefined {
-  const f = ctx.query.filters.get(name)
-  return f === undefined ? undefined : new Set(f.values.map(Number))
-}
+const typeFilter = (ctx: RenderContext, name: string): Set<number> | undefined => filterIds(ctx.query.filters, name)
 
 function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
   const view = w.view(f, ctx.now)

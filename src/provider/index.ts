@@ -54,7 +54,7 @@ export interface RunningProvider {
 }
 
 /** Builds the provider without listening (for `inject` and for embedding). */
-export function createProvider (opts: ProviderOptions = {}): { app: FastifyInstance, world: World, faults: Faults, changedAt: RunningProvider['changedAt'] } {
+export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () => string | undefined): { app: FastifyInstance, world: World, faults: Faults, changedAt: RunningProvider['changedAt'] } {
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
@@ -69,6 +69,7 @@ export function createProvider (opts: ProviderOptions = {}): { app: FastifyInsta
     now,
     burstBuffer: opts.burstBuffer ?? 500,
     faults,
+    ...(publicOrigin !== undefined ? { publicOrigin } : {}),
     ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {})
   })
@@ -76,12 +77,15 @@ export function createProvider (opts: ProviderOptions = {}): { app: FastifyInsta
 }
 
 export async function startProvider (opts: ProviderOptions = {}): Promise<RunningProvider> {
-  const { app, world, faults, changedAt } = createProvider(opts)
+  // Known once listening; next_page links read it then.
+  const listening: { origin?: string } = {}
+  const { app, world, faults, changedAt } = createProvider(opts, () => listening.origin)
   const host = opts.host ?? '127.0.0.1'
   await app.listen({ port: opts.port ?? 8081, host })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 8081)
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  listening.origin = `http://${shownHost}:${port}`
   return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, changedAt, close: async () => { await app.close() } }
 }
 

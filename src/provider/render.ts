@@ -8,8 +8,7 @@ import { pickSelected } from '../contract/select.ts'
 import type { Caller } from './auth.ts'
 import type { Rec, World } from './world.ts'
 import { formatInZone } from '../contract/time.ts'
-
-export { formatInZone }
+import { leagueOf, leagueVisible } from './access.ts'
 
 export interface RenderContext {
   world: World
@@ -26,7 +25,7 @@ function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], f
   }
   const out = pickSelected(base, fields) as Rec
   for (const node of includes) {
-    const value = ctx.world.resolve(kind, node.name, record, ctx)
+    const value = inPlan(node.target, ctx.world.resolve(kind, node.name, record, ctx), ctx)
     if (Array.isArray(value)) {
       out[node.key] = value.map((child: Rec) => renderOne(node.target, child, node.children, node.fields, ctx))
     } else {
@@ -34,6 +33,17 @@ function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], f
     }
   }
   return out
+}
+
+/** Included records of leagues outside the caller's plan are left out, as the base records are. */
+function inPlan (kind: Kind, value: Rec | Rec[] | null, ctx: RenderContext): Rec | Rec[] | null {
+  const ok = (r: Rec): boolean => {
+    const league = leagueOf(kind, r)
+    return league === undefined || leagueVisible(ctx.caller.plan, league)
+  }
+  if (value === null) return null
+  if (Array.isArray(value)) return value.filter(ok)
+  return ok(value) ? value : null
 }
 
 export function renderAll (kind: Kind, records: readonly Rec[], ctx: RenderContext): Rec[] {

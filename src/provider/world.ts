@@ -4,7 +4,7 @@
  * to this facade, so the dataset's layout stays in one place.
  */
 import type { Kind } from '../contract/resources.ts'
-import type { ParsedFilter } from '../contract/query.ts'
+import { filterIds, type ParsedFilter } from '../contract/query.ts'
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import type { FixtureLive } from './sim/model.ts'
 import type { Plan } from './plans.ts'
@@ -35,6 +35,7 @@ type RelatedKey = `${Kind}.${string}`
 export class World {
   readonly #tables: Partial<Record<Kind, readonly Rec[]>>
   readonly #byId: Partial<Record<Kind, ReadonlyMap<number, Rec>>>
+  #views: { now: number, byId: Map<number, FixtureLive> } = { now: Number.NaN, byId: new Map() }
 
   constructor (readonly ds: Dataset, readonly live: LiveSource) {
     const r = (x: readonly object[]): readonly Rec[] => x as readonly Rec[]
@@ -116,10 +117,7 @@ export class World {
 
   /** Dynamic filters that narrow a base list by a relation (spec 4.2: regionCities, regionCountries, leagueCountries). */
   applyRelationFilters (kind: Kind, records: Rec[], filters: ReadonlyMap<string, ParsedFilter>): Rec[] {
-    const ids = (name: string): Set<number> | undefined => {
-      const f = filters.get(name)
-      return f === undefined ? undefined : new Set(f.values.map(Number))
-    }
+    const ids = (name: string): Set<number> | undefined => filterIds(filters, name)
     let out = records
     const regionCities = ids('regioncities')
     if (kind === 'city' && regionCities !== undefined) out = out.filter((c) => regionCities.has(Number(c.region_id)))
@@ -138,8 +136,18 @@ export class World {
     return this.live.kickoff(fixture as unknown as DatasetFixture)
   }
 
+  /**
+   * The fixture's live view at `now`. Memoized for one instant: a request asks for the same view several
+   * times (base fields, then each include), and all of a request's lookups share its `now`.
+   */
   view (fixture: Rec, now: number): FixtureLive {
-    return this.live.view(fixture as unknown as DatasetFixture, now)
+    if (this.#views.now !== now) this.#views = { now, byId: new Map() }
+    let view = this.#views.byId.get(fixture.id)
+    if (view === undefined) {
+      view = this.live.view(fixture as unknown as DatasetFixture, now)
+      this.#views.byId.set(fixture.id, view)
+    }
+    return view
   }
 
   fixturesOn (date: string): Rec[] {
@@ -165,19 +173,19 @@ export class World {
   }
 
   /** `/schedules/...`: stages with their rounds and each round's fixtures (the real API's shape). */
-  schedule (stages: readonly Rec[], _kind: Kind): Rec[] {
+  schedule (stages: readonly Rec[], now: number): Rec[] {
     return stages.map((stage) => ({
       ...stage,
       rounds: (this.ds.roundsByStage.get(stage.id) ?? []).map((round) => ({
         ...round,
-        fixtures: (this.ds.fixturesByRound.get(round.id) ?? []).map((f) => this.present('fixture', f as unknown as Rec, Date.now()))
+        fixtures: (this.ds.fixturesByRound.get(round.id) ?? []).map((f) => this.present('fixture', f as unknown as Rec, now))
       }))
     }))
   }
 
-  teamSchedule (teamId: number): Rec[] {
+  teamSchedule (teamId: number, now: number): Rec[] {
     const seasons = this.related('team', 'seasons', teamId).filter((s) => s.is_current === true)
-    return seasons.flatMap((s) => this.schedule(this.related('season', 'stages', s.id), 'season'))
+    return seasons.flatMap((s) => this.schedule(this.related('season', 'stages', s.id), now))
   }
 
   /** Filters the provider knows, by entity (`/my/filters/entity`). */
