@@ -97,7 +97,14 @@ export interface SubscribedFrame { type: 'subscribed' | 'unsubscribed', ref?: Re
 export interface SnapshotFrame { type: 'snapshot', ref?: Ref, cursor: string, fixtures: LiveFixture[] }
 export interface ReplayFrame { type: 'replay', ref?: Ref, recovered: boolean, count: number }
 export interface PongFrame { type: 'pong', ref?: Ref }
-export interface ErrorFrame { type: 'error', ref?: Ref, code: ErrorCode, message: string }
+export interface ErrorFrame {
+  type: 'error'
+  ref?: Ref
+  code: ErrorCode
+  message: string
+  /** With `forbidden`: the leagues outside the key's scope, so a client can drop them without reading `message`. */
+  leagues?: number[]
+}
 export type ChangeFrame = { type: 'change' } & ChangeRecord
 
 /** Every frame except `change`, which is spliced from the store's JSON (see changeFrameJson). */

@@ -111,7 +111,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
 function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
   const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
   if (denied.length > 0) {
-    ctx.send(conn, errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`))
+    ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`), leagues: denied })
     return false
   }
   const fresh = new Set(req.leagues.filter((id) => !conn.leagues.has(id))).size +

@@ -6,7 +6,8 @@
  *   (never `*`: the answer depends on the key) and `Vary: Origin`;
  * - a valid key that does not allow the origin is answered 403 `forbidden` before the route runs, as the
  *   WebSocket upgrade (live.ts) and the passthrough are, so a page elsewhere cannot spend the key's quota;
- * - a missing or unknown key is left to the route (401), without CORS headers;
+ * - a missing or unknown key is left to the route; its 401 carries `Access-Control-Allow-Origin: <origin>`
+ *   (it reveals nothing), so a page elsewhere can read the refusal and stop, instead of retrying blind;
  * - requests without `Origin` (same-origin GETs, servers, curl) are untouched.
  *
  * `/v3/*` is not handled here: the passthrough answers its own CORS with the same rule (passthrough/service.ts).
@@ -52,6 +53,14 @@ export function corsRoutes (deps: CorsDeps): FastifyPluginAsync {
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') return
       if (check(keys, request, reply) === false) return reply
+    })
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const origin = request.headers.origin
+      if (reply.statusCode === 401 && origin !== undefined && CORS_PATHS.has(pathOf(request.url))) {
+        reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
+      }
+      return payload
     })
 
     // Simple GETs need no preflight; a page that adds a header (EventSource polyfills send Last-Event-ID,

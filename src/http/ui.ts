@@ -5,8 +5,10 @@
  *
  * - HTML: `Cache-Control: no-cache` (revalidated with the ETag each time) and a Content-Security-Policy that
  *   allows only the gateway's own scripts, styles and sockets (team crests may come from any https host).
- * - Scripts and styles: cached 5 minutes, and readable from any origin (`Access-Control-Allow-Origin: *`),
- *   because the widget imports its modules cross-origin from the host page. They are public code.
+ * - Scripts and styles: `Cache-Control: no-cache` too (module URLs carry no version, so a cached copy could
+ *   mix old and new modules after a deploy; revalidating is a cheap 304 with the ETag), and readable from
+ *   any origin (`Access-Control-Allow-Origin: *`), because the widget imports its modules cross-origin from
+ *   the host page. They are public code.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -68,7 +70,7 @@ export function loadAssets (root: string): Map<string, Asset> {
     const html = type.startsWith('text/html')
     const headers: Record<string, string> = {
       'x-content-type-options': 'nosniff',
-      'cache-control': html ? 'no-cache' : 'public, max-age=300'
+      'cache-control': html ? 'no-cache' : 'public, no-cache'
     }
     if (html) {
       headers['content-security-policy'] = HTML_CSP

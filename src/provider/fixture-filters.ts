@@ -14,7 +14,7 @@ export function filterFixtures (world: World, fixtures: Rec[], filters: Readonly
   byField('fixtureseason', 'season_id')
   byField('venues', 'venue_id')
   const states = ids('fixturestates')
-  if (states !== undefined) out = out.filter((f) => states.has(world.view(f, now).state_id))
+  if (states !== undefined) out = out.filter((f) => states.has(world.stateOf(f, now)))
   const search = filters.get('participantsearch')?.values.join(',').toLowerCase()
   if (search !== undefined) {
     out = out.filter((f) => [f.home_team_id, f.away_team_id].some((id) => String(world.get('team', Number(id))?.name ?? '').toLowerCase().includes(search)))

@@ -69,6 +69,7 @@ export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): Provide
     replays,
     kickoff: (f) => kickoffs.get(f.id) ?? f.starting_at_timestamp,
     view: (f, nowMs) => sim.view(f.id, nowMs) ?? notSimulated(f),
+    stateAt: (f, nowMs) => sim.fixture(f.id) === undefined ? f.state_id : sim.stateAt(f.id, nowMs),
     livescores: (nowMs) => sim.livescores(nowMs),
     inplay: (nowMs) => sim.inplay(nowMs),
     latest: opts.latestTracks === 'base' ? (nowMs) => sim.latestBase(nowMs) : (nowMs) => sim.latest(nowMs)

@@ -21,6 +21,8 @@ export interface LiveSource {
   /** Kick-off in unix seconds: the rolling schedule's for fixtures it plays live, else the dataset's. */
   kickoff: (fixture: DatasetFixture) => number
   view: (fixture: DatasetFixture, nowMs: number) => FixtureLive
+  /** The state id alone, cheaply (for state filters over whole seasons). */
+  stateAt: (fixture: DatasetFixture, nowMs: number) => number
   /** Fixture ids from 15 minutes before kick-off until 15 minutes after the end. */
   livescores: (nowMs: number) => number[]
   inplay: (nowMs: number) => number[]
@@ -148,6 +150,10 @@ export class World {
       this.#views.byId.set(fixture.id, view)
     }
     return view
+  }
+
+  stateOf (fixture: Rec, now: number): number {
+    return this.live.stateAt(fixture as unknown as DatasetFixture, now)
   }
 
   fixturesOn (date: string): Rec[] {

@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
-import { describe, fixtureLine } from './format.ts'
+import { clean, describe, fixtureLine } from './format.ts'
 
 export interface TailOptions {
   /** Gateway base URL, e.g. http://127.0.0.1:8080 */
@@ -30,8 +30,10 @@ export interface TailOptions {
   maxBackoffMs?: number
 }
 
-/** Subscriptions one connection may hold (DESIGN §4 limits). */
-const MAX_SUBSCRIPTIONS = 100
+/** Subscriptions one connection may hold (DESIGN §4 limits): the one constant of the terminal client. */
+export const MAX_SUBSCRIPTIONS = 100
+/** League list pages read when discovering, 50 leagues each (the browser scoreboard reads as many). */
+const LEAGUE_PAGES = 4
 const DISCOVER_MS = 30_000
 
 class Fatal extends Error {}
@@ -59,9 +61,11 @@ export async function runTail (opts: TailOptions): Promise<number> {
     const found: number[] = []
     const live = await getJson('/v1/fixtures/live') as { data?: LiveFixture[] } | undefined
     for (const f of live?.data ?? []) found.push(f.league_id)
-    if (all) {
-      const list = await getJson('/v3/football/leagues?select=name&per_page=50').catch(() => undefined) as { data?: Array<{ id: number }> } | undefined
+    for (let page = 1; page <= (all ? LEAGUE_PAGES : 0); page++) {
+      const list = await getJson(`/v3/football/leagues?select=name&per_page=50&page=${page}`).catch(() => undefined) as
+        { data?: Array<{ id: number }>, pagination?: { has_more?: boolean } } | undefined
       for (const l of list?.data ?? []) found.push(l.id)
+      if (list?.pagination?.has_more !== true) break
     }
     const fresh = [...new Set(found)].filter((id) => !leagues.has(id)).slice(0, Math.max(0, MAX_SUBSCRIPTIONS - leagues.size - fixtures.size))
     for (const id of fresh) leagues.add(id)
@@ -73,9 +77,9 @@ export async function runTail (opts: TailOptions): Promise<number> {
     else for (const line of describe(frame, { color: opts.color })) opts.out(line)
   }
 
-  /** One connection's life. Resolves when it closes (with the close code), rejects with Fatal when refused. */
   /** Why the last connection failed, for the reconnect message (ws emits `error` just before `close`). */
   let lastError = ''
+  /** One connection's life. Resolves when it closes (with the close code), rejects with Fatal when refused. */
   const session = async (): Promise<number> => await new Promise((resolve, reject) => {
     const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/live?${token}`, { perMessageDeflate: false })
     let lastSeen = Date.now()
@@ -142,7 +146,7 @@ export async function runTail (opts: TailOptions): Promise<number> {
           print(frame)
           break
         case 'error':
-          opts.err(`touchline tail: ${frame.code}: ${frame.message}`)
+          opts.err(`touchline tail: ${clean(String(frame.code))}: ${clean(String(frame.message))}`)
           break
       }
     })

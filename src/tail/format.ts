@@ -43,16 +43,25 @@ const ANSI = { green: '\u001b[32m', yellow: '\u001b[33m', red: '\u001b[31m', bol
 /** `23'`, `HT`, `FT`, `NS`: the running minute, or the state's short name. */
 export function clockLabel (f: LiveFixture): string {
   if (f.state.phase === 'live' && f.minute !== null) return `${f.minute}'`
-  return STATE_BY_ID.get(f.state.id)?.short_name ?? f.state.code
+  return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
 export const minuteOf = (e: LiveEvent): string => `${e.minute}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
+
+/**
+ * A feed-supplied name made safe for a terminal: control characters (ANSI escape sequences included, which
+ * could recolour, move the cursor or retitle the window) are removed; nothing else changes.
+ */
+export function clean (text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\u0000-\u001f\u007f-\u009f]/g, '')
+}
 
 /** `Celtic 1-0 Kilmarnock` */
 export function scoreLine (f: LiveFixture): string {
   const pens = f.scores.penalty_shootout
   const shootout = pens !== undefined && (pens.home > 0 || pens.away > 0) ? ` (${pens.home}-${pens.away} pens)` : ''
-  return `${f.home.name} ${f.home.score}-${f.away.score} ${f.away.name}${shootout}`
+  return `${clean(f.home.name)} ${f.home.score}-${f.away.score} ${clean(f.away.name)}${shootout}`
 }
 
 /** The fixture's state as one line, for snapshots: `23' Celtic 1-0 Kilmarnock`. */
@@ -61,7 +70,7 @@ export const fixtureLine = (f: LiveFixture): string => `${clockLabel(f)} ${score
 function who (e: LiveEvent, f: LiveFixture, withTeam: boolean): string {
   const name = e.player?.name ?? null
   const team = e.side === null ? null : f[e.side].name
-  const parts = [name, withTeam ? team : null].filter((p): p is string => p !== null && p !== '')
+  const parts = [name, withTeam ? team : null].filter((p): p is string => p !== null).map(clean).filter((p) => p !== '')
   return parts.length > 0 ? ` (${parts.join(', ')})` : ''
 }
 
@@ -86,7 +95,7 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opt
         line(clockLabel(f), f.state.phase === 'scheduled' && f.starting_at !== null ? `kick-off ${f.starting_at.slice(11, 16)} UTC` : '')
         break
       case 'state_changed':
-        line(clockLabel(f), STATE_WORDS[c.state.code] ?? (c.state.phase === 'finished' || c.state.code === 'HT' ? '' : c.state.name.toLowerCase()),
+        line(clockLabel(f), STATE_WORDS[c.state.code] ?? (c.state.phase === 'finished' || c.state.code === 'HT' ? '' : clean(c.state.name).toLowerCase()),
           c.state.phase === 'finished' ? 'bold' : undefined)
         break
       case 'event_added': {

@@ -15,6 +15,7 @@
  */
 import { LIVE_STATE_IDS, State } from '../../contract/states.ts'
 import { clockAt, DEFAULT_SIM_SPEED, realDurationMs, realMsAt } from './clock.ts'
+import { POSTPONED_AT } from './frame.ts'
 import { materialize } from './materialize.ts'
 import type { FixtureLive, MatchScript, SimFixtureInput } from './model.ts'
 import { planSchedule } from './schedule.ts'
@@ -57,6 +58,8 @@ export interface Simulator {
   lastChangedAt: (fixtureId: number, nowMs: number) => number
   /** Same, counting only the tracked base fields (state_id, result_info, length). */
   lastBaseChangedAt: (fixtureId: number, nowMs: number) => number
+  /** State id at `nowMs`, cheaper than `view` (no materializing; final states are remembered). */
+  stateAt: (fixtureId: number, nowMs: number) => number
   livescores: (nowMs: number) => number[]
   inplay: (nowMs: number) => number[]
   /** Fixtures with any change in (nowMs - 10 s, nowMs]. */
@@ -163,12 +166,22 @@ export function createSimulator (options: SimulatorOptions): Simulator {
     return at === undefined ? 0 : realMsAt(input.kickoff, speed, at)
   }
 
+  /** Final states and the real time they are reached from: asking about any later time costs no script. */
+  const finalStates = new Map<number, { state: number, fromMs: number }>()
+
   function stateAt (id: number, nowMs: number): number {
-    const c = compiled(id)
+    const known = finalStates.get(id)
+    if (known !== undefined && nowMs >= known.fromMs) return known.state
     const input = inputs.get(id)
-    if (c === undefined || input === undefined) return State.NS
+    if (input === undefined) return State.NS
     const at = clockAt(input.kickoff, speed, nowMs).seconds
-    return c.script.states.findLast((s) => s.at <= at)?.state_id ?? State.NS
+    // Nothing happens before a postponement is announced: no script needed for fixtures further out.
+    if (at < POSTPONED_AT) return State.NS
+    const c = compiled(id)
+    if (c === undefined) return State.NS
+    const state = c.script.states.findLast((s) => s.at <= at)?.state_id ?? State.NS
+    if (at >= c.script.endAt) finalStates.set(id, { state, fromMs: realMsAt(input.kickoff, speed, c.script.endAt) })
+    return state
   }
 
   const changedWithin = (which: keyof ChangePoints) => (nowMs: number): number[] =>
@@ -190,6 +203,7 @@ export function createSimulator (options: SimulatorOptions): Simulator {
       const end = compiled(f.id)?.script.endAt ?? 0
       return nowMs >= realMsAt(f.kickoff, speed, -LIVESCORES_WINDOW_SECONDS) && nowMs <= realMsAt(f.kickoff, speed, end + LIVESCORES_WINDOW_SECONDS)
     }).map((f) => f.id),
+    stateAt,
     inplay: (nowMs) => near(nowMs).filter((f) => LIVE_STATE_IDS.has(stateAt(f.id, nowMs))).map((f) => f.id),
     latest: changedWithin('all'),
     latestBase: changedWithin('base'),

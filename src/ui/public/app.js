@@ -9,7 +9,7 @@
  * The key comes from `?key=` in the page URL (default `demo`).
  */
 import { Board } from './lib/board.js'
-import { LiveFeed } from './lib/live.js'
+import { LiveFeed, MAX_SUBSCRIPTIONS } from './lib/live.js'
 import { fetchLeagues, leagueTitle } from './lib/leagues.js'
 
 const key = new URLSearchParams(location.search).get('key') || 'demo'
@@ -70,6 +70,6 @@ const names = fetchLeagues(base, key).then((m) => {
   return m
 })
 const first = await Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
-// 100: the subscriptions one connection may hold (DESIGN §4 limits); discovery adds live leagues beyond.
-for (const id of [...(first)?.keys() ?? []].slice(0, 100)) feed.leagues.add(id)
+// As many as one connection may hold (DESIGN §4 limits); discovery adds live leagues within the same limit.
+for (const id of [...(first)?.keys() ?? []].slice(0, MAX_SUBSCRIPTIONS)) feed.leagues.add(id)
 await feed.start()

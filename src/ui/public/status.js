@@ -139,7 +139,9 @@ async function refresh () {
     const res = await fetch('/v1/status', { cache: 'no-store' })
     if (!res.ok) throw new Error(`HTTP ${res.status}`)
     render(await res.json())
-    connection('live', `Updated ${new Date().toLocaleTimeString()}`)
+    // The label is a live region: it says only what changes rarely. The time of each refresh goes outside it.
+    connection('live', 'Live')
+    byId('updated').textContent = ` · updated ${new Date().toLocaleTimeString()}`
   } catch (err) {
     connection('offline', `Cannot load /v1/status (${/** @type {Error} */ (err).message})`)
   }

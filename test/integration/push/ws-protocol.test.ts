@@ -122,7 +122,7 @@ describe('frames', () => {
     const s = await startPush()
     await s.apply(5, 501)
     const c = await WsTestClient.connect(s.wsUrl('scoped-key'))
-    expect(await c.request({ op: 'subscribe', ref: '1', leagues: [271, 501] })).toMatchObject({ type: 'error', ref: '1', code: 'forbidden' })
+    expect(await c.request({ op: 'subscribe', ref: '1', leagues: [271, 501] })).toMatchObject({ type: 'error', ref: '1', code: 'forbidden', leagues: [501] })
     await c.request({ op: 'subscribe', ref: '2', leagues: [271], fixtures: [5] })
     expect((await c.take('snapshot')).fixtures).toEqual([])
     await s.apply(5, 501)

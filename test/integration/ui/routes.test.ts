@@ -59,6 +59,14 @@ describe('static files', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff')
     }
     expect((await app.inject('/widget/app.js')).headers['access-control-allow-origin']).toBe('*')
+    // Modules are not versioned: revalidated every time (a cheap 304), never a mix of two deploys.
+    for (const path of ['/lib/live.js', '/lib/card.css', '/widget.js']) {
+      const res = await app.inject(path)
+      expect(res.headers['cache-control'], path).toContain('no-cache')
+      expect(res.headers['cache-control'], path).not.toMatch(/max-age=[1-9]/)
+      const again = await app.inject({ url: path, headers: { 'if-none-match': String(res.headers.etag) } })
+      expect(again.statusCode, path).toBe(304)
+    }
     expect((await app.inject('/nope.js')).statusCode).toBe(404)
     expect((await app.inject('/../package.json')).statusCode).toBe(404)
   })
@@ -81,8 +89,14 @@ describe('CORS for the JSON endpoints', () => {
     expect(noOrigin.statusCode).toBe(200)
     expect(noOrigin.headers['access-control-allow-origin']).toBeUndefined()
     const badKey = await app.inject({ url: '/v1/fixtures/live?api_token=nope', headers: { origin: 'https://site.example' } })
+    // A 401 is readable cross-origin, so a widget elsewhere sees the refusal instead of a blind network error.
     expect(badKey.statusCode).toBe(401)
-    expect(badKey.headers['access-control-allow-origin']).toBeUndefined()
+    expect(badKey.headers['access-control-allow-origin']).toBe('https://site.example')
+    expect(badKey.headers.vary).toMatch(/Origin/)
+    const noKey = await app.inject({ url: '/v1/changes', headers: { origin: 'https://other.example' } })
+    expect(noKey.statusCode).toBe(401)
+    expect(noKey.headers['access-control-allow-origin']).toBe('https://other.example')
+    expect((await app.inject('/v1/fixtures/live?api_token=nope')).headers['access-control-allow-origin']).toBeUndefined()
     // Other routes are not CORS-enabled by this hook.
     const status = await app.inject({ url: '/v1/status', headers: { origin: 'https://site.example' } })
     expect(status.headers['access-control-allow-origin']).toBeUndefined()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Change, LiveEvent, LiveFixture } from '../../../src/live/types.ts'
-import { clockLabel, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
+import { clean, clockLabel, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const f = (overrides: Partial<LiveFixture> = {}): LiveFixture => fixture(1, 501, {
@@ -66,5 +66,20 @@ describe('tail lines', () => {
     const [line] = describeRecord({ changes: [{ kind: 'event_added', event: ev('GOAL', 'home', 'A', 1) }], fixture: f() }, { color: true })
     expect(line?.startsWith('\u001b[32m')).toBe(true)
     expect(line?.endsWith('\u001b[0m')).toBe(true)
+  })
+})
+
+describe('names from the feed', () => {
+  it('are printed without control characters, so a name cannot drive the terminal', () => {
+    expect(clean('Celtic\u001b[2J\u001b[31m FC\u001b[0m')).toBe('Celtic FC')
+    expect(clean('\u001b]0;pwned\u0007Rangers\r\n\u0000\u009b')).toBe('Rangers')
+    expect(clean('Atlético · 1. FC Köln')).toBe('Atlético · 1. FC Köln')
+    const hostile = f({
+      home: { id: 10, name: 'Celtic\u001b[2J', short_code: null, image_path: null, score: 1 },
+      away: { id: 11, name: 'Kil\u001b]0;x\u0007marnock\n', short_code: null, image_path: null, score: 0 }
+    })
+    expect(fixtureLine(hostile)).toBe("23' Celtic 1-0 Kilmarnock")
+    const scorer = ev('YELLOWCARD', 'away', '\u001b[8mHidden', 30)
+    expect(lines([{ kind: 'event_added', event: scorer }], hostile)).toEqual(["30' Celtic 1-0 Kilmarnock  yellow card (Hidden, Kilmarnock)"])
   })
 })

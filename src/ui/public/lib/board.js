@@ -49,7 +49,13 @@ export class Board {
       const gone = cancelledIn(u.frame)
       if (gone.length > 0) this.cancelled.set(id, [...(this.cancelled.get(id) ?? []), ...gone])
       if (!u.replayed) this.celebrate(u.frame)
-      if (fixtures.has(id)) this.renderCard(/** @type {LiveFixture} */ (fixtures.get(id)))
+      const f = fixtures.get(id)
+      // Most frames are clock ticks: touch the clock text only, no rebuild, no layout pass.
+      if (f !== undefined && this.cards.has(id) && u.frame.changes.length > 0 && u.frame.changes.every((c) => c.kind === 'clock')) {
+        this.tick(f)
+        return
+      }
+      if (f !== undefined) this.renderCard(f)
       this.layout()
       return
     }
@@ -97,19 +103,28 @@ export class Board {
     return el
   }
 
+  /** Updates a rendered card's clock and label only (a clock-only change). @param {LiveFixture} f */
+  tick (f) {
+    const el = this.card(f)
+    el.setAttribute('aria-label', cardLabel(f))
+    const clock = el.querySelector('.tl-clock-text')
+    if (clock === null) return this.renderCard(f)
+    clock.textContent = clockLabel(f)
+  }
+
   /** @param {LiveFixture} f */
   renderCard (f) {
     const el = this.card(f)
     const scored = this.scored.get(f.id) ?? { home: 0, away: 0 }
     const now = Date.now()
-    const clock = clockLabel(f)
     const pens = shootout(f)
     el.dataset.phase = f.state.phase
     el.dataset.league = String(f.league_id)
-    el.setAttribute('aria-label', `${f.home.name} ${f.home.score}, ${f.away.name} ${f.away.score}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`)
+    el.setAttribute('aria-label', cardLabel(f))
     el.replaceChildren(
       h('div', { class: 'tl-row' },
-        h('span', { class: 'tl-clock', title: f.state.name }, f.state.phase === 'live' ? h('span', { class: 'tl-dot', 'aria-hidden': 'true' }) : null, clock),
+        h('span', { class: 'tl-clock', title: f.state.name }, f.state.phase === 'live' ? h('span', { class: 'tl-dot', 'aria-hidden': 'true' }) : null,
+          h('span', { class: 'tl-clock-text', text: clockLabel(f) })),
         h('span', { class: 'tl-team tl-home' }, h('span', { class: 'tl-name', text: f.home.name, title: f.home.name })),
         h('span', { class: 'tl-score', 'aria-hidden': 'true' },
           h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: f.home.score }),
@@ -141,7 +156,7 @@ export class Board {
   /** Puts sections and cards in order, moving only what is out of place; drops cards of gone fixtures. */
   layout () {
     for (const [id, el] of this.cards) {
-      if (!this.fixtures.has(id)) { el.remove(); this.cards.delete(id); this.cancelled.delete(id) }
+      if (!this.fixtures.has(id)) { el.remove(); this.cards.delete(id); this.cancelled.delete(id); this.scored.delete(id) }
     }
     const byKickoff = (/** @type {LiveFixture} */ a, /** @type {LiveFixture} */ b) =>
       (a.starting_at ?? '').localeCompare(b.starting_at ?? '') || a.id - b.id
@@ -167,6 +182,11 @@ export class Board {
     }
     return s
   }
+}
+
+/** The card's accessible name: both sides' scores and the clock. @param {LiveFixture} f */
+function cardLabel (f) {
+  return `${f.home.name} ${f.home.score}, ${f.away.name} ${f.away.score}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`
 }
 
 /**

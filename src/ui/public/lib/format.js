@@ -81,9 +81,6 @@ export function clockLabel (f) {
   return f.state.name
 }
 
-/** `Celtic 1-0 Kilmarnock` @param {LiveFixture} f */
-export const scoreLine = (f) => `${f.home.name} ${f.home.score}-${f.away.score} ${f.away.name}`
-
 /** Shoot-out score as `(4-3 pens)`, or '' @param {LiveFixture} f */
 export function shootout (f) {
   const p = f.scores?.penalty_shootout

@@ -16,10 +16,16 @@
  * @typedef {{ state: FeedState, retryInMs?: number, message?: string }} FeedStatus
  * @typedef {{ kind: 'snapshot', partial: boolean } | { kind: 'change', frame: ChangeFrame, replayed: boolean }
  *   | { kind: 'expired', fixtureId: number }} FeedUpdate
+ *
+ * Errors answering a subscribe (the server rejects the whole request):
+ * - `forbidden` (leagues outside the key's scope): the denied leagues (the frame's `leagues`) are dropped and
+ *   the rest is subscribed again; when nothing is left to follow, the feed is refused, never a silent "Live".
+ * - `internal` (the snapshot or replay could not be read; the subscription itself is active): subscribed
+ *   again after a second, with `since` the last applied cursor (or a snapshot when there is none yet).
  */
 
-/** Subscriptions per connection the server accepts (DESIGN §4 limits). */
-const MAX_SUBSCRIPTIONS = 100
+/** Subscriptions per connection the server accepts (DESIGN §4 limits): the one constant of the browser code. */
+export const MAX_SUBSCRIPTIONS = 100
 /** Longest pause between two reconnection attempts. */
 const MAX_BACKOFF_MS = 15_000
 /** How long a fixture that left the live set (usually full time) stays on screen. */
@@ -58,7 +64,16 @@ export class LiveFeed {
     /** @type {ReturnType<typeof setTimeout> | undefined} */ this.retryTimer = undefined
     /** @type {ReturnType<typeof setInterval> | undefined} */ this.heartbeat = undefined
     /** @type {ReturnType<typeof setInterval> | undefined} */ this.discoverTimer = undefined
-    this.online = () => { if (this.status.state === 'reconnecting') this.reconnectNow() }
+    /** @type {Set<number>} leagues learned while no connection was open: subscribed with a snapshot on the next */
+    this.unsynced = new Set()
+    /** @type {Map<string, { leagues: number[], fixtures: number[] }>} what each subscribe asked, by ref */
+    this.requests = new Map()
+    /** Counts connection losses: a diagnosis that returns after a newer loss (or a reconnection) is stale. */
+    this.losses = 0
+    // Back online: retry at once instead of waiting out the backoff, but only while no socket is trying.
+    this.online = () => {
+      if ((this.status.state === 'reconnecting' || this.status.state === 'offline') && this.ws === undefined) this.reconnectNow()
+    }
   }
 
   /** Query string with the key, for the gateway's HTTP endpoints. */
@@ -104,14 +119,48 @@ export class LiveFeed {
     }
   }
 
-  /** @param {number[]} leagues newly followed leagues: subscribed on the open connection with their snapshot */
+  /**
+   * @param {number[]} leagues newly followed leagues: subscribed on the open connection with their snapshot,
+   *   or, with no connection open, on the next one (the resume replay alone would not give their state)
+   */
   subscribeMore (leagues) {
-    if (leagues.length === 0 || this.ws?.readyState !== WebSocket.OPEN) return
-    this.send({ op: 'subscribe', ref: `more-${++this.refs}`, leagues, snapshot: true })
+    if (leagues.length === 0) return
+    if (this.ws?.readyState !== WebSocket.OPEN) {
+      for (const id of leagues) this.unsynced.add(id)
+      return
+    }
+    this.subscribe('more', { leagues, fixtures: [] }, { snapshot: true })
+  }
+
+  /**
+   * Sends a subscribe and remembers what it asked (to answer its errors).
+   * @param {'sub' | 'more'} kind `sub`: the connection's main subscribe (its snapshot replaces the state)
+   * @param {{ leagues: number[], fixtures: number[] }} what
+   * @param {{ snapshot: boolean, since?: string }} how
+   */
+  subscribe (kind, what, how) {
+    const ref = `${kind}-${++this.refs}`
+    this.requests.set(ref, what)
+    this.send({ op: 'subscribe', ref, leagues: what.leagues, fixtures: what.fixtures, ...how })
+  }
+
+  /**
+   * Forgets a socket: no more events from it, its heartbeat stopped, closed.
+   * @param {WebSocket} ws @param {number} [code] @param {string} [reason]
+   */
+  detach (ws, code = 1000, reason = '') {
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null
+    try { ws.close(code, reason) } catch {}
+    clearInterval(this.heartbeat)
+    this.heartbeat = undefined
+    if (this.ws === ws) this.ws = undefined
   }
 
   connect () {
     if (this.stopped) return
+    // Never two sockets: a stray one would count against the key's connections and keep its heartbeat.
+    if (this.ws !== undefined) this.detach(this.ws)
+    this.requests.clear()
     this.setStatus({ state: this.cursor === undefined && this.attempt === 0 ? 'connecting' : 'reconnecting' })
     const url = `${this.base.replace(/^http/, 'ws')}/v1/live?${this.query()}`
     const ws = new WebSocket(url)
@@ -127,6 +176,7 @@ export class LiveFeed {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return
       clearInterval(this.heartbeat)
+      this.heartbeat = undefined
       this.ws = undefined
       this.closed(ev.code, opened)
     }
@@ -144,22 +194,57 @@ export class LiveFeed {
         this.replayLeft = frame.recovered ? frame.count : 0
         return
       case 'change': return this.change(frame)
-      case 'error':
-        if (frame.code === 'forbidden') this.setStatus({ state: 'live', message: 'Some leagues are not available to this key.' })
+      case 'error': return this.subscribeFailed(frame)
+    }
+  }
+
+  /** @param {{ ref?: string, code: string, message?: string }} frame an error frame */
+  subscribeFailed (frame) {
+    const asked = typeof frame.ref === 'string' ? this.requests.get(frame.ref) : undefined
+    if (asked === undefined) return
+    const kind = /** @type {string} */ (frame.ref).startsWith('more-') ? 'more' : 'sub'
+    if (frame.code === 'internal') {
+      const ws = this.ws
+      setTimeout(() => {
+        if (this.ws !== ws || this.stopped) return
+        if (kind === 'more' || this.cursor === undefined) this.subscribe(kind, asked, { snapshot: true })
+        else this.subscribe(kind, asked, { since: this.cursor, snapshot: false })
+      }, 1000)
+      return
+    }
+    if (frame.code !== 'forbidden') return
+    // The frame lists the denied leagues in `leagues`: drop those (all of the request's when it does not).
+    const listed = Array.isArray(frame.leagues) ? frame.leagues.map(Number).filter((n) => n > 0) : []
+    const denied = new Set(listed.length > 0 ? listed : asked.leagues)
+    for (const id of denied) this.leagues.delete(id)
+    const rest = { leagues: asked.leagues.filter((id) => !denied.has(id)), fixtures: asked.fixtures }
+    if (rest.leagues.length + rest.fixtures.length > 0) {
+      this.subscribe(kind, rest, kind === 'more' || this.cursor === undefined ? { snapshot: true } : { since: this.cursor, snapshot: false })
+    } else if (kind === 'sub') {
+      this.refuse('This key may not follow these leagues.')
     }
   }
 
   /** @param {number} heartbeatMs */
   hello (heartbeatMs) {
-    const ids = [...this.leagues]
-    const sub = { op: 'subscribe', ref: `sub-${++this.refs}`, leagues: ids, fixtures: [...this.fixtureIds] }
-    // First time: the current state. After a drop: everything since the last applied change, then live.
-    this.send(this.cursor === undefined ? { ...sub, snapshot: true } : { ...sub, since: this.cursor, snapshot: false })
+    const fresh = this.cursor === undefined ? [] : [...this.unsynced].filter((id) => this.leagues.has(id))
+    this.unsynced.clear()
+    const known = { leagues: [...this.leagues].filter((id) => !fresh.includes(id)), fixtures: [...this.fixtureIds] }
+    // First time: the current state. After a drop: everything since the last applied change, then live;
+    // leagues learned meanwhile have no state here yet: they come with their snapshot.
+    this.subscribe('sub', known, this.cursor === undefined ? { snapshot: true } : { since: this.cursor, snapshot: false })
+    if (fresh.length > 0) this.subscribe('more', { leagues: fresh, fixtures: [] }, { snapshot: true })
     // The server pings at the protocol level; this ping catches a half-open connection on our side too.
     // Judged on the last ping's answer, not on elapsed time: background tabs run timers late.
+    clearInterval(this.heartbeat)
     let pingedAt = 0
     this.heartbeat = setInterval(() => {
-      if (pingedAt > this.lastFrameAt && Date.now() - pingedAt > 10_000) return this.ws?.close(4000, 'heartbeat timeout')
+      if (pingedAt > this.lastFrameAt && Date.now() - pingedAt > 10_000) {
+        // A dead connection may take long to report its close (or never): reconnect now.
+        const ws = this.ws
+        if (ws !== undefined) this.detach(ws, 4000, 'heartbeat timeout')
+        return this.closed(4000, true)
+      }
       pingedAt = Date.now()
       this.send({ op: 'ping', ref: 'hb' })
     }, Math.max(1000, heartbeatMs))
@@ -208,9 +293,16 @@ export class LiveFeed {
     // 1001: the server is shutting down; another instance answers at once. 4029: too many connections.
     const base = code === 1001 ? 500 : code === 4029 ? Math.max(backoff, 5000) : backoff
     const delay = Math.round(base * (0.5 + Math.random() / 2))
+    clearTimeout(this.retryTimer)
     this.retryTimer = setTimeout(() => this.connect(), delay)
+    const loss = ++this.losses
     if (!opened && this.attempt >= 2) {
-      this.diagnose().then((message) => this.setStatus({ state: 'offline', retryInMs: delay, message }))
+      this.setStatus({ state: 'reconnecting', retryInMs: delay })
+      this.diagnose().then((message) => {
+        // Stale when the feed stopped, lost another connection since, or a socket is trying or open again.
+        if (this.stopped || loss !== this.losses || this.ws !== undefined) return
+        this.setStatus({ state: 'offline', retryInMs: delay, message })
+      })
     } else {
       this.setStatus({ state: 'reconnecting', retryInMs: delay })
     }
@@ -239,6 +331,9 @@ export class LiveFeed {
   refuse (message) {
     this.stopped = true
     clearTimeout(this.retryTimer)
+    clearInterval(this.discoverTimer)
+    globalThis.removeEventListener?.('online', this.online)
+    if (this.ws !== undefined) this.detach(this.ws)
     this.setStatus({ state: 'refused', message })
     return []
   }

@@ -1,0 +1,193 @@
+/**
+ * LiveFeed and Board (the browser client's modules) in headless Chromium against a scripted WebSocket:
+ * never two sockets at once, errors answering a subscribe (forbidden, internal) handled, and clock-only
+ * frames updating just the clock.
+ */
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HAVE_CHROMIUM, launchBrowser, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+
+/** Installs a scripted WebSocket as `globalThis.WebSocket`; sockets are in `globalThis.sockets`. */
+const FAKE_SOCKET = `
+  class FakeSocket {
+    static CONNECTING = 0; static OPEN = 1; static CLOSING = 2; static CLOSED = 3
+    constructor (url) { this.url = url; this.readyState = 0; this.sent = []; this.closedWith = undefined; globalThis.sockets.push(this) }
+    send (data) { this.sent.push(JSON.parse(data)) }
+    close (code) { this.closedWith = code ?? 1005; this.readyState = 3 }
+    open () { this.readyState = 1; this.onopen?.({}) }
+    frame (f) { this.onmessage?.({ data: JSON.stringify(f) }) }
+  }
+  globalThis.sockets = []
+  globalThis.WebSocket = FakeSocket
+`
+
+describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
+  let browser: Browser
+  let gw: UiGateway
+
+  beforeAll(async () => {
+    gw = await startUiGateway()
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await gw?.close()
+  })
+
+  async function blank (): Promise<{ page: Page, errors: string[] }> {
+    const page = await browser.newPage()
+    const errors = watchErrors(page)
+    await page.goto(`${gw.url}/status`)
+    await page.evaluate(FAKE_SOCKET)
+    // As a string: vitest would rewrite a dynamic import() written in this file.
+    await page.evaluate(`Promise.all([import('/lib/live.js'), import('/lib/board.js')])
+      .then(([live, board]) => { globalThis.LiveFeed = live.LiveFeed; globalThis.Board = board.Board })`)
+    return { page, errors }
+  }
+
+  it('keeps one socket: a reconnection closes the one still connecting, and "online" waits for it', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const LiveFeed = g.LiveFeed
+      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501] })
+      await feed.start()
+      const first = g.sockets[0]
+      first.open()
+      first.frame({ type: 'hello', heartbeat_ms: 60_000 })
+      first.frame({ type: 'subscribed' })
+      first.frame({ type: 'snapshot', ref: first.sent[0].ref, cursor: 'c1', fixtures: [] })
+      first.onclose({ code: 1006 }) // dropped: a retry is scheduled, state reconnecting
+      feed.reconnectNow() // a new socket, connecting
+      const second = g.sockets[1]
+      g.dispatchEvent(new g.Event('online')) // still reconnecting, but a socket is trying: no third one
+      const afterOnline = g.sockets.length
+      feed.connect() // a direct reconnection closes the connecting socket first
+      const third = g.sockets[2]
+      third.open()
+      third.frame({ type: 'hello', heartbeat_ms: 60_000 })
+      feed.stop()
+      return {
+        afterOnline,
+        total: g.sockets.length,
+        secondClosed: second.closedWith !== undefined,
+        secondDetached: second.onmessage === null && second.onclose === null,
+        resumed: third.sent[0]
+      }
+    })
+    expect(result.afterOnline).toBe(2)
+    expect(result.total).toBe(3)
+    expect(result.secondClosed).toBe(true)
+    expect(result.secondDetached).toBe(true)
+    expect(result.resumed).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c1', snapshot: false })
+    expect(errors).toEqual([])
+  })
+
+  it('subscribes leagues learned while offline with their snapshot, apart from the resumed ones', async () => {
+    const { page, errors } = await blank()
+    const sent = await page.evaluate(async () => {
+      const g = globalThis as any
+      const LiveFeed = g.LiveFeed
+      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501] })
+      await feed.start()
+      g.sockets[0].open()
+      g.sockets[0].frame({ type: 'hello', heartbeat_ms: 60_000 })
+      g.sockets[0].frame({ type: 'snapshot', ref: g.sockets[0].sent[0].ref, cursor: 'c1', fixtures: [] })
+      g.sockets[0].onclose({ code: 1006 })
+      feed.leagues.add(271)
+      feed.subscribeMore([271]) // no socket open: remembered
+      feed.reconnectNow()
+      g.sockets[1].open()
+      g.sockets[1].frame({ type: 'hello', heartbeat_ms: 60_000 })
+      feed.stop()
+      return g.sockets[1].sent
+    })
+    expect(sent).toHaveLength(2)
+    expect(sent[0]).toMatchObject({ leagues: [501], since: 'c1', snapshot: false })
+    expect(sent[1]).toMatchObject({ leagues: [271], snapshot: true })
+    expect(String(sent[1].ref)).toMatch(/^more-/)
+    expect(errors).toEqual([])
+  })
+
+  it('drops forbidden leagues and resubscribes, is refused when none is left, and retries a failed read with since', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const LiveFeed = g.LiveFeed
+      const states: string[] = []
+      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501, 8], onStatus: (s: any) => states.push(s.state) })
+      await feed.start()
+      const ws = g.sockets[0]
+      ws.open()
+      ws.frame({ type: 'hello', heartbeat_ms: 60_000 })
+      ws.frame({ type: 'error', ref: ws.sent[0].ref, code: 'forbidden', message: "leagues outside this key's scope: 8", leagues: [8] })
+      const retried = ws.sent[1]
+      ws.frame({ type: 'subscribed', ref: retried.ref })
+      ws.frame({ type: 'snapshot', ref: retried.ref, cursor: 'c7', fixtures: [] })
+      ws.frame({ type: 'error', ref: retried.ref, code: 'internal', message: 'could not read' })
+      await new Promise((resolve) => setTimeout(resolve, 1300))
+      const caughtUp = ws.sent[2]
+      ws.frame({ type: 'error', ref: caughtUp.ref, code: 'forbidden', message: "leagues outside this key's scope: 501", leagues: [501] })
+      return { retried, caughtUp, leagues: [...feed.leagues], states, closed: ws.closedWith !== undefined }
+    })
+    expect(result.retried).toMatchObject({ op: 'subscribe', leagues: [501], snapshot: true })
+    expect(result.caughtUp).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c7', snapshot: false })
+    expect(result.leagues).toEqual([])
+    expect(result.states.at(-1)).toBe('refused')
+    expect(result.states).toContain('live')
+    expect(result.closed).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  it('updates only the clock on a clock-only frame, and forgets a removed fixture\'s highlight', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const { Board, document } = g
+      const root = document.createElement('div')
+      const announcer = document.createElement('div')
+      document.body.append(root, announcer)
+      const board = new Board(root, announcer)
+      const fx = (minute: number, home = 0): any => ({
+        id: 1,
+        league_id: 501,
+        version: minute,
+        state: { code: 'INPLAY_1ST_HALF', name: '1st half', phase: 'live' },
+        minute,
+        home: { name: 'Celtic', score: home },
+        away: { name: 'Kilmarnock', score: 0 },
+        events: [],
+        scores: {},
+        starting_at: null
+      })
+      const fixtures = new Map([[1, fx(10)]])
+      board.update(fixtures, { kind: 'snapshot', partial: false })
+      const row = root.querySelector('.tl-row')
+      let layouts = 0
+      const layout = board.layout.bind(board)
+      board.layout = () => { layouts++; layout() }
+      fixtures.set(1, fx(11))
+      board.update(fixtures, { kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'c', changes: [{ kind: 'clock', minute: 11, previous: 10 }], fixture: fx(11) } })
+      const clock = root.querySelector('.tl-clock')?.textContent
+      const label = root.querySelector('article')?.getAttribute('aria-label')
+      const sameRow = root.querySelector('.tl-row') === row
+      const goal = { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }
+      fixtures.set(1, fx(12, 1))
+      board.update(fixtures, { kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'd', changes: [goal], fixture: fx(12, 1) } })
+      const rebuilt = root.querySelector('.tl-row') !== row
+      const hadHighlight = board.scored.has(1)
+      fixtures.delete(1)
+      board.update(fixtures, { kind: 'expired', fixtureId: 1 })
+      return { clock, label, sameRow, layouts, rebuilt, hadHighlight, scoredAfter: board.scored.size, cards: root.querySelectorAll('article').length }
+    })
+    expect(result.clock).toContain("11'")
+    expect(result.label).toContain('minute 11')
+    expect(result.sameRow).toBe(true)
+    expect(result.rebuilt).toBe(true)
+    expect(result.layouts).toBe(2) // the goal frame and the removal; not the clock tick
+    expect(result.hadHighlight).toBe(true)
+    expect(result.scoredAfter).toBe(0)
+    expect(result.cards).toBe(0)
+    expect(errors).toEqual([])
+  })
+})
