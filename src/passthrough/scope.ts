@@ -11,11 +11,12 @@
  * - Lists: fixture lists and livescores get `fixtureLeagues` narrowed to the key's leagues upstream, so
  *   pages are full and counts right; every list is also filtered after the fact on the records' own league
  *   (league id, or `league_id`), which covers league lists and `/my/leagues`. Those post-filtered pages can
- *   hold fewer than `per_page` items. Records with no league (teams, players, countries...) are not scoped,
- *   and nested includes are left as the upstream sent them, as the upstream does for plans.
+ *   hold fewer than `per_page` items. Records with no league (teams, players, countries...) are not scoped.
+ * - Includes: included records of a league outside the scope are left out too (`/teams/{id}?include=latest`
+ *   shows only the key's leagues' fixtures), at any depth, as the embedded provider does for plans.
  */
 import type { Endpoint } from '../contract/endpoints.ts'
-import type { ParsedQuery } from '../contract/query.ts'
+import type { IncludeNode, ParsedQuery } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
 import { leagueAllowed, type ClientKey } from '../keys.ts'
 import { leagueOf, type CachedEntry, type EnvelopeParts } from './entry.ts'
@@ -61,12 +62,37 @@ export function narrowFilters (endpoint: Endpoint, query: ParsedQuery, raw: stri
 export type Scoped = { ok: true, parts: EnvelopeParts } | { ok: false, league: number }
 
 /** Keeps the records in `entry` (a 200) that the key may see; a single record out of scope is a refusal. */
-export function scopeEntry (key: ClientKey, endpoint: Endpoint, entry: CachedEntry): Scoped {
+export function scopeEntry (key: ClientKey, endpoint: Endpoint, entry: CachedEntry, includes: readonly IncludeNode[] = []): Scoped {
   const parts = entry.parts ?? {}
-  if (key.leagues === '*' || entry.leagues === null || entry.leagues.every((id) => leagueAllowed(key, id))) return { ok: true, parts }
-  if (endpoint.mode === 'single') return { ok: false, league: entry.leagues.find((id) => !leagueAllowed(key, id)) as number }
+  const nested = key.leagues !== '*' && includes.some(reachesLeagues)
+  const topInScope = entry.leagues === null || entry.leagues.every((id) => leagueAllowed(key, id))
+  if (key.leagues === '*' || (topInScope && !nested)) return { ok: true, parts }
+  if (endpoint.mode === 'single' && !topInScope) return { ok: false, league: entry.leagues?.find((id) => !leagueAllowed(key, id)) as number }
   const data = parts.data === undefined ? undefined : JSON.parse(parts.data) as unknown
-  return { ok: true, parts: withData(parts, filterRecords(key, endpoint.kind, data)) }
+  const records = filterRecords(key, endpoint.kind, data).map((r) => scopeIncludes(key, r, includes))
+  if (endpoint.mode === 'single') return { ok: true, parts: { ...parts, data: JSON.stringify(records[0] ?? null) } }
+  return { ok: true, parts: withData(parts, records) }
+}
+
+/** Kinds whose records belong to one league. */
+const LEAGUE_KINDS: ReadonlySet<Kind> = new Set(['league', 'season', 'stage', 'round', 'group', 'fixture', 'standing'])
+const reachesLeagues = (node: IncludeNode): boolean => LEAGUE_KINDS.has(node.target) || node.children.some(reachesLeagues)
+
+/** Drops, at every depth, included records of leagues outside the key's scope (a lone one becomes null). */
+function scopeIncludes (key: ClientKey, record: unknown, includes: readonly IncludeNode[]): unknown {
+  if (record === null || typeof record !== 'object' || includes.length === 0) return record
+  const out = { ...(record as Record<string, unknown>) }
+  for (const node of includes) {
+    if (!reachesLeagues(node) || !(node.key in out)) continue
+    const value = out[node.key]
+    if (Array.isArray(value)) {
+      out[node.key] = filterRecords(key, node.target, value).map((r) => scopeIncludes(key, r, node.children))
+    } else if (value !== null && value !== undefined) {
+      const kept = filterRecords(key, node.target, value)
+      out[node.key] = kept.length === 0 ? null : scopeIncludes(key, kept[0], node.children)
+    }
+  }
+  return out
 }
 
 /** The records of `data` the key may see (a lone object on a list endpoint counts as a list of one). */

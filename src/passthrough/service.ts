@@ -183,7 +183,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const { entry } = fetched
     if (entry.status !== 200) return { status: entry.status, headers: cacheHeaders, body: entry.body ?? '{}' }
     if (entry.parts?.subscription !== undefined) subscription = entry.parts.subscription
-    const scoped = scopeEntry(key, endpoint, entry)
+    const scoped = scopeEntry(key, endpoint, entry, ctx.query.includes)
     if (!scoped.ok) return leagueForbidden(scoped.league)
     let parts = scoped.parts
     if (parts.pagination !== undefined) {

@@ -46,3 +46,34 @@ describe('league scope survives select', () => {
     for (const f of res.body.data) expect(f.league_id).toBe(271)
   })
 })
+
+describe('league scope reaches into includes', () => {
+  it('included fixtures, seasons and leagues of other leagues are left out, at any depth', async () => {
+    const season = (await get('/football/leagues/8?include=currentSeason', 'all-leagues')).body.data.currentseason
+    const team = (await get(`/football/teams/seasons/${season.id as number}`, 'all-leagues')).body.data[0]
+    const path = `/football/teams/${team.id as number}?include=latest;upcoming;seasons.league`
+    const all = await get(path, 'all-leagues')
+    expect(all.status).toBe(200)
+    const leaguesSeen = [...all.body.data.latest, ...all.body.data.upcoming].map((f: { league_id: number }) => f.league_id)
+    expect(leaguesSeen.some((id: number) => id !== 271)).toBe(true)
+    expect(all.body.data.seasons.length).toBeGreaterThan(0)
+
+    const scoped = await get(path, 'scoped-271')
+    expect(scoped.status).toBe(200)
+    for (const f of [...scoped.body.data.latest, ...scoped.body.data.upcoming]) expect(f.league_id).toBe(271)
+    for (const s of scoped.body.data.seasons) {
+      expect(s.league_id).toBe(271)
+      expect(s.league.id).toBe(271)
+    }
+  })
+
+  it('a country shows only the key\'s leagues among its included leagues', async () => {
+    const england = await get('/core/countries/462?include=leagues', 'all-leagues')
+    expect(england.body.data.leagues.length).toBeGreaterThan(0)
+    const scoped = await get('/core/countries/462?include=leagues', 'scoped-271')
+    expect(scoped.status).toBe(200)
+    expect(scoped.body.data.leagues).toEqual([])
+    const denmark = await get('/core/countries/320?include=leagues', 'scoped-271')
+    expect(denmark.body.data.leagues.map((l: { id: number }) => l.id)).toEqual([271])
+  })
+})
