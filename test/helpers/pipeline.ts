@@ -12,6 +12,7 @@ import { createPoller, type Poller, type PollerOptions } from '../../src/poller/
 import { startProvider, type ProviderOptions, type RunningProvider } from '../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../src/store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/index.ts'
+import { deleteMatching } from './redis.ts'
 
 export interface Pipeline {
   provider: RunningProvider
@@ -64,8 +65,7 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
       await ledger.close()
       await provider.close()
       if (redis !== undefined) {
-        const keys = await redis.keys(`${prefix}*`)
-        if (keys.length > 0) await redis.del(...keys)
+        await deleteMatching(redis, `${prefix}*`)
         await redis.quit()
       }
     }

@@ -7,6 +7,7 @@ import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts'
 import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
 import type { BudgetLedger } from '../../../src/budget/types.ts'
 import { ledgerContract } from './contract.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 ledgerContract('memory', async () => {
   // One process: every "instance" is the same ledger, which is what sharing means in memory.
@@ -28,14 +29,8 @@ ledgerContract('redis', async () => {
       return createRedisLedger({ redis, prefix, ...opts })
     },
     async cleanup () {
-      // SCAN, not KEYS or FLUSHALL: others share this Redis.
       const admin = new Redis(url)
-      let cursor = '0'
-      do {
-        const [next, found] = await admin.scan(cursor, 'MATCH', budgetKeys(prefix).pattern, 'COUNT', 1000)
-        if (found.length > 0) await admin.unlink(...found)
-        cursor = next
-      } while (cursor !== '0')
+      await deleteMatching(admin, budgetKeys(prefix).pattern)
       await Promise.all([...conns, admin].map((c) => c.quit()))
     }
   }

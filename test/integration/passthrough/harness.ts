@@ -15,6 +15,7 @@ import { expect } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
 import { loggerOptions } from '../../../src/logger.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 /** The gateway's upstream token when it starts the embedded provider itself (DESIGN §1). */
 export const UPSTREAM_TOKEN = 'demo-enterprise'
@@ -153,12 +154,7 @@ export function countRequests (server: Server): RequestCounter {
 export async function cleanRedis (url: string, prefix: string): Promise<void> {
   const admin = new Redis(url)
   try {
-    let cursor = '0'
-    do {
-      const [next, found] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
-      if (found.length > 0) await admin.unlink(...found)
-      cursor = next
-    } while (cursor !== '0')
+    await deleteMatching(admin, `${prefix}*`)
   } finally {
     await admin.quit()
   }

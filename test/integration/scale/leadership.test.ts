@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 const redisUrl = inject('redisUrl')
 const prefix = `tl-test-${randomUUID()}:`
@@ -40,8 +41,7 @@ describe('scale-out over Redis (DESIGN §7)', () => {
     for (const g of gateways) await g.close()
     await provider.close()
     const redis = new Redis(redisUrl)
-    const keys = await redis.keys(`${prefix}*`)
-    if (keys.length > 0) await redis.del(...keys)
+    await deleteMatching(redis, `${prefix}*`)
     await redis.quit()
   })
 

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis'
 import { createKeys } from '../../../src/store/keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 /** Polls `check` until it returns true or `timeoutMs` passes (the Redis tail delivers asynchronously). */
 export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -16,13 +17,7 @@ export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<
 
 /** Deletes every key under `prefix`: our stand-in for FLUSHDB, which would hit others sharing this Redis. */
 export async function deletePrefix (redis: Redis, prefix: string): Promise<void> {
-  const pattern = createKeys(prefix).pattern
-  let cursor = '0'
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
-    if (found.length > 0) await redis.unlink(...found)
-    cursor = next
-  } while (cursor !== '0')
+  await deleteMatching(redis, createKeys(prefix).pattern)
 }
 
 /** Redis stores sharing one fresh prefix, each on its own connection, as separate processes would be. */

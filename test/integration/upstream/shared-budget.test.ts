@@ -10,6 +10,7 @@ import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
 import type { BudgetLedger } from '../../../src/budget/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/client.ts'
 import { envelope, rateLimit, startServer, type TestServer } from '../../unit/upstream/client-server.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 const LIMIT = 20
 const LATEST = '/football/livescores/latest'
@@ -46,12 +47,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await Promise.all(clients.map((c) => c.close()))
   const admin = new Redis(inject('redisUrl'))
-  let cursor = '0'
-  do {
-    const [next, found] = await admin.scan(cursor, 'MATCH', budgetKeys(prefix).pattern, 'COUNT', 1000)
-    if (found.length > 0) await admin.unlink(...found)
-    cursor = next
-  } while (cursor !== '0')
+  await deleteMatching(admin, budgetKeys(prefix).pattern)
   await Promise.all([...conns, admin].map((c) => c.quit()))
   await server.close()
 })
