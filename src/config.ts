@@ -3,6 +3,7 @@
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
 import { z } from 'zod'
+import { isMalformedToken } from './contract/auth.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const url = z.url({ protocol: /^https?$/ })
@@ -13,7 +14,7 @@ export const ConfigSchema = z.object({
   /** Base URL including `/v3`; unset starts the embedded provider. */
   TOUCHLINE_UPSTREAM_URL: url.optional(),
   /** Upstream `api_token`; never logged, never sent to clients. */
-  TOUCHLINE_UPSTREAM_TOKEN: z.string().min(1).regex(/^[^\s"']+$/, 'must not contain spaces or quotes').optional(),
+  TOUCHLINE_UPSTREAM_TOKEN: z.string().min(1).refine((t) => !isMalformedToken(t), 'must not contain spaces or quotes').optional(),
   TOUCHLINE_PROVIDER_PORT: port.default(8081),
   /** Match seconds per real second in the embedded provider's simulator. */
   TOUCHLINE_SIM_SPEED: z.coerce.number().positive().max(3600).default(60),

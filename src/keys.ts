@@ -6,11 +6,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { isMalformedToken } from './contract/auth.ts'
 
 export const DEMO_KEY = 'demo'
 
 const KeySchema = z.object({
-  key: z.string().min(4).max(256).regex(/^[^\s"'`]+$/, 'must not contain spaces or quotes'),
+  key: z.string().min(4).max(256).refine((k) => !isMalformedToken(k), 'must not contain spaces or quotes'),
   name: z.string().min(1).max(100),
   leagues: z.union([z.literal('*'), z.array(z.number().int().positive()).min(1)]).default('*'),
   hourly_quota: z.number().int().positive().default(3000),

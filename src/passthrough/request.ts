@@ -3,6 +3,7 @@
  * cache key, the coalescing key and what is actually sent upstream are one and the same thing, so two
  * requests that mean the same call share one cache entry and one upstream call.
  */
+import { presentedToken } from '../contract/auth.ts'
 import { encodeQueryValue } from '../contract/query.ts'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
@@ -26,19 +27,9 @@ export interface UpstreamRequest {
   key: string
 }
 
-const MALFORMED = /[\s"'`]/
-
-/** The presented key: `api_token` wins over the header, as on the upstream; `Bearer ` is optional. */
-export function presentedKey (req: Pick<PassRequest, 'query' | 'authorization'>): string | undefined {
-  const fromQuery = req.query.api_token
-  if (typeof fromQuery === 'string') return fromQuery
-  // A repeated api_token can never match a key; joined, it fails the lookup like any wrong key.
-  if (Array.isArray(fromQuery)) return fromQuery.join(',')
-  if (req.authorization === undefined) return undefined
-  return req.authorization.replace(/^Bearer\s+/i, '')
-}
-
-export const isMalformedKey = (key: string): boolean => MALFORMED.test(key)
+/** The presented key, read as the upstream reads tokens (contract/auth.ts). */
+export const presentedKey = (req: Pick<PassRequest, 'query' | 'authorization'>): string | undefined =>
+  presentedToken(req.query, req.authorization)
 
 /**
  * Parameters whose value changes nothing when it is the default (spec 4.1): dropped, so that `?page=1`

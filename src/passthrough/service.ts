@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
+import { isMalformedToken } from '../contract/auth.ts'
 import { missingFeature } from '../contract/features.ts'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { SELECTABLE, type Kind } from '../contract/resources.ts'
@@ -28,7 +29,7 @@ import {
   INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, originForbidden, pathNotFound, rateLimitBody, rateLimitHeaders,
   reply, serverError, tooManyRequests, unauthorized, type QuotaView, type Reply
 } from './replies.ts'
-import { isMalformedKey, nextPageUrl, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
+import { nextPageUrl, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
 import { filterRecords, isScoped, leagueInPath, narrowFilters, scopeEntry, scopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
 import { DEFAULT_TTL, ttlFor, type TtlPolicy } from './ttl.ts'
@@ -197,7 +198,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   async function serve (req: PassRequest): Promise<Reply> {
     const presented = presentedKey(req)
     if (presented === undefined || presented === '') return unauthorized(MISSING_KEY)
-    if (isMalformedKey(presented)) return unauthorized(MALFORMED_KEY)
+    if (isMalformedToken(presented)) return unauthorized(MALFORMED_KEY)
     const key = deps.keys.find(presented)
     if (key === undefined) return unauthorized(INVALID_KEY)
     if (req.origin === undefined) return await serveKey(req, key, presented)

@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino'
 import { matchEndpoint, parseQuery } from '../contract/query.ts'
 import { frameworkErrorBody } from '../errors.ts'
-import { authenticate, tokenOf } from './auth.ts'
+import { presentedToken } from '../contract/auth.ts'
+import { authenticate } from './auth.ts'
 import { internalError, pathNotFound, tooManyRequests, type ErrorReply } from './errors.ts'
 import type { Pagination } from '../contract/envelope.ts'
 import { rateLimitBody, rateLimitHeaders } from '../contract/errors.ts'
@@ -76,7 +77,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   const url = new URL(req.url, 'http://provider.local')
   const query = req.query as Record<string, string | string[] | undefined>
   if (!url.pathname.startsWith('/v3/')) return pathNotFound(url.pathname)
-  const caller = authenticate(tokenOf(query, req.headers.authorization), tokens, planOf)
+  const caller = authenticate(presentedToken(query, req.headers.authorization), tokens, planOf)
   if ('status' in caller) return caller
   const match = matchEndpoint(url.pathname.slice(3))
   if (match === undefined) return pathNotFound(url.pathname)
