@@ -3,6 +3,7 @@
  * spec's shape (error, message, error_id), never a stack trace or an internal message.
  */
 import { randomUUID } from 'node:crypto'
+import { badRequestBody } from './contract/query.ts'
 
 export const ErrorCodes = {
   CONFIG: 'TL_ERR_CONFIG',
@@ -29,6 +30,5 @@ export function internalErrorBody (errorId: string = randomUUID()): { error: str
  * URL, and with it a caller's `api_token`. Answered instead with the spec's 400 shape and no URL.
  */
 export function frameworkErrorBody (): { message: string, errors: Record<string, string[]> } {
-  const message = 'The request URL is malformed (invalid percent-encoding or characters).'
-  return { message, errors: { url: [message] } }
+  return badRequestBody('url', 'The request URL is malformed (invalid percent-encoding or characters).')
 }

@@ -56,6 +56,11 @@ export const ErrorCode = {
   INAPPLICABLE_FILTER: 5010
 } as const
 
+/** The spec's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
+export function badRequestBody (param: string, message: string, code: number = ErrorCode.INVALID_PARAMETER): QueryError['body'] {
+  return { message, code, errors: { [param]: [message] } }
+}
+
 class Rejection extends Error {
   constructor (readonly param: string, message: string, readonly code: number = ErrorCode.INVALID_PARAMETER) {
     super(message)
@@ -192,7 +197,7 @@ export function parseQuery (endpoint: Endpoint, query: Record<string, string | s
     return { ok: true, query: validate(endpoint, query) }
   } catch (err) {
     if (!(err instanceof Rejection)) throw err
-    return { ok: false, error: { status: 400, code: err.code, body: { message: err.message, code: err.code, errors: { [err.param]: [err.message] } } } }
+    return { ok: false, error: { status: 400, code: err.code, body: badRequestBody(err.param, err.message, err.code) } }
   }
 }
 

@@ -3,7 +3,7 @@
  * the validated query and answers with records, or with a 403/404 reply (which costs no budget).
  */
 import type { Endpoint } from '../contract/endpoints.ts'
-import type { ParsedQuery } from '../contract/query.ts'
+import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
 import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import type { Caller } from './auth.ts'
@@ -76,7 +76,7 @@ function dateParam (ctx: HandlerContext, name: string): string | ErrorReply {
   // A round trip catches dates JavaScript rolls over (2026-02-30 would read as 2026-03-02).
   const parsed = Date.parse(`${value}T00:00:00Z`)
   if (!DATE.test(value) || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== value) {
-    return { status: 400, body: { message: `The ${name} "${value}" is not a valid date (YYYY-MM-DD).`, code: 5006, errors: { [name]: ['Use the format YYYY-MM-DD.'] } } }
+    return { status: 400, body: badRequestBody(name, `The ${name} "${value}" is not a valid date (YYYY-MM-DD).`) }
   }
   return value
 }
@@ -89,7 +89,7 @@ function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
   const from = Date.parse(`${start}T00:00:00Z`) / 1000
   const to = Date.parse(`${end}T23:59:59Z`) / 1000
   if (to < from || to - from > 100 * 86400) {
-    return { status: 400, body: { message: 'The date range must run forward and span at most 100 days.', code: 5006, errors: { end: ['Invalid date range.'] } } }
+    return { status: 400, body: badRequestBody('end', 'The date range must run forward and span at most 100 days.') }
   }
   const fixtures = ctx.world.all('fixture').filter((f) => {
     const ts = ctx.world.kickoff(f)
@@ -121,7 +121,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   'fixtures.multi': (ctx) => {
     const ids = (ctx.params.ids ?? '').split(',').map(Number)
-    if (ids.length > 50) return { status: 400, body: { message: 'At most 50 fixture ids per request.', code: 5006, errors: { ids: ['Too many ids.'] } } }
+    if (ids.length > 50) return { status: 400, body: badRequestBody('ids', 'At most 50 fixture ids per request.') }
     return listOf(ctx, ids.map((id) => ctx.world.get('fixture', id)).filter((f): f is Rec => f !== undefined))
   },
   'fixtures.date': (ctx) => {
