@@ -29,7 +29,28 @@ export const ConfigSchema = z.object({
   /** Shortest pause between two polls of livescores/latest. */
   TOUCHLINE_POLL_FLOOR_MS: z.coerce.number().int().min(100).max(10_000).default(1000),
   /** Full reconciliation with /livescores at least this often. */
-  TOUCHLINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000)
+  TOUCHLINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** Base of every link the gateway returns (`next_page`, `next_cursor`); unset: the listener's URL. Never the Host header. */
+  TOUCHLINE_PUBLIC_URL: url.transform((u) => u.replace(/\/+$/, '')).optional(),
+  /**
+   * Proxies whose `X-Forwarded-*` headers are trusted: `true`, a hop count, or a comma-separated list of
+   * addresses/CIDRs (fastify's `trustProxy`). Unset: none, the socket's address is the client's.
+   */
+  TOUCHLINE_TRUST_PROXY: z.string().min(1).transform((v, ctx): boolean | number | string[] => {
+    if (v === 'true') return true
+    if (v === 'false') return false
+    if (/^\d+$/.test(v)) return Number(v)
+    const list = v.split(',').map((s) => s.trim()).filter((s) => s !== '')
+    if (list.length === 0 || list.some((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s))) {
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a comma-separated list of IP addresses or CIDRs' })
+      return z.NEVER
+    }
+    return list
+  }).optional(),
+  /** The upstream plan's hourly limit per entity, for an upstream whose `rate_limit` gives no total; unset: learned. */
+  TOUCHLINE_UPSTREAM_HOURLY_LIMIT: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  /** Directory where the poller records every upstream response it receives (NDJSON, hourly files). */
+  TOUCHLINE_RECORD_DIR: z.string().min(1).optional()
 })
 
 export type Config = z.infer<typeof ConfigSchema>

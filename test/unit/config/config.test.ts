@@ -60,4 +60,23 @@ describe('config', () => {
     expect(err.variables).toEqual(['TOUCHLINE_UPSTREAM_TOKEN'])
     expect(err.message).not.toContain('def-secret')
   })
+  it('reads the round-two settings: public URL, trusted proxies, hourly limit, record dir', () => {
+    const cfg = loadConfig({
+      TOUCHLINE_PUBLIC_URL: 'https://live.example.com/',
+      TOUCHLINE_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '3000',
+      TOUCHLINE_RECORD_DIR: '/tmp/rec'
+    })
+    expect(cfg.TOUCHLINE_PUBLIC_URL).toBe('https://live.example.com')
+    expect(cfg.TOUCHLINE_TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1'])
+    expect(cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT).toBe(3000)
+    expect(cfg.TOUCHLINE_RECORD_DIR).toBe('/tmp/rec')
+    expect(loadConfig({ TOUCHLINE_TRUST_PROXY: 'true' }).TOUCHLINE_TRUST_PROXY).toBe(true)
+    expect(loadConfig({ TOUCHLINE_TRUST_PROXY: '2' }).TOUCHLINE_TRUST_PROXY).toBe(2)
+  })
+
+  it('names the round-two settings when they are invalid', () => {
+    const err = errorOf({ TOUCHLINE_PUBLIC_URL: 'ftp://x', TOUCHLINE_TRUST_PROXY: 'evil proxy', TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '0' })
+    expect(err.variables.sort()).toEqual(['TOUCHLINE_PUBLIC_URL', 'TOUCHLINE_TRUST_PROXY', 'TOUCHLINE_UPSTREAM_HOURLY_LIMIT'])
+  })
 })
