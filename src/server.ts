@@ -1,12 +1,12 @@
 /**
- * `touchline serve`: settings → startGateway → listen; close-with-grace for shutdown (stop polling, close
- * sockets with 1001, flush). Nothing else lives here.
+ * `touchline serve`: settings → startGateway → listen; signals: SIGHUP reloads the keys, close-with-grace
+ * shuts down on SIGTERM/SIGINT (stop polling, close sockets with 1001, flush). Nothing else lives here.
  */
 import closeWithGrace from 'close-with-grace'
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
 import type { Config } from './config.ts'
-import { startGateway } from './gateway.ts'
-import { DEMO_KEY } from './keys.ts'
+import { startGateway, type Gateway } from './gateway.ts'
+import { DEMO_KEY, KeysFileError } from './keys.ts'
 import { loggerOptions } from './logger.ts'
 
 export async function runServer (cfg: Config): Promise<void> {
@@ -29,17 +29,39 @@ export async function runServer (cfg: Config): Promise<void> {
     ''
   ]
   process.stdout.write(lines.join('\n') + '\n')
+  handleSignals(gateway, log)
+}
+
+/**
+ * DESIGN §1: SIGTERM and SIGINT shut down gracefully (a second one exits at once, code 1); SIGHUP re-reads
+ * the keys file and applies it to open connections, and does nothing else. close-with-grace listens to
+ * SIGHUP by default, so it is told to skip it.
+ */
+function handleSignals (gateway: Gateway, log: Logger): void {
+  let closing = false
   process.on('SIGHUP', () => {
-    try {
-      const removed = gateway.reloadKeys()
-      log.info({ keys: gateway.keys.all().length, removed }, 'client keys reloaded')
-    } catch (err) {
-      log.error({ err }, 'client keys not reloaded; the previous keys stay in force')
-    }
+    // reload answers its own failures: it never rejects.
+    if (!closing) reload(gateway, log)
   })
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  closeWithGrace({
+    delay: 10_000,
+    skip: ['SIGHUP'],
+    logger: { error: (message: unknown) => log.error(String(message)) }
+  }, async ({ signal, err }) => {
+    closing = true
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
     await gateway.close()
   })
+}
+
+async function reload (gateway: Gateway, log: Logger): Promise<void> {
+  try {
+    const applied = await gateway.reloadKeys()
+    log.info({ keys: gateway.keys.all().length, ...applied }, 'client keys reloaded')
+  } catch (err) {
+    // The message names the file and the entry, never a key (loadKeysFile); a stack would say nothing more.
+    const reason = err instanceof KeysFileError ? err.message : String(err)
+    log.error({ reason }, 'client keys not reloaded; the previous keys stay in force')
+  }
 }
