@@ -84,7 +84,8 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   if (cfg.TOUCHLINE_UPSTREAM_URL !== undefined) return { baseUrl: cfg.TOUCHLINE_UPSTREAM_URL, token }
   const provider = await startProvider({
     port: cfg.TOUCHLINE_PROVIDER_PORT,
-    host: '127.0.0.1',
+    // Where the gateway listens: in a container (compose) the published port must reach it too.
+    host: cfg.TOUCHLINE_HOST,
     seed: cfg.TOUCHLINE_SEED,
     simSpeed: cfg.TOUCHLINE_SIM_SPEED,
     logger: log.child({ component: 'provider' }, { level: 'warn' }),
