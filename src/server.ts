@@ -11,6 +11,8 @@ import { loggerOptions } from './logger.ts'
 
 export async function runServer (cfg: Config): Promise<void> {
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
+  // Before the start, which takes a while: Node's default action for SIGHUP is to exit.
+  const reloads = reloadOnSighup(log)
   const gateway = await startGateway(cfg, log)
   const key = cfg.TOUCHLINE_KEYS_FILE === undefined ? DEMO_KEY : '<a key from TOUCHLINE_KEYS_FILE>'
   const lines = [
@@ -29,26 +31,44 @@ export async function runServer (cfg: Config): Promise<void> {
     ''
   ]
   process.stdout.write(lines.join('\n') + '\n')
-  handleSignals(gateway, log)
+  reloads.ready(gateway)
+  shutDownOnSignals(gateway, log, reloads.stop)
 }
 
 /**
- * DESIGN §1: SIGTERM and SIGINT shut down gracefully (a second one exits at once, code 1); SIGHUP re-reads
- * the keys file and applies it to open connections, and does nothing else. close-with-grace listens to
- * SIGHUP by default, so it is told to skip it.
+ * DESIGN §1: SIGHUP re-reads the keys file and applies it to open connections, and does nothing else. One
+ * received while the gateway starts is applied once it is up; none after the shutdown began.
  */
-function handleSignals (gateway: Gateway, log: Logger): void {
-  let closing = false
+function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop: () => void } {
+  let gateway: Gateway | undefined
+  let missed = false
+  let stopped = false
+  // reload answers its own failures: it never rejects.
   process.on('SIGHUP', () => {
-    // reload answers its own failures: it never rejects.
-    if (!closing) reload(gateway, log)
+    if (stopped) return
+    if (gateway === undefined) missed = true
+    else reload(gateway, log)
   })
+  return {
+    ready (started) {
+      gateway = started
+      if (missed) reload(started, log)
+    },
+    stop () { stopped = true }
+  }
+}
+
+/**
+ * DESIGN §1: SIGTERM and SIGINT shut down gracefully; a second one during the shutdown exits at once
+ * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ */
+function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void): void {
   closeWithGrace({
     delay: 10_000,
     skip: ['SIGHUP'],
     logger: { error: (message: unknown) => log.error(String(message)) }
   }, async ({ signal, err }) => {
-    closing = true
+    stopReloads()
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
     await gateway.close()

@@ -27,6 +27,8 @@ export interface SpawnOptions {
   env?: Record<string, string>
   /** Extra node flags before the script (e.g. `--require` a preload). */
   nodeArgs?: string[]
+  /** Called with the child as soon as it is spawned, before the banner (to signal it while it starts). */
+  onSpawn?: (child: ChildProcess) => void
 }
 
 /** Starts the gateway (embedded provider, ports 0) and waits for its banner. Killed when the test ends. */
@@ -35,6 +37,7 @@ export async function spawnGateway (opts: SpawnOptions = {}): Promise<GatewayPro
     env: { ...process.env, NODE_ENV: 'test', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
+  opts.onSpawn?.(child)
   onTestFinished(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
   let out = ''
   child.stdout?.on('data', (d: Buffer) => { out += d.toString() })

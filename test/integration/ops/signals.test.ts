@@ -3,11 +3,16 @@
  * SIGTERM and SIGINT shut down gracefully (sockets closed with 1001, exit 0), a second SIGTERM during the
  * shutdown ends the process at once. Plus the log lines a hostile client can cause.
  */
+import type { ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import { describe, expect, inject, it, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
+import { deleteMatching } from '../../helpers/redis.ts'
 import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse } from '../push/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
@@ -77,6 +82,54 @@ describe('touchline serve and signals', () => {
     expect((await ws.closed).code).toBe(1001)
     expect(await gw.exited).toBe(0)
     expect(gw.logs().filter((l) => l.msg === 'shutting down')).toEqual([expect.objectContaining({ signal: 'SIGTERM' })])
+  }, 60_000)
+
+  it('a SIGHUP while the gateway starts neither stops it nor is lost: the keys are reloaded once it is up', async () => {
+    // The start is held at its Redis connection (a gate in front of the real Redis), so the signal lands
+    // inside it every time.
+    const target = new URL(inject('redisUrl'))
+    let release: () => void = () => {}
+    const released = new Promise<void>((resolve) => { release = resolve })
+    let reached: () => void = () => {}
+    const reachedRedis = new Promise<void>((resolve) => { reached = resolve })
+    const gate = createServer((client) => {
+      reached()
+      client.on('error', () => {})
+      released.then(() => {
+        const upstream = connect(Number(target.port || 6379), target.hostname)
+        upstream.on('error', () => client.destroy())
+        client.on('close', () => upstream.destroy())
+        client.pipe(upstream).pipe(client)
+      }, () => {})
+    })
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
+    const prefix = `tl-test-sighup-${randomUUID()}:`
+    onTestFinished(async () => {
+      gate.close()
+      const redis = new Redis(inject('redisUrl'))
+      await deleteMatching(redis, `${prefix}*`)
+      await redis.quit()
+    })
+    const address = gate.address()
+    const port = typeof address === 'object' && address !== null ? address.port : 0
+    const file = keysFile(KEYS)
+    let child: ChildProcess | undefined
+    const starting = spawnGateway({
+      env: { TOUCHLINE_KEYS_FILE: file.path, TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${port}`, TOUCHLINE_REDIS_PREFIX: prefix },
+      onSpawn: (c) => { child = c }
+    })
+    await reachedRedis
+    file.write(JSON.stringify([KEYS[1], { key: 'added-key-44aa', name: 'added' }]))
+    child?.kill('SIGHUP')
+    // Give the signal time to arrive before the start goes on.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    release()
+    const gw = await starting
+    expect(await gw.waitForLog((l) => l.msg === 'client keys reloaded')).toMatchObject({ removed: ['club'] })
+    expect((await fetch(`${gw.url}/v1/fixtures/live?api_token=added-key-44aa`)).status).toBe(200)
+    expect((await fetch(`${gw.url}/v1/fixtures/live?api_token=club-key-7f3a`)).status).toBe(401)
+    gw.child.kill('SIGTERM')
+    expect(await gw.exited).toBe(0)
   }, 60_000)
 
   it('SIGINT shuts down the same way: sockets closed with 1001, exit code 0', async () => {
