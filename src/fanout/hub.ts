@@ -137,7 +137,7 @@ export function createHub (deps: HubDeps): Hub {
       else adoptSse(parts, flow, res, key, sub, origin)
     },
     revokeKey: (name) => revokeKey(registry, name),
-    applyKeys: async (lookup) => await applyKeys({ registry, delivery, store, metrics }, lookup),
+    applyKeys: async (lookup) => await applyKeys({ registry, delivery, store, metrics, log }, lookup),
     liveSnapshot: async (filter, key) => (await snapshots.get(filter, key, head)).fixtures,
     head: () => head,
     stats: () => ({

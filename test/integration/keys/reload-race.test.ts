@@ -1,7 +1,8 @@
 /**
- * A keys reload that lands while a subscribe is reading its snapshot: the snapshot, read for the old
- * scope, must not carry the leagues the reload removed, nor may the changes held meanwhile. The store's read is held open by a gate so the
- * reload lands inside it every time.
+ * A keys reload on a bad night. One landing while a subscribe reads its snapshot (the read is held open
+ * by a gate, so it lands inside it every time): the snapshot, read for the old scope, must not carry the
+ * leagues the reload removed, nor may the changes held meanwhile. One landing while the store is down:
+ * the new keys still apply.
  */
 import { describe, expect, it } from 'vitest'
 import { createKeyRing } from '../../../src/keys.ts'
@@ -47,6 +48,27 @@ describe('a keys reload during a subscribe', () => {
     await apply(1, 271)
     await ws.take((f) => f.type === 'change' && f.fixture_id === 1)
     expect(ws.changes().map((f) => f.league_id)).toEqual([271])
+    ws.close()
+  })
+  it('still applies the new keys when the store cannot be read for the fixtures\' leagues', async () => {
+    const memory = createStore({ kind: 'memory' })
+    const store: LiveStore = { ...memory, getFixtures: async () => { throw new Error('store down') } }
+    const apply = applier(memory)
+    await apply(1, 271)
+    await apply(2, 501)
+    const club = clientKey('club', { leagues: [271, 501] })
+    const s = await startPush({ store, keys: [club] })
+    const ws = await WsTestClient.connect(s.wsUrl('club-key'))
+    await ws.take('hello')
+    expect(await ws.request({ op: 'subscribe', ref: 's', leagues: [271, 501], fixtures: [2], snapshot: false })).toMatchObject({ type: 'subscribed' })
+    const ring = createKeyRing([{ ...club, leagues: [271] }])
+    expect(await s.hub.applyKeys((old) => ring.find(old.key))).toMatchObject({ narrowed: 1 })
+    expect(await ws.take('error')).toMatchObject({ code: 'forbidden', leagues: [501], fixtures: [] })
+    // The fixture subscription stays, but the key no longer sees its league.
+    await apply(2, 501)
+    await apply(1, 271)
+    await ws.take((f) => f.type === 'change' && f.fixture_id === 1)
+    expect(ws.changes().map((f) => f.fixture_id)).toEqual([1])
     ws.close()
   })
 })
