@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
-import { createHub, type Hub } from './fanout/hub.ts'
+import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
 import type { Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
@@ -36,13 +36,16 @@ export interface Gateway {
   hub: Hub
   isLeader: () => boolean
   /**
-   * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once, and the
-   * connections of removed keys are closed (WebSocket 4001). Throws KeysFileError and keeps the old keys
-   * when the file is invalid. Returns the names of the removed keys.
+   * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once and to open
+   * connections (removed key or origin 4001, narrowed leagues dropped, over `max_connections` 4029; see
+   * fanout/rescope.ts). Throws KeysFileError and keeps the old keys when the file is invalid. Resolves to
+   * the names of the removed keys and what was done to open connections.
    */
-  reloadKeys: () => string[]
+  reloadKeys: () => Promise<KeysReloaded>
   close: () => Promise<void>
 }
+
+export type KeysReloaded = KeysApplied & { removed: string[] }
 
 export interface GatewayOverrides {
   /** Options for the embedded provider (tests: speed, faults, clock...). */
@@ -81,7 +84,8 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   if (cfg.TOUCHLINE_UPSTREAM_URL !== undefined) return { baseUrl: cfg.TOUCHLINE_UPSTREAM_URL, token }
   const provider = await startProvider({
     port: cfg.TOUCHLINE_PROVIDER_PORT,
-    host: '127.0.0.1',
+    // Where the gateway listens: in a container (compose) the published port must reach it too.
+    host: cfg.TOUCHLINE_HOST,
     seed: cfg.TOUCHLINE_SEED,
     simSpeed: cfg.TOUCHLINE_SIM_SPEED,
     logger: log.child({ component: 'provider' }, { level: 'warn' }),
@@ -208,11 +212,11 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     poller,
     hub,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
-    reloadKeys () {
-      if (cfg.TOUCHLINE_KEYS_FILE === undefined) return []
+    async reloadKeys () {
+      if (cfg.TOUCHLINE_KEYS_FILE === undefined) return { removed: [], revoked: 0, narrowed: 0, ended: 0, overLimit: 0 }
       const removed = keys.replace(loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
-      for (const name of removed) hub.revokeKey(name)
-      return removed
+      // A connection's record is found again by its key, so a renamed key keeps its connections.
+      return { removed, ...await hub.applyKeys((old) => keys.find(old.key)) }
     },
     close: async () => { await scope.close() }
   }

@@ -82,11 +82,19 @@ export const demoKeys = (): ClientKey[] => [KeySchema.parse({ key: DEMO_KEY, nam
 
 /** Reads and validates a keys file; errors name the file and the entry, never a key. */
 export function loadKeysFile (path: string): ClientKey[] {
-  let json: unknown
+  let text: string
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'))
+    text = readFileSync(path, 'utf8')
   } catch (err) {
     throw new KeysFileError(`TOUCHLINE_KEYS_FILE: cannot read ${path}: ${(err as Error).message}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (err) {
+    // V8's message quotes the text around the fault, which may be a key: only the position is kept.
+    const at = /position (\d+)/.exec((err as Error).message)?.[1]
+    throw new KeysFileError(`TOUCHLINE_KEYS_FILE: ${path} is not valid JSON${at === undefined ? '' : ` (at position ${at})`}`)
   }
   const parsed = KeysFileSchema.safeParse(json)
   if (!parsed.success) {

@@ -2,6 +2,7 @@
  * pino options shared by every process. Tokens never reach a log line: the redact list covers the places a
  * token can sit (query strings are scrubbed by `redactUrl` in the request serializer).
  */
+import { createRequire } from 'node:module'
 import type { LoggerOptions } from 'pino'
 
 const TOKEN_PARAM = /([?&](?:api_token|token)=)[^&#\s]*/gi
@@ -30,8 +31,21 @@ export function loggerOptions (level: string): LoggerOptions {
         return { type: err.name, code: err.code, message: redactUrl(err.message), stack: err.stack === undefined ? undefined : redactUrl(err.stack) }
       }
     },
-    ...(process.stdout.isTTY && process.env.NODE_ENV !== 'test'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
-      : {})
+    ...prettyTransport()
   }
+}
+
+/**
+ * Human-readable lines on a terminal, through pino-pretty when it is installed. It is a devDependency:
+ * the pruned production image (`docker run -it`) has none, and logs JSON lines there instead of crashing.
+ */
+function prettyTransport (): Pick<LoggerOptions, 'transport'> {
+  if (process.stdout.isTTY !== true || process.env.NODE_ENV === 'test') return {}
+  let target: string
+  try {
+    target = createRequire(import.meta.url).resolve('pino-pretty')
+  } catch {
+    return {}
+  }
+  return { transport: { target, options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
 }

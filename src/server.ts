@@ -1,16 +1,18 @@
 /**
- * `touchline serve`: settings → startGateway → listen; close-with-grace for shutdown (stop polling, close
- * sockets with 1001, flush). Nothing else lives here.
+ * `touchline serve`: settings → startGateway → listen; signals: SIGHUP reloads the keys, close-with-grace
+ * shuts down on SIGTERM/SIGINT (stop polling, close sockets with 1001, flush). Nothing else lives here.
  */
 import closeWithGrace from 'close-with-grace'
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
 import type { Config } from './config.ts'
-import { startGateway } from './gateway.ts'
-import { DEMO_KEY } from './keys.ts'
+import { startGateway, type Gateway } from './gateway.ts'
+import { DEMO_KEY, KeysFileError } from './keys.ts'
 import { loggerOptions } from './logger.ts'
 
 export async function runServer (cfg: Config): Promise<void> {
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
+  // Before the start, which takes a while: Node's default action for SIGHUP is to exit.
+  const reloads = reloadOnSighup(log)
   const gateway = await startGateway(cfg, log)
   const key = cfg.TOUCHLINE_KEYS_FILE === undefined ? DEMO_KEY : '<a key from TOUCHLINE_KEYS_FILE>'
   const lines = [
@@ -29,17 +31,57 @@ export async function runServer (cfg: Config): Promise<void> {
     ''
   ]
   process.stdout.write(lines.join('\n') + '\n')
+  reloads.ready(gateway)
+  shutDownOnSignals(gateway, log, reloads.stop)
+}
+
+/**
+ * DESIGN §1: SIGHUP re-reads the keys file and applies it to open connections, and does nothing else. One
+ * received while the gateway starts is applied once it is up; none after the shutdown began.
+ */
+function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop: () => void } {
+  let gateway: Gateway | undefined
+  let missed = false
+  let stopped = false
+  // reload answers its own failures: it never rejects.
   process.on('SIGHUP', () => {
-    try {
-      const removed = gateway.reloadKeys()
-      log.info({ keys: gateway.keys.all().length, removed }, 'client keys reloaded')
-    } catch (err) {
-      log.error({ err }, 'client keys not reloaded; the previous keys stay in force')
-    }
+    if (stopped) return
+    if (gateway === undefined) missed = true
+    else reload(gateway, log)
   })
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  return {
+    ready (started) {
+      gateway = started
+      if (missed) reload(started, log)
+    },
+    stop () { stopped = true }
+  }
+}
+
+/**
+ * DESIGN §1: SIGTERM and SIGINT shut down gracefully; a second one during the shutdown exits at once
+ * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ */
+function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void): void {
+  closeWithGrace({
+    delay: 10_000,
+    skip: ['SIGHUP'],
+    logger: { error: (message: unknown) => log.error(String(message)) }
+  }, async ({ signal, err }) => {
+    stopReloads()
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
     else log.info({ signal }, 'shutting down')
     await gateway.close()
   })
+}
+
+async function reload (gateway: Gateway, log: Logger): Promise<void> {
+  try {
+    const applied = await gateway.reloadKeys()
+    log.info({ keys: gateway.keys.all().length, ...applied }, 'client keys reloaded')
+  } catch (err) {
+    // The message names the file and the entry, never a key (loadKeysFile); a stack would say nothing more.
+    const reason = err instanceof KeysFileError ? err.message : String(err)
+    log.error({ reason }, 'client keys not reloaded; the previous keys stay in force')
+  }
 }

@@ -32,7 +32,9 @@ export abstract class Connection {
   /** Every league the key may see (SSE without a filter on an all-leagues key). */
   all = false
   /** False when the key sees only some leagues: changes reached through a fixture are then checked. */
-  readonly unscoped: boolean
+  unscoped: boolean
+  /** The browser origin the connection came from, checked again when the keys file is reloaded. */
+  origin: string | undefined
   /** Answered the last heartbeat ping. */
   alive = true
   closed = false
@@ -52,7 +54,8 @@ export abstract class Connection {
   /** While `pending` is set: the cursor up to which this client has everything (for the 1001 close reason). */
   resumeFrom: string | undefined
 
-  constructor (readonly id: number, readonly key: ClientKey) {
+  /** The key's record; replaced in place by a keys reload (ConnectionRegistry.rekey). */
+  constructor (readonly id: number, public key: ClientKey) {
     this.unscoped = key.leagues === '*'
   }
 

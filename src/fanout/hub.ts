@@ -10,6 +10,7 @@
  *   subscribe.ts       serving a subscribe: snapshot and replay without gap or duplicate
  *   snapshot-cache.ts  serialized snapshots shared while nothing changes
  *   lifecycle.ts       heartbeats, revoking a key, shutdown
+ *   rescope.ts         a reloaded keys file applied to open connections
  */
 import type { ServerResponse } from 'node:http'
 import type { BaseLogger } from 'pino'
@@ -24,6 +25,7 @@ import { closeAll, revokeKey, startHeartbeats } from './lifecycle.ts'
 import { RateLimiter, resolveLimits, type HubLimits } from './limits.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
+import { applyKeys, type KeysApplied } from './rescope.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
 
@@ -36,6 +38,7 @@ export interface HubDeps {
 }
 
 export type { SseSubscription } from './subscribe.ts'
+export type { KeysApplied } from './rescope.ts'
 
 export interface Hub {
   readonly limits: Readonly<HubLimits>
@@ -48,15 +51,23 @@ export interface Hub {
   allowConnection: (ip: string) => boolean
   /** Whether the key may open one more connection (per-key `max_connections`). */
   hasRoom: (key: ClientKey) => boolean
-  /** Adopts an upgraded socket: attaches its listeners synchronously and sends `hello` (or closes 4029/1001). */
-  acceptWebSocket: (socket: WebSocket, key: ClientKey) => void
+  /**
+   * Adopts an upgraded socket: attaches its listeners synchronously and sends `hello` (or closes 4029/1001).
+   * `origin`, the request's Origin header, is checked again when the keys are reloaded.
+   */
+  acceptWebSocket: (socket: WebSocket, key: ClientKey, origin?: string) => void
   /** Adopts an SSE response whose headers are written; streams snapshot or replay, then changes. */
-  acceptSse: (res: ServerResponse, key: ClientKey, sub: SseSubscription) => void
+  acceptSse: (res: ServerResponse, key: ClientKey, sub: SseSubscription, origin?: string) => void
   /**
    * Ends every connection of the key named `name` at once: WebSocket closed with 4001, SSE streams ended.
    * For keys removed from the keys file; the caller must also stop the key being accepted. Returns how many.
    */
   revokeKey: (name: string) => number
+  /**
+   * Applies reloaded key records to every open connection (see rescope.ts): `lookup` maps a connection's
+   * record to its new one, undefined when the key is gone.
+   */
+  applyKeys: (lookup: (key: ClientKey) => ClientKey | undefined) => Promise<KeysApplied>
   /**
    * The live snapshot for `filter` (undefined: every live fixture) as `key` may see it, as a JSON array;
    * serialized once and shared with every subscribe and request asking for the same until a change is routed.
@@ -117,15 +128,16 @@ export function createHub (deps: HubDeps): Hub {
     get closing () { return closing !== undefined },
     allowConnection: (ip) => rate.take(ip),
     hasRoom: (key) => registry.countFor(key.name) < key.max_connections,
-    acceptWebSocket (socket, key) {
+    acceptWebSocket (socket, key, origin) {
       if (closing !== undefined) return socket.close(CLOSE_GOING_AWAY, head)
-      adoptWebSocket(parts, ops, socket, key)
+      adoptWebSocket(parts, ops, socket, key, origin)
     },
-    acceptSse (res, key, sub) {
+    acceptSse (res, key, sub, origin) {
       if (closing !== undefined) res.end()
-      else adoptSse(parts, flow, res, key, sub)
+      else adoptSse(parts, flow, res, key, sub, origin)
     },
     revokeKey: (name) => revokeKey(registry, name),
+    applyKeys: async (lookup) => await applyKeys({ registry, delivery, store, metrics, log }, lookup),
     liveSnapshot: async (filter, key) => (await snapshots.get(filter, key, head)).fixtures,
     head: () => head,
     stats: () => ({
@@ -161,9 +173,10 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
 }
 
 /** Registers an upgraded socket and attaches every listener synchronously (STYLE rule 5), then says hello. */
-function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey): void {
+function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined): void {
   if (registry.countFor(key.name) >= key.max_connections) return socket.close(CLOSE_TOO_MANY, 'too many connections for this key')
   const conn = new WsConnection(registry.nextId(), key, socket)
+  conn.origin = origin
   registry.register(conn)
   socket.on('message', (data, isBinary) => {
     conn.alive = true
@@ -176,8 +189,9 @@ function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, o
 }
 
 /** Registers an SSE response whose headers are written and serves its fixed subscription. */
-function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, res: ServerResponse, key: ClientKey, sub: SseSubscription): void {
+function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, res: ServerResponse, key: ClientKey, sub: SseSubscription, origin: string | undefined): void {
   const conn = new SseConnection(registry.nextId(), key, res)
+  conn.origin = origin
   registry.register(conn)
   res.on('close', () => registry.closed(conn))
   res.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'sse error'))

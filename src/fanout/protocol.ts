@@ -104,6 +104,8 @@ export interface ErrorFrame {
   message: string
   /** With `forbidden`: the leagues outside the key's scope, so a client can drop them without reading `message`. */
   leagues?: number[]
+  /** With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers. */
+  fixtures?: number[]
 }
 export type ChangeFrame = { type: 'change' } & ChangeRecord
 

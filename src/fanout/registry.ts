@@ -2,6 +2,7 @@
  * The hub's connection registry: every open connection, the per-key connection counts behind
  * `max_connections`, the routing index, and the connections that were let go but are still saying goodbye.
  */
+import type { ClientKey } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { Connection } from './connection.ts'
 import { SubscriptionIndex } from './subscriptions.ts'
@@ -47,6 +48,16 @@ export class ConnectionRegistry {
     this.metrics.connections.inc({ transport: conn.transport })
   }
 
+  /** Gives the connection its key's reloaded record; a renamed key takes its connections' count along. */
+  rekey (conn: Connection, key: ClientKey): void {
+    if (key.name !== conn.key.name && !conn.closed) {
+      this.uncount(conn.key.name)
+      this.perKey.set(key.name, this.countFor(key.name) + 1)
+    }
+    conn.key = key
+    conn.unscoped = key.leagues === '*'
+  }
+
   /** Stops feeding the connection and forgets it; idempotent. The transport is the caller's business. */
   unregister (conn: Connection): void {
     if (conn.closed) return
@@ -55,9 +66,7 @@ export class ConnectionRegistry {
     conn.queued = undefined
     conn.floors = undefined
     this.conns.delete(conn)
-    const left = this.countFor(conn.key.name) - 1
-    if (left <= 0) this.perKey.delete(conn.key.name)
-    else this.perKey.set(conn.key.name, left)
+    this.uncount(conn.key.name)
     this.metrics.connections.dec({ transport: conn.transport })
     this.metrics.subscriptions.dec(this.index.drop(conn))
   }
@@ -72,6 +81,12 @@ export class ConnectionRegistry {
   closed (conn: Connection): void {
     this.lingering.delete(conn)
     this.unregister(conn)
+  }
+
+  private uncount (keyName: string): void {
+    const left = this.countFor(keyName) - 1
+    if (left <= 0) this.perKey.delete(keyName)
+    else this.perKey.set(keyName, left)
   }
 
   clearLingering (): void {

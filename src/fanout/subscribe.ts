@@ -138,11 +138,20 @@ function visible (conn: Connection, leagueId: number): boolean {
  * those changes are skipped.
  */
 async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
-  const snap = await ctx.snapshot(storeFilter(req), conn.key)
+  const snap = await scopedSnapshot(ctx, conn, req)
   if (conn.closed) return
   ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures)
   const pos = parseCursor(snap.cursor)
   if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req) })
+}
+
+/** The snapshot as the connection's key sees it; read again if a keys reload changed the key meanwhile. */
+async function scopedSnapshot (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<Snapshot> {
+  for (;;) {
+    const key = conn.key
+    const snap = await ctx.snapshot(storeFilter(req), key)
+    if (conn.key === key || conn.closed) return snap
+  }
 }
 
 const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures) })
@@ -159,7 +168,7 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
   }
   if (req.snapshot) {
     // Labelled with the hub's head at the start, as before; the replay that follows is what the client resumes by.
-    const snap = await ctx.snapshot(storeFilter(req), conn.key)
+    const snap = await scopedSnapshot(ctx, conn, req)
     if (conn.closed) return
     ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures)
   }

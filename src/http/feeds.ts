@@ -111,7 +111,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since })
+      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since }, request.headers.origin)
       return reply
     })
   }

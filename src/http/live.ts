@@ -13,6 +13,7 @@ import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
 import { originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
+import { wsErrorHandler } from './ws-faults.ts'
 
 export interface LiveRouteDeps {
   hub: Hub
@@ -72,6 +73,8 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
         // Above the 16 KiB frame limit so an oversize frame gets an `invalid_message` reply, not a 1009 close.
         maxPayload: hub.limits.maxPayloadBytes
       },
+      // Client protocol violations at warn, without stack, rate-limited (the default logs each at error).
+      errorHandler: wsErrorHandler(deps.log),
       // Our own preClose: the hub closes sockets with 1001 and the final cursor (not the plugin's bare 1000).
       preClose: async () => {
         await hub.close()
@@ -90,7 +93,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
       const key = admitted.get(request)
       admitted.delete(request)
       // acceptWebSocket attaches every listener, `error` included, before this handler returns (STYLE rule 5).
-      if (key !== undefined) return hub.acceptWebSocket(socket, key)
+      if (key !== undefined) return hub.acceptWebSocket(socket, key, request.headers.origin)
       socket.on('error', (err) => deps.log.debug({ err }, 'websocket error'))
       socket.close(1011, 'not admitted')
     })

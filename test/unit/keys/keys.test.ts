@@ -30,8 +30,16 @@ describe('client keys', () => {
     expect(() => loadKeysFile(file([{ key: 'same-key', name: 'a' }, { key: 'same-key', name: 'b' }]))).toThrow(/duplicate key/)
     expect(() => loadKeysFile(file([{ key: 'one-key', name: 'a' }, { key: 'two-key', name: 'a' }]))).toThrow(/duplicate name/)
     expect(() => loadKeysFile(file([{ key: 'abcd', name: 'a', quota: 1 }]))).toThrow(/quota/)
-    expect(() => loadKeysFile(file('not json'))).toThrow(/cannot read/)
-    expect(() => loadKeysFile('/nonexistent/keys.json')).toThrow(KeysFileError)
+    expect(() => loadKeysFile(file('not json'))).toThrow(/is not valid JSON/)
+    expect(() => loadKeysFile('/nonexistent/keys.json')).toThrow(/cannot read/)
+  })
+
+  it('reports invalid JSON by position, without quoting the text around it (it may be a key)', () => {
+    let err: unknown
+    try { loadKeysFile(file('[{"key": "kept-secret-1", "name": "a"}, {"key": unquoted-secret-2}]')) } catch (e) { err = e }
+    expect(err).toBeInstanceOf(KeysFileError)
+    expect((err as Error).message).toMatch(/is not valid JSON/)
+    expect((err as Error).message).not.toMatch(/secret/)
   })
 
   it('finds keys by exact match only', () => {

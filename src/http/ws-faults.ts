@@ -1,0 +1,62 @@
+/**
+ * Errors on an established WebSocket, as @fastify/websocket reports them. Its default logs every one at
+ * error level with a stack, so a client sending 1 MB frames or invalid UTF-8 could flood the logs. A
+ * protocol violation (ws codes `WS_ERR_*`: oversize frame, invalid UTF-8, bad opcode...) is the client's
+ * fault and ws has already closed the socket with the matching code (1009, 1007, 1002): it is logged at
+ * warn, without stack, at most `burst` lines per `windowMs` whatever clients do; the next line says how
+ * many were left out. A peer resetting the connection is debug. Anything else is ours: error, socket cut.
+ */
+import type { FastifyRequest } from 'fastify'
+import type { BaseLogger } from 'pino'
+import type WebSocket from 'ws'
+
+export interface FaultLogOptions {
+  /** Warn lines per window at most. @default 5 */
+  burst?: number
+  /** @default 60_000 */
+  windowMs?: number
+  now?: () => number
+}
+
+const PEER_GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
+
+/** An `errorHandler` for @fastify/websocket. */
+export function wsErrorHandler (log: BaseLogger, opts: FaultLogOptions = {}): (error: Error, socket: WebSocket, request: FastifyRequest) => void {
+  const allow = logBudget(opts.burst ?? 5, opts.windowMs ?? 60_000, opts.now ?? Date.now)
+  return (error, socket, request) => {
+    const code = (error as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+      const suppressed = allow()
+      if (suppressed !== false) log.warn({ code, reason: error.message, ip: request.ip, ...(suppressed > 0 ? { suppressed } : {}) }, 'client protocol violation; connection closed')
+      return
+    }
+    if (typeof code === 'string' && PEER_GONE.has(code)) log.debug({ code }, 'websocket peer gone')
+    else log.error({ err: error }, 'websocket error')
+    socket.terminate()
+  }
+}
+
+/**
+ * A fixed-window line budget: returns false when the line must be dropped, otherwise how many lines were
+ * dropped since the last one let through.
+ */
+function logBudget (burst: number, windowMs: number, now: () => number): () => number | false {
+  let windowStart = -Infinity
+  let used = 0
+  let dropped = 0
+  return () => {
+    const t = now()
+    if (t - windowStart >= windowMs) {
+      windowStart = t
+      used = 0
+    }
+    if (used >= burst) {
+      dropped++
+      return false
+    }
+    used++
+    const report = dropped
+    dropped = 0
+    return report
+  }
+}
