@@ -48,6 +48,8 @@ export interface FetchInput {
   now: number
   ttlMs: number
   notFoundTtlMs: number
+  /** Set for a request the catalogue does not fully know (route.ts): every relayed 4xx is cached this long. */
+  rejectionTtlMs?: number
 }
 
 /** Requests the poller needs from the Fixture bucket until it resets; 0 for other entities. */
@@ -95,16 +97,16 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   // `?token=` can be part of a legitimate (signed) image URL.
   if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
   if (PASSED_THROUGH.has(res.status)) {
-    const isNotFound = res.status === 404
+    const ttlMs = input.rejectionTtlMs ?? (res.status === 404 ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
     const entry: CachedEntry = {
       status: res.status,
       entity,
       body: redactUrl(text),
       leagues: null,
       storedAt: input.now,
-      expiresAt: input.now + (isNotFound ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
+      expiresAt: input.now + ttlMs
     }
-    return { kind: 'entry', entry, cacheable: isNotFound }
+    return { kind: 'entry', entry, cacheable: ttlMs > 0 }
   }
   const status = res.status === 503 ? 503 : res.status === 504 ? 504 : 502
   const errorId = randomUUID()
