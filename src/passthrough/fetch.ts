@@ -12,7 +12,6 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Kind } from '../contract/resources.ts'
 import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
-import { redactUrl } from '../logger.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 
@@ -62,6 +61,12 @@ export async function budgetFloor (ledger: BudgetLedger, entity: string, now: nu
 
 const PASSED_THROUGH = new Set([400, 403, 404, 422])
 
+/**
+ * Any `api_token=`/`token=` value in a JSON error body. Unlike the logger's redactUrl it stops at a quote or
+ * backslash, so that a token at the end of a string does not take the rest of the body with it.
+ */
+const TOKEN_IN_JSON = /([?&](?:api_token|token)=)[^&#\s"\\]*/gi
+
 export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
   const ledgerNow = deps.ledgerNow ?? Date.now
   const { request, entity } = input
@@ -101,7 +106,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
     const entry: CachedEntry = {
       status: res.status,
       entity,
-      body: redactUrl(text),
+      body: text.replace(TOKEN_IN_JSON, '$1[redacted]'),
       leagues: null,
       storedAt: input.now,
       expiresAt: input.now + ttlMs
