@@ -79,7 +79,8 @@ function unknownPath (path: string, query: Query): Route {
   const root = segments[0] ?? ''
   if (!FORWARDED_ROOTS.has(root) || segments.length < 2 || !segments.every(isSegment)) return { kind: 'refused', reply: pathNotFound(`/v3${path}`) }
   const base = closestEndpoint(segments)
-  const syntax = syntaxError(query, { params: DOCUMENTED_PARAMS, maxDepth: base?.maxDepth ?? UNKNOWN_PATH_MAX_DEPTH })
+  // The depth a new path allows is not known: only the spec's deepest is refused, not the family's.
+  const syntax = syntaxError(query, { params: DOCUMENTED_PARAMS, maxDepth: UNKNOWN_PATH_MAX_DEPTH })
   if (syntax !== undefined) return badRequest(syntax)
   const entity = base?.entity ?? entityOf(segments[1] as string)
   return forward(forwardedEndpoint({ ...(base ?? FALLBACK), entity }, base), {}, query, base, `the path /v3${path}`)
