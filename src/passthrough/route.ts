@@ -82,7 +82,8 @@ function unknownPath (path: string, query: Query): Route {
   // The depth a new path allows is not known: only the spec's deepest is refused, not the family's.
   const syntax = syntaxError(query, { params: DOCUMENTED_PARAMS, maxDepth: UNKNOWN_PATH_MAX_DEPTH })
   if (syntax !== undefined) return badRequest(syntax)
-  const entity = base?.entity ?? entityOf(segments[1] as string)
+  const family = segments[1] as string
+  const entity = base?.entity ?? (REAL_FAMILIES.has(family) ? entityOf(family) : FALLBACK.entity)
   return forward(forwardedEndpoint({ ...(base ?? FALLBACK), entity }, base), {}, query, base, `the path /v3${path}`)
 }
 
@@ -156,6 +157,13 @@ function closestEndpoint (segments: readonly string[]): Endpoint | undefined {
   return best
 }
 
+/**
+ * Families of the real API (real-paths.md) the catalogue has no endpoint of. Only these name their own
+ * bucket; any other path is charged to one bucket, so that a client cannot mint fresh quota buckets by
+ * inventing path names.
+ */
+const REAL_FAMILIES: ReadonlySet<string> = new Set(['commentaries', 'news', 'rivals', 'squads', 'topscorers', 'transfers', 'tv-stations', 'bookmakers', 'markets'])
+
 /** An entity name from a path segment the catalogue lacks (`tv-stations` → `TvStation`): inferred, not documented. */
 export function entityOf (segment: string): string {
   const words = segment.split('-').filter((w) => w !== '')
@@ -164,7 +172,7 @@ export function entityOf (segment: string): string {
   return [...words, singular].map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')
 }
 
-/** For a path no catalogue family covers: a list of records, cached as moving data. */
+/** For a path no catalogue family covers: a list of records in the `Unknown` bucket, cached as moving data. */
 const FALLBACK: Endpoint = { id: 'forward', path: '', entity: 'Unknown', kind: 'fixture', mode: 'list', maxDepth: UNKNOWN_PATH_MAX_DEPTH, filters: [], fixtureType: true }
 
 /**

@@ -44,6 +44,10 @@ describe('routeRequest', () => {
     expect(lineups.kind === 'forward' ? [...lineups.features].sort() : []).toEqual(['odds', 'xg'])
     expect(routeRequest('/football/fixtures/upcoming/markets/1', {})).toMatchObject({ endpoint: { entity: 'Fixture' } })
     expect(routeRequest('/football/fixtures/1', { include: 'premiumOdds' })).toMatchObject({ kind: 'forward', features: ['odds'] })
+    expect(routeRequest('/football/tv-stations/fixtures/1', {})).toMatchObject({ endpoint: { entity: 'TvStation' } })
+    for (const invented of ['/football/aaa1', '/football/aaa2', '/core/planets']) {
+      expect(routeRequest(invented, {}), 'an invented family mints no bucket of its own').toMatchObject({ endpoint: { entity: 'Unknown' } })
+    }
   })
 })
 
