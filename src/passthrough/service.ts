@@ -2,7 +2,8 @@
  * The REST passthrough (DESIGN §5): a drop-in for the upstream API in front of one upstream token. For each
  * request, in the upstream's own order (provider/app.ts): the client key (401), the path (404), the query
  * (400), the key's league scope and features (403), the key's hourly quota (429); then the answer, from the live mirror,
- * the cache, or one coalesced upstream call paid from the shared budget.
+ * the cache, or one coalesced upstream call paid from the shared budget. A path or name the catalogue does not know
+ * is forwarded after a syntax check (route.ts); links in answers are rebuilt on the gateway (links.ts).
  *
  * Counting: like the upstream, a request counts against the key's quota when it gets a 200 (cache hits and
  * live answers included); one that ends in an error is given back, so that a key is never charged for the
