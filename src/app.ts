@@ -33,6 +33,8 @@ export interface AppDeps {
   checks?: Record<string, ReadinessCheck>
   /** The REST passthrough (`GET /v3/...`, DESIGN §5); absent in tests that build the app without it. */
   passthrough?: Passthrough
+  /** Base of the links the passthrough returns (TOUCHLINE_PUBLIC_URL, else the listener's URL); required with `passthrough`. */
+  publicUrl?: () => string
   /** The push hub (`/v1/live`, `/v1/changes`, `/v1/sse`, `/v1/fixtures/live`, DESIGN §4), started by the caller. */
   hub?: Hub
 }
@@ -70,7 +72,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(liveRoutes({ hub: deps.hub, keys: deps.keys, metrics: deps.metrics, log: deps.log }))
     await app.register(feedRoutes({ store: deps.store, hub: deps.hub, keys: deps.keys, metrics: deps.metrics }))
   }
-  if (deps.passthrough !== undefined) await app.register(passthroughRoutes({ passthrough: deps.passthrough }))
+  if (deps.passthrough !== undefined) {
+    const publicUrl = deps.publicUrl ?? (() => { throw new Error('buildApp: a passthrough needs publicUrl') })
+    await app.register(passthroughRoutes({ passthrough: deps.passthrough, publicUrl }))
+  }
   await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store }))
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes())

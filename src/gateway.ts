@@ -170,16 +170,20 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     cache: redis === undefined ? createMemoryCache() : createRedisCache({ redis, prefix }),
     quota: redis === undefined ? createMemoryQuota() : createRedisQuota({ redis, prefix }),
     log: log.child({ component: 'passthrough' }),
-    secrets: [token]
+    secrets: [token],
+    upstreamOrigin: new URL(baseUrl).origin
   }, overrides.passthrough)
   const hub = createHub({ store, metrics, log: log.child({ component: 'hub' }) })
   await hub.start()
   scope.defer(async () => { await hub.close() })
 
+  // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
+  const listening = { url: '' }
   const app = await buildApp({
     log,
     hub,
     passthrough,
+    publicUrl: () => cfg.TOUCHLINE_PUBLIC_URL ?? listening.url,
     store,
     ledger,
     upstream,
@@ -199,10 +203,11 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
   const host = cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST
+  listening.url = `http://${host}:${port}`
 
   return {
     app,
-    url: `http://${host}:${port}`,
+    url: listening.url,
     ...(provider !== undefined ? { provider } : {}),
     store,
     ledger,

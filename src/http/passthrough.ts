@@ -1,13 +1,16 @@
 /**
  * The REST passthrough's HTTP binding (DESIGN §5): every `GET /v3/...` (`/v3/core/*`, `/v3/football/*`,
  * `/v3/my/*`, and the spec's 404 body for any other path under `/v3`) handed to the passthrough service.
- * No logic here: the service returns status, headers and JSON text.
+ * No logic here: the service returns status, headers and JSON text. Links are built on the configured public
+ * URL, never on the Host header (a client could name any host there).
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { Passthrough } from '../passthrough/index.ts'
 
 export interface PassthroughRouteDeps {
   passthrough: Passthrough
+  /** Base of every link the passthrough returns: TOUCHLINE_PUBLIC_URL, else the listener's URL (gateway.ts). */
+  publicUrl: () => string
 }
 
 const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value[0] : value
@@ -24,8 +27,7 @@ export function passthroughRoutes (deps: PassthroughRouteDeps): FastifyPluginAsy
         query: req.query as Record<string, string | string[] | undefined>,
         ...(authorization !== undefined ? { authorization } : {}),
         ...(origin !== undefined ? { origin } : {}),
-        // Behind a proxy, fastify's trustProxy makes these the client-facing protocol and host.
-        baseUrl: `${req.protocol}://${req.host}`
+        baseUrl: deps.publicUrl()
       })
       return await reply.code(out.status).headers(out.headers).type('application/json; charset=utf-8').send(out.body)
     })

@@ -18,7 +18,7 @@ export interface EnvelopeParts {
 }
 
 export interface CachedEntry {
-  /** 200, or 404 (cached briefly; see ttl.ts). */
+  /** 200, a 404 (cached briefly), or any relayed 4xx for a name the catalogue does not know (an hour; see ttl.ts). */
   status: number
   /** Entity bucket the endpoint draws on (spec 8.2). */
   entity: string

@@ -12,7 +12,6 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Kind } from '../contract/resources.ts'
 import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
-import { redactUrl } from '../logger.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 
@@ -48,6 +47,8 @@ export interface FetchInput {
   now: number
   ttlMs: number
   notFoundTtlMs: number
+  /** Set for a request the catalogue does not fully know (route.ts): every relayed 4xx is cached this long. */
+  rejectionTtlMs?: number
 }
 
 /** Requests the poller needs from the Fixture bucket until it resets; 0 for other entities. */
@@ -59,6 +60,12 @@ export async function budgetFloor (ledger: BudgetLedger, entity: string, now: nu
 }
 
 const PASSED_THROUGH = new Set([400, 403, 404, 422])
+
+/**
+ * Any `api_token=`/`token=` value in a JSON error body. Unlike the logger's redactUrl it stops at a quote or
+ * backslash, so that a token at the end of a string does not take the rest of the body with it.
+ */
+const TOKEN_IN_JSON = /([?&](?:api_token|token)=)[^&#\s"\\]*/gi
 
 export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
   const ledgerNow = deps.ledgerNow ?? Date.now
@@ -95,16 +102,16 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   // `?token=` can be part of a legitimate (signed) image URL.
   if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
   if (PASSED_THROUGH.has(res.status)) {
-    const isNotFound = res.status === 404
+    const ttlMs = input.rejectionTtlMs ?? (res.status === 404 ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
     const entry: CachedEntry = {
       status: res.status,
       entity,
-      body: redactUrl(text),
+      body: text.replace(TOKEN_IN_JSON, '$1[redacted]'),
       leagues: null,
       storedAt: input.now,
-      expiresAt: input.now + (isNotFound ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
+      expiresAt: input.now + ttlMs
     }
-    return { kind: 'entry', entry, cacheable: isNotFound }
+    return { kind: 'entry', entry, cacheable: ttlMs > 0 }
   }
   const status = res.status === 503 ? 503 : res.status === 504 ? 504 : 502
   const errorId = randomUUID()

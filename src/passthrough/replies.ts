@@ -56,6 +56,15 @@ export function originForbidden (origin: string): Reply {
   return forbidden(`origin ${origin}`, 'a touchline key that allows this origin', `Your touchline key may not be used from the origin ${origin}.`)
 }
 
+/**
+ * A key limited to some leagues asking for something the catalogue does not know: the gateway cannot tell
+ * which leagues its records belong to, so it is outside such a key's plan (a key for all leagues gets it).
+ */
+export function unknownForScopedKey (what: string): Reply {
+  return forbidden(what, 'a touchline key for all leagues',
+    `Your touchline key is limited to some leagues, and the gateway cannot check the leagues of ${what}, which it does not know.`)
+}
+
 export function pathNotFound (path: string): Reply {
   return reply(404, endpointNotFoundBody(path))
 }

@@ -10,13 +10,16 @@ import { encodeQueryValue } from '../contract/query.ts'
 export interface PassRequest {
   /** Path under `/v3`, still percent-encoded, without the query: `/football/fixtures/1`. */
   path: string
-  /** Query parameters as parsed by the HTTP layer; a repeated name gives an array. */
+  /**
+   * Query parameters as parsed by the HTTP layer. The HTTP binding passes one value per name (the last of a
+   * repeated one, see `lastValues`); an array here is refused as a repeated parameter.
+   */
   query: Record<string, string | string[] | undefined>
   /** The `Authorization` header (the header form of the key, spec 5.6). */
   authorization?: string
   /** The `Origin` header of a browser request. */
   origin?: string
-  /** The gateway's own base URL as the client reached it, e.g. `http://127.0.0.1:8080`, for `next_page`. */
+  /** The gateway's public base URL (TOUCHLINE_PUBLIC_URL or the listener's), e.g. `http://127.0.0.1:8080`, for links. */
   baseUrl: string
 }
 
@@ -25,6 +28,13 @@ export interface UpstreamRequest {
   path: string
   query: Record<string, string>
   key: string
+}
+
+/** One value per parameter: the last of a repeated one, as the real API (PHP) reads a query string. */
+export function lastValues (query: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries(query)) out[name] = Array.isArray(value) ? value.at(-1) : value
+  return out
 }
 
 /** The presented key, read as the upstream reads tokens (contract/auth.ts). */
@@ -65,19 +75,4 @@ export function upstreamRequest (path: string, query: Readonly<Record<string, st
   const canonical = canonicalPath(path)
   const qs = Object.entries(out).map(([k, v]) => `${encodeURIComponent(k)}=${encodeQueryValue(v)}`).join('&')
   return { path: canonical, query: out, key: qs === '' ? canonical : `${canonical}?${qs}` }
-}
-
-/**
- * `next_page` on the gateway: the client's own path and parameters (never a token, neither the client's
- * nor ours) with the next page number. Built from the client's request rather than the upstream's link, so
- * it cannot point anywhere else and keeps any parameter the gateway changed on the way up as the client wrote it.
- */
-export function nextPageUrl (req: Pick<PassRequest, 'baseUrl' | 'path' | 'query'>, page: number): string {
-  const parts: string[] = []
-  for (const [name, value] of Object.entries(req.query)) {
-    if (name === 'api_token' || name === 'page' || typeof value !== 'string') continue
-    parts.push(`${encodeURIComponent(name)}=${encodeQueryValue(value)}`)
-  }
-  parts.push(`page=${page}`)
-  return `${req.baseUrl}/v3${req.path}?${parts.join('&')}`
 }

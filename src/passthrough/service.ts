@@ -2,7 +2,8 @@
  * The REST passthrough (DESIGN §5): a drop-in for the upstream API in front of one upstream token. For each
  * request, in the upstream's own order (provider/app.ts): the client key (401), the path (404), the query
  * (400), the key's league scope and features (403), the key's hourly quota (429); then the answer, from the live mirror,
- * the cache, or one coalesced upstream call paid from the shared budget.
+ * the cache, or one coalesced upstream call paid from the shared budget. A path or name the catalogue does not know
+ * is forwarded after a syntax check (route.ts); links in answers are rebuilt on the gateway (links.ts).
  *
  * Counting: like the upstream, a request counts against the key's quota when it gets a 200 (cache hits and
  * live answers included); one that ends in an error is given back, so that a key is never charged for the
@@ -13,7 +14,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { isMalformedToken } from '../contract/auth.ts'
 import { missingFeature } from '../contract/features.ts'
-import { matchEndpoint, parseQuery } from '../contract/query.ts'
+import { matchEndpoint } from '../contract/query.ts'
 import { SELECTABLE, type Kind } from '../contract/resources.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -26,10 +27,12 @@ import type { LiveSource, Rec } from './live.ts'
 import { shapeLive } from './live-shape.ts'
 import { QUOTA_WINDOW_MS, type QuotaState, type QuotaStore } from './quota.ts'
 import {
-  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, originForbidden, pathNotFound, rateLimitBody, rateLimitHeaders,
-  reply, serverError, tooManyRequests, unauthorized, type QuotaView, type Reply
+  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, originForbidden, rateLimitBody, rateLimitHeaders,
+  serverError, tooManyRequests, unauthorized, unknownForScopedKey, type QuotaView, type Reply
 } from './replies.ts'
-import { nextPageUrl, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
+import { withGatewayLinks } from './links.ts'
+import { lastValues, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
+import { fetchInputOf, routeRequest } from './route.ts'
 import { filterRecords, isScoped, leagueInPath, narrowFilters, scopeEntry, scopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
 import { DEFAULT_TTL, ttlFor, type TtlPolicy } from './ttl.ts'
@@ -47,6 +50,11 @@ export interface PassthroughDeps {
   live?: LiveSource
   /** Values that must never leave (the upstream token): scrubbed from every upstream body. */
   secrets?: readonly string[]
+  /**
+   * The upstream's origin (`https://api.example.com`): removed from every upstream body, so that no link
+   * the gateway relays names the upstream host (pagination links are rebuilt on the gateway, links.ts).
+   */
+  upstreamOrigin?: string
 }
 
 export interface PassthroughOptions {
@@ -81,7 +89,9 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   const now = opts.now ?? Date.now
   const ttl: TtlPolicy = { ...DEFAULT_TTL, ...opts.ttl }
   const secrets = (deps.secrets ?? []).filter((s) => s.length > 0)
-  const scrub = (text: string): string => secrets.reduce((t, s) => t.includes(s) ? t.replaceAll(s, '[redacted]') : t, text)
+  const origins = deps.upstreamOrigin === undefined ? [] : [deps.upstreamOrigin, deps.upstreamOrigin.replaceAll('/', '\\/')]
+  const scrub = (text: string): string => origins.reduce((t, o) => t.includes(o) ? t.replaceAll(o, '') : t,
+    secrets.reduce((t, s) => t.includes(s) ? t.replaceAll(s, '[redacted]') : t, text))
   const log = deps.log
   const fetchDeps: FetchDeps = {
     upstream: deps.upstream,
@@ -172,9 +182,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       raw.filters = narrowFilters(endpoint, ctx.query, raw.filters, key.leagues as number[])
       raw.select = selectWithLeague(endpoint.kind, raw.select)
     }
-    const { fetched, source } = await load({
-      request: upstreamRequest(ctx.req.path, raw), entity: endpoint.entity, kind: endpoint.kind, now: ctx.now, ttlMs: ttlFor(endpoint, ctx.query.includes, ttl), notFoundTtlMs: ttl.notFoundMs
-    })
+    const { fetched, source } = await load(fetchInputOf(ctx, ttl))
     deps.metrics?.cacheRequests.inc({ outcome: source })
     const cacheHeaders = { 'x-cache': source === 'miss' ? 'miss' : 'hit' }
     if (fetched.kind === 'budget') {
@@ -186,11 +194,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (entry.parts?.subscription !== undefined) subscription = entry.parts.subscription
     const scoped = scopeEntry(key, endpoint, entry, ctx.query.includes)
     if (!scoped.ok) return leagueForbidden(scoped.league)
-    let parts = scoped.parts
-    if (parts.pagination !== undefined) {
-      const p = parts.pagination
-      parts = { ...parts, pagination: { ...p, next_page: p.has_more ? nextPageUrl(ctx.req, p.current_page + 1) : null } }
-    }
+    const parts = withGatewayLinks(scoped.parts, ctx.req)
     const age: Record<string, string> = source === 'hit' ? { age: String(Math.max(0, Math.floor((ctx.now - entry.storedAt) / 1000))) } : {}
     return ok(ctx, parts, source, age)
   }
@@ -210,23 +214,24 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   }
 
   async function serveKey (req: PassRequest, key: ClientKey, presented: string): Promise<Reply> {
-    const match = matchEndpoint(req.path)
-    if (match === undefined) return pathNotFound(`/v3${req.path}`)
-    const parsed = parseQuery(match.endpoint, req.query)
-    if (!parsed.ok) return reply(400, parsed.error.body)
-    const { endpoint, params } = match
+    const routed = routeRequest(req.path, req.query as Record<string, string | undefined>)
+    if (routed.kind === 'refused') return routed.reply
+    const { endpoint, params } = routed
     const pathLeague = leagueInPath(endpoint, params)
     if (pathLeague !== undefined && !leagueAllowed(key, pathLeague)) return leagueForbidden(pathLeague)
-    const feature = missingFeature(endpoint, parsed.query.includes, (f) => key.features.includes(f))
+    const feature = missingFeature(endpoint, routed.query.includes, (f) => key.features.includes(f)) ??
+      (routed.kind === 'forward' ? routed.features.find((f) => !key.features.includes(f)) : undefined)
     if (feature !== undefined) return featureForbidden(feature)
+    if (routed.kind === 'forward' && isScoped(key)) return unknownForScopedKey(routed.unknown)
 
     const keyId = keyIdOf(presented)
     const at = now()
     const taken = await deps.quota.take(keyId, endpoint.entity, key.hourly_quota, at)
     if (!taken.allowed) return tooManyRequests(view(taken.state), taken.state.resetsInSeconds)
-    // After validation every parameter is a single string (parseQuery rejects repeated ones).
+    // One string per parameter: `handle` kept the last of a repeated one.
     const raw = { ...req.query } as Record<string, string | undefined>
-    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: parsed.query, raw, quota: taken.state, now: at }
+    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: routed.query, raw, quota: taken.state, now: at }
+    if (routed.kind === 'forward') ctx.forwarded = routed.base === undefined ? {} : { base: routed.base }
     let out: Reply
     try {
       out = await answer(ctx)
@@ -244,7 +249,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     async handle (req) {
       let out: Reply
       try {
-        out = await serve(req)
+        // A repeated parameter takes its last value, as on the real API.
+        out = await serve({ ...req, query: lastValues(req.query) })
       } catch (err) {
         const errorId = randomUUID()
         log.error({ err, errorId, path: req.path }, 'passthrough request failed')

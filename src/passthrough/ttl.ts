@@ -21,6 +21,11 @@ export interface TtlPolicy {
    * record created upstream shows up soon. @default 30 s
    */
   notFoundMs: number
+  /**
+   * An upstream 4xx for a path or name the catalogue does not know (route.ts): a wrong name then costs one
+   * upstream call an hour, however often it is asked. @default 1 h
+   */
+  unknownRejectionMs: number
 }
 
 export const DEFAULT_TTL: TtlPolicy = {
@@ -30,7 +35,8 @@ export const DEFAULT_TTL: TtlPolicy = {
   // sees what a direct client would, give or take a poll.
   liveMs: 3000,
   standingsMs: 2 * 60_000,
-  notFoundMs: 30_000
+  notFoundMs: 30_000,
+  unknownRejectionMs: 60 * 60_000
 }
 
 const LIVE_ENDPOINTS = new Set(['livescores.all', 'livescores.inplay', 'livescores.latest', 'fixtures.latest', 'leagues.live', 'expected.fixtures'])
@@ -64,4 +70,12 @@ export function ttlFor (endpoint: Endpoint, includes: readonly IncludeNode[], po
   if (moving === 'live') return Math.min(ttl, policy.liveMs)
   if (moving === 'moving') return Math.min(ttl, policy.fixtureMs)
   return ttl
+}
+
+/**
+ * TTL of a forwarded answer (route.ts): that of the catalogue endpoint it is closest to, and never longer
+ * than moving data's, since what an unknown name adds may move.
+ */
+export function forwardedTtl (base: Endpoint | undefined, policy: TtlPolicy = DEFAULT_TTL): number {
+  return Math.min(base === undefined ? policy.fixtureMs : ttlFor(base, [], policy), policy.fixtureMs)
 }

@@ -19,4 +19,9 @@ export interface RequestContext {
   quota: QuotaState
   /** The gateway's clock when the request was counted. */
   now: number
+  /**
+   * Set when the request names a path, include, filter or select field the catalogue does not know and is
+   * forwarded after a syntax check (route.ts); `base` is the catalogue endpoint it is closest to.
+   */
+  forwarded?: { base?: Endpoint }
 }

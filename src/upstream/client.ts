@@ -20,7 +20,7 @@ import type { BudgetLedger } from '../budget/types.ts'
 import { redactUrl } from '../logger.ts'
 import { errorFromResponse, parseRetryAfter, transportError, UpstreamAbortedError, UpstreamError, UpstreamErrorCode } from './errors.ts'
 import { linkSignals, sleep } from './abort.ts'
-import { nextPage, parseJson, resolveTarget, shapeData, type Query, type Target } from './request.ts'
+import { nextPage, OFFSET_ROWS_CAP, parseJson, resolveTarget, shapeData, type Query, type Target } from './request.ts'
 import { parseEnvelope, type Envelope } from './schemas.ts'
 
 export type { Query } from './request.ts'
@@ -88,7 +88,11 @@ export interface UpstreamClientOptions {
 
 export interface UpstreamClient {
   get: <T = unknown>(path: string, query?: Query, opts?: RequestOptions) => Promise<UpstreamResponse<T>>
-  /** Walks a list endpoint page by page (one call each) while `pagination.has_more`. */
+  /**
+   * Walks a list endpoint page by page (one call each) while `pagination.has_more`: by `next_cursor` when the
+   * upstream gives one, else by page number, never past the upstream's 20,000-row offset cap (it throws
+   * TL_ERR_UPSTREAM_PAGINATION there rather than ask for a page the upstream refuses).
+   */
   paginate: <T = unknown>(path: string, query?: Query, opts?: PaginateOptions) => AsyncIterable<UpstreamResponse<T[]>>
   /** One attempt, no parsing, no retries, token added: for the REST passthrough. Throws only on transport failures. */
   getRaw: (path: string, query?: Query, headers?: Record<string, string>, opts?: RequestOptions) => Promise<RawResponse>
@@ -225,7 +229,12 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
       const res: UpstreamResponse<unknown> = await get<unknown>(next.path, next.query, popts)
       const items = res.data === null ? [] : Array.isArray(res.data) ? res.data : [res.data]
       yield { ...res, data: items as T[] }
-      next = nextPage(base, next, res.envelope.pagination, items.length)
+      const following = nextPage(base, next, res.envelope.pagination, items.length)
+      if (following !== undefined && 'capped' in following) {
+        const display = resolve(path, query).display
+        throw new UpstreamError(UpstreamErrorCode.Pagination, `upstream pagination of GET ${display} goes past ${OFFSET_ROWS_CAP} rows with no cursor to follow`, false, { path: display })
+      }
+      next = following
       if (next !== undefined && pages >= maxPages) {
         const display = resolve(path, query).display
         throw new UpstreamError(UpstreamErrorCode.Pagination, `upstream pagination of GET ${display} did not end within ${maxPages} pages`, false, { path: display })

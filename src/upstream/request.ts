@@ -59,15 +59,54 @@ export function shapeData (data: Envelope['data'], mode: Mode | undefined): unkn
   return data
 }
 
-/** The next page's request, or undefined when the walk is over. */
-export function nextPage (base: URL, current: { path: string, query: Query }, pg: Envelope['pagination'], count: number): { path: string, query: Query } | undefined {
+/**
+ * The real API refuses offset pages past 20,000 rows (since 2026-06-23, upstream-facts §6, which gives both
+ * `(page - 1) * per_page > 20000` and "page 401 at 50 a page"; the stricter reading is kept); past that only
+ * cursors go on.
+ */
+export const OFFSET_ROWS_CAP = 20_000
+
+export type NextPage =
+  | { path: string, query: Query }
+  /** More pages exist but only an offset page past the cap would reach them, and the upstream offered no cursor. */
+  | { capped: true }
+
+/**
+ * The next page's request, or undefined when the walk is over. A `next_cursor` (a bare token or a URL) is
+ * followed first, as `cursor=` without `page` or `per_page` (the API refuses `per_page` beside a cursor);
+ * else `next_page` when it stays on our upstream and moves forward; else page + 1, up to the offset cap.
+ */
+export function nextPage (base: URL, current: { path: string, query: Query }, pg: Envelope['pagination'], count: number): NextPage | undefined {
   // An empty page that claims more would loop forever; stop there.
   if (pg === undefined || !pg.has_more || count === 0) return undefined
+  const cursor = readCursor(pg.next_cursor)?.token
+  if (cursor !== undefined) {
+    const { page: _page, per_page: _perPage, cursor: _cursor, ...kept } = current.query
+    return { path: current.path, query: { ...kept, cursor } }
+  }
   const followed = followLink(base, pg.next_page)
-  // next_page is only followed when it stays on our upstream and moves forward; otherwise page + 1.
-  // The caller's parameters carry over; the link's own ones win.
-  if (followed !== undefined && Number(followed.query.page) > pg.current_page) return { path: followed.path, query: { ...current.query, ...followed.query } }
-  return { path: current.path, query: { ...current.query, page: String(pg.current_page + 1) } }
+  const next = followed !== undefined && Number(followed.query.page) > pg.current_page
+    // The caller's parameters carry over; the link's own ones win.
+    ? { path: followed.path, query: { ...current.query, ...followed.query } }
+    : { path: current.path, query: { ...current.query, page: String(pg.current_page + 1) } }
+  const rowsBefore = (Number(next.query.page) - 1) * pg.per_page
+  return rowsBefore >= OFFSET_ROWS_CAP ? { capped: true } : next
+}
+
+/**
+ * The token of a `next_cursor` (the docs show a bare token, the official MCP a full URL): the value itself
+ * when bare, its `cursor` parameter when a URL, absolute or relative, wherever it points. Undefined when
+ * there is none.
+ */
+export function readCursor (value: string | null | undefined): { token: string, url: boolean } | undefined {
+  if (typeof value !== 'string' || value === '') return undefined
+  if (!/^(https?:\/\/|\/)/i.test(value)) return { token: value, url: false }
+  try {
+    const token = new URL(value, 'http://upstream.invalid').searchParams.get('cursor')
+    return token === null || token === '' ? undefined : { token, url: true }
+  } catch {
+    return undefined
+  }
 }
 
 /** A `next_page` URL as a path and query under our base URL, or undefined when it points elsewhere. */

@@ -88,6 +88,8 @@ export interface TestGatewayOptions {
   /** An upstream to use (with the demo Enterprise token) instead of starting an embedded provider. */
   upstreamUrl?: string
   overrides?: GatewayOverrides
+  /** Further settings, e.g. TOUCHLINE_PUBLIC_URL. */
+  env?: Record<string, string>
 }
 
 export async function startTestGateway (opts: TestGatewayOptions): Promise<TestGateway> {
@@ -99,7 +101,8 @@ export async function startTestGateway (opts: TestGatewayOptions): Promise<TestG
     TOUCHLINE_PORT: '0',
     TOUCHLINE_PROVIDER_PORT: '0',
     TOUCHLINE_KEYS_FILE: keysPath,
-    TOUCHLINE_LOG_LEVEL: 'trace'
+    TOUCHLINE_LOG_LEVEL: 'trace',
+    ...opts.env
   }
   if (opts.upstreamUrl !== undefined) {
     env.TOUCHLINE_UPSTREAM_URL = opts.upstreamUrl

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nextPageUrl, presentedKey, upstreamRequest } from '../../../src/passthrough/request.ts'
+import { presentedKey, upstreamRequest } from '../../../src/passthrough/request.ts'
 
 describe('upstreamRequest', () => {
   it('drops the token and default-valued parameters and sorts the rest, so equivalent requests share a key', () => {
@@ -24,12 +24,5 @@ describe('presentedKey', () => {
     expect(presentedKey({ query: {}, authorization: 'h' })).toBe('h')
     expect(presentedKey({ query: {} })).toBeUndefined()
     expect(presentedKey({ query: { api_token: ['a', 'b'] } }), 'a repeated token matches no key').toBe('a,b')
-  })
-})
-
-describe('nextPageUrl', () => {
-  it('points at the gateway with the client\'s parameters and the next page, never a token', () => {
-    const link = nextPageUrl({ baseUrl: 'http://gw.example:8080', path: '/core/countries', query: { api_token: 'secret', per_page: '2', include: 'continent;leagues', page: '1' } }, 2)
-    expect(link).toBe('http://gw.example:8080/v3/core/countries?per_page=2&include=continent;leagues&page=2')
   })
 })

@@ -1,4 +1,4 @@
-/** paginate(): walks `has_more` by page number, follows `next_page` only on our own upstream. */
+/** paginate(): walks `has_more` by cursor when offered, else by page number up to the offset cap; follows `next_page` only on our own upstream. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/client.ts'
 import type { UpstreamResponse } from '../../../src/upstream/client.ts'
@@ -90,5 +90,38 @@ describe('upstream client: pagination', () => {
   it('yields a single page for an endpoint without pagination', async () => {
     server.on('/football/livescores/inplay', { body: envelope([{ id: 1 }]) })
     expect(await collect(client.paginate('/football/livescores/inplay'))).toEqual([[{ id: 1 }]])
+  })
+
+  it('follows a full-URL next_cursor by its token, wherever it points, without page or per_page', async () => {
+    const cursorPage = (current: number, items: unknown[], cursor: string | null) => ({
+      body: envelope(items, { pagination: { count: items.length, per_page: 2, current_page: current, next_page: null, next_cursor: cursor, has_more: cursor !== null } })
+    })
+    server.on(TEAMS, cursorPage(1, [1, 2], 'https://elsewhere.example/v3/football/teams?cursor=abc%2B1&api_token=leaked'), cursorPage(2, [3], null))
+    expect(await collect(client.paginate(TEAMS, { per_page: '2', page: '1', include: 'country' }))).toEqual([[1, 2], [3]])
+    const second = server.hits(TEAMS)[1]
+    expect(second?.query.get('cursor')).toBe('abc+1')
+    expect(second?.query.get('per_page'), 'the API refuses per_page beside a cursor').toBeNull()
+    expect(second?.query.get('page')).toBeNull()
+    expect(second?.query.get('include')).toBe('country')
+    expect(second?.query.getAll('api_token')).toEqual([TOKEN])
+  })
+
+  it('follows a bare next_cursor', async () => {
+    const bare = (items: unknown[], cursor: string | null) => ({
+      body: envelope(items, { pagination: { count: items.length, per_page: 1, current_page: 1, next_page: null, next_cursor: cursor, has_more: cursor !== null } })
+    })
+    server.on(TEAMS, bare([1], 'c1'), bare([2], 'c2'), bare([3], null))
+    expect(await collect(client.paginate(TEAMS))).toEqual([[1], [2], [3]])
+    expect(server.hits(TEAMS).map((r) => r.query.get('cursor'))).toEqual([null, 'c1', 'c2'])
+  })
+
+  it('never asks for an offset page past 20,000 rows: with no cursor offered it throws there', async () => {
+    const deep = (current: number) => ({ body: envelope([current], { pagination: { count: 1, per_page: 50, current_page: current, next_page: null, has_more: true } }) })
+    server.on(TEAMS, deep(399), deep(400), deep(401))
+    const seen: unknown[][] = []
+    const walk = async () => { for await (const res of client.paginate(TEAMS, { page: '399', per_page: '50' })) seen.push(res.data) }
+    await expect(walk()).rejects.toMatchObject({ code: 'TL_ERR_UPSTREAM_PAGINATION' })
+    expect(seen).toEqual([[399], [400]])
+    expect(server.hits(TEAMS).map((r) => r.query.get('page')), 'page 401 at 50 a page is never asked for').toEqual(['399', '400'])
   })
 })
