@@ -24,8 +24,11 @@ import type { UpstreamRequest } from './request.ts'
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
   | { kind: 'entry', entry: CachedEntry, cacheable: boolean }
-  /** No budget: the ledger refused, or the upstream answered 429. Seconds until the upstream window resets. */
-  | { kind: 'budget', retryAfter: number }
+  /**
+   * No budget: the ledger refused (`sent: false`, nothing went upstream), or the upstream answered 429.
+   * Seconds until the upstream window resets.
+   */
+  | { kind: 'budget', retryAfter: number, sent: boolean }
   /** The upstream failed: 502 (5xx, bad payload, rejected our token), 503 (unreachable), 504 (timed out). */
   | { kind: 'failure', status: 502 | 503 | 504, errorId: string }
 
@@ -70,7 +73,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
       const bucket = await deps.ledger.get(entity)
       const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))
       log.warn({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
-      return { kind: 'budget', retryAfter }
+      return { kind: 'budget', retryAfter, sent: false }
     }
   } catch (err) {
     // A ledger we cannot read must not stop traffic: the upstream still enforces its own limit.
@@ -93,7 +96,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   if (res.status === 200) return entryOf(deps, input, text)
   // An error may echo the request URL; any `api_token=` in it goes too. Not applied to data, where a
   // `?token=` can be part of a legitimate (signed) image URL.
-  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
+  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text), sent: true }
   if (PASSED_THROUGH.has(res.status)) {
     const isNotFound = res.status === 404
     const entry: CachedEntry = {

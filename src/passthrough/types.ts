@@ -19,4 +19,6 @@ export interface RequestContext {
   quota: QuotaState
   /** The gateway's clock when the request was counted. */
   now: number
+  /** Set once a call was sent upstream for this request: it then keeps its count whatever the answer. */
+  sentUpstream: boolean
 }
