@@ -113,13 +113,14 @@ const RELATION_KEYS: ReadonlyMap<Kind, ReadonlyMap<string, Kind>> = new Map(Obje
   [kind as Kind, new Map(Object.entries(rels).map(([name, rel]) => [name.toLowerCase(), rel.target]))]))
 
 /** Keys that hold league-bound records whatever holds them (for records of unknown kind). */
-const KEY_KINDS: Readonly<Record<string, Kind>> = {
-  league: 'league', leagues: 'league', season: 'season', seasons: 'season', currentseason: 'season',
-  fixture: 'fixture', fixtures: 'fixture', latest: 'fixture', upcoming: 'fixture', inplay: 'fixture', today: 'fixture'
-}
+const KEY_KINDS: ReadonlyMap<string, Kind> = new Map([
+  ...['league', 'leagues'].map((k): [string, Kind] => [k, 'league']),
+  ...['season', 'seasons', 'currentseason'].map((k): [string, Kind] => [k, 'season']),
+  ...['fixture', 'fixtures', 'latest', 'upcoming', 'inplay', 'today'].map((k): [string, Kind] => [k, 'fixture'])
+])
 
 const childPosition = (parent: Position, key: string): Position =>
-  (parent === undefined ? undefined : RELATION_KEYS.get(parent)?.get(key)) ?? KEY_KINDS[key]
+  (parent === undefined ? undefined : RELATION_KEYS.get(parent)?.get(key)) ?? KEY_KINDS.get(key)
 
 /** Calls `visit` on every record of `value`, parents before children, at any depth. */
 function eachRecord (value: unknown, pos: Position, visit: (record: Rec, pos: Position) => void): void {

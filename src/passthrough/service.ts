@@ -163,10 +163,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const match = matchEndpoint(target.path)
     const taken = await deps.quota.take(ctx.keyId, target.entity, ctx.key.hourly_quota, now())
     if (!taken.allowed) return undefined
-    const loaded = await load({
-      request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(),
-      ttlMs: match === undefined ? ttl.notFoundMs : ttlFor(match.endpoint, [], ttl), notFoundTtlMs: ttl.notFoundMs
-    })
+    const ttlMs = match === undefined ? ttl.notFoundMs : ttlFor(match.endpoint, [], ttl)
+    const loaded = await load({ request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(), ttlMs, notFoundTtlMs: ttl.notFoundMs })
     if (!sentUpstream(loaded)) await deps.quota.refund(ctx.keyId, target.entity, taken.state.windowStart).catch(() => {})
     if (loaded.fetched.kind === 'entry' && loaded.fetched.entry.parts?.data !== undefined) {
       learnLeagues(leagueIndex, JSON.parse(loaded.fetched.entry.parts.data), target.kind)
