@@ -25,7 +25,6 @@ function boundedMap (max: number): { get: (id: number) => number | undefined, se
   return {
     get: (id) => map.get(id),
     set (id, league) {
-      if (map.get(id) === league) return
       map.delete(id)
       map.set(id, league)
       if (map.size > max) map.delete(map.keys().next().value as number)
