@@ -15,6 +15,7 @@ import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstre
 import { redactUrl } from '../logger.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
+import { leagueRefs } from './scope.ts'
 
 /**
  * The poller's slowest useful pace: one `livescores/latest` call per 8 s (the 10 s window minus a margin,
@@ -135,6 +136,7 @@ function entryOf (deps: FetchDeps, input: FetchInput, text: string): Fetched {
     entity: input.entity,
     parts: split.parts,
     leagues: leaguesOf(input.kind, split.data),
+    refs: leagueRefs(input.kind, split.data),
     storedAt: input.now,
     expiresAt: input.now + input.ttlMs
   }

@@ -83,6 +83,12 @@ export async function scopeEntry (
 ): Promise<Scoped> {
   const parts = entry.parts ?? {}
   if (key.leagues === '*' || parts.data === undefined) return { ok: true, parts }
+  // The common case (every record already placed in the key's leagues) costs no parse.
+  if (entry.refs !== undefined) {
+    for (const [id, league] of entry.refs.shows.fixtures) resolver.index.learnFixture(id, league)
+    for (const [id, league] of entry.refs.shows.seasons) resolver.index.learnSeason(id, league)
+    if (settled(key, entry.refs, resolver.index)) return { ok: true, parts }
+  }
   const data = JSON.parse(parts.data) as unknown
   const top = endpoint.kind
   learnLeagues(resolver.index, data, top)
@@ -130,7 +136,10 @@ function eachRecord (value: unknown, pos: Position, visit: (record: Rec, pos: Po
   }
   if (!isRecord(value)) return
   visit(value, pos)
-  for (const [k, v] of Object.entries(value)) if (v !== null && typeof v === 'object') eachRecord(v, childPosition(pos, k), visit)
+  for (const k in value) {
+    const v = value[k]
+    if (v !== null && typeof v === 'object') eachRecord(v, childPosition(pos, k), visit)
+  }
 }
 
 /** A fixture seen where its kind is unknown: the two fields only fixtures carry together. */
@@ -155,16 +164,69 @@ function bindingOf (r: Rec, kind: Kind | undefined): Binding {
 
 /** Learns from a body every fixture's and season's league it shows. */
 export function learnLeagues (index: LeagueIndex, data: unknown, top: Kind | undefined): void {
-  eachRecord(data, top, (r, kind) => {
-    const league = idOf(r.league_id)
-    if (league === undefined) return
-    const season = idOf(r.season_id)
-    if (season !== undefined) index.learnSeason(season, league)
-    const id = idOf(r.id)
-    if (id === undefined) return
-    if (kind === 'season') index.learnSeason(id, league)
-    if (kind === 'fixture' || (kind === undefined && looksLikeFixture(r))) index.learnFixture(id, league)
+  eachRecord(data, top, (r, kind) => { learnRecord(index, r, kind) })
+}
+
+function learnRecord (index: Pick<LeagueIndex, 'learnFixture' | 'learnSeason'>, r: Rec, kind: Position): void {
+  const league = idOf(r.league_id)
+  if (league === undefined) return
+  const season = idOf(r.season_id)
+  if (season !== undefined) index.learnSeason(season, league)
+  const id = idOf(r.id)
+  if (id === undefined) return
+  if (kind === 'season') index.learnSeason(id, league)
+  if (kind === 'fixture' || (kind === undefined && looksLikeFixture(r))) index.learnFixture(id, league)
+}
+
+/**
+ * What the league-bound records of a body hang on, computed once when the entry is stored (fetch.ts), so
+ * that serving it to a scoped key needs no parse when everything is in scope: the leagues of the records
+ * placed by the body itself, the fixtures and seasons it leaves to the index, and whether any record
+ * cannot be placed at all.
+ */
+export interface LeagueRefs {
+  leagues: number[]
+  fixtures: number[]
+  seasons: number[]
+  unplaced: boolean
+  /** `[id, league]` of the fixtures and seasons the body shows, taught to the index on every scoped serve. */
+  shows: { fixtures: Array<[number, number]>, seasons: Array<[number, number]> }
+}
+
+export function leagueRefs (kind: Kind | undefined, data: unknown): LeagueRefs {
+  // One walk: learn what the body shows, note what each record hangs on, place those notes afterwards.
+  const shownFixtures = new Map<number, number>()
+  const shownSeasons = new Map<number, number>()
+  const local = { learnFixture: (id: number, league: number) => shownFixtures.set(id, league), learnSeason: (id: number, league: number) => shownSeasons.set(id, league) }
+  const leagues = new Set<number>()
+  const fixtureRefs = new Set<number>()
+  const seasonRefs = new Set<number>()
+  let unplaced = false
+  eachRecord(data, kind, (r, k) => {
+    learnRecord(local, r, k)
+    const b = bindingOf(r, k)
+    if (b === 'unbound') return
+    if (b === 'unknown') unplaced = true
+    else if ('league' in b) leagues.add(b.league)
+    else if ('fixture' in b) fixtureRefs.add(b.fixture)
+    else seasonRefs.add(b.season)
   })
+  const fixtures = [...fixtureRefs].filter((id) => !placed(shownFixtures.get(id), leagues))
+  const seasons = [...seasonRefs].filter((id) => !placed(shownSeasons.get(id), leagues))
+  return { leagues: [...leagues], fixtures, seasons, unplaced, shows: { fixtures: [...shownFixtures], seasons: [...shownSeasons] } }
+}
+
+/** Adds a league the body itself established to `leagues`; false when there is none. */
+function placed (league: number | undefined, leagues: Set<number>): boolean {
+  if (league !== undefined) leagues.add(league)
+  return league !== undefined
+}
+
+/** True when every record `refs` describes is in the key's leagues, as far as the index knows. */
+function settled (key: ClientKey, refs: LeagueRefs, index: LeagueIndex): boolean {
+  const allowed = (league: number | undefined): boolean => league !== undefined && leagueAllowed(key, league)
+  return !refs.unplaced && refs.leagues.every(allowed) &&
+    refs.fixtures.every((id) => allowed(index.fixture(id))) && refs.seasons.every((id) => allowed(index.season(id)))
 }
 
 /** Fixtures and seasons the body's rows hang on whose league the index does not know. */

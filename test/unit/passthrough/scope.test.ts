@@ -3,7 +3,7 @@ import { matchEndpoint, parseQuery } from '../../../src/contract/query.ts'
 import type { ClientKey } from '../../../src/keys.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { createLeagueIndex } from '../../../src/passthrough/league-index.ts'
-import { narrowFilters, scopeEntry, scopeLookup } from '../../../src/passthrough/scope.ts'
+import { leagueRefs, narrowFilters, scopeEntry, scopeLookup } from '../../../src/passthrough/scope.ts'
 
 const key = (leagues: ClientKey['leagues']): ClientKey => ({ key: 'k', name: 'k', leagues, hourly_quota: 10, max_connections: 1, allowed_origins: '*', features: [] })
 
@@ -122,6 +122,20 @@ describe('scopeEntry', () => {
     expect(dataOf(await scopeEntry(key([271]), { mode: 'single', kind: 'fixture' }, entry(fixture, [271]), r))).toEqual(fixture)
     const elsewhere = { id: 9, name: 'c', leagues: [{ id: 271 }, { id: 501 }] }
     expect(dataOf(await scopeEntry(key([271]), { mode: 'single', kind: undefined }, entry(elsewhere, null), r)).leagues).toEqual([{ id: 271 }])
+  })
+
+  it('serves an entry whose records are all placed in scope without parsing it, and learns what it shows', async () => {
+    const fixtures = [{ id: 40, league_id: 271, season_id: 30, events: [{ id: 1, fixture_id: 40 }] }]
+    const e = { ...entry(fixtures, [271]), refs: leagueRefs('fixture', fixtures) }
+    expect(e.refs).toEqual({ leagues: [271], fixtures: [], seasons: [], unplaced: false, shows: { fixtures: [[40, 271]], seasons: [[30, 271]] } })
+    const r = resolver()
+    const scoped = await scopeEntry(key([271]), { mode: 'list', kind: 'fixture' }, e, r)
+    expect(scoped.ok && scoped.parts, 'the stored parts themselves: no parse, no re-serialization').toBe(e.parts)
+    expect(r.index.fixture(40)).toBe(271)
+    const xg = [{ id: 1, fixture_id: 40 }, { id: 2, fixture_id: 41 }]
+    const rows = { ...entry(xg, null), refs: leagueRefs('xg', xg) }
+    expect(rows.refs.fixtures).toEqual([40, 41])
+    expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: 'xg' }, rows, r)), 'fixture 41 unknown: the slow path withholds it').toEqual([xg[0]])
   })
 
   it('leaves records bound to no league alone (teams, types, nested value objects)', async () => {
