@@ -85,8 +85,7 @@ export async function scopeEntry (
   if (key.leagues === '*' || parts.data === undefined) return { ok: true, parts }
   // The common case (every record already placed in the key's leagues) costs no parse.
   if (entry.refs !== undefined) {
-    for (const [id, league] of entry.refs.shows.fixtures) resolver.index.learnFixture(id, league)
-    for (const [id, league] of entry.refs.shows.seasons) resolver.index.learnSeason(id, league)
+    learnShown(resolver.index, entry.refs)
     if (settled(key, entry.refs, resolver.index)) return { ok: true, parts }
   }
   const data = JSON.parse(parts.data) as unknown
@@ -220,6 +219,12 @@ export function leagueRefs (kind: Kind | undefined, data: unknown): LeagueRefs {
 function placed (league: number | undefined, leagues: Set<number>): boolean {
   if (league !== undefined) leagues.add(league)
   return league !== undefined
+}
+
+/** Teaches the index the fixture and season leagues an entry shows (no parse: from its refs). */
+export function learnShown (index: LeagueIndex, refs: LeagueRefs): void {
+  for (const [id, league] of refs.shows.fixtures) index.learnFixture(id, league)
+  for (const [id, league] of refs.shows.seasons) index.learnSeason(id, league)
 }
 
 /** True when every record `refs` describes is in the key's leagues, as far as the index knows. */

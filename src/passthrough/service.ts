@@ -40,7 +40,7 @@ import {
   reply, serverError, tooManyRequests, unauthorized, type QuotaView, type Reply
 } from './replies.ts'
 import { nextPageUrl, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
-import { filterRecords, isScoped, learnLeagues, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
+import { filterRecords, isScoped, learnLeagues, learnShown, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
 import { DEFAULT_TTL, ttlFor, type TtlPolicy } from './ttl.ts'
 import type { RequestContext } from './types.ts'
@@ -117,6 +117,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       const cached = await deps.cache.get(key, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache read failed'); return undefined })
       if (cached !== undefined) return { fetched: { kind: 'entry', entry: cached, cacheable: false } as const, hit: true }
       const fetched = await fetchUpstream(fetchDeps, input)
+      // Every body fetched teaches the scope's index the fixtures and seasons it shows (scope.ts).
+      if (fetched.kind === 'entry' && fetched.entry.refs !== undefined) learnShown(leagueIndex, fetched.entry.refs)
       if (fetched.kind === 'entry' && fetched.cacheable) {
         await deps.cache.set(key, fetched.entry, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache write failed') })
       }
@@ -166,8 +168,10 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const ttlMs = match === undefined ? ttl.notFoundMs : ttlFor(match.endpoint, [], ttl)
     const loaded = await load({ request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(), ttlMs, notFoundTtlMs: ttl.notFoundMs })
     if (!sentUpstream(loaded)) await deps.quota.refund(ctx.keyId, target.entity, taken.state.windowStart).catch(() => {})
-    if (loaded.fetched.kind === 'entry' && loaded.fetched.entry.parts?.data !== undefined) {
-      learnLeagues(leagueIndex, JSON.parse(loaded.fetched.entry.parts.data), target.kind)
+    if (loaded.fetched.kind === 'entry') {
+      const { entry } = loaded.fetched
+      if (entry.refs !== undefined) learnShown(leagueIndex, entry.refs)
+      else if (entry.parts?.data !== undefined) learnLeagues(leagueIndex, JSON.parse(entry.parts.data), target.kind)
     }
     return loaded
   }
