@@ -84,8 +84,12 @@ const CORS_EXPOSED = 'x-ratelimit-limit, x-ratelimit-remaining, retry-after, x-c
 type Source = 'hit' | 'miss' | 'coalesced' | 'live'
 interface Loaded { fetched: Fetched, source: Source }
 
-/** Ids per `fixtures/multi` call (upstream-facts §6), calls and season lookups per request at most. */
+/** Ids per `fixtures/multi` call (upstream-facts §6). */
 const MULTI_IDS = 50
+/**
+ * Scope lookups one request may make: 4 `fixtures/multi` calls (200 fixtures, a `populate` page of xG rows
+ * spans fewer) and 5 seasons. Rows past them stay unplaced and are withheld.
+ */
 const MAX_FIXTURE_LOOKUPS = 4
 const MAX_SEASON_LOOKUPS = 5
 
@@ -195,8 +199,9 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
 
   /** Learns the leagues of fixtures and seasons a scoped answer's rows name: the live mirror, then the upstream. */
   async function lookupLeagues (ctx: RequestContext, need: { fixtures: number[], seasons: number[] }): Promise<void> {
-    const snapshot = deps.live?.fixtures('livescores.all', ctx.now)
-    if (snapshot !== undefined) learnLeagues(leagueIndex, snapshot.fixtures, 'fixture')
+    for (const f of deps.live?.fixtures('livescores.all', ctx.now)?.fixtures ?? []) {
+      if (typeof f.league_id === 'number') leagueIndex.learnFixture(f.id as number, f.league_id)
+    }
     const fixtures = need.fixtures.filter((id) => leagueIndex.fixture(id) === undefined).sort((a, b) => a - b)
     for (let i = 0; i < Math.min(fixtures.length, MULTI_IDS * MAX_FIXTURE_LOOKUPS); i += MULTI_IDS) {
       const ids = fixtures.slice(i, i + MULTI_IDS).join(',')
