@@ -138,6 +138,16 @@ describe('scopeEntry', () => {
     expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: 'xg' }, rows, r)), 'fixture 41 unknown: the slow path withholds it').toEqual([xg[0]])
   })
 
+  it('scopes a path outside the catalogue by shape alone (commentaries, news, a fixture list without league_id)', async () => {
+    const r = resolver({ fixtures: { 10: 271, 11: 501 } })
+    const commentaries = [{ id: 1, fixture_id: 10, comment: 'a' }, { id: 2, fixture_id: 11, comment: 'b' }]
+    expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: undefined }, entry(commentaries, null), r))).toEqual([commentaries[0]])
+    const news = [{ id: 1, league_id: 501, fixture_id: 10 }, { id: 2, league_id: 271, fixture_id: 11 }]
+    expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: undefined }, entry(news, null), r)), 'a row\'s own league_id decides').toEqual([news[1]])
+    const fixtures = [{ id: 10, name: 'a', state_id: 5, starting_at_timestamp: 1 }, { id: 11, name: 'b', state_id: 5, starting_at_timestamp: 1 }]
+    expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: undefined }, entry(fixtures, null), r)).map((f: any) => f.id)).toEqual([10])
+  })
+
   it('leaves records bound to no league alone (teams, types, nested value objects)', async () => {
     const rows = [{ id: 1, name: 't', type: { id: 2 } }, { id: 2, data: { value: 1.2 } }]
     expect(dataOf(await scopeEntry(key([271]), { mode: 'list', kind: 'team' }, entry(rows, null), resolver()))).toEqual(rows)
