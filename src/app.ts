@@ -37,6 +37,22 @@ export interface AppDeps {
   publicUrl?: () => string
   /** The push hub (`/v1/live`, `/v1/changes`, `/v1/sse`, `/v1/fixtures/live`, DESIGN §4), started by the caller. */
   hub?: Hub
+  /**
+   * TOUCHLINE_TRUST_PROXY, as fastify's `trustProxy`: with it, `request.ip` (per-IP limits), `protocol` and
+   * `host` come from `X-Forwarded-*` set by those proxies; without it the headers are ignored, so a client
+   * cannot pick its own address. @default false
+   */
+  trustProxy?: boolean | number | string[]
+}
+
+/**
+ * fastify's `trustProxy` for the setting. A hop count is given as a function trusting the `n` nearest hops
+ * (the Express meaning): fastify 5 ignores a bare number (it trusts no hop then), which would silently
+ * leave per-IP limits on the proxy's address.
+ */
+function trustProxyOption (setting: boolean | number | string[] | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting
+  return setting ?? false
 }
 
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
@@ -47,6 +63,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     // Clients may send `;`, `,` and `:` unencoded in include/filters; keep long param values working.
     routerOptions: { maxParamLength: 2000 },
     bodyLimit: 64 * 1024,
+    trustProxy: trustProxyOption(deps.trustProxy),
     frameworkErrors: (_err, _req, reply) => { (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
   }) as unknown as FastifyInstance
 

@@ -189,6 +189,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     upstream,
     keys,
     metrics,
+    ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
     poller: () => poller,
     checks: {
       store: async () => { await store.head(); return true },

@@ -10,7 +10,11 @@
  *   (it reveals nothing), so a page elsewhere can read the refusal and stop, instead of retrying blind;
  * - requests without `Origin` (same-origin GETs, servers, curl) are untouched.
  *
- * `/v3/*` is not handled here: the passthrough answers its own CORS with the same rule (passthrough/service.ts).
+ * `/v3/*` GETs are not handled here: the passthrough answers their CORS with the same rule (passthrough/service.ts).
+ * Their preflights (`OPTIONS /v3/...`, sent when a page adds `Authorization`, the spec's header form of the
+ * key) are answered here: 204, with the allow headers only for an origin the key allows. A preflight carries
+ * no `Authorization` value, so without `api_token` in the URL it is allowed for an origin that some key
+ * allows; the GET that follows is then checked against its own key (403 for an origin it does not allow).
  * Wrapped with fastify-plugin so the hook applies to the routes of sibling plugins (feeds.ts).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
@@ -47,6 +51,24 @@ function check (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): st
   return origin
 }
 
+/** Headers a page may add to a passthrough request: the key's header form, and cache control. */
+const PASSTHROUGH_REQUEST_HEADERS = 'authorization, cache-control'
+
+/** Whether a preflight for `/v3` from `origin` is allowed: by the key in its URL, else by any key. */
+function passthroughOriginAllowed (keys: KeyRing, request: FastifyRequest, origin: string): boolean {
+  const token = (request.query as { api_token?: unknown }).api_token
+  if (token === undefined) return keys.all().some((k) => originAllowed(k, origin))
+  const key = keyOf(keys, request)
+  return key !== undefined && originAllowed(key, origin)
+}
+
+function allowPreflight (reply: FastifyReply, origin: string, headers: string): void {
+  reply.header('access-control-allow-origin', origin).header('vary', 'Origin')
+    .header('access-control-allow-methods', 'GET, HEAD')
+    .header('access-control-allow-headers', headers)
+    .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_S))
+}
+
 export function corsRoutes (deps: CorsDeps): FastifyPluginAsync {
   const { keys } = deps
   return fp(async (app) => {
@@ -69,13 +91,16 @@ export function corsRoutes (deps: CorsDeps): FastifyPluginAsync {
       app.options(path, async (request, reply) => {
         const allowed = check(keys, request, reply)
         if (allowed === false) return reply
-        if (allowed !== undefined) {
-          reply.header('access-control-allow-methods', 'GET, HEAD')
-            .header('access-control-allow-headers', 'last-event-id, cache-control')
-            .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_S))
-        }
+        if (allowed !== undefined) allowPreflight(reply, allowed, 'last-event-id, cache-control')
         return reply.code(204).send()
       })
     }
+
+    app.options('/v3/*', async (request, reply) => {
+      const origin = request.headers.origin
+      if (origin !== undefined && passthroughOriginAllowed(keys, request, origin)) allowPreflight(reply, origin, PASSTHROUGH_REQUEST_HEADERS)
+      else reply.header('vary', 'Origin')
+      return reply.code(204).send()
+    })
   }, { name: 'touchline-cors', fastify: '5.x' })
 }

@@ -5,6 +5,7 @@
  */
 import type { Pagination } from '../contract/envelope.ts'
 import type { Kind } from '../contract/resources.ts'
+import type { LeagueRefs } from './scope.ts'
 
 /** The envelope of spec 2.1 without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {
@@ -32,6 +33,8 @@ export interface CachedEntry {
    * every record is in scope, which is the common case.
    */
   leagues: number[] | null
+  /** For 200: what its league-bound records hang on (scope.ts#leagueRefs); absent in older entries. */
+  refs?: LeagueRefs
   storedAt: number
   expiresAt: number
 }

@@ -14,6 +14,7 @@ import type { Kind } from '../contract/resources.ts'
 import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
+import { leagueRefs } from './scope.ts'
 
 /**
  * The poller's slowest useful pace: one `livescores/latest` call per 8 s (the 10 s window minus a margin,
@@ -23,8 +24,11 @@ import type { UpstreamRequest } from './request.ts'
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
   | { kind: 'entry', entry: CachedEntry, cacheable: boolean }
-  /** No budget: the ledger refused, or the upstream answered 429. Seconds until the upstream window resets. */
-  | { kind: 'budget', retryAfter: number }
+  /**
+   * No budget: the ledger refused (`sent: false`, nothing went upstream), or the upstream answered 429.
+   * Seconds until the upstream window resets.
+   */
+  | { kind: 'budget', retryAfter: number, sent: boolean }
   /** The upstream failed: 502 (5xx, bad payload, rejected our token), 503 (unreachable), 504 (timed out). */
   | { kind: 'failure', status: 502 | 503 | 504, errorId: string }
 
@@ -77,7 +81,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
       const bucket = await deps.ledger.get(entity)
       const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))
       log.warn({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
-      return { kind: 'budget', retryAfter }
+      return { kind: 'budget', retryAfter, sent: false }
     }
   } catch (err) {
     // A ledger we cannot read must not stop traffic: the upstream still enforces its own limit.
@@ -100,7 +104,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   if (res.status === 200) return entryOf(deps, input, text)
   // An error may echo the request URL; any `api_token=` in it goes too. Not applied to data, where a
   // `?token=` can be part of a legitimate (signed) image URL.
-  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text) }
+  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text), sent: true }
   if (PASSED_THROUGH.has(res.status)) {
     const ttlMs = input.rejectionTtlMs ?? (res.status === 404 ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
     const entry: CachedEntry = {
@@ -139,6 +143,7 @@ function entryOf (deps: FetchDeps, input: FetchInput, text: string): Fetched {
     entity: input.entity,
     parts: split.parts,
     leagues: leaguesOf(input.kind, split.data),
+    refs: leagueRefs(input.kind, split.data),
     storedAt: input.now,
     expiresAt: input.now + input.ttlMs
   }

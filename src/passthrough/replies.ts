@@ -40,6 +40,12 @@ export function leagueForbidden (leagueId: number): Reply {
     `League ${leagueId} is not included in the leagues of your touchline key.`)
 }
 
+/** A record whose league could not be established, refused to a key scoped to some leagues (fail closed). */
+export function leagueUnknownForbidden (): Reply {
+  return forbidden('league', 'a touchline key with access to every league',
+    'The league of this record could not be established, and your touchline key is limited to some leagues.')
+}
+
 /** What a key needs for a feature, as the spec's 403 names it (`resource`, `plan_required`). */
 const FEATURE_RESOURCES: Readonly<Record<Feature, { resource: string, plan: string }>> = {
   xg: { resource: 'xGFixture', plan: 'a touchline key with the xg feature' },

@@ -5,9 +5,17 @@
  * the cache, or one coalesced upstream call paid from the shared budget. A path or name the catalogue does not know
  * is forwarded after a syntax check (route.ts); links in answers are rebuilt on the gateway (links.ts).
  *
- * Counting: like the upstream, a request counts against the key's quota when it gets a 200 (cache hits and
- * live answers included); one that ends in an error is given back, so that a key is never charged for the
- * gateway's or the upstream's failures. Validation errors never reach the quota (spec 8.2.5).
+ * Counting (DESIGN §5, "every request that reaches the upstream costs the key a call"): the key's quota is
+ * taken before anything is fetched, so a spent quota is a 429 with no upstream call. A request keeps its
+ * count when it got a 200 (cache hits and live answers included, as the upstream counts them) or when a
+ * call was sent upstream for it, whatever came back (404, 403, 429, 5xx, timeout): otherwise a key could
+ * make one upstream call per distinct missing id for free. A non-200 answered without sending anything
+ * (a cached 404, a follower of another request's call, a refusal by the shared budget) is given back.
+ * Validation errors never reach the quota (spec 8.2.5). The lookups the scope makes for a scoped key (the
+ * season or fixture of a path, the leagues of fixtures and seasons its rows name) cost the key one call
+ * of their own entity each when sent; with that entity's quota spent they are not made and the rows they
+ * would have cleared are withheld. So a key never causes more upstream calls per entity and hour than its
+ * `hourly_quota`.
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
@@ -23,17 +31,19 @@ import type { ResponseCache } from './cache.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { fetchUpstream, type FetchDeps, type Fetched, type FetchInput } from './fetch.ts'
 import { keyIdOf } from './keys.ts'
+import { createLeagueIndex, type LeagueIndex } from './league-index.ts'
 import type { LiveSource, Rec } from './live.ts'
 import { shapeLive } from './live-shape.ts'
-import { QUOTA_WINDOW_MS, type QuotaState, type QuotaStore } from './quota.ts'
+import { isUnservedAccountPath, resourcesParts, usageParts } from './my.ts'
+import type { QuotaState, QuotaStore } from './quota.ts'
 import {
-  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, originForbidden, rateLimitBody, rateLimitHeaders,
-  serverError, tooManyRequests, unauthorized, unknownForScopedKey, type QuotaView, type Reply
+  INVALID_KEY, MALFORMED_KEY, MISSING_KEY, featureForbidden, leagueForbidden, leagueUnknownForbidden, originForbidden, pathNotFound, rateLimitBody,
+  rateLimitHeaders, serverError, tooManyRequests, unauthorized, unknownForScopedKey, type QuotaView, type Reply
 } from './replies.ts'
 import { withGatewayLinks } from './links.ts'
 import { lastValues, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
 import { fetchInputOf, routeRequest } from './route.ts'
-import { filterRecords, isScoped, leagueInPath, narrowFilters, scopeEntry, scopeLookup } from './scope.ts'
+import { filterRecords, isScoped, learnLeagues, learnShown, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
 import { DEFAULT_TTL, ttlFor, type TtlPolicy } from './ttl.ts'
 import type { RequestContext } from './types.ts'
@@ -55,6 +65,8 @@ export interface PassthroughDeps {
    * the gateway relays names the upstream host (pagination links are rebuilt on the gateway, links.ts).
    */
   upstreamOrigin?: string
+  /** Fixture and season leagues for the scope (league-index.ts); a fresh one when unset. */
+  leagueIndex?: LeagueIndex
 }
 
 export interface PassthroughOptions {
@@ -80,10 +92,18 @@ const CORS_EXPOSED = 'x-ratelimit-limit, x-ratelimit-remaining, retry-after, x-c
 type Source = 'hit' | 'miss' | 'coalesced' | 'live'
 interface Loaded { fetched: Fetched, source: Source }
 
+/** Ids per `fixtures/multi` call (upstream-facts §6). */
+const MULTI_IDS = 50
+/**
+ * Scope lookups one request may make: 4 `fixtures/multi` calls (200 fixtures, a `populate` page of xG rows
+ * spans fewer) and 5 seasons. Rows past them stay unplaced and are withheld.
+ */
+const MAX_FIXTURE_LOOKUPS = 4
+const MAX_SEASON_LOOKUPS = 5
+
 const view = (s: QuotaState): QuotaView => ({ entity: s.entity, limit: s.limit, remaining: s.remaining, resetsInSeconds: s.resetsInSeconds })
 /** The state a refunded request leaves behind, for the body of the error that caused the refund. */
 const refunded = (s: QuotaState): QuotaState => ({ ...s, used: s.used - 1, remaining: Math.min(s.limit, s.remaining + 1) })
-const formatDateTime = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 
 export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptions = {}): Passthrough {
   const now = opts.now ?? Date.now
@@ -102,8 +122,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {})
   }
   const flights = createSingleFlight<{ fetched: Fetched, hit: boolean }>()
-  /** The upstream account's last `subscription`, for answers made here (`/my/usage`). */
-  let subscription: unknown
+  const leagueIndex = deps.leagueIndex ?? createLeagueIndex()
 
   /** Cache, else one upstream call shared by every identical request in flight. */
   async function load (input: FetchInput): Promise<Loaded> {
@@ -112,6 +131,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       const cached = await deps.cache.get(key, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache read failed'); return undefined })
       if (cached !== undefined) return { fetched: { kind: 'entry', entry: cached, cacheable: false } as const, hit: true }
       const fetched = await fetchUpstream(fetchDeps, input)
+      // Every body fetched teaches the scope's index the fixtures and seasons it shows (scope.ts).
+      if (fetched.kind === 'entry' && fetched.entry.refs !== undefined) learnShown(leagueIndex, fetched.entry.refs)
       if (fetched.kind === 'entry' && fetched.cacheable) {
         await deps.cache.set(key, fetched.entry, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache write failed') })
       }
@@ -126,18 +147,11 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     return { status: 200, headers: { ...rateLimitHeaders(q), 'x-cache': source === 'miss' ? 'miss' : 'hit', ...extra }, body: renderEnvelope(parts, rateLimitBody(q)) }
   }
 
-  /** `/my/usage` from the key's own quota windows: the upstream's would describe the gateway's token. */
-  async function usage (ctx: RequestContext): Promise<Reply> {
-    const rows = await deps.quota.usage(ctx.keyId, ctx.key.hourly_quota, ctx.now)
-    const data = rows.map((r) => ({
-      entity: r.entity,
-      requests_made: r.used,
-      remaining_requests: r.remaining,
-      period_start: formatDateTime(r.windowStart),
-      period_end: formatDateTime(r.windowStart + QUOTA_WINDOW_MS)
-    }))
-    const parts: EnvelopeParts = { data: JSON.stringify(data), timezone: ctx.query.timezone }
-    if (subscription !== undefined) parts.subscription = subscription
+  /** `/my/usage` and `/my/resources`, from the key itself (my.ts). */
+  async function account (ctx: RequestContext): Promise<Reply> {
+    const parts = ctx.endpoint.id === 'my.usage'
+      ? usageParts(await deps.quota.usage(ctx.keyId, ctx.key.hourly_quota, ctx.now), ctx.query.timezone)
+      : resourcesParts(ctx.key, ctx.query.timezone)
     deps.metrics?.cacheRequests.inc({ outcome: 'local' })
     return ok(ctx, parts, 'live')
   }
@@ -157,20 +171,60 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     return ok(ctx, parts, 'live', { 'x-touchline-source': 'live' })
   }
 
-  /** For a scoped key: the league of the season, round or fixture an endpoint is scoped to, if known. */
-  async function scopedLeague (ctx: RequestContext): Promise<number | undefined> {
-    const lookup = scopeLookup(ctx.params)
-    const match = lookup === undefined ? undefined : matchEndpoint(lookup.path)
-    if (lookup === undefined || match === undefined) return undefined
-    const { fetched } = await load({
-      request: upstreamRequest(lookup.path, {}), entity: lookup.entity, kind: lookup.kind, now: now(), ttlMs: ttlFor(match.endpoint, [], ttl), notFoundTtlMs: ttl.notFoundMs
-    })
-    return fetched.kind === 'entry' && fetched.entry.status === 200 ? fetched.entry.leagues?.[0] : undefined
+  /**
+   * An upstream read made for the scope on the key's behalf: costs the key one call of its entity when it
+   * is sent (module doc); undefined, and nothing sent, when that quota is spent.
+   */
+  async function lookup (ctx: RequestContext, target: ScopeLookup, query: Record<string, string> = {}): Promise<Loaded | undefined> {
+    const match = matchEndpoint(target.path)
+    const taken = await deps.quota.take(ctx.keyId, target.entity, ctx.key.hourly_quota, now())
+    if (!taken.allowed) return undefined
+    const ttlMs = match === undefined ? ttl.notFoundMs : ttlFor(match.endpoint, [], ttl)
+    const loaded = await load({ request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(), ttlMs, notFoundTtlMs: ttl.notFoundMs })
+    if (!sentUpstream(loaded)) await deps.quota.refund(ctx.keyId, target.entity, taken.state.windowStart).catch(() => {})
+    if (loaded.fetched.kind === 'entry') {
+      const { entry } = loaded.fetched
+      if (entry.refs !== undefined) learnShown(leagueIndex, entry.refs)
+      else if (entry.parts?.data !== undefined) learnLeagues(leagueIndex, JSON.parse(entry.parts.data), target.kind)
+    }
+    return loaded
+  }
+
+  /**
+   * For a scoped key: the league of the season, round or fixture an endpoint is scoped to (known, or looked
+   * up); null when it cannot be established (the request is then refused: fail closed); a Reply to send
+   * instead when the record does not exist; undefined when the endpoint is scoped to none.
+   */
+  async function scopedLeague (ctx: RequestContext): Promise<number | null | Reply | undefined> {
+    const target = scopeLookup(ctx.params)
+    if (target === undefined) return undefined
+    const known = target.kind === 'season' ? leagueIndex.season(Number(ctx.params.seasonId)) : target.kind === 'fixture' ? leagueIndex.fixture(Number(ctx.params.fixtureId)) : undefined
+    if (known !== undefined) return known
+    const loaded = await lookup(ctx, target)
+    if (loaded?.fetched.kind !== 'entry') return null
+    const { entry } = loaded.fetched
+    if (entry.status === 404) return { status: 404, headers: {}, body: entry.body ?? '{}' }
+    return entry.status === 200 ? entry.leagues?.[0] ?? null : null
+  }
+
+  /** Learns the leagues of fixtures and seasons a scoped answer's rows name: the live mirror, then the upstream. */
+  async function lookupLeagues (ctx: RequestContext, need: { fixtures: number[], seasons: number[] }): Promise<void> {
+    for (const f of deps.live?.fixtures('livescores.all', ctx.now)?.fixtures ?? []) {
+      if (typeof f.league_id === 'number') leagueIndex.learnFixture(f.id as number, f.league_id)
+    }
+    const fixtures = need.fixtures.filter((id) => leagueIndex.fixture(id) === undefined).sort((a, b) => a - b)
+    for (let i = 0; i < Math.min(fixtures.length, MULTI_IDS * MAX_FIXTURE_LOOKUPS); i += MULTI_IDS) {
+      const ids = fixtures.slice(i, i + MULTI_IDS).join(',')
+      if (await lookup(ctx, { path: `/football/fixtures/multi/${ids}`, entity: 'Fixture', kind: 'fixture' }, { select: 'league_id' }) === undefined) return
+    }
+    for (const id of need.seasons.filter((s) => leagueIndex.season(s) === undefined).slice(0, MAX_SEASON_LOOKUPS)) {
+      if (await lookup(ctx, { path: `/football/seasons/${id}`, entity: 'Season', kind: 'season' }, { select: 'league_id' }) === undefined) return
+    }
   }
 
   async function answer (ctx: RequestContext): Promise<Reply> {
     const { endpoint, key } = ctx
-    if (endpoint.id === 'my.usage') return await usage(ctx)
+    if (endpoint.id === 'my.usage' || endpoint.id === 'my.resources') return await account(ctx)
     if (endpoint.id.startsWith('livescores.')) {
       const fromLive = live(ctx)
       if (fromLive !== undefined) return fromLive
@@ -178,22 +232,25 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const raw = ctx.raw
     if (isScoped(key)) {
       const league = await scopedLeague(ctx)
+      if (league === null) return leagueUnknownForbidden()
+      if (typeof league === 'object') return league
       if (league !== undefined && !leagueAllowed(key, league)) return leagueForbidden(league)
       raw.filters = narrowFilters(endpoint, ctx.query, raw.filters, key.leagues as number[])
       raw.select = selectWithLeague(endpoint.kind, raw.select)
     }
-    const { fetched, source } = await load(fetchInputOf(ctx, ttl))
+    const loaded = await load(fetchInputOf(ctx, ttl))
+    ctx.sentUpstream = sentUpstream(loaded)
+    const { fetched, source } = loaded
     deps.metrics?.cacheRequests.inc({ outcome: source })
     const cacheHeaders = { 'x-cache': source === 'miss' ? 'miss' : 'hit' }
     if (fetched.kind === 'budget') {
-      return withHeaders(tooManyRequests(view(refunded(ctx.quota)), fetched.retryAfter, BUDGET_MESSAGE), cacheHeaders)
+      return withHeaders(tooManyRequests(view(ctx.sentUpstream ? ctx.quota : refunded(ctx.quota)), fetched.retryAfter, BUDGET_MESSAGE), cacheHeaders)
     }
     if (fetched.kind === 'failure') return withHeaders(serverError(fetched.status, fetched.errorId), cacheHeaders)
     const { entry } = fetched
     if (entry.status !== 200) return { status: entry.status, headers: cacheHeaders, body: entry.body ?? '{}' }
-    if (entry.parts?.subscription !== undefined) subscription = entry.parts.subscription
-    const scoped = scopeEntry(key, endpoint, entry, ctx.query.includes)
-    if (!scoped.ok) return leagueForbidden(scoped.league)
+    const scoped = await scopeEntry(key, endpoint, entry, { index: leagueIndex, lookup: async (need) => { await lookupLeagues(ctx, need) } })
+    if (!scoped.ok) return scoped.league === null ? leagueUnknownForbidden() : leagueForbidden(scoped.league)
     const parts = withGatewayLinks(scoped.parts, ctx.req)
     const age: Record<string, string> = source === 'hit' ? { age: String(Math.max(0, Math.floor((ctx.now - entry.storedAt) / 1000))) } : {}
     return ok(ctx, parts, source, age)
@@ -214,6 +271,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   }
 
   async function serveKey (req: PassRequest, key: ClientKey, presented: string): Promise<Reply> {
+    // Account paths describe the key (my.ts): one not answered here is never forwarded.
+    if (isUnservedAccountPath(req.path)) return pathNotFound(`/v3${req.path}`)
     const routed = routeRequest(req.path, req.query as Record<string, string | undefined>)
     if (routed.kind === 'refused') return routed.reply
     const { endpoint, params } = routed
@@ -230,16 +289,16 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (!taken.allowed) return tooManyRequests(view(taken.state), taken.state.resetsInSeconds)
     // One string per parameter: `handle` kept the last of a repeated one.
     const raw = { ...req.query } as Record<string, string | undefined>
-    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: routed.query, raw, quota: taken.state, now: at }
+    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: routed.query, raw, quota: taken.state, now: at, sentUpstream: false }
     if (routed.kind === 'forward') ctx.forwarded = routed.base === undefined ? {} : { base: routed.base }
     let out: Reply
     try {
       out = await answer(ctx)
     } catch (err) {
-      await deps.quota.refund(keyId, endpoint.entity, taken.state.windowStart).catch(() => {})
+      if (!ctx.sentUpstream) await deps.quota.refund(keyId, endpoint.entity, taken.state.windowStart).catch(() => {})
       throw err
     }
-    if (out.status !== 200) {
+    if (out.status !== 200 && !ctx.sentUpstream) {
       await deps.quota.refund(keyId, endpoint.entity, taken.state.windowStart).catch((err: unknown) => { log.warn({ err }, 'quota refund failed') })
     }
     return out
@@ -270,6 +329,11 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
 function selectWithLeague (kind: Kind, select: string | undefined): string | undefined {
   if (select === undefined || select === '' || SELECTABLE[kind]?.includes('league_id') !== true) return select
   return select.split(',').includes('league_id') ? select : `${select},league_id`
+}
+
+/** True when this request's own load sent a call upstream: not a cache hit, not a follower, not refused by the budget. */
+function sentUpstream (loaded: Loaded): boolean {
+  return loaded.source === 'miss' && !(loaded.fetched.kind === 'budget' && !loaded.fetched.sent)
 }
 
 function withHeaders (r: Reply, headers: Record<string, string>): Reply {

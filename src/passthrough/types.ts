@@ -24,4 +24,6 @@ export interface RequestContext {
    * forwarded after a syntax check (route.ts); `base` is the catalogue endpoint it is closest to.
    */
   forwarded?: { base?: Endpoint }
+  /** Set once a call was sent upstream for this request: it then keeps its count whatever the answer. */
+  sentUpstream: boolean
 }

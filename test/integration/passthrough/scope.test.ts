@@ -79,15 +79,20 @@ describe('league scope', () => {
     expect(asked.body.data ?? []).toEqual([])
   })
 
-  it('charges nothing for a refusal', async () => {
+  it('charges nothing for a refusal made before any call, and a call for one made after it', async () => {
     const a = await get(url('/football/leagues/271', 'tl-271-key'))
     expect403(await get(url('/football/leagues/501', 'tl-271-key')), 501)
-    expect403(await get(url(`/football/seasons/${other.seasonId}`, 'tl-271-key')), 501)
     const b = await get(url('/football/leagues/271', 'tl-271-key'))
-    expect(b.body.rate_limit.remaining).toBe(a.body.rate_limit.remaining - 1)
-    const seasons = await get(url('/my/usage', 'tl-271-key'))
-    const season = (seasons.body.data as any[]).find((r) => r.entity === 'Season')
-    expect(season?.requests_made ?? 0, 'refused Season requests were given back').toBe(0)
+    expect(b.body.rate_limit.remaining, 'refused by the path: free').toBe(a.body.rate_limit.remaining - 1)
+    const usage = async (): Promise<number> => ((await get(url('/my/usage', 'tl-271-key'))).body.data as any[]).find((r) => r.entity === 'Season')?.requests_made ?? 0
+    const seasonsBefore = await usage()
+    const seasons = await get(url('/football/leagues/501?include=seasons', 'tl-all-key'))
+    const seasonId = (seasons.body.data.seasons as any[]).map((x) => x.id as number).find((id) => id !== other.seasonId) as number
+    expect(seasonId, 'a second season of league 501, not asked for yet').toBeDefined()
+    expect403(await get(url(`/football/seasons/${seasonId}`, 'tl-271-key')), 501)
+    expect(await usage(), 'refused once fetched: the upstream call is the key\'s').toBe(seasonsBefore + 1)
+    expect403(await get(url(`/football/seasons/${seasonId}`, 'tl-271-key')), 501)
+    expect(await usage(), 'refused again from the cache: free').toBe(seasonsBefore + 1)
   })
 })
 
