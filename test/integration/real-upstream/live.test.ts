@@ -114,7 +114,7 @@ describe('gateway against a real-like upstream', () => {
 
   it('counts each odd field once per fixture, not once per poll', async () => {
     // From now on every `latest` poll brings both fixtures again, the odd one included.
-    upstream.set('/football/livescores/latest', (req, server) => ({ body: { ...readShared('real/livescores-latest-2023.json'), data: server.live } }))
+    upstream.set('/football/livescores/latest', (_req, server) => ({ body: { ...readShared('real/livescores-latest-2023.json'), data: server.live } }))
     const polled = upstream.hits('/football/livescores/latest').length
     await eventually(() => upstream.hits('/football/livescores/latest').length >= polled + 5, 10_000, 'five more latest polls')
     expect(upstream.hits('/football/livescores').length).toBeGreaterThanOrEqual(2)
