@@ -127,8 +127,8 @@ export function liveShootout (kicks = 6): Json {
     scores,
     events,
     periods,
-    detailedperiods: periods,
-    currentperiod: penalties
+    detailedperiods: periods.map((p) => ({ ...p })),
+    currentperiod: { ...penalties }
   }
 }
 
