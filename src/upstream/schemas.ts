@@ -85,6 +85,17 @@ interface RowSpec {
   fallbacks: Readonly<Record<string, Fallback>>
 }
 
+/** The shape as one loose object schema, and a list of them: what fits (nearly all) is parsed in one call. */
+const compiled = new WeakMap<RowSpec, { row: z.ZodType<Row>, list: z.ZodType<Row[]> }>()
+function schemasOf (spec: RowSpec): { row: z.ZodType<Row>, list: z.ZodType<Row[]> } {
+  let schemas = compiled.get(spec)
+  if (schemas === undefined) {
+    const row = z.looseObject(spec.shape)
+    compiled.set(spec, schemas = { row, list: z.array(row) })
+  }
+  return schemas
+}
+
 const toNull: Fallback = () => null
 const toAbsent: Fallback = () => undefined
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional()
@@ -243,9 +254,11 @@ function parseRow (spec: RowSpec, raw: unknown, at: Place): Row | undefined {
     report(at, at.path, `not an object (${raw === null ? 'null' : typeof raw})`)
     return undefined
   }
+  const fits = schemasOf(spec).row.safeParse(raw)
+  if (fits.success) return fits.data
   const row: Row = { ...raw }
-  for (const [key, schema] of Object.entries(spec.shape)) {
-    const parsed = schema.safeParse(raw[key])
+  for (const [key, field] of Object.entries(spec.shape)) {
+    const parsed = field.safeParse(raw[key])
     if (parsed.success) {
       if (parsed.data !== undefined || key in raw) row[key] = parsed.data
       continue
@@ -261,6 +274,8 @@ function parseRow (spec: RowSpec, raw: unknown, at: Place): Row | undefined {
 
 function parseRows<T> (spec: RowSpec, rows: unknown[] | undefined, at: Place): T[] | undefined {
   if (rows === undefined) return undefined
+  const fits = schemasOf(spec).list.safeParse(rows)
+  if (fits.success) return fits.data as T[]
   return rows.flatMap((row) => (parseRow(spec, row, at) as T | undefined) ?? [])
 }
 
