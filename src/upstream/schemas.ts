@@ -16,7 +16,7 @@
 import { z } from 'zod'
 import { STATE_BY_ID } from '../contract/states.ts'
 import { PeriodType } from '../contract/types.ts'
-import type { EventInput, FixtureInput, ParticipantInput, PeriodInput, ScoreInput, StateInput } from '../diff/input.ts'
+import type { FixtureInput, PeriodInput, StateInput } from '../diff/input.ts'
 import type { AnomalySink } from './anomalies.ts'
 
 const int = z.number().int()
@@ -272,12 +272,16 @@ function parseRow (spec: RowSpec, raw: unknown, at: Place): Row | undefined {
   return row
 }
 
-function parseRows<T> (spec: RowSpec, rows: unknown[] | undefined, at: Place): T[] | undefined {
-  if (rows === undefined) return undefined
+function parseRows (spec: RowSpec, rows: unknown[], at: Place): Row[] {
   const fits = schemasOf(spec).list.safeParse(rows)
-  if (fits.success) return fits.data as T[]
-  return rows.flatMap((row) => (parseRow(spec, row, at) as T | undefined) ?? [])
+  if (fits.success) return fits.data
+  return rows.flatMap<Row>((row) => parseRow(spec, row, at) ?? [])
 }
+
+/** The list includes and the spec of their rows. */
+const LIST_SPECS: ReadonlyArray<readonly [typeof INCLUDE_LISTS[number], RowSpec]> = [
+  ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD]
+]
 
 /** camelCase includes the real API answers with lower-cased keys (upstream-facts §0.8). */
 const CAMEL_INCLUDES: Readonly<Record<string, string>> = {
@@ -332,20 +336,18 @@ export function parseFixture (raw: unknown, opts: ParseFixturesOptions = {}): Up
   const base = parseRow(FIXTURE, lowerIncludeKeys(raw), at)
   if (base === undefined) return undefined
   const within = (path: string): Place => ({ ...at, path })
-  const fixture = {
-    ...base,
-    participants: parseRows<ParticipantInput>(PARTICIPANT, base.participants as unknown[] | undefined, within('participants')),
-    scores: parseRows<ScoreInput>(SCORE, base.scores as unknown[] | undefined, within('scores')),
-    events: parseRows<EventInput>(EVENT, base.events as unknown[] | undefined, within('events')),
-    periods: parseRows<PeriodInput>(PERIOD, base.periods as unknown[] | undefined, within('periods')),
-    detailedperiods: parseRows<PeriodInput>(PERIOD, base.detailedperiods as unknown[] | undefined, within('detailedperiods')),
-    currentperiod: base.currentperiod === undefined || base.currentperiod === null
-      ? base.currentperiod as null | undefined
-      : parseRow(PERIOD, base.currentperiod, within('currentperiod')) as PeriodInput | undefined ?? null,
-    state: base.state === undefined || base.state === null ? undefined : parseRow(STATE, base.state, within('state')) as StateInput | undefined
-  } as UpstreamFixture
-  for (const key of [...INCLUDE_LISTS, 'currentperiod', 'state'] as const) {
-    if (fixture[key] === undefined) delete fixture[key]
+  for (const [key, spec] of LIST_SPECS) {
+    const rows = base[key] as unknown[] | undefined
+    if (rows !== undefined) base[key] = parseRows(spec, rows, within(key))
+  }
+  const fixture = base as UpstreamFixture
+  if (base.currentperiod !== undefined && base.currentperiod !== null) {
+    fixture.currentperiod = parseRow(PERIOD, base.currentperiod, within('currentperiod')) as PeriodInput | undefined ?? null
+  }
+  if (base.state !== undefined && base.state !== null) {
+    const state = parseRow(STATE, base.state, within('state')) as StateInput | undefined
+    if (state === undefined) delete fixture.state
+    else fixture.state = state
   }
   checkFallbacks(fixture, at)
   return fixture
