@@ -18,6 +18,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
   return {
     registry,
     upstreamCalls: new Counter({ name: 'touchline_upstream_calls_total', help: 'Upstream requests by entity and status', labelNames: ['entity', 'status', 'source'] as const, registers: r }),
+    upstreamAnomalies: new Counter({ name: 'touchline_upstream_anomalies_total', help: 'Upstream values that did not fit the documented shape and fell back, once per fixture and field path', labelNames: ['path'] as const, registers: r }),
     budgetRemaining: new Gauge({
       name: 'touchline_budget_remaining',
       help: 'Requests left in the upstream hourly bucket, by entity',

@@ -31,7 +31,7 @@ function normalizeEvent (row: EventInput, sideOf: (participantId: number | null)
     id: row.id,
     type_id: row.type_id,
     type: eventTypeName(row.type_id, row.type),
-    minute: row.minute,
+    minute: row.minute ?? null,
     extra_minute: row.extra_minute ?? null,
     side: sideOf(teamId),
     team_id: teamId,
@@ -47,12 +47,14 @@ function normalizeEvent (row: EventInput, sideOf: (participantId: number | null)
 /**
  * Order: match events by minute, extra_minute, type_id, sort_order (which is per type upstream), id;
  * shoot-out kicks after all of them, by kick number. Without the shoot-out rule the kicks (minutes 1..10)
- * would land before the first-half events.
+ * would land before the first-half events. An event without a minute goes after the others of its kind.
  */
 export function compareEvents (a: LiveEvent, b: LiveEvent): number {
   const shootout = Number(SHOOTOUT_TYPES.has(a.type_id)) - Number(SHOOTOUT_TYPES.has(b.type_id))
+  const unknownMinute = Number(a.minute === null) - Number(b.minute === null)
   return shootout ||
-    a.minute - b.minute ||
+    unknownMinute ||
+    (a.minute ?? 0) - (b.minute ?? 0) ||
     (a.extra_minute ?? 0) - (b.extra_minute ?? 0) ||
     a.type_id - b.type_id ||
     (a.sort_order ?? 0) - (b.sort_order ?? 0) ||

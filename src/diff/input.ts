@@ -22,7 +22,7 @@ export interface ScoreInput {
 }
 
 export interface PeriodInput {
-  type_id: number
+  type_id?: number | null
   description?: string | null
   ticking?: boolean | null
   minutes?: number | null
@@ -41,7 +41,8 @@ export interface EventInput {
   result?: string | null
   info?: string | null
   addition?: string | null
-  minute: number
+  /** Null only when upstream sent something else (the parser's fallback). */
+  minute: number | null
   extra_minute?: number | null
   sort_order?: number | null
   /** The nested `events.type` include, when requested. */
@@ -58,8 +59,8 @@ export interface StateInput {
 export interface FixtureInput {
   id: number
   league_id: number
-  season_id: number
-  stage_id: number
+  season_id: number | null
+  stage_id: number | null
   round_id?: number | null
   state_id: number
   name?: string | null
@@ -67,6 +68,9 @@ export interface FixtureInput {
   starting_at_timestamp?: number | null
   result_info?: string | null
   length?: number | null
+  /** Legacy (early-2023 bodies): the score before the `scores` include, used only without it. */
+  home_score?: number | null
+  away_score?: number | null
   participants?: ParticipantInput[] | null
   scores?: ScoreInput[] | null
   events?: EventInput[] | null

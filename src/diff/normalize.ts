@@ -69,15 +69,18 @@ function placeParticipants (fx: FixtureInput): Map<Side, ParticipantInput> {
   return placed
 }
 
-/** Team of one side; without a participant, the id of the side's score rows and the name from the title. */
+/**
+ * Team of one side; without a participant, the id of the side's score rows and the name from the title
+ * ("A vs B"), also used when the participant came without a name.
+ */
 function teamInfo (fx: FixtureInput, side: Side, team: ParticipantInput | undefined): TeamInfo {
+  const titleName = namesFromTitle(fx.name)[side === 'home' ? 0 : 1] ?? ''
   if (team !== undefined) {
-    return { id: team.id, name: team.name ?? '', short_code: team.short_code ?? null, image_path: team.image_path || null }
+    return { id: team.id, name: team.name ?? titleName, short_code: team.short_code ?? null, image_path: team.image_path || null }
   }
   const row = (fx.scores ?? []).find((s) => s.score.participant === side && typeof s.participant_id === 'number')
-  const title = namesFromTitle(fx.name)
   // id 0 stands for "unknown team"; it only happens when upstream sends neither participants nor scores.
-  return { id: row?.participant_id ?? 0, name: title[side === 'home' ? 0 : 1] ?? '', short_code: null, image_path: null }
+  return { id: row?.participant_id ?? 0, name: titleName, short_code: null, image_path: null }
 }
 
 function resolveSides (fx: FixtureInput): Sides {
@@ -167,11 +170,22 @@ function startingAt (fx: FixtureInput): string | null {
   return match ? `${match[1]}T${match[2]}.000Z` : null
 }
 
+const legacyGoals = (goals: number | null | undefined): number | null => typeof goals === 'number' ? goals : null
+
+/**
+ * The CURRENT score. With the `scores` include, its CURRENT rows (0-0 before they appear); without it, the
+ * legacy `home_score`/`away_score` of early-2023 bodies; without either, unknown (null), never 0-0.
+ */
+function currentScore (fx: FixtureInput, scores: LiveScores): { home: number | null, away: number | null } {
+  if (Array.isArray(fx.scores)) return scores[CURRENT_SCORE] ?? { home: 0, away: 0 }
+  return { home: legacyGoals(fx.home_score), away: legacyGoals(fx.away_score) }
+}
+
 /** Normalizes one upstream fixture (with the live includes) into a LiveFixture with `version` 0. */
 export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions = {}): LiveFixture {
   const sides = resolveSides(upstream)
   const scores = normalizeScores(upstream.scores ?? [], sides.sideOf)
-  const current = scores[CURRENT_SCORE] ?? { home: 0, away: 0 }
+  const current = currentScore(upstream, scores)
   const state = normalizeState(upstream)
   const clock = normalizeClock(upstream, state)
   return {

@@ -11,8 +11,11 @@ export interface LiveTeam {
   name: string
   short_code: string | null
   image_path: string | null
-  /** CURRENT goals (regular time plus extra time; the shoot-out is in `scores.penalties`). */
-  score: number
+  /**
+   * CURRENT goals (regular time plus extra time; the shoot-out is in `scores.penalty_shootout`). Null when
+   * upstream sent no `scores` include and no legacy score: unknown, not 0.
+   */
+  score: number | null
 }
 
 export interface LiveEvent {
@@ -21,7 +24,8 @@ export interface LiveEvent {
   type_id: number
   /** Developer name of the type, e.g. GOAL, YELLOWCARD, PENALTY_SHOOTOUT_GOAL. */
   type: string
-  minute: number
+  /** Null when upstream sent no usable minute. */
+  minute: number | null
   extra_minute: number | null
   side: Side | null
   team_id: number | null
@@ -58,8 +62,8 @@ export interface LivePeriod {
 export interface LiveFixture {
   id: number
   league_id: number
-  season_id: number
-  stage_id: number
+  season_id: number | null
+  stage_id: number | null
   round_id: number | null
   name: string | null
   /** ISO 8601 UTC. */
@@ -88,7 +92,7 @@ export type ChangeKind =
 export type Change =
   | { kind: 'fixture_added' }
   | { kind: 'state_changed', state: LiveState, previous: LiveState }
-  | { kind: 'score_changed', home: number, away: number, previous: { home: number, away: number }, score_type?: string }
+  | { kind: 'score_changed', home: number | null, away: number | null, previous: { home: number | null, away: number | null }, score_type?: string }
   | { kind: 'event_added', event: LiveEvent }
   | { kind: 'event_updated', event: LiveEvent, previous: LiveEvent }
   /** An event that disappeared upstream, typically a goal cancelled by VAR. */

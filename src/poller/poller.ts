@@ -17,7 +17,7 @@ import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
-import { UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
+import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { ingestFixture, type IngestResult } from './ingest.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
@@ -90,6 +90,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
   const log = deps.log
+  const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
   if (opts.leagues !== undefined && opts.leagues.length > 0) query.filters = `fixtureLeagues:${opts.leagues.join(',')}`
 
@@ -140,7 +141,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   async function call (path: string): Promise<UpstreamFixture[]> {
     const res = await deps.upstream.get(path, query, { signal: abort.signal })
-    return parseFixtures(res.envelope, { onInvalid: (i) => log.warn({ issue: i }, 'upstream sent an invalid fixture; skipped') })
+    return parseFixtures(res.envelope, { anomalies, source: path })
   }
 
   /**

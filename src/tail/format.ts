@@ -46,7 +46,7 @@ export function clockLabel (f: LiveFixture): string {
   return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
-export const minuteOf = (e: LiveEvent): string => `${e.minute}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
+export const minuteOf = (e: LiveEvent): string => `${e.minute ?? '?'}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
 
 /**
  * A feed-supplied name made safe for a terminal: control characters (ANSI escape sequences included, which
@@ -61,7 +61,7 @@ export function clean (text: string): string {
 export function scoreLine (f: LiveFixture): string {
   const pens = f.scores.penalty_shootout
   const shootout = pens !== undefined && (pens.home > 0 || pens.away > 0) ? ` (${pens.home}-${pens.away} pens)` : ''
-  return `${clean(f.home.name)} ${f.home.score}-${f.away.score} ${clean(f.away.name)}${shootout}`
+  return `${clean(f.home.name)} ${f.home.score ?? '?'}-${f.away.score ?? '?'} ${clean(f.away.name)}${shootout}`
 }
 
 /** The fixture's state as one line, for snapshots: `23' Celtic 1-0 Kilmarnock`. */
@@ -112,7 +112,7 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opt
       case 'score_changed':
         // A goal event in the same record already said it; otherwise the score alone moved.
         if (goalEvent || c.score_type !== undefined) break
-        line(clockLabel(f), c.home + c.away > c.previous.home + c.previous.away ? 'goal' : 'score corrected', 'green')
+        line(clockLabel(f), (c.home ?? 0) + (c.away ?? 0) > (c.previous.home ?? 0) + (c.previous.away ?? 0) ? 'goal' : 'score corrected', 'green')
         break
       case 'fixture_removed':
         if (!has('state_changed')) line(clockLabel(f), 'left the live feed')

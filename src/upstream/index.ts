@@ -1,4 +1,4 @@
-/** The upstream module's public surface: the HTTP client, its typed errors and the payload schemas. */
+/** The upstream module's public surface: the HTTP client, its typed errors, the payload schemas and the anomaly reporter. */
 export {
   createUpstreamClient,
   type CallInfo,
@@ -12,7 +12,8 @@ export {
   type UpstreamResponse
 } from './client.ts'
 export * from './errors.ts'
+export { createAnomalyReporter, type Anomaly, type AnomalyReporterOptions, type AnomalySink } from './anomalies.ts'
 export {
-  parseEnvelope, parseErrorBody, parseFixtures,
-  type Envelope, type ErrorBody, type InvalidFixture, type ParseFixturesOptions, type UpstreamFixture
+  parseEnvelope, parseErrorBody, parseFixture, parseFixtures,
+  type Envelope, type ErrorBody, type ParseFixturesOptions, type UpstreamFixture
 } from './schemas.ts'

@@ -1,23 +1,31 @@
 /**
- * zod schemas for upstream payloads (spec/upstream-facts.md §1–§3, §7; football-data-service.md part 2 and 7).
+ * zod schemas for upstream payloads (spec/upstream-facts.md §0–§3, §7, §10; football-data-service.md part 2
+ * and 7), and the tolerant fixture parser the poller uses.
  *
- * Tolerant on purpose: every object is loose (unknown keys pass through, so a new include or field never
- * breaks the poller), fields the real API sends as null are nullable, and fields that are not needed to
- * build a LiveFixture get a default instead of failing the whole fixture (e.g. `has_premium_odds` is
- * missing from early-2023 payloads). Legacy fields removed on 2023-04-18 are never required.
+ * The real API is not always what its docs say: null where they show a number, extra fields, missing
+ * includes, legacy fields of early-2023 bodies, `data` as an object or an array or absent. So:
+ * - the envelope is loose and its blocks optional; a malformed block (say `rate_limit`) is dropped, not fatal;
+ * - each fixture of a list is parsed on its own: only one without a numeric `id` is skipped;
+ * - inside a fixture, each include row is parsed on its own, and every field the normalizer reads has a
+ *   fallback (null, or 0 for the ids the gateway keys on) used when the value does not fit the documented
+ *   type. A row is dropped only when a field it cannot exist without is unusable (a score row's goals, an
+ *   event's id or type). Each fallback is an anomaly reported to the caller's sink (anomalies.ts), which
+ *   counts it and logs it once per fixture and field.
+ * Fields nobody reads are not validated: they pass through untouched.
  */
 import { z } from 'zod'
+import { STATE_BY_ID } from '../contract/states.ts'
+import { PeriodType } from '../contract/types.ts'
+import type { FixtureInput, PeriodInput, StateInput } from '../diff/input.ts'
+import type { AnomalySink } from './anomalies.ts'
 
 const int = z.number().int()
-const nullableInt = int.nullable().default(null)
-const nullableString = z.string().nullable().default(null)
-const homeAway = z.enum(['home', 'away'])
 
 export const RateLimitSchema = z.looseObject({
   resets_in_seconds: z.number(),
   remaining: z.number(),
   requested_entity: z.string(),
-  /** Only on 429 bodies of the embedded provider (football-data-service.md §2.4). */
+  /** Only on 429 bodies of the embedded provider (football-data-service.md §2.4); the real API has none. */
   total: z.number().optional()
 })
 
@@ -42,153 +50,18 @@ export const SubscriptionSchema = z.looseObject({
 /**
  * The response envelope. `data` is an object, an array, or absent: `/livescores/latest` answers an empty
  * window with HTTP 200, a `message` ("No result(s) found matching your request...") and no `data`.
+ * The other blocks are informative: one that does not have its documented shape is dropped (`undefined`)
+ * rather than failing the response.
  */
 export const EnvelopeSchema = z.looseObject({
   data: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable().optional(),
-  message: z.string().optional(),
-  pagination: PaginationSchema.optional(),
-  subscription: z.array(SubscriptionSchema).optional(),
-  rate_limit: RateLimitSchema.optional(),
-  timezone: z.string().optional()
+  message: z.string().optional().catch(undefined),
+  pagination: PaginationSchema.optional().catch(undefined),
+  subscription: z.array(SubscriptionSchema).optional().catch(undefined),
+  rate_limit: RateLimitSchema.optional().catch(undefined),
+  timezone: z.string().optional().catch(undefined)
 })
 export type Envelope = z.infer<typeof EnvelopeSchema>
-
-export const ScoreSchema = z.looseObject({
-  id: int,
-  fixture_id: int,
-  type_id: int,
-  participant_id: int.nullable().default(null),
-  score: z.looseObject({ goals: int, participant: homeAway.nullable().optional() }),
-  description: z.string().nullable().default(null)
-})
-
-export const PeriodSchema = z.looseObject({
-  id: int,
-  fixture_id: int,
-  type_id: int,
-  started: nullableInt,
-  ended: nullableInt,
-  counts_from: int.default(0),
-  ticking: z.boolean().default(false),
-  sort_order: int.default(0),
-  description: z.string().default(''),
-  time_added: nullableInt,
-  period_length: int.default(0),
-  minutes: nullableInt,
-  seconds: nullableInt,
-  has_timer: z.boolean().default(false)
-})
-
-/** A nested type include (`events.type`, `state.type`); the differ only reads `developer_name`. */
-const NestedTypeSchema = z.looseObject({ id: int, developer_name: z.string().optional() }).nullable().optional()
-
-export const EventSchema = z.looseObject({
-  id: int,
-  fixture_id: int,
-  period_id: nullableInt,
-  detailed_period_id: nullableInt,
-  participant_id: nullableInt,
-  type_id: int,
-  sub_type_id: nullableInt,
-  // Rows of the `timeline` include say "timeline"; a missing section means a plain event.
-  section: z.string().default('event'),
-  player_id: nullableInt,
-  related_player_id: nullableInt,
-  player_name: nullableString,
-  related_player_name: nullableString,
-  result: nullableString,
-  info: nullableString,
-  addition: nullableString,
-  minute: int,
-  extra_minute: nullableInt,
-  injured: z.boolean().nullable().default(null),
-  on_bench: z.boolean().default(false),
-  coach_id: nullableInt,
-  rescinded: z.boolean().nullable().optional(),
-  sort_order: int.nullable().optional(),
-  type: NestedTypeSchema
-})
-
-export const ParticipantSchema = z.looseObject({
-  id: int,
-  name: z.string(),
-  short_code: nullableString,
-  image_path: nullableString,
-  // The pivot; optional so that a payload without it still parses (the normalizer falls back to the
-  // score rows and to the "Home vs Away" name to place the teams).
-  meta: z.looseObject({
-    location: homeAway.nullable().optional(),
-    winner: z.boolean().nullable().optional(),
-    position: int.nullable().optional()
-  }).nullable().optional()
-})
-
-export const StateSchema = z.looseObject({
-  id: int,
-  state: z.string().default(''),
-  // Translated when `locale` is set ("Después de penales"): never compare on it.
-  name: z.string().default(''),
-  short_name: z.string().default(''),
-  developer_name: z.string().default(''),
-  type: NestedTypeSchema
-})
-
-/** camelCase includes the real API answers with lower-cased keys (upstream-facts §0.8). */
-const CAMEL_INCLUDES: Readonly<Record<string, string>> = {
-  currentPeriod: 'currentperiod',
-  detailedPeriods: 'detailedperiods'
-}
-
-/** Copies camelCase include keys to their lower-cased form, so both spellings reach the same field. */
-function lowerIncludeKeys (value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
-  const out: Record<string, unknown> = { ...value }
-  for (const [camel, lower] of Object.entries(CAMEL_INCLUDES)) {
-    if (camel in out) {
-      if (out[lower] === undefined) out[lower] = out[camel]
-      delete out[camel]
-    }
-  }
-  return out
-}
-
-export const FixtureSchema = z.preprocess(lowerIncludeKeys, z.looseObject({
-  id: int,
-  sport_id: int.default(1),
-  league_id: int,
-  season_id: int,
-  stage_id: int,
-  group_id: nullableInt,
-  aggregate_id: nullableInt,
-  round_id: nullableInt,
-  state_id: int,
-  venue_id: nullableInt,
-  name: nullableString,
-  starting_at: nullableString,
-  result_info: nullableString,
-  leg: z.string().default('1/1'),
-  details: nullableString,
-  length: nullableInt,
-  placeholder: z.boolean().default(false),
-  has_odds: z.boolean().default(false),
-  has_premium_odds: z.boolean().default(false),
-  starting_at_timestamp: nullableInt,
-  participants: z.array(ParticipantSchema).optional(),
-  scores: z.array(ScoreSchema).optional(),
-  events: z.array(EventSchema).optional(),
-  periods: z.array(PeriodSchema).optional(),
-  detailedperiods: z.array(PeriodSchema).optional(),
-  // `currentPeriod` is null before kick-off, at half-time and after the end (upstream-facts §3.4).
-  currentperiod: PeriodSchema.nullable().optional(),
-  state: StateSchema.optional()
-}))
-
-/**
- * A validated upstream fixture. It has the fields of the contract's `FixtureWithIncludes`, but is more
- * tolerant: participant `meta`, event `participant_id` and a few base fields may be null or absent.
- * `normalizeFixture` accepts both.
- */
-export type UpstreamFixture = z.output<typeof FixtureSchema>
 
 /**
  * Parses the envelope of any endpoint.
@@ -198,40 +71,299 @@ export function parseEnvelope (json: unknown): Envelope {
   return EnvelopeSchema.parse(json)
 }
 
-/** A fixture of a fixture list that failed validation and was skipped. */
-export interface InvalidFixture {
-  index: number
-  /** The fixture id when the item had a numeric one. */
-  id: number | null
-  error: z.ZodError
+// ---------------------------------------------------------------------------------------------------------
+// Fixtures, field by field
+
+type Row = Record<string, unknown>
+/** The value a field takes when its own does not fit the schema, computed from the whole row. */
+type Fallback = (row: Row) => unknown
+
+/** An entity as the docs describe it (only the fields the normalizer reads), and its fields' fallbacks. */
+interface RowSpec {
+  shape: Readonly<Record<string, z.ZodType>>
+  /** Fields that may fall back. A field that does not fit and is not listed here drops the row. */
+  fallbacks: Readonly<Record<string, Fallback>>
+}
+
+/** The shape as one loose object schema, and a list of them: what fits (nearly all) is parsed in one call. */
+const compiled = new WeakMap<RowSpec, { row: z.ZodType<Row>, list: z.ZodType<Row[]> }>()
+function schemasOf (spec: RowSpec): { row: z.ZodType<Row>, list: z.ZodType<Row[]> } {
+  let schemas = compiled.get(spec)
+  if (schemas === undefined) {
+    const row = z.looseObject(spec.shape)
+    compiled.set(spec, schemas = { row, list: z.array(row) })
+  }
+  return schemas
+}
+
+const toNull: Fallback = () => null
+const toAbsent: Fallback = () => undefined
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional()
+const nInt = nullable(int)
+const nStr = nullable(z.string())
+
+function fallbacksFor (shape: Record<string, z.ZodType>, to: Fallback = toNull, except: readonly string[] = []): Record<string, Fallback> {
+  return Object.fromEntries(Object.keys(shape).filter((k) => !except.includes(k)).map((k) => [k, to]))
+}
+
+const SCORE_SHAPE = {
+  id: int.optional(),
+  type_id: int,
+  participant_id: nInt,
+  // `participant` is "home" | "away"; anything else is left to the team id (the normalizer checks).
+  score: z.looseObject({ goals: int, participant: nStr }),
+  description: nStr
+}
+const SCORE: RowSpec = { shape: SCORE_SHAPE, fallbacks: { id: toAbsent, participant_id: toNull, description: toNull } }
+
+const PERIOD_SHAPE = {
+  type_id: int,
+  description: z.string().optional(),
+  ticking: z.boolean().optional(),
+  sort_order: int.optional(),
+  counts_from: int.optional(),
+  // Null on a shoot-out row in the docs' own example (upstream-facts §3.4), with `started`, `time_added`.
+  started: nInt,
+  ended: nInt,
+  time_added: nInt,
+  period_length: nInt,
+  minutes: nInt,
+  seconds: nInt
+}
+/** Every period field may fall back: a period row is never dropped, it only loses what it got wrong. */
+const PERIOD: RowSpec = { shape: PERIOD_SHAPE, fallbacks: fallbacksFor(PERIOD_SHAPE) }
+const KNOWN_PERIOD_TYPES: ReadonlySet<number> = new Set(Object.values(PeriodType))
+
+/** A nested type include (`events.type`, `state.type`); only `developer_name` is read. */
+const NestedType = z.looseObject({ developer_name: nStr }).nullable().optional()
+
+const EVENT_SHAPE = {
+  id: int,
+  type_id: int,
+  // Null on some rows per the older schemas' experience; the event then has no side.
+  participant_id: nInt,
+  // Rows of the `timeline` include say "timeline"; a missing section means a plain event.
+  section: z.string().optional(),
+  player_id: nInt,
+  related_player_id: nInt,
+  player_name: nStr,
+  related_player_name: nStr,
+  result: nStr,
+  info: nStr,
+  addition: nStr,
+  minute: int,
+  extra_minute: nInt,
+  sort_order: nInt,
+  type: NestedType
+}
+// The id and type are the event: without them the row is dropped.
+const EVENT: RowSpec = { shape: EVENT_SHAPE, fallbacks: fallbacksFor(EVENT_SHAPE, toNull, ['id', 'type_id']) }
+
+const PARTICIPANT_SHAPE = {
+  id: int,
+  name: z.string(),
+  short_code: nStr,
+  image_path: nStr,
+  // The pivot; the normalizer falls back to the score rows and to the "Home vs Away" name to place teams.
+  meta: z.looseObject({ location: nStr }).nullable().optional()
+}
+const PARTICIPANT: RowSpec = { shape: PARTICIPANT_SHAPE, fallbacks: fallbacksFor(PARTICIPANT_SHAPE, toNull, ['id']) }
+
+const STATE_SHAPE = {
+  id: int,
+  state: nStr,
+  // Translated when `locale` is set ("Después de penales"): never compared on.
+  name: nStr,
+  short_name: nStr,
+  developer_name: nStr,
+  type: NestedType
+}
+const STATE: RowSpec = { shape: STATE_SHAPE, fallbacks: fallbacksFor(STATE_SHAPE, toNull, ['id']) }
+
+const includeList = z.array(z.unknown()).optional()
+const INCLUDE_LISTS = ['participants', 'scores', 'events', 'periods', 'detailedperiods'] as const
+const FIXTURE_SHAPE = {
+  id: int,
+  league_id: int,
+  season_id: int,
+  stage_id: int,
+  round_id: nInt,
+  state_id: int,
+  name: nStr,
+  starting_at: nStr,
+  starting_at_timestamp: nInt,
+  result_info: nStr,
+  length: nInt,
+  // Legacy (early 2023, removed 2023-04-18): the score before the `scores` include existed.
+  home_score: nInt,
+  away_score: nInt,
+  participants: includeList,
+  scores: includeList,
+  events: includeList,
+  periods: includeList,
+  detailedperiods: includeList,
+  // `currentperiod` is null before kick-off, at half-time and after the end (upstream-facts §3.4).
+  currentperiod: z.unknown().optional(),
+  state: z.unknown().optional()
+}
+/** The state id from the `state` include when the base field is unusable. */
+const stateIdFallback: Fallback = (row) => {
+  const id = (row.state as Row | null | undefined)?.id
+  return Number.isInteger(id) ? id : 0
+}
+const FIXTURE: RowSpec = {
+  shape: FIXTURE_SHAPE,
+  fallbacks: {
+    ...fallbacksFor(FIXTURE_SHAPE, toNull, ['id', ...INCLUDE_LISTS]),
+    // Ids the gateway keys on fall back to 0, which no upstream record has; the others to null.
+    league_id: () => 0,
+    state_id: stateIdFallback,
+    // An include that is not a list is treated as not sent.
+    ...Object.fromEntries(INCLUDE_LISTS.map((k) => [k, toAbsent]))
+  }
+}
+
+/**
+ * A validated upstream fixture: the normalizer's input, plus every field the schemas do not model,
+ * untouched. Values that did not fit are already replaced by their fallbacks.
+ */
+export type UpstreamFixture = FixtureInput & Row
+
+/** Where a row is: its field path in the fixture (for the metric) and how to report. */
+interface Place {
+  path: string
+  fixtureId: number | null
+  report: AnomalySink
+  source?: string
+}
+
+const isRow = (value: unknown): value is Row => value !== null && typeof value === 'object' && !Array.isArray(value)
+const join = (path: string, key: string): string => path === '' ? key : `${path}.${key}`
+
+function report (at: Place, path: string, issue: string): void {
+  at.report({ path: path === '' ? 'fixture' : path, fixtureId: at.fixtureId, issue, ...(at.source !== undefined ? { source: at.source } : {}) })
+}
+
+/**
+ * One row, field by field: each modelled field as documented, or its fallback (reported) when it does not
+ * fit; the other fields untouched. Undefined, also reported, when the row is not an object or a field
+ * without a fallback does not fit.
+ */
+function parseRow (spec: RowSpec, raw: unknown, at: Place): Row | undefined {
+  if (!isRow(raw)) {
+    report(at, at.path, `not an object (${raw === null ? 'null' : typeof raw})`)
+    return undefined
+  }
+  const fits = schemasOf(spec).row.safeParse(raw)
+  if (fits.success) return fits.data
+  const row: Row = { ...raw }
+  for (const [key, field] of Object.entries(spec.shape)) {
+    const parsed = field.safeParse(raw[key])
+    if (parsed.success) {
+      if (parsed.data !== undefined || key in raw) row[key] = parsed.data
+      continue
+    }
+    const fallback = spec.fallbacks[key]
+    const issue = parsed.error.issues[0]?.message ?? 'invalid'
+    report(at, join(at.path, key), fallback === undefined ? `${issue}; row dropped` : issue)
+    if (fallback === undefined) return undefined
+    row[key] = fallback(raw)
+  }
+  return row
+}
+
+function parseRows (spec: RowSpec, rows: unknown[], at: Place): Row[] {
+  const fits = schemasOf(spec).list.safeParse(rows)
+  if (fits.success) return fits.data
+  return rows.flatMap<Row>((row) => parseRow(spec, row, at) ?? [])
+}
+
+/** The list includes and the spec of their rows. */
+const LIST_SPECS: ReadonlyArray<readonly [typeof INCLUDE_LISTS[number], RowSpec]> = [
+  ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD]
+]
+
+/** camelCase includes the real API answers with lower-cased keys (upstream-facts §0.8). */
+const CAMEL_INCLUDES: Readonly<Record<string, string>> = {
+  currentPeriod: 'currentperiod',
+  detailedPeriods: 'detailedperiods'
+}
+
+/** Copies camelCase include keys to their lower-cased form, so both spellings reach the same field. */
+function lowerIncludeKeys (value: Row): Row {
+  const out: Row = { ...value }
+  for (const [camel, lower] of Object.entries(CAMEL_INCLUDES)) {
+    if (camel in out) {
+      if (out[lower] === undefined) out[lower] = out[camel]
+      delete out[camel]
+    }
+  }
+  return out
+}
+
+/** Odd but parseable: values the normalizer handles with a fallback of its own. Reported, nothing changed. */
+function checkFallbacks (fixture: UpstreamFixture, at: Place): void {
+  if (fixture.state_id !== 0 && !STATE_BY_ID.has(fixture.state_id)) report(at, 'state_id', `unknown state id ${fixture.state_id}`)
+  if (fixture.participants === undefined || fixture.participants === null) report(at, 'participants', 'missing: teams from the fixture name')
+  else if (fixture.participants.length < 2) report(at, 'participants', `${fixture.participants.length} participant(s): teams from the fixture name`)
+  if (fixture.scores === undefined || fixture.scores === null) report(at, 'scores', 'missing: score from legacy fields or null')
+  for (const list of ['periods', 'detailedperiods'] as const) {
+    for (const period of fixture[list] ?? []) {
+      if (typeof period.type_id === 'number' && !KNOWN_PERIOD_TYPES.has(period.type_id)) report(at, `${list}.type_id`, `unknown period type ${period.type_id}`)
+    }
+  }
 }
 
 export interface ParseFixturesOptions {
-  /** Called once per fixture that fails validation. Invalid fixtures are skipped, the others kept. */
-  onInvalid?: (invalid: InvalidFixture) => void
+  /** Receives every fallback and every skipped fixture. @default none (fallbacks still apply) */
+  anomalies?: AnomalySink
+  /** The request path, for the anomalies' log lines. */
+  source?: string
+}
+
+/**
+ * One fixture, include rows one by one with per-field fallbacks. Undefined (and reported at `id`) only when
+ * it has no integer id: without one it can be neither stored nor diffed.
+ */
+export function parseFixture (raw: unknown, opts: ParseFixturesOptions = {}): UpstreamFixture | undefined {
+  const sink = opts.anomalies ?? (() => {})
+  const id = isRow(raw) && Number.isInteger(raw.id) ? raw.id as number : null
+  const at: Place = { path: '', fixtureId: id, report: sink, ...(opts.source !== undefined ? { source: opts.source } : {}) }
+  if (id === null || !isRow(raw)) {
+    report(at, 'id', 'fixture without an integer id; skipped')
+    return undefined
+  }
+  const base = parseRow(FIXTURE, lowerIncludeKeys(raw), at)
+  if (base === undefined) return undefined
+  const within = (path: string): Place => ({ ...at, path })
+  for (const [key, spec] of LIST_SPECS) {
+    const rows = base[key] as unknown[] | undefined
+    if (rows !== undefined) base[key] = parseRows(spec, rows, within(key))
+  }
+  const fixture = base as UpstreamFixture
+  if (base.currentperiod !== undefined && base.currentperiod !== null) {
+    fixture.currentperiod = parseRow(PERIOD, base.currentperiod, within('currentperiod')) as PeriodInput | undefined ?? null
+  }
+  if (base.state !== undefined && base.state !== null) {
+    const state = parseRow(STATE, base.state, within('state')) as StateInput | undefined
+    if (state === undefined) delete fixture.state
+    else fixture.state = state
+  }
+  checkFallbacks(fixture, at)
+  return fixture
 }
 
 /**
  * Fixtures of a fixtures or livescores response. `data` may be an array (the real `latest`), a single
  * object (the docs' example, single-fixture endpoints) or absent ("No result(s) found...", gives []).
- * One malformed fixture does not drop the others from a poll: it is skipped and reported to `onInvalid`.
+ * One malformed fixture never drops the others, one odd field never drops its fixture (see parseFixture).
  * @throws z.ZodError when the envelope itself is malformed.
  */
 export function parseFixtures (json: unknown, opts: ParseFixturesOptions = {}): UpstreamFixture[] {
   const { data } = parseEnvelope(json)
   if (data === undefined || data === null) return []
   const items = Array.isArray(data) ? data : [data]
-  const fixtures: UpstreamFixture[] = []
-  items.forEach((item, index) => {
-    const parsed = FixtureSchema.safeParse(item)
-    if (parsed.success) {
-      fixtures.push(parsed.data)
-      return
-    }
-    const id = (item as { id?: unknown } | null)?.id
-    opts.onInvalid?.({ index, id: typeof id === 'number' ? id : null, error: parsed.error })
-  })
-  return fixtures
+  return items.flatMap((item) => parseFixture(item, opts) ?? [])
 }
 
 // Error bodies (football-data-service.md part 7, upstream-facts §7). The real API sends only

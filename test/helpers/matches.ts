@@ -89,7 +89,7 @@ export function matches (store: LiveStore): Matches {
         id,
         get fixture () { return current },
         async goal (side, scorer, minute, type = 'GOAL') {
-          const previous = { home: current.home.score, away: current.away.score }
+          const previous = { home: current.home.score ?? 0, away: current.away.score ?? 0 }
           const scoring: Side = type === 'OWNGOAL' ? (side === 'home' ? 'away' : 'home') : side
           const home = previous.home + (scoring === 'home' ? 1 : 0)
           const away = previous.away + (scoring === 'away' ? 1 : 0)
@@ -104,7 +104,7 @@ export function matches (store: LiveStore): Matches {
         async cancelGoal (scorer) {
           const e = current.events.find((x) => x.player?.name === scorer && (x.type === 'GOAL' || x.type === 'PENALTY' || x.type === 'OWNGOAL'))
           if (e === undefined || e.side === null) throw new Error(`no goal by ${scorer}`)
-          const previous = { home: current.home.score, away: current.away.score }
+          const previous = { home: current.home.score ?? 0, away: current.away.score ?? 0 }
           const scoring: Side = e.type === 'OWNGOAL' ? (e.side === 'home' ? 'away' : 'home') : e.side
           const home = previous.home - (scoring === 'home' ? 1 : 0)
           const away = previous.away - (scoring === 'away' ? 1 : 0)

@@ -27,7 +27,7 @@ const all = <K extends Change['kind']>(diffs: Change[][], kind: K): Array<Of<K>>
   diffs.flat().filter((c): c is Of<K> => c.kind === kind)
 const current = (diffs: Change[][]) => all(diffs, 'score_changed').filter((c) => c.score_type === undefined)
 const shootout = (diffs: Change[][]) => all(diffs, 'score_changed').filter((c) => c.score_type === 'penalty_shootout')
-const pair = (c: { home: number, away: number }): string => `${c.home}-${c.away}`
+const pair = (c: { home: number | null, away: number | null }): string => `${c.home}-${c.away}`
 
 describe('replaying Manchester United vs Aston Villa (NS → 1st half → HT → 2nd half → FT)', () => {
   const walk = [1, 2, 3, 22, 5]

@@ -26,9 +26,10 @@ export const SCORING = new Set<number>([EventType.GOAL, EventType.PENALTY])
 
 function bucketOf (e: EventInput): Bucket {
   if (SHOOTOUT.has(e.type_id)) return 'shootout'
-  if (e.minute <= 45) return '1h'
-  if (e.minute <= 90) return '2h'
-  return e.minute <= 105 ? 'et1' : 'et2'
+  const minute = e.minute ?? 0
+  if (minute <= 45) return '1h'
+  if (minute <= 90) return '2h'
+  return minute <= 105 ? 'et1' : 'et2'
 }
 
 /** Score types, the buckets they add up, and the state from which upstream shows them. */
@@ -60,7 +61,7 @@ function recomputeScores (rows: readonly ScoreInput[], seen: readonly EventInput
 /** Match order: shoot-out kicks last, then minute, stoppage minute, id. */
 function chronological (a: EventInput, b: EventInput): number {
   return Number(SHOOTOUT.has(a.type_id)) - Number(SHOOTOUT.has(b.type_id)) ||
-    a.minute - b.minute || (a.extra_minute ?? 0) - (b.extra_minute ?? 0) || a.id - b.id
+    (a.minute ?? 0) - (b.minute ?? 0) || (a.extra_minute ?? 0) - (b.extra_minute ?? 0) || a.id - b.id
 }
 
 /**
@@ -96,7 +97,7 @@ export function replaySnapshots (recording: FixtureInput, walk: readonly number[
     snapshots.push(snap(phase.period && !shootout ? phase.period.counts_from + 1 : null))
     for (const e of events.filter((ev) => bucketOf(ev) === phase.bucket)) {
       seen.push(e)
-      snapshots.push(snap(shootout ? null : e.minute + (e.extra_minute ?? 0)))
+      snapshots.push(snap(shootout ? null : (e.minute ?? 0) + (e.extra_minute ?? 0)))
     }
   })
   return snapshots

@@ -8,7 +8,7 @@
  * @typedef {import('./live.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
-import { announcements, cancelledIn, clockLabel, creditedSide, eventMinute, eventStyle, goalsIn, h, playerName, shootout } from './format.js'
+import { announcements, cancelledIn, clockLabel, creditedSide, eventMinute, eventStyle, goalsIn, goalsText, h, playerName, shootout } from './format.js'
 
 /** How long the scoring side's score stays highlighted after a goal. */
 const SCORED_MS = 8000
@@ -127,9 +127,9 @@ export class Board {
           h('span', { class: 'tl-clock-text', text: clockLabel(f) })),
         h('span', { class: 'tl-team tl-home' }, h('span', { class: 'tl-name', text: f.home.name, title: f.home.name })),
         h('span', { class: 'tl-score', 'aria-hidden': 'true' },
-          h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: f.home.score }),
+          h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: goalsText(f.home.score) }),
           h('span', { class: 'tl-sep', text: '-' }),
-          h('span', { class: `tl-goals${scored.away > now ? ' tl-scored' : ''}`, text: f.away.score })),
+          h('span', { class: `tl-goals${scored.away > now ? ' tl-scored' : ''}`, text: goalsText(f.away.score) })),
         h('span', { class: 'tl-team tl-away' }, h('span', { class: 'tl-name', text: f.away.name, title: f.away.name }))),
       ...[pens ? h('div', { class: 'tl-pens', text: pens }) : null, this.events(f)].filter((x) => x !== null))
   }
@@ -140,7 +140,7 @@ export class Board {
     const shown = f.events.filter((e) => eventStyle(e) !== undefined && e.side).map((e) => ({ e, cancelled: false }))
     for (const e of this.cancelled.get(f.id) ?? []) if (!f.events.some((x) => x.id === e.id)) shown.push({ e, cancelled: true })
     if (shown.length === 0) return null
-    shown.sort((a, b) => a.e.minute - b.e.minute || (a.e.extra_minute ?? 0) - (b.e.extra_minute ?? 0) || a.e.id - b.e.id)
+    shown.sort((a, b) => (a.e.minute ?? 0) - (b.e.minute ?? 0) || (a.e.extra_minute ?? 0) - (b.e.extra_minute ?? 0) || a.e.id - b.e.id)
     return h('ul', { class: 'tl-events', 'aria-label': 'Match events' }, ...shown.slice(-MAX_EVENTS).map(({ e, cancelled }) => {
       const style = eventStyle(e) ?? { cls: 'other', label: e.type }
       const who = playerName(e) || style.label
@@ -186,7 +186,7 @@ export class Board {
 
 /** The card's accessible name: both sides' scores and the clock. @param {LiveFixture} f */
 function cardLabel (f) {
-  return `${f.home.name} ${f.home.score}, ${f.away.name} ${f.away.score}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`
+  return `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`
 }
 
 /**

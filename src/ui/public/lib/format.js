@@ -4,7 +4,7 @@
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./live.js').ChangeFrame} ChangeFrame
- * @typedef {{ id: number, type: string, minute: number, extra_minute: number | null, side: 'home' | 'away' | null,
+ * @typedef {{ id: number, type: string, minute: number | null, extra_minute: number | null, side: 'home' | 'away' | null,
  *   player: { name: string | null } | null, related_player: { name: string | null } | null, result: string | null }} LiveEvent
  */
 
@@ -43,8 +43,11 @@ export const isGoalType = (type) => type === 'GOAL' || type === 'PENALTY' || typ
 /** @param {LiveEvent} e @returns {{ cls: string, label: string } | undefined} */
 export const eventStyle = (e) => SHOWN[/** @type {keyof typeof SHOWN} */ (e.type)]
 
-/** `45+2'` @param {{ minute: number, extra_minute: number | null }} e */
-export const eventMinute = (e) => `${e.minute}${e.extra_minute ? `+${e.extra_minute}` : ''}'`
+/** `45+2'`, or '' when upstream gave no minute @param {{ minute: number | null, extra_minute: number | null }} e */
+export const eventMinute = (e) => e.minute === null ? '' : `${e.minute}${e.extra_minute ? `+${e.extra_minute}` : ''}'`
+
+/** A side's goals; '–' when unknown (upstream sent no score) @param {number | null} score */
+export const goalsText = (score) => score === null || score === undefined ? '–' : String(score)
 
 /** Short labels for states that are not a running clock. */
 const STATE_LABELS = {
@@ -133,7 +136,7 @@ export const cancelledIn = (frame) => frame.changes
  */
 export function announcements (frame) {
   const f = frame.fixture
-  const line = `${f.home.name} ${f.home.score}, ${f.away.name} ${f.away.score}`
+  const line = `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}`
   const out = goalsIn(frame).map((g) => `Goal for ${f[g.side].name}${g.scorer ? g.own ? `, own goal by ${g.scorer}` : ` by ${g.scorer}` : ''}${g.minute ? `, ${g.minute}` : ''}. ${line}.`)
   for (const e of cancelledIn(frame)) out.push(`Goal${playerName(e) ? ` by ${playerName(e)}` : ''} cancelled by VAR. ${line}.`)
   const state = frame.changes.find((c) => c.kind === 'state_changed')

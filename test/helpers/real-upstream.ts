@@ -1,0 +1,263 @@
+/**
+ * A local HTTP server that answers the way the real football data API does (spec/upstream-facts.md), not
+ * the way our embedded provider does: for tests of the gateway against the real shapes. Port 0, real HTTP.
+ *
+ * Observed (real captures in shared/data/real/ and recorded/, or quoted from the docs):
+ * - bodies: those of shared/data/real/*.json for their paths (January 2023: legacy `home_score`,
+ *   `away_score`, `last_processed_at`, no `has_premium_odds`, no includes, `subscription[].meta` = []);
+ * - `rate_limit: { resets_in_seconds, remaining, requested_entity }` with no total, per entity
+ *   (`Fixture` for fixtures and livescores, `State` for states);
+ * - `latest` answers an array (`data: [...]`), and 200 with a `message` and no `data` when nothing changed;
+ * - 401 `{"message":"Unauthenticated."}`; include keys lower-cased (`detailedperiods`, `currentperiod`);
+ * - a shoot-out period row with `period_length`, `started`, `time_added` null (the docs' World Cup example).
+ * Inferred (not seen in a capture; the closest guess):
+ * - no `x-ratelimit-*` headers (the docs name none; one client reads a global pair we ignore on purpose);
+ * - 429 `{"message":"Too Many Attempts."}` (Laravel wording from a client's test fixture) once `remaining`
+ *   is 0, until the window resets an hour after its first call; 401 and 429 do not count, a 200 "No
+ *   result(s)" does (a PHP client's docs);
+ * - `latest` answering "No result(s)" by default (any 10 s window without a tracked change does);
+ * - `fixtures` pages after the captured page 1 answering "No result(s)"; `next_page` pointing at this server
+ *   (the capture points at the real host);
+ * - the live shoot-out fixture: the PSG–Arsenal recording (final state FT_PEN) rewound to state 9 after six
+ *   kicks, with `currentperiod` and `detailedperiods` derived from its periods;
+ * - includes: only the requested ones are sent (base fields always), by their lower-cased name.
+ *
+ * Data-driven: `routes` maps a path pattern (`{name}` matches one segment) to a handler; tests add or
+ * replace one with `set`, or pin an answer with `respond`. Every request is recorded in `requests`.
+ */
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { LIVE_STATE_IDS } from '../../src/contract/states.ts'
+
+const SHARED_DATA = new URL('../../../shared/data/', import.meta.url)
+
+export const NO_RESULTS = 'No result(s) found matching your request. Either the query did not return any results or you don\'t have access to it via your current subscription.'
+export const SHOOTOUT_FIXTURE_ID = 19683241
+
+type Json = Record<string, any>
+
+export interface RealRequest {
+  /** Path under `/v3`, e.g. `/football/livescores`. */
+  path: string
+  /** The query as sent, `api_token` included (tests check what was sent). */
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  /** Path parameters of the matched route (`{ids}` → `params.ids`). */
+  params: Record<string, string>
+}
+
+export interface RealReply {
+  status?: number
+  /** A JSON body (a 200 object gets the bucket's `rate_limit`, replacing any it has), or a raw string. */
+  body?: unknown
+  headers?: Record<string, string>
+  /** Rate-limit bucket the call is charged to. @default the route's entity */
+  entity?: string
+}
+
+export type RealHandler = (req: RealRequest, server: RealUpstream) => RealReply
+
+export interface RealRoute {
+  /** Bucket (`requested_entity`) the path draws on. */
+  entity: string
+  handler: RealHandler
+}
+
+export interface RealUpstreamOptions {
+  /** The token it accepts. @default 'real-secret-token' */
+  token?: string
+  /** `remaining` of every entity bucket at the start of its window. @default 40 */
+  remaining?: number
+  /** Wall clock in epoch ms (rate-limit windows). @default Date.now */
+  now?: () => number
+}
+
+export interface RealUpstream {
+  /** Base URL including `/v3`. */
+  baseUrl: string
+  origin: string
+  token: string
+  /** Every request received, in order, whatever the answer. */
+  requests: RealRequest[]
+  /** Requests to one exact path. */
+  hits: (path: string) => RealRequest[]
+  /** Adds or replaces the route of a path pattern, e.g. `/football/fixtures/multi/{ids}`. */
+  set: (pattern: string, route: RealHandler | RealRoute) => void
+  /** Answers a path pattern with a fixed reply from now on (charged to the route's entity, or `Fixture`). */
+  respond: (pattern: string, reply: RealReply) => void
+  /** `remaining` of an entity bucket now (its start value before the first call). */
+  remaining: (entity?: string) => number
+  /** Sets `remaining` of an entity bucket (e.g. 0 to get 429s). */
+  setRemaining: (entity: string, remaining: number) => void
+  /** The fixtures livescores answers (the real capture's plus the live shoot-out); tests may edit them. */
+  live: Json[]
+  close: () => Promise<void>
+}
+
+export function readShared (relative: string): Json {
+  return JSON.parse(readFileSync(new URL(relative, SHARED_DATA), 'utf8')) as Json
+}
+
+/** The 200 the real API sends when nothing matches: no `data`. */
+export function noResults (): Json {
+  return { message: NO_RESULTS, subscription: [{ meta: [], plans: [], add_ons: [], widgets: [] }], timezone: 'UTC' }
+}
+
+/**
+ * The PSG–Arsenal recording rewound into its shoot-out: state 9 after `kicks` kicks, the shoot-out score of
+ * those kicks, the penalties period ticking with null `period_length`, `started`, `time_added`, `minutes`.
+ */
+export function liveShootout (kicks = 6): Json {
+  const recorded = readShared('recorded/fixture-19683241-psg-arsenal-penalties.json').data as Json
+  const isKick = (e: Json): boolean => e.type_id === 22 || e.type_id === 23
+  const events = (recorded.events as Json[]).filter((e) => !isKick(e) || e.minute <= kicks)
+  const goals = (teamId: number): number => events.filter((e) => e.type_id === 23 && e.participant_id === teamId).length
+  const scores = (recorded.scores as Json[]).map((s) => s.type_id === 5 ? { ...s, score: { ...s.score, goals: goals(s.participant_id) } } : s)
+  const periods = (recorded.periods as Json[]).map((p) => p.type_id === 5
+    ? { ...p, started: null, ended: null, ticking: true, time_added: null, period_length: null, minutes: null, seconds: null }
+    : p)
+  const penalties = periods.find((p) => p.type_id === 5)
+  return {
+    ...recorded,
+    state_id: 9,
+    result_info: null,
+    state: { id: 9, state: 'INPLAY_PENALTIES', name: 'Penalties', short_name: 'PEN', developer_name: 'INPLAY_PENALTIES' },
+    participants: (recorded.participants as Json[]).map((p) => ({ ...p, meta: { ...p.meta, winner: null } })),
+    scores,
+    events,
+    periods,
+    detailedperiods: periods.map((p) => ({ ...p })),
+    currentperiod: { ...penalties }
+  }
+}
+
+/** Base fields plus the requested includes (lower-cased, first segment of a nested one). */
+function withIncludes (fixture: Json, include: string | null): Json {
+  const wanted = new Set((include ?? '').split(';').map((part) => part.split(/[.:]/)[0]?.trim().toLowerCase()).filter(Boolean))
+  const out: Json = {}
+  for (const [key, value] of Object.entries(fixture)) {
+    const isInclude = value !== null && typeof value === 'object'
+    if (!isInclude || wanted.has(key)) out[key] = value
+  }
+  return out
+}
+
+/** An envelope of fixtures shaped by the request's includes; "No result(s)" when there are none. */
+function fixturesReply (fixtures: Json[], req: RealRequest): RealReply {
+  if (fixtures.length === 0) return { body: noResults() }
+  const file = readShared('real/livescores-2023.json')
+  return { body: { ...file, data: fixtures.map((f) => withIncludes(f, req.query.get('include'))) } }
+}
+
+function compile (pattern: string): RegExp {
+  const source = pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')
+  return new RegExp(`^${source}$`)
+}
+
+export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promise<RealUpstream> {
+  const token = opts.token ?? 'real-secret-token'
+  const start = opts.remaining ?? 40
+  const now = opts.now ?? Date.now
+  const buckets = new Map<string, { remaining: number, resetsAt: number }>()
+  const requests: RealRequest[] = []
+  const routes = new Map<string, RealRoute & { re: RegExp }>()
+
+  const file = (name: string): RealHandler => () => ({ body: readShared(`real/${name}`) })
+  const live: Json[] = [...(readShared('real/livescores-2023.json').data as Json[]), liveShootout()]
+  const known = (): Json[] => [...live, ...(readShared('real/fixtures-multi-2023.json').data as Json[])]
+
+  function bucket (entity: string): { remaining: number, resetsAt: number } {
+    let b = buckets.get(entity)
+    if (b === undefined || now() >= b.resetsAt) {
+      // The window starts at the first call and resets an hour later (upstream-facts §5).
+      b = { remaining: start, resetsAt: now() + 3_600_000 }
+      buckets.set(entity, b)
+    }
+    return b
+  }
+
+  const server: RealUpstream = {
+    baseUrl: '',
+    origin: '',
+    token,
+    requests,
+    live,
+    hits: (path) => requests.filter((r) => r.path === path),
+    set (pattern, route) {
+      const r = typeof route === 'function' ? { entity: routes.get(pattern)?.entity ?? 'Fixture', handler: route } : route
+      routes.set(pattern, { ...r, re: compile(pattern) })
+    },
+    respond (pattern, reply) { server.set(pattern, () => reply) },
+    remaining: (entity = 'Fixture') => buckets.get(entity)?.remaining ?? start,
+    setRemaining (entity, remaining) { bucket(entity).remaining = remaining },
+    close: async () => {
+      http.closeAllConnections()
+      await new Promise<void>((resolve) => http.close(() => resolve()))
+    }
+  }
+
+  const defaults: Record<string, RealRoute> = {
+    '/football/livescores': { entity: 'Fixture', handler: (req) => fixturesReply(live, req) },
+    '/football/livescores/inplay': { entity: 'Fixture', handler: (req) => fixturesReply(live.filter((f) => LIVE_STATE_IDS.has(f.state_id)), req) },
+    '/football/livescores/latest': { entity: 'Fixture', handler: () => ({ body: noResults() }) },
+    '/football/fixtures/latest': { entity: 'Fixture', handler: file('fixtures-latest-2023.json') },
+    '/football/fixtures/multi/{ids}': {
+      entity: 'Fixture',
+      handler: (req) => {
+        const ids = new Set((req.params.ids ?? '').split(',').map(Number))
+        return fixturesReply(known().filter((f) => ids.has(f.id)), req)
+      }
+    },
+    '/football/fixtures': {
+      entity: 'Fixture',
+      handler: (req) => {
+        const page = Number(req.query.get('page') ?? '1')
+        if (page > 1) return { body: noResults() }
+        const body = readShared('real/fixtures-all-2023.json')
+        body.pagination = { ...body.pagination, next_page: `${server.baseUrl}/football/fixtures?page=2` }
+        return { body }
+      }
+    },
+    '/football/states': { entity: 'State', handler: file('states-2023.json') }
+  }
+  for (const [pattern, route] of Object.entries(defaults)) server.set(pattern, route)
+
+  function answer (path: string, url: URL, headers: IncomingHttpHeaders): { status: number, body: string, headers: Record<string, string> } {
+    const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+      ({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...extra } })
+    // The most specific route wins: `/football/fixtures/latest` before `/football/fixtures/{id}`.
+    let matched: { route: RealRoute, params: Record<string, string> } | undefined
+    for (const route of routes.values()) {
+      const m = route.re.exec(path)
+      const params = { ...m?.groups }
+      if (m !== null && (matched === undefined || Object.keys(params).length < Object.keys(matched.params).length)) matched = { route, params }
+    }
+    const request: RealRequest = { path, query: url.searchParams, headers, params: matched?.params ?? {} }
+    requests.push(request)
+    if (url.searchParams.get('api_token') !== token) return json(401, { message: 'Unauthenticated.' })
+    if (matched === undefined) return json(404, { message: 'Not found.' })
+    const reply = matched.route.handler(request, server)
+    const b = bucket(reply.entity ?? matched.route.entity)
+    if (b.remaining <= 0) return json(429, { message: 'Too Many Attempts.' })
+    b.remaining--
+    const status = reply.status ?? 200
+    const body = reply.body
+    if (status === 200 && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      const rateLimit = { resets_in_seconds: Math.max(0, Math.ceil((b.resetsAt - now()) / 1000)), remaining: b.remaining, requested_entity: reply.entity ?? matched.route.entity }
+      return json(status, { ...body, rate_limit: rateLimit }, reply.headers)
+    }
+    return json(status, body ?? {}, reply.headers)
+  }
+
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://local')
+    const out = answer(url.pathname.replace(/^\/v3/, ''), url, req.headers)
+    res.writeHead(out.status, out.headers)
+    res.end(out.body)
+  })
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
+  server.origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  server.baseUrl = `${server.origin}/v3`
+  return server
+}
