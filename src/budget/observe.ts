@@ -11,7 +11,7 @@
  *   entity buckets, and a wrong limit would make the ledger extrapolate to the wrong number after a reset.
  * - the reset: `resets_in_seconds`, else on a 429 the retry delay, else what the ledger already knows of
  *   the window. With none of these the response is not recorded: a reset time is never invented.
- * - the calls it stands for: 1 for a 2xx, 0 otherwise (the upstream does not count a refused call; 4xx
+ * - the calls it stands for: one for a 2xx, none otherwise (the upstream does not count a refused call; 4xx
  *   per one client's docs, unverified), so the ledger can learn the limit from `remaining` alone.
  */
 import type { BudgetLedger } from './types.ts'
@@ -23,8 +23,8 @@ export interface RateLimitSnapshot {
   resetsInSeconds: number
   /** Hourly limit, when the response gave it. */
   limit?: number
-  /** Calls the upstream counted for this response: 1 for a 2xx, else 0. */
-  calls: number
+  /** 0 when the upstream did not count the call (not a 2xx); absent for a counted one (BucketObservation). */
+  calls?: 0
 }
 
 export interface ResponseReport {
@@ -59,7 +59,8 @@ export async function observeResponse (r: ResponseReport): Promise<RateLimitSnap
   if (resetsInSeconds === undefined) return undefined
 
   const limit = num(rl.total) ?? intHeader(r.headers['x-ratelimit-limit'])
-  const snapshot: RateLimitSnapshot = { entity, remaining, resetsInSeconds, calls: r.status >= 200 && r.status <= 299 ? 1 : 0 }
+  const snapshot: RateLimitSnapshot = { entity, remaining, resetsInSeconds }
+  if (r.status < 200 || r.status > 299) snapshot.calls = 0
   if (limit !== undefined && limit >= remaining) snapshot.limit = limit
   return snapshot
 }

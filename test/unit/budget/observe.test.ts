@@ -12,12 +12,12 @@ describe('observeResponse', () => {
     const snap = await observeResponse({
       status: 200, json: rl(100), headers: { 'x-ratelimit-remaining': '50', 'x-ratelimit-limit': '3000' }, nowMs: NOW
     })
-    expect(snap).toEqual({ entity: 'Fixture', remaining: 100, resetsInSeconds: 1200, limit: 3000, calls: 1 })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 100, resetsInSeconds: 1200, limit: 3000 })
   })
 
   it('reads the real block, which has no total, as one counted call without a limit', async () => {
     const snap = await observeResponse({ status: 200, json: rl(119), headers: {}, nowMs: NOW })
-    expect(snap).toEqual({ entity: 'Fixture', remaining: 119, resetsInSeconds: 1200, calls: 1 })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 119, resetsInSeconds: 1200 })
   })
 
   it('prefers a 429 body total over the header limit', async () => {
@@ -42,7 +42,7 @@ describe('observeResponse', () => {
     const headersOnly = { status: 200, json: { data: [] }, headers: { 'x-ratelimit-remaining': '41' }, entityHint: 'Fixture', nowMs: NOW, ledger }
     expect(await observeResponse(headersOnly)).toBeUndefined()
     await ledger.record('Fixture', { remaining: 42, resetsInSeconds: 600 }, NOW)
-    expect(await observeResponse(headersOnly)).toEqual({ entity: 'Fixture', remaining: 41, resetsInSeconds: 600, calls: 1 })
+    expect(await observeResponse(headersOnly)).toEqual({ entity: 'Fixture', remaining: 41, resetsInSeconds: 600 })
   })
 
   it('returns nothing for a validation error without any bucket report', async () => {
