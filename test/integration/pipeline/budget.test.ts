@@ -89,8 +89,8 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
 }
 
 /**
- * Fixtures of the provider's dataset from two days ago and earlier (long over: they cannot enter the feed while a
- * test runs), fetched outside any rig.
+ * Fixtures of the provider's dataset from two days ago and earlier (long over: they cannot enter the feed
+ * while a test runs), fetched outside any rig.
  */
 async function fixturesOutsideFeed (provider: RunningProvider, count: number): Promise<UpstreamFixture[]> {
   const client = createUpstreamClient({ baseUrl: provider.baseUrl, token: DEMO_TOKENS.enterprise })
@@ -170,6 +170,34 @@ describe('a hung latest poll', () => {
     // The next step reconciles (the gap may have lost changes) and succeeds.
     await r.poller.step()
     expect(r.poller.status()).toMatchObject({ consecutiveFailures: 0, lastError: null })
+  }, 30_000)
+})
+
+describe('a fixture before kick-off', () => {
+  it('is in the store after the latest poll that first lists it, not at the next reconcile', async () => {
+    let upcoming: UpstreamFixture | undefined
+    const r = await rig({
+      // The real `latest`: a fixture whose base fields changed before kick-off (e.g. its starting time).
+      proxy: {
+        answer: (url) => url.includes('/livescores/latest') && upcoming !== undefined
+          ? { status: 200, body: { data: [upcoming], rate_limit: { resets_in_seconds: 3000, remaining: 4000, requested_entity: 'Fixture' }, timezone: 'UTC' } }
+          : undefined
+      }
+    })
+    const [sample] = await fixturesOutsideFeed(r.provider, 1)
+    const kickoff = Math.floor(Date.now() / 1000) + 600
+    // The dataset ends today: a fixture of its shape, not started, kicking off in 10 minutes.
+    const next = sample === undefined
+      ? undefined
+      : { ...sample, id: 990_000_002, state_id: 1, result_info: null, starting_at_timestamp: kickoff, starting_at: new Date(kickoff * 1000).toISOString().slice(0, 19).replace('T', ' '), scores: [], events: [], periods: [] }
+    await r.poller.step() // reconcile
+    expect(await r.store.getFixture(next?.id ?? 0)).toBeUndefined()
+    upcoming = next
+    const reconciled = r.poller.status().lastReconcileAt
+    await r.poller.step() // latest
+    expect(r.poller.status().lastReconcileAt).toBe(reconciled)
+    expect(await r.store.getFixture(next?.id ?? 0)).toMatchObject({ id: next?.id, state: { phase: 'scheduled' } })
+    expect((await r.store.liveFixtures()).map((f) => f.id)).toContain(next?.id)
   }, 30_000)
 })
 
