@@ -175,12 +175,12 @@ describe('a hung latest poll', () => {
 
 describe('a fixture before kick-off', () => {
   it('is in the store after the latest poll that first lists it, not at the next reconcile', async () => {
-    let upcoming: UpstreamFixture | undefined
+    const served: { upcoming?: UpstreamFixture } = {}
     const r = await rig({
       // The real `latest`: a fixture whose base fields changed before kick-off (e.g. its starting time).
       proxy: {
-        answer: (url) => url.includes('/livescores/latest') && upcoming !== undefined
-          ? { status: 200, body: { data: [upcoming], rate_limit: { resets_in_seconds: 3000, remaining: 4000, requested_entity: 'Fixture' }, timezone: 'UTC' } }
+        answer: (url) => url.includes('/livescores/latest') && served.upcoming !== undefined
+          ? { status: 200, body: { data: [served.upcoming], rate_limit: { resets_in_seconds: 3000, remaining: 4000, requested_entity: 'Fixture' }, timezone: 'UTC' } }
           : undefined
       }
     })
@@ -192,7 +192,7 @@ describe('a fixture before kick-off', () => {
       : { ...sample, id: 990_000_002, state_id: 1, result_info: null, starting_at_timestamp: kickoff, starting_at: new Date(kickoff * 1000).toISOString().slice(0, 19).replace('T', ' '), scores: [], events: [], periods: [] }
     await r.poller.step() // reconcile
     expect(await r.store.getFixture(next?.id ?? 0)).toBeUndefined()
-    upcoming = next
+    if (next !== undefined) served.upcoming = next
     const reconciled = r.poller.status().lastReconcileAt
     await r.poller.step() // latest
     expect(r.poller.status().lastReconcileAt).toBe(reconciled)
