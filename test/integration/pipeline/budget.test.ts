@@ -285,7 +285,8 @@ describe('a small bucket without a reported total', () => {
       proxy: { dropHeaders: ['x-ratelimit-limit'] }
     })
     r.poller.start()
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // Until the first step is over and the poller has chosen its next pause.
+    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
     const bucket = await r.ledger.get('Fixture')
     expect(bucket).toMatchObject({ limit: 120, limitSource: 'learned' })
     // The poller paces itself over the hour: a handful of calls, not one per 100 ms.
