@@ -120,7 +120,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const query: Record<string, string> = { include: LIVE_INCLUDES }
   if (opts.leagues !== undefined && opts.leagues.length > 0) query.filters = `fixtureLeagues:${opts.leagues.join(',')}`
 
-  /** Fixtures that left the feed while still live in the store: fetched by id at each reconcile until final. */
+  /** Fixtures that left the feed while still live (in the store, or in the last feed): fetched by id at each reconcile until final. */
   const pendingFinal = new Set<number>()
   /** Ids in the feed at the last reconcile: what the poller knew as live, whatever the store still holds. */
   let lastFeed = new Set<number>()
@@ -227,7 +227,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   }
 
   /**
-   * The full feed, then every fixture still live in the store that is no longer in it, by id (50 per call):
+   * The full feed, then every fixture still live in the store or the last feed that is no longer in it, by id (50 per call):
    * such a fixture may have changed after our last look, and its final state must not be missed. These
    * extra calls come once per reconcile, so they never push two `latest` polls more than the window apart.
    */
