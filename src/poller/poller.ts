@@ -227,9 +227,10 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   }
 
   /**
-   * The full feed, then every fixture still live in the store or the last feed that is no longer in it, by id (50 per call):
-   * such a fixture may have changed after our last look, and its final state must not be missed. These
-   * extra calls come once per reconcile, so they never push two `latest` polls more than the window apart.
+   * The full feed, then every fixture still live in the store or the last feed that is no longer in it,
+   * by id (50 per call): such a fixture may have changed after our last look, and its final state must not
+   * be missed. These extra calls come once per reconcile, so they never push two `latest` polls more than
+   * the window apart.
    */
   async function reconcile (): Promise<void> {
     const fixtures = await call('/football/livescores')
