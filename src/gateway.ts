@@ -131,7 +131,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
 
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
   scope.defer(async () => { await store.close() })
-  const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
+  const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger(limit) : createRedisLedger({ redis, prefix, ...limit })
   scope.defer(async () => { await ledger.close() })
   const upstream = createUpstreamClient({
     baseUrl,
@@ -172,7 +173,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log: log.child({ component: 'passthrough' }),
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin
-  }, overrides.passthrough)
+  }, { pollReserve: cfg.TOUCHLINE_POLL_RESERVE, ...overrides.passthrough })
   const hub = createHub({ store, metrics, log: log.child({ component: 'hub' }) })
   await hub.start()
   scope.defer(async () => { await hub.close() })

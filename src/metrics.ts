@@ -7,8 +7,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export interface MetricsOptions {
   /** Node process metrics (CPU, memory, event loop). @default true */
   defaults?: boolean
-  /** Read at each scrape for the budget gauge: the ledger's buckets. */
-  budget?: () => Promise<ReadonlyArray<{ entity: string, remaining: number }>>
+  /** Read at each scrape for the budget gauges: the ledger's buckets. */
+  budget?: () => Promise<ReadonlyArray<{ entity: string, remaining: number, limit?: number, limitSource?: string }>>
 }
 
 export function createMetrics (opts: MetricsOptions = {}) {
@@ -26,6 +26,19 @@ export function createMetrics (opts: MetricsOptions = {}) {
       registers: r,
       async collect () {
         for (const b of await opts.budget?.().catch(() => []) ?? []) this.set({ entity: b.entity }, b.remaining)
+      }
+    }),
+    budgetLimit: new Gauge({
+      name: 'touchline_budget_limit',
+      help: 'Hourly limit of the upstream bucket, by entity and source (configured, reported by the upstream, or learned)',
+      labelNames: ['entity', 'source'] as const,
+      registers: r,
+      async collect () {
+        // Reset first: a limit that changes source must not leave its old series behind.
+        this.reset()
+        for (const b of await opts.budget?.().catch(() => []) ?? []) {
+          if (b.limit !== undefined) this.set({ entity: b.entity, source: b.limitSource ?? 'reported' }, b.limit)
+        }
       }
     }),
     pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r }),

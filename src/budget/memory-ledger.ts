@@ -8,6 +8,7 @@ import { checkCount, checkObservation, mergeObservation, reserveFrom, viewOf, ty
 export function createMemoryLedger (opts: LedgerOptions = {}): BudgetLedger {
   const now = opts.now ?? Date.now
   const floorOf = opts.floor ?? (() => 0)
+  const configured = opts.limit
   const buckets = new Map<string, StoredBucket>()
 
   return {
@@ -19,18 +20,18 @@ export function createMemoryLedger (opts: LedgerOptions = {}): BudgetLedger {
 
     async get (entity) {
       const stored = buckets.get(entity)
-      return stored === undefined ? undefined : viewOf(entity, stored, now())
+      return stored === undefined ? undefined : viewOf(entity, stored, now(), configured)
     },
 
     async all () {
       const at = now()
       const views: BucketView[] = []
-      for (const [entity, stored] of buckets) views.push(viewOf(entity, stored, at))
+      for (const [entity, stored] of buckets) views.push(viewOf(entity, stored, at, configured))
       return views.sort((a, b) => a.entity.localeCompare(b.entity))
     },
 
     async reserve (entity, n = 1, floor = floorOf(entity)) {
-      const outcome = reserveFrom(buckets.get(entity), checkCount(n), floor, now())
+      const outcome = reserveFrom(buckets.get(entity), checkCount(n), floor, now(), configured)
       if (outcome.kind === 'taken') buckets.set(entity, outcome.next)
       return outcome.kind !== 'refused'
     },

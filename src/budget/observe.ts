@@ -11,6 +11,8 @@
  *   entity buckets, and a wrong limit would make the ledger extrapolate to the wrong number after a reset.
  * - the reset: `resets_in_seconds`, else on a 429 the retry delay, else what the ledger already knows of
  *   the window. With none of these the response is not recorded: a reset time is never invented.
+ * - the calls it stands for: one for a 2xx, none otherwise (the upstream does not count a refused call; 4xx
+ *   per one client's docs, unverified), so the ledger can learn the limit from `remaining` alone.
  */
 import type { BudgetLedger } from './types.ts'
 
@@ -21,6 +23,8 @@ export interface RateLimitSnapshot {
   resetsInSeconds: number
   /** Hourly limit, when the response gave it. */
   limit?: number
+  /** 0 when the upstream did not count the call (not a 2xx); absent for a counted one (BucketObservation). */
+  calls?: 0
 }
 
 export interface ResponseReport {
@@ -56,6 +60,7 @@ export async function observeResponse (r: ResponseReport): Promise<RateLimitSnap
 
   const limit = num(rl.total) ?? intHeader(r.headers['x-ratelimit-limit'])
   const snapshot: RateLimitSnapshot = { entity, remaining, resetsInSeconds }
+  if (r.status < 200 || r.status > 299) snapshot.calls = 0
   if (limit !== undefined && limit >= remaining) snapshot.limit = limit
   return snapshot
 }

@@ -19,9 +19,9 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     tlBudgetRecord: (
       bucket: RedisKey, entities: RedisKey, entity: string, remaining: number, resetsAt: number,
-      limit: number | '', atMs: number, slackMs: number
+      limit: number | '', atMs: number, slackMs: number, calls: number
     ) => Result<0 | 1 | 2, Context>
-    tlBudgetReserve: (bucket: RedisKey, n: number, floor: number, now: number, windowMs: number) => Result<-1 | 0 | 1, Context>
+    tlBudgetReserve: (bucket: RedisKey, n: number, floor: number, now: number, windowMs: number, configured: number | '') => Result<-1 | 0 | 1, Context>
   }
 }
 
@@ -47,11 +47,11 @@ function defineBudgetCommands (redis: Redis): Redis {
   return redis
 }
 
-const HASH_FIELDS = ['remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated'] as const
+const HASH_FIELDS = ['remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated', 'low', 'calls', 'learned'] as const
 
 /** Reads an HMGET reply of HASH_FIELDS; undefined when the hash does not exist. */
 function fromHash (values: Array<string | null>): StoredBucket | undefined {
-  const [remaining, resetsAt, limit, updatedAt, estimated] = values
+  const [remaining, resetsAt, limit, updatedAt, estimated, low, calls, learned] = values
   if (remaining === null || remaining === undefined || resetsAt === null || resetsAt === undefined) return undefined
   const bucket: StoredBucket = {
     remaining: Number(remaining),
@@ -60,6 +60,9 @@ function fromHash (values: Array<string | null>): StoredBucket | undefined {
     estimated: estimated === '1'
   }
   if (limit !== null && limit !== undefined) bucket.limit = Number(limit)
+  if (low !== null && low !== undefined) bucket.low = Number(low)
+  if (calls !== null && calls !== undefined) bucket.calls = Number(calls)
+  if (learned !== null && learned !== undefined) bucket.learned = Number(learned)
   return bucket
 }
 
@@ -68,6 +71,7 @@ export function createRedisLedger (opts: RedisLedgerOptions): BudgetLedger {
   const keys = budgetKeys(opts.prefix)
   const now = opts.now ?? Date.now
   const floorOf = opts.floor ?? (() => 0)
+  const configured = opts.limit
 
   return {
     async record (entity, obs, atMs = now()) {
@@ -76,13 +80,13 @@ export function createRedisLedger (opts: RedisLedgerOptions): BudgetLedger {
       await redis.tlBudgetRecord(
         keys.bucket(entity), keys.entities, entity,
         Math.max(0, Math.floor(obs.remaining)), resetsAtOf(obs, at),
-        obs.limit === undefined ? '' : Math.floor(obs.limit), at, SAME_WINDOW_SLACK_MS
+        obs.limit === undefined ? '' : Math.floor(obs.limit), at, SAME_WINDOW_SLACK_MS, Math.max(0, Math.floor(obs.calls ?? 1))
       )
     },
 
     async get (entity) {
       const stored = fromHash(await redis.hmget(keys.bucket(entity), ...HASH_FIELDS))
-      return stored === undefined ? undefined : viewOf(entity, stored, now())
+      return stored === undefined ? undefined : viewOf(entity, stored, now(), configured)
     },
 
     async all () {
@@ -97,13 +101,13 @@ export function createRedisLedger (opts: RedisLedgerOptions): BudgetLedger {
         const [err, values] = replies[i] ?? [null, null]
         if (err !== null) throw err
         const stored = fromHash((values ?? []) as Array<string | null>)
-        if (stored !== undefined) views.push(viewOf(entity, stored, at))
+        if (stored !== undefined) views.push(viewOf(entity, stored, at, configured))
       })
       return views
     },
 
     async reserve (entity, n = 1, floor = floorOf(entity)) {
-      const reply = await redis.tlBudgetReserve(keys.bucket(entity), checkCount(n), floor, Math.round(now()), WINDOW_MS)
+      const reply = await redis.tlBudgetReserve(keys.bucket(entity), checkCount(n), floor, Math.round(now()), WINDOW_MS, configured ?? '')
       return reply !== 0
     },
 

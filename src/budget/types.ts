@@ -12,7 +12,19 @@ export interface BucketObservation {
   resetsInSeconds: number
   /** The hourly limit of the entity (`x-ratelimit-limit` header, or `rate_limit.total` on a 429). */
   limit?: number
+  /**
+   * Calls the upstream counted for this response: 1 for an answer, 0 for a 429 (refused calls are not
+   * counted). Used to learn the limit when no response reports it. @default 1
+   */
+  calls?: number
 }
+
+/**
+ * Where a bucket's limit comes from: the operator's `TOUCHLINE_UPSTREAM_HOURLY_LIMIT`, the upstream's own
+ * report (`rate_limit.total`, `x-ratelimit-limit`), or learned from the responses (the real `rate_limit`
+ * has no total): the highest lowest-remaining plus calls counted seen in one window.
+ */
+export type LimitSource = 'configured' | 'reported' | 'learned'
 
 /** The ledger's view of one entity bucket. */
 export interface BucketView {
@@ -24,6 +36,8 @@ export interface BucketView {
    */
   remaining: number
   limit?: number
+  /** With `limit`: where it comes from. */
+  limitSource?: LimitSource
   /** When the window resets, epoch ms. */
   resetsAt: number
   /** When the last response for this entity was recorded (or a reservation opened a new window), epoch ms. */
@@ -65,4 +79,9 @@ export interface LedgerOptions {
   floor?: (entity: string) => number
   /** Clock in epoch ms; tests move it to cross windows. @default Date.now */
   now?: () => number
+  /**
+   * The plan's hourly limit per entity (`TOUCHLINE_UPSTREAM_HOURLY_LIMIT`): wins over a reported or learned
+   * one. Unset: the ledger uses the reported limit, else learns it.
+   */
+  limit?: number
 }

@@ -8,7 +8,7 @@
  * stores the absolute `resetsAt = arrival + resets_in_seconds` and tells windows apart by it: two
  * responses of one window give nearly the same `resetsAt`, two windows give values at least an hour apart.
  */
-import type { BucketObservation, BucketView } from './types.ts'
+import type { BucketObservation, BucketView, LimitSource } from './types.ts'
 
 /** The upstream's window length: one hour (spec 8.2 rule 3). */
 export const WINDOW_MS = 60 * 60 * 1000
@@ -35,6 +35,24 @@ export interface StoredBucket {
   estimated: boolean
   /** With `estimated`: when the window before it ended, to recognise that window's late responses. */
   previousResetsAt?: number
+  /** Lowest `remaining` the upstream itself reported in this window (our reservations not taken out). */
+  low?: number
+  /** Calls the upstream counted in this window, by the responses recorded (a 429 counts none). */
+  calls?: number
+  /**
+   * The limit learned from the responses: the highest `low + calls` seen in any window. A lower bound:
+   * a response reordered in flight or calls from another client of the same token only make it smaller,
+   * never larger, and once the gateway has seen a window from its start it is the plan's limit.
+   */
+  learned?: number
+}
+
+/** The bucket's limit and where it comes from: the operator's setting, the upstream's report, or learned. */
+export function limitOf (stored: StoredBucket, configured?: number): { limit: number, source: LimitSource } | undefined {
+  if (configured !== undefined) return { limit: configured, source: 'configured' }
+  if (stored.limit !== undefined) return { limit: stored.limit, source: 'reported' }
+  if (stored.learned !== undefined && stored.learned > 0) return { limit: stored.learned, source: 'learned' }
+  return undefined
 }
 
 /** Checks an observation; the ledger stores integers only (the Lua side formats numbers with %.14g). */
@@ -58,46 +76,56 @@ export function mergeObservation (stored: StoredBucket | undefined, obs: BucketO
   const remaining = Math.max(0, Math.floor(obs.remaining))
   const resetsAt = resetsAtOf(obs, atMs)
   const limit = obs.limit === undefined ? stored?.limit : Math.floor(obs.limit)
+  const calls = obs.calls ?? 1
   // A later window (or the first sighting): the upstream reset the counter, take what it says.
   if (stored === undefined || resetsAt > stored.resetsAt + SAME_WINDOW_SLACK_MS) {
-    return withLimit({ remaining, resetsAt, updatedAt: atMs, estimated: false }, limit)
+    return counted({ remaining, resetsAt, updatedAt: atMs, estimated: false }, limit, remaining, calls, stored?.learned)
   }
   const lowest = Math.min(stored.remaining, remaining)
+  const low = Math.min(stored.low ?? remaining, remaining)
+  const inWindow = (stored.calls ?? 0) + calls
   if (stored.estimated) {
     // A late response of the window that ended before `reserve` opened this one: it must not rewind the
     // ledger, nor forget the reservations made since.
     if (stored.previousResetsAt !== undefined && resetsAt <= stored.previousResetsAt + SAME_WINDOW_SLACK_MS) return undefined
     // Our own guess of the window's end gives way to the upstream's figure (another client may have
     // opened the upstream window before us).
-    return withLimit({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false }, limit)
+    return counted({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false }, limit, low, inWindow, stored.learned)
   }
   // A response of the previous window that arrived late: it must not roll the ledger back.
   if (resetsAt < stored.resetsAt - SAME_WINDOW_SLACK_MS) return undefined
   // Same window: keep the lowest count (concurrent responses arrive in any order, and reservations made
   // since are already taken out) and the latest reset estimate (never assume the reset comes early).
-  return withLimit({
+  return counted({
     remaining: lowest,
     resetsAt: Math.max(stored.resetsAt, resetsAt),
     updatedAt: Math.max(stored.updatedAt, atMs),
     estimated: false
-  }, limit)
+  }, limit, low, inWindow, stored.learned)
 }
 
-function withLimit (bucket: StoredBucket, limit: number | undefined): StoredBucket {
-  return limit === undefined ? bucket : { ...bucket, limit }
+/** Adds the reported limit and this window's tally (lowest reported, calls counted, learned limit). */
+function counted (bucket: StoredBucket, limit: number | undefined, low: number, calls: number, learned: number | undefined): StoredBucket {
+  const next: StoredBucket = { ...bucket, low, calls, learned: Math.max(learned ?? 0, low + calls) }
+  if (limit !== undefined) next.limit = limit
+  return next
 }
 
 /** The caller-facing view at time `now`, with the counter extrapolated past a reset. */
-export function viewOf (entity: string, stored: StoredBucket, now: number): BucketView {
+export function viewOf (entity: string, stored: StoredBucket, now: number, configured?: number): BucketView {
   const expired = now >= stored.resetsAt
+  const known = limitOf(stored, configured)
   const view: BucketView = {
     entity,
-    remaining: expired && stored.limit !== undefined ? stored.limit : stored.remaining,
+    remaining: expired && known !== undefined ? known.limit : stored.remaining,
     resetsAt: stored.resetsAt,
     updatedAt: stored.updatedAt,
     expired
   }
-  if (stored.limit !== undefined) view.limit = stored.limit
+  if (known !== undefined) {
+    view.limit = known.limit
+    view.limitSource = known.source
+  }
   return view
 }
 
@@ -107,14 +135,20 @@ export type ReserveOutcome =
   | { kind: 'refused' }
   | { kind: 'uncounted' }
 
-export function reserveFrom (stored: StoredBucket | undefined, n: number, floor: number, nowMs: number): ReserveOutcome {
+export function reserveFrom (stored: StoredBucket | undefined, n: number, floor: number, nowMs: number, configured?: number): ReserveOutcome {
   const now = Math.round(nowMs)
   if (stored === undefined) return { kind: 'uncounted' }
   let bucket = stored
   if (now >= stored.resetsAt) {
-    if (stored.limit === undefined) return { kind: 'uncounted' }
+    const known = limitOf(stored, configured)
+    // A learned limit may be below the real one (learned mid-window): opening a window on it would cap the
+    // count there for the hour. The first response of the new window fills the ledger in instead.
+    if (known === undefined || known.source === 'learned') return { kind: 'uncounted' }
     // The window ended, so this call opens the next one upstream (spec 8.2 rule 3): full limit, ends in 1 h.
-    bucket = { remaining: stored.limit, resetsAt: now + WINDOW_MS, limit: stored.limit, updatedAt: now, estimated: true, previousResetsAt: stored.resetsAt }
+    // Nothing reported in it yet: the tally starts over, the learned limit stays.
+    bucket = { remaining: known.limit, resetsAt: now + WINDOW_MS, updatedAt: now, estimated: true, previousResetsAt: stored.resetsAt, calls: 0 }
+    if (stored.limit !== undefined) bucket.limit = stored.limit
+    if (stored.learned !== undefined) bucket.learned = stored.learned
   }
   if (bucket.remaining - n < floor) return { kind: 'refused' }
   return { kind: 'taken', next: { ...bucket, remaining: bucket.remaining - n } }

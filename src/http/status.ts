@@ -7,7 +7,7 @@
  * Deployments that hide `/metrics` from the internet should hide `/v1/status` and `/status` the same way.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import type { BudgetLedger } from '../budget/index.ts'
+import type { BudgetLedger, LimitSource } from '../budget/index.ts'
 import type { Metrics } from '../metrics.ts'
 import type { Poller } from '../poller/poller.ts'
 import { createStatusHistory, type StatusSample } from '../status/history.ts'
@@ -25,7 +25,16 @@ export interface StatusRouteDeps {
 
 export interface StatusBody {
   now: string
-  budget: Array<{ entity: string, remaining: number, limit: number | null, resets_at: string, resets_in_s: number, expired: boolean }>
+  budget: Array<{
+    entity: string
+    remaining: number
+    limit: number | null
+    /** Where the limit comes from: TOUCHLINE_UPSTREAM_HOURLY_LIMIT, the upstream's report, or learned. */
+    limit_source: LimitSource | null
+    resets_at: string
+    resets_in_s: number
+    expired: boolean
+  }>
   poller: {
     running: boolean
     interval_ms: number
@@ -85,6 +94,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
           entity: b.entity,
           remaining: b.remaining,
           limit: b.limit ?? null,
+          limit_source: b.limitSource ?? null,
           resets_at: new Date(b.resetsAt).toISOString(),
           resets_in_s: Math.max(0, Math.round((b.resetsAt - now) / 1000)),
           expired: b.expired

@@ -6,7 +6,7 @@
  * Budget (DESIGN §3): the passthrough spends the ledger the poller paces itself by, and never the part of
  * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
  */
-import { SLOWEST_POLL_MS } from '../poller/pacing.ts'
+import { DEFAULT_POLL_RESERVE, pollerNeed, SLOWEST_POLL_MS } from '../poller/pacing.ts'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
@@ -15,11 +15,6 @@ import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstre
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 import { leagueRefs } from './scope.ts'
-
-/**
- * The poller's slowest useful pace: one `livescores/latest` call per 8 s (the 10 s window minus a margin,
- * poller/pacing.ts `ceilingMs`). Slower than that it loses changes and must reconcile.
- */
 
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
@@ -42,6 +37,8 @@ export interface FetchDeps {
   ledgerNow?: () => number
   /** Deadline of one passthrough call; unset leaves the upstream client's own (10 s). */
   timeoutMs?: number
+  /** The poller's passthrough reserve (TOUCHLINE_POLL_RESERVE), to know what the poller will spend. @default 0.2 */
+  pollReserve?: number
 }
 
 export interface FetchInput {
@@ -55,12 +52,13 @@ export interface FetchInput {
   rejectionTtlMs?: number
 }
 
-/** Requests the poller needs from the Fixture bucket until it resets; 0 for other entities. */
-export async function budgetFloor (ledger: BudgetLedger, entity: string, now: number): Promise<number> {
+/**
+ * Requests the poller will spend from the Fixture bucket until it resets (poller/pacing.ts `pollerNeed`:
+ * overlapping polls, capped by its share of the limit); 0 for other entities.
+ */
+export async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
   if (entity !== 'Fixture') return 0
-  const bucket = await ledger.get('Fixture')
-  if (bucket === undefined || bucket.expired) return 0
-  return Math.ceil(Math.max(0, bucket.resetsAt - now) / SLOWEST_POLL_MS)
+  return pollerNeed(await ledger.get('Fixture'), now, { reserve, ceilingMs: SLOWEST_POLL_MS })
 }
 
 const PASSED_THROUGH = new Set([400, 403, 404, 422])
@@ -76,7 +74,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   const { request, entity } = input
   const log = deps.log
   try {
-    const floor = await budgetFloor(deps.ledger, entity, ledgerNow())
+    const floor = await budgetFloor(deps.ledger, entity, ledgerNow(), deps.pollReserve)
     if (!await deps.ledger.reserve(entity, 1, floor)) {
       const bucket = await deps.ledger.get(entity)
       const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))

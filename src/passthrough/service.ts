@@ -77,6 +77,8 @@ export interface PassthroughOptions {
   ttl?: Partial<TtlPolicy>
   /** Deadline of one upstream call; unset keeps the upstream client's (10 s). */
   upstreamTimeoutMs?: number
+  /** TOUCHLINE_POLL_RESERVE: what the poller leaves the passthrough decides what it keeps for itself. */
+  pollReserve?: number
 }
 
 export interface Passthrough {
@@ -119,7 +121,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     log,
     scrub,
     ...(opts.ledgerNow !== undefined ? { ledgerNow: opts.ledgerNow } : {}),
-    ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {})
+    ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {}),
+    ...(opts.pollReserve !== undefined ? { pollReserve: opts.pollReserve } : {})
   }
   const flights = createSingleFlight<{ fetched: Fetched, hit: boolean }>()
   const leagueIndex = deps.leagueIndex ?? createLeagueIndex()

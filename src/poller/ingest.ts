@@ -32,3 +32,17 @@ export async function ingestFixture (store: LiveStore, upstream: FixtureInput, a
   }
   return undefined
 }
+
+/**
+ * Takes a fixture out of the live index with `fixture_removed`, its stored state unchanged: for a fixture
+ * the upstream no longer returns at all. Nothing to do when the store does not hold it.
+ */
+export async function retireFixture (store: LiveStore, id: number, at: string): Promise<IngestResult | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const prev = await store.getFixture(id)
+    if (prev === undefined) return undefined
+    const result = await store.apply({ fixture: prev, changes: [{ kind: 'fixture_removed' }], expectedVersion: prev.version, live: false, at })
+    if (result.ok) return { record: result.record, json: result.json }
+  }
+  return undefined
+}

@@ -4,10 +4,16 @@
  *  - a full `livescores` snapshot (reconcile) at start, every `reconcileIntervalMs`, and at once after any
  *    gap longer than the `latest` window (an error, a 429, a pause forced by the budget, a restart), since
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
- *  - fixtures that left the feed while live in the store are fetched by id (`fixtures/multi`) at each
- *    reconcile until they are final, so a final score is never missed (upstream-facts §0.6).
- * When the Fixture budget is down to the passthrough's reserve, polling slows to one call per 8 s (the
- * slowest that still overlaps the 10 s window) instead of stopping.
+ *  - fixtures that left the feed while live in the store, or while in the feed at the previous reconcile
+ *    (the poller's own memory, which outlives a store that lost its data or cannot be read), are fetched
+ *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
+ *    (upstream-facts §0.6). One the upstream no longer returns by id (a 404, or a 200 "No result(s)")
+ *    at RETIRE_AFTER_MISSES reconciles in a row is retired with `fixture_removed`.
+ * Budget: every upstream call, each `fixtures/multi` batch and each client retry included, is reserved in
+ * the ledger first; a refused reservation ends the step, and a ledger that cannot be read means no call at
+ * all (status `last_error`: `budget_refused`, `budget_ledger_unavailable`). The pace comes from pacing.ts.
+ * `latest` polls have their own short deadline (LATEST_TIMEOUT_MS): a hung one is abandoned and the next
+ * poll goes out, rather than silencing changes for the client's 10 s timeout and its retries.
  * Failures are logged and retried with backoff; nothing here throws out of the loop.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -19,7 +25,7 @@ import type { LiveStore } from '../store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
-import { ingestFixture, type IngestResult } from './ingest.ts'
+import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
 /** Includes the live model needs (DESIGN §4 LiveFixture). */
@@ -28,6 +34,24 @@ export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
 export const LATEST_WINDOW_MS = 10_000
 /** `fixtures/multi` takes at most 50 ids (upstream-facts §6). */
 const MULTI_MAX = 50
+/**
+ * Deadline of one `latest` attempt: a healthy answer takes well under a second, and 2.5 s plus the pause
+ * keeps two polls within the 10 s window even when one hangs.
+ */
+export const LATEST_TIMEOUT_MS = 2500
+/**
+ * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
+ * single empty answer may be a glitch, three (about 90 s at the default reconcile interval) are not.
+ */
+export const RETIRE_AFTER_MISSES = 3
+
+/** Why a step made no (further) upstream call: the budget refused, or the ledger could not be read. */
+export class PollSkipped extends Error {
+  override name = 'PollSkipped'
+  constructor (readonly reason: 'budget_refused' | 'budget_ledger_unavailable', options?: ErrorOptions) {
+    super(reason === 'budget_refused' ? 'the Fixture budget refused the call' : 'the budget ledger cannot be read', options)
+  }
+}
 
 export interface PollerOptions extends Partial<PacingOptions> {
   /** Full reconciliation at least this often. @default 30_000 */
@@ -36,6 +60,8 @@ export interface PollerOptions extends Partial<PacingOptions> {
   leagues?: readonly number[]
   /** Longest backoff after repeated failures. @default 30_000 */
   maxBackoffMs?: number
+  /** Deadline of one `latest` attempt. @default LATEST_TIMEOUT_MS */
+  latestTimeoutMs?: number
 }
 
 export interface PollerDeps {
@@ -89,18 +115,27 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? SLOWEST_POLL_MS }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
+  const latestTimeoutMs = opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS
   const log = deps.log
   const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
   if (opts.leagues !== undefined && opts.leagues.length > 0) query.filters = `fixtureLeagues:${opts.leagues.join(',')}`
 
-  /** Fixtures that left the feed while still live in the store: fetched by id at each reconcile until final. */
+  /** Fixtures that left the feed while still live (in the store, or in the last feed): fetched by id at each reconcile until final. */
   const pendingFinal = new Set<number>()
+  /** Ids in the feed at the last reconcile: what the poller knew as live, whatever the store still holds. */
+  let lastFeed = new Set<number>()
+  /** Reconciles in a row at which the upstream returned no fixture for a pending id. */
+  const misses = new Map<number, number>()
+  /** Calls of the last reconcile (livescores plus multi batches), for pacing. */
+  let reconcileCalls = 1
   /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
   let lastPollAt: number | null = null
   let lastReconcileAt: number | null = null
   let needReconcile = true
   let failures = 0
+  /** Steps in a row that found the budget ledger unreadable. */
+  let ledgerOutages = 0
   let tracked = 0
   let lastError: string | null = null
   let intervalMs = pacing.floorMs
@@ -139,32 +174,89 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     deps.onRecord?.(result)
   }
 
-  async function call (path: string): Promise<UpstreamFixture[]> {
-    const res = await deps.upstream.get(path, query, { signal: abort.signal })
+  /** Reserves one Fixture call in the ledger, or throws PollSkipped: no call goes out unreserved. */
+  async function reserveCall (): Promise<void> {
+    let allowed: boolean
+    try {
+      const bucket = await deps.ledger.get('Fixture')
+      allowed = await deps.ledger.reserve('Fixture', 1, pollerFloor(bucket, pacing.reserve))
+    } catch (err) {
+      throw new PollSkipped('budget_ledger_unavailable', { cause: err })
+    }
+    if (!allowed) throw new PollSkipped('budget_refused')
+  }
+
+  /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
+  async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
+    const res = await deps.upstream.get(path, query, { signal: abort.signal, beforeAttempt: reserveCall, ...(latest ? { timeoutMs: latestTimeoutMs, retries: 0 } : {}) })
     return parseFixtures(res.envelope, { anomalies, source: path })
   }
 
+  /** Fixtures by id; an id the upstream does not know gives a 404 on the real API (nothing found, not an error). */
+  async function byIds (ids: readonly number[]): Promise<UpstreamFixture[]> {
+    try {
+      return await call(`/football/fixtures/multi/${ids.join(',')}`)
+    } catch (err) {
+      if (err instanceof UpstreamError && err.status === 404) return []
+      throw err
+    }
+  }
+
+  /** The store's live set; when it cannot be read, the poller's own memory stands in for it. */
+  async function storedLive (): Promise<number[] | undefined> {
+    try {
+      return (await deps.store.liveFixtures()).map((f) => f.id)
+    } catch (err) {
+      log.warn({ err }, 'live set could not be read; fetching the fixtures last seen live by id')
+      return undefined
+    }
+  }
+
+  /** Counts a miss for each id; those missed RETIRE_AFTER_MISSES times are retired and no longer asked for. */
+  async function missed (ids: readonly number[]): Promise<void> {
+    const at = new Date(now()).toISOString()
+    for (const id of ids) {
+      const count = (misses.get(id) ?? 0) + 1
+      misses.set(id, count)
+      if (count < RETIRE_AFTER_MISSES) continue
+      const result = await retireFixture(deps.store, id, at)
+      log.warn({ fixtureId: id, reconciles: count }, 'upstream no longer returns this fixture; retired')
+      pendingFinal.delete(id)
+      misses.delete(id)
+      if (result !== undefined) observe(result)
+    }
+  }
+
   /**
-   * The full feed, then every fixture still live in the store that is no longer in it, by id (50 per call):
-   * such a fixture may have changed after our last look, and its final state must not be missed. These
-   * extra calls come once per reconcile, so they never push two `latest` polls more than the window apart.
+   * The full feed, then every fixture still live in the store or the last feed that is no longer in it,
+   * by id (50 per call): such a fixture may have changed after our last look, and its final state must not
+   * be missed. These extra calls come once per reconcile, so they never push two `latest` polls more than
+   * the window apart.
    */
   async function reconcile (): Promise<void> {
     const fixtures = await call('/football/livescores')
     const inFeed = new Set(fixtures.map((f) => f.id))
+    // Before anything is stored: what was in the feed last time and left it is pending even if the store
+    // lost it (flushed, restarted empty) or the apply below fails.
+    for (const id of lastFeed) if (!inFeed.has(id)) pendingFinal.add(id)
+    lastFeed = inFeed
     await ingest(fixtures)
-    const live = await deps.store.liveFixtures()
-    for (const f of live) if (!inFeed.has(f.id)) pendingFinal.add(f.id)
-    for (const id of pendingFinal) if (inFeed.has(id)) pendingFinal.delete(id)
+    const live = await storedLive()
+    for (const id of live ?? []) if (!inFeed.has(id)) pendingFinal.add(id)
+    for (const id of pendingFinal) {
+      if (inFeed.has(id)) { pendingFinal.delete(id); misses.delete(id) }
+    }
     const ids = [...pendingFinal]
+    reconcileCalls = 1 + Math.ceil(ids.length / MULTI_MAX)
     for (let i = 0; i < ids.length; i += MULTI_MAX) {
       const batch = ids.slice(i, i + MULTI_MAX)
-      const found = await call(`/football/fixtures/multi/${batch.join(',')}`)
+      const found = await byIds(batch)
       await ingest(found, true)
-      // An id the upstream no longer knows (deleted) is not asked for again.
-      for (const id of batch) if (!found.some((f) => f.id === id)) pendingFinal.delete(id)
+      const returned = new Set(found.map((f) => f.id))
+      for (const id of batch) if (returned.has(id)) misses.delete(id)
+      await missed(batch.filter((id) => !returned.has(id)))
     }
-    tracked = live.length
+    tracked = live?.length ?? inFeed.size + pendingFinal.size
     lastReconcileAt = now()
     needReconcile = false
     deps.metrics?.liveFixtures.set(tracked)
@@ -182,14 +274,20 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     const startedAt = now()
     try {
       if (action === 'reconcile') await reconcile()
-      else await ingest(await call('/football/livescores/latest'))
+      else await ingest(await call('/football/livescores/latest', true))
       lastPollAt = startedAt
       failures = 0
       lastError = null
       deps.metrics?.polls.inc({ kind: action, outcome: 'ok' })
     } catch (err) {
-      failures++
       needReconcile = true
+      if (err instanceof PollSkipped) {
+        // Not an upstream failure: nothing (more) was called.
+        lastError = err.reason
+        deps.metrics?.polls.inc({ kind: action, outcome: 'skipped' })
+        throw err
+      }
+      failures++
       lastError = err instanceof UpstreamError ? err.code : (err as Error).name
       deps.metrics?.polls.inc({ kind: action, outcome: 'error' })
       if (!abort.signal.aborted) log.warn({ err, action, failures }, 'poll failed; will reconcile')
@@ -197,10 +295,25 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     }
   }
 
+  /** Exponential backoff with jitter, from the failures (or ledger outages) in a row. */
+  function backoff (count: number): number {
+    return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(Math.max(1, count), 10)) * (0.5 + Math.random() / 2)
+  }
+
   async function delayAfter (err: unknown): Promise<number> {
     if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
-    if (err !== undefined) return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2)
-    const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing)
+    if (err instanceof PollSkipped && err.reason === 'budget_ledger_unavailable') {
+      ledgerOutages++
+      log.warn({ err: err.cause }, 'budget ledger cannot be read; polling nothing until it can')
+      return backoff(ledgerOutages)
+    }
+    ledgerOutages = 0
+    if (err instanceof PollSkipped) {
+      const bucket = await deps.ledger.get('Fixture')
+      return Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
+    }
+    if (err !== undefined) return backoff(failures)
+    const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing, { reconcileCalls, reconcileEveryMs: reconcileEvery })
     if (pace.kind === 'exhausted') {
       needReconcile = true
       log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget used up; pausing until it resets')
@@ -211,15 +324,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function run (): Promise<void> {
     while (!abort.signal.aborted) {
       let failure: unknown
-      const bucket = await deps.ledger.get('Fixture').catch(() => undefined)
-      const allowed = await deps.ledger.reserve('Fixture', 1, pollerFloor(bucket, pacing.reserve)).catch(() => true)
-      if (allowed) {
-        try { await step() } catch (err) { failure = err }
-        intervalMs = await delayAfter(failure).catch(() => pacing.floorMs)
-      } else {
-        needReconcile = true
-        intervalMs = Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
-      }
+      try { await step() } catch (err) { failure = err }
+      intervalMs = await delayAfter(failure).catch(() => backoff(failures))
       deps.metrics?.pollInterval.set(intervalMs / 1000)
       await pause(intervalMs, abort.signal).catch(() => {})
     }

@@ -53,6 +53,15 @@ export interface CallInfo {
 export interface RequestOptions {
   /** Aborts the call (and its retries) with an UpstreamAbortedError. */
   signal?: AbortSignal
+  /** Deadline of one attempt for this call, e.g. a short one for `latest` polls. @default the client's timeoutMs */
+  timeoutMs?: number
+  /** Retries for this call (`get`/`paginate`). @default the client's retries */
+  retries?: number
+  /**
+   * Runs before every attempt, retries included (`get`/`paginate` only): the poller reserves each call
+   * in the budget ledger here. What it throws ends the call with that error, unretried.
+   */
+  beforeAttempt?: (attempt: number) => Promise<void>
 }
 
 export interface PaginateOptions extends RequestOptions {
@@ -139,8 +148,8 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
     }
   }
 
-  async function send (target: Target, headers: Record<string, string>, signal?: AbortSignal): Promise<Attempt> {
-    const deadline = linkSignals(timeoutMs, [closed.signal, signal])
+  async function send (target: Target, headers: Record<string, string>, signal?: AbortSignal, attemptMs = timeoutMs): Promise<Attempt> {
+    const deadline = linkSignals(attemptMs, [closed.signal, signal])
     const started = performance.now()
     try {
       const res = await dispatcher.request({
@@ -149,14 +158,14 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
         method: 'GET',
         headers,
         signal: deadline.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs
+        headersTimeout: attemptMs,
+        bodyTimeout: attemptMs
       })
       const body = Buffer.from(await res.body.arrayBuffer())
       return { status: res.statusCode, headers: res.headers, body, durationMs: performance.now() - started }
     } catch (cause) {
       const aborted = closed.signal.aborted || signal?.aborted === true
-      const err = transportError(cause, { path: target.display, entity: target.entity, timeoutMs, timedOut: deadline.timedOut(), aborted })
+      const err = transportError(cause, { path: target.display, entity: target.entity, timeoutMs: attemptMs, timedOut: deadline.timedOut(), aborted })
       // An aborted call is our own doing, not an upstream outcome: it is not reported as a call.
       if (!aborted) report({ entity: target.entity, status: err.code === UpstreamErrorCode.Timeout ? 'timeout' : 'network', durationMs: performance.now() - started })
       throw err
@@ -185,8 +194,8 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
     return { rateLimit, retryAfterSeconds }
   }
 
-  async function getOnce<T> (target: Target, signal?: AbortSignal): Promise<UpstreamResponse<T>> {
-    const res = await send(target, DEFAULT_HEADERS, signal)
+  async function getOnce<T> (target: Target, reqOpts: RequestOptions): Promise<UpstreamResponse<T>> {
+    const res = await send(target, DEFAULT_HEADERS, reqOpts.signal, reqOpts.timeoutMs)
     const json = parseJson(res.body)
     const { rateLimit, retryAfterSeconds } = await settle(target, res, json)
     if (res.status < 200 || res.status > 299) {
@@ -209,10 +218,11 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
   async function get<T> (path: string, query: Query = {}, reqOpts: RequestOptions = {}): Promise<UpstreamResponse<T>> {
     const target = resolve(path, query)
     for (let attempt = 0; ; attempt++) {
+      await reqOpts.beforeAttempt?.(attempt)
       try {
-        return await getOnce<T>(target, reqOpts.signal)
+        return await getOnce<T>(target, reqOpts)
       } catch (err) {
-        if (!(err instanceof UpstreamError) || !err.retryable || attempt >= retries) throw err
+        if (!(err instanceof UpstreamError) || !err.retryable || attempt >= (reqOpts.retries ?? retries)) throw err
         const delayMs = Math.round(random() * Math.min(retryMaxMs, retryBaseMs * 2 ** attempt))
         log?.warn({ path: target.display, attempt: attempt + 1, code: err.code, status: err.status, delayMs }, 'upstream call failed, retrying')
         if (!await sleep(delayMs, [closed.signal, reqOpts.signal])) {

@@ -5,7 +5,9 @@
   Input:
     KEYS[1] bucket hash     fields: remaining, resetsAt (ms), limit (absent when unknown), updatedAt (ms),
                             estimated ('1' when reserve guessed resetsAt), previousResetsAt (ms, with
-                            estimated: when the window before it ended)
+                            estimated: when the window before it ended), low (lowest remaining the
+                            upstream reported in this window), calls (calls it counted in this window),
+                            learned (highest low + calls seen: the learned limit)
     KEYS[2] entity index    set of entity names
     ARGV[1] entity
     ARGV[2] remaining       whole number >= 0
@@ -13,6 +15,7 @@
     ARGV[4] limit           whole number, or '' when the response did not say
     ARGV[5] atMs            arrival time
     ARGV[6] slack           ms: resetsAt values closer than this belong to the same window
+    ARGV[7] calls           calls the upstream counted for this response (1, or 0 for a 429)
 
   Output:
     1 stored as a new window (or first sighting), 2 merged into the stored window,
@@ -23,9 +26,13 @@ local resetsAt = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local at = tonumber(ARGV[5])
 local slack = tonumber(ARGV[6])
+local calls = tonumber(ARGV[7])
+local low = remaining
 local result = 1
 
-local cur = redis.call('HMGET', KEYS[1], 'remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated', 'previousResetsAt')
+local cur = redis.call('HMGET', KEYS[1], 'remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated', 'previousResetsAt',
+  'low', 'calls', 'learned')
+local learned = tonumber(cur[9]) or 0
 if cur[1] then
   local curRemaining = tonumber(cur[1])
   local curResetsAt = tonumber(cur[2])
@@ -36,6 +43,8 @@ if cur[1] then
     result = 2
     -- Within a window the lowest count wins: responses arrive in any order, reservations are taken out.
     if curRemaining < remaining then remaining = curRemaining end
+    if cur[7] and tonumber(cur[7]) < low then low = tonumber(cur[7]) end
+    calls = calls + (tonumber(cur[8]) or 0)
     if cur[5] ~= '1' then
       -- A late response from an older window must not roll the ledger back.
       if resetsAt < curResetsAt - slack then return 0 end
@@ -46,7 +55,9 @@ if cur[1] then
   end
 end
 
-redis.call('HSET', KEYS[1], 'remaining', remaining, 'resetsAt', resetsAt, 'updatedAt', at, 'estimated', '0')
+if low + calls > learned then learned = low + calls end
+redis.call('HSET', KEYS[1], 'remaining', remaining, 'resetsAt', resetsAt, 'updatedAt', at, 'estimated', '0',
+  'low', low, 'calls', calls, 'learned', learned)
 if limit then
   redis.call('HSET', KEYS[1], 'limit', limit)
 end

@@ -30,11 +30,12 @@ export function ledgerContract (name: string, setup: () => Promise<LedgerHarness
         await ledger.record('Fixture', { remaining: 2990, resetsInSeconds: 3000, limit: 3000 }, T0)
         await ledger.record('League', { remaining: 10, resetsInSeconds: 60 }, T0)
         expect(await ledger.get('Fixture')).toEqual({
-          entity: 'Fixture', remaining: 2990, limit: 3000, resetsAt: T0 + 3_000_000, updatedAt: T0, expired: false
+          entity: 'Fixture', remaining: 2990, limit: 3000, limitSource: 'reported', resetsAt: T0 + 3_000_000, updatedAt: T0, expired: false
         })
         const all = await ledger.all()
         expect(all.map((b) => [b.entity, b.remaining])).toEqual([['Fixture', 2990], ['League', 10]])
-        expect(all[1]).not.toHaveProperty('limit')
+        // No total reported: a lower bound learned from the one counted call.
+        expect(all[1]).toMatchObject({ limit: 11, limitSource: 'learned' })
       } finally {
         await harness.cleanup()
       }
@@ -119,7 +120,8 @@ export function ledgerContract (name: string, setup: () => Promise<LedgerHarness
       try {
         expect(await ledger.reserve('Team')).toBe(true)
         expect(await ledger.get('Team')).toBeUndefined()
-        await ledger.record('Team', { remaining: 0, resetsInSeconds: 10 }, T0)
+        // A bare 429: no limit, and no counted call to learn one from.
+        await ledger.record('Team', { remaining: 0, resetsInSeconds: 10, calls: 0 }, T0)
         expect(await ledger.reserve('Team')).toBe(false)
         clock.t = T0 + 10_000
         expect(await ledger.reserve('Team')).toBe(true)
@@ -168,6 +170,55 @@ export function ledgerContract (name: string, setup: () => Promise<LedgerHarness
         expect((await other.all()).map((b) => b.entity)).toEqual(['Fixture'])
       } finally {
         await harness.cleanup()
+      }
+    })
+
+    it('learns the limit from blocks without a total: lowest remaining plus calls counted, highest seen', async () => {
+      const { ledger, clock, harness } = await fixture()
+      try {
+        // First seen mid-window (another process spent 59): a lower bound only.
+        await ledger.record('Fixture', { remaining: 60, resetsInSeconds: 600 }, T0)
+        expect(await ledger.get('Fixture')).toMatchObject({ limit: 61, limitSource: 'learned' })
+        // A reordered response (served earlier, arrives later) never raises it above the truth.
+        await ledger.record('Fixture', { remaining: 58, resetsInSeconds: 599 }, T0 + 1000)
+        await ledger.record('Fixture', { remaining: 59, resetsInSeconds: 599 }, T0 + 1000)
+        expect((await ledger.get('Fixture'))?.limit).toBe(61)
+        // A 429 is not a counted call.
+        await ledger.record('Fixture', { remaining: 0, resetsInSeconds: 598, calls: 0 }, T0 + 2000)
+        expect((await ledger.get('Fixture'))?.limit).toBe(61)
+        // Past the reset the view extrapolates to the learned limit, but a reservation does not open a
+        // window on it (it may be low): the first response of the next window fills the ledger in.
+        clock.t = T0 + 600_000
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 61, expired: true, limitSource: 'learned' })
+        expect(await ledger.reserve('Fixture')).toBe(true)
+        expect((await ledger.get('Fixture'))?.expired).toBe(true)
+        // A window seen from its first call teaches the plan's limit: 120.
+        for (let i = 1; i <= 3; i++) await ledger.record('Fixture', { remaining: 120 - i, resetsInSeconds: 3600 - i }, clock.t + i * 1000)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 117, limit: 120, limitSource: 'learned' })
+      } finally {
+        await harness.cleanup()
+      }
+    })
+
+    it('takes the configured limit over a reported or learned one, and opens the next window on it', async () => {
+      const { ledger, clock, harness } = await fixture({ limit: 150 })
+      try {
+        await ledger.record('Fixture', { remaining: 100, resetsInSeconds: 60 }, T0)
+        await ledger.record('League', { remaining: 100, resetsInSeconds: 60, limit: 3000 }, T0)
+        expect(await ledger.get('Fixture')).toMatchObject({ limit: 150, limitSource: 'configured' })
+        expect(await ledger.get('League')).toMatchObject({ limit: 150, limitSource: 'configured' })
+        clock.t = T0 + 60_000
+        expect(await ledger.reserve('Fixture', 10)).toBe(true)
+        expect(await ledger.get('Fixture')).toMatchObject({ remaining: 140, expired: false, limitSource: 'configured' })
+      } finally {
+        await harness.cleanup()
+      }
+      const plain = await fixture()
+      try {
+        await plain.ledger.record('Fixture', { remaining: 100, resetsInSeconds: 60, limit: 3000 }, T0)
+        expect(await plain.ledger.get('Fixture')).toMatchObject({ limit: 3000, limitSource: 'reported' })
+      } finally {
+        await plain.harness.cleanup()
       }
     })
 

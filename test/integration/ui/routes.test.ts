@@ -120,7 +120,7 @@ describe('GET /v1/status', () => {
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
     const body = res.json()
-    expect(body.budget).toEqual([{ entity: 'Fixture', remaining: 2400, limit: 3000, resets_at: expect.any(String), resets_in_s: expect.any(Number), expired: false }])
+    expect(body.budget).toEqual([{ entity: 'Fixture', remaining: 2400, limit: 3000, limit_source: 'reported', resets_at: expect.any(String), resets_in_s: expect.any(Number), expired: false }])
     expect(body.budget[0].resets_in_s).toBeGreaterThan(1190)
     expect(body).toMatchObject({ poller: null, connections: { ws: 0, sse: 0, total: 0 }, live_fixtures: 0, history: { interval_s: 10, samples: [] } })
     expect(body.cursor).toMatch(/:0$/)

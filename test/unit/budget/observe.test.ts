@@ -15,9 +15,14 @@ describe('observeResponse', () => {
     expect(snap).toEqual({ entity: 'Fixture', remaining: 100, resetsInSeconds: 1200, limit: 3000 })
   })
 
+  it('reads the real block, which has no total, as one counted call without a limit', async () => {
+    const snap = await observeResponse({ status: 200, json: rl(119), headers: {}, nowMs: NOW })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 119, resetsInSeconds: 1200 })
+  })
+
   it('prefers a 429 body total over the header limit', async () => {
     const snap = await observeResponse({ status: 429, json: rl(0, { total: 20 }), headers: { 'x-ratelimit-limit': '500' }, nowMs: NOW })
-    expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 1200, limit: 20 })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 1200, limit: 20, calls: 0 })
   })
 
   it('drops a header limit below the remaining count (a global counter, not the entity bucket)', async () => {
@@ -29,7 +34,7 @@ describe('observeResponse', () => {
     const snap = await observeResponse({
       status: 429, json: { message: 'Too Many Attempts.' }, headers: {}, entityHint: 'Fixture', retryAfterSeconds: 90, nowMs: NOW
     })
-    expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 90 })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 90, calls: 0 })
   })
 
   it('takes the reset from the ledger when a response gives only the header count, and skips it otherwise', async () => {

@@ -10,7 +10,7 @@ const bucket = (over: Partial<StoredBucket> = {}): StoredBucket =>
 describe('mergeObservation', () => {
   it('stores the first sighting with resetsAt = arrival + resets_in_seconds', () => {
     expect(mergeObservation(undefined, { remaining: 42, resetsInSeconds: 600, limit: 3000 }, T0))
-      .toEqual({ remaining: 42, resetsAt: T0 + 600_000, limit: 3000, updatedAt: T0, estimated: false })
+      .toEqual({ remaining: 42, resetsAt: T0 + 600_000, limit: 3000, updatedAt: T0, estimated: false, low: 42, calls: 1, learned: 43 })
   })
 
   it('keeps the lowest remaining and the latest reset estimate within one window', () => {
@@ -25,7 +25,7 @@ describe('mergeObservation', () => {
   it('replaces the bucket when the observation belongs to a later window', () => {
     const stored = bucket({ remaining: 3, limit: 3000 })
     const next = mergeObservation(stored, { remaining: 2999, resetsInSeconds: 3599 }, T0 + 1_800_001)
-    expect(next).toEqual({ remaining: 2999, resetsAt: T0 + 1_800_001 + 3_599_000, limit: 3000, updatedAt: T0 + 1_800_001, estimated: false })
+    expect(next).toEqual({ remaining: 2999, resetsAt: T0 + 1_800_001 + 3_599_000, limit: 3000, updatedAt: T0 + 1_800_001, estimated: false, low: 2999, calls: 1, learned: 3000 })
   })
 
   it('ignores a late response from an older window', () => {
@@ -45,7 +45,7 @@ describe('mergeObservation', () => {
     const stored = bucket({ remaining: 2990, resetsAt: T0 + WINDOW_MS, estimated: true, limit: 3000 })
     // Someone else opened the upstream window 10 minutes before our estimate: take its reset, keep the lowest count.
     const next = mergeObservation(stored, { remaining: 2995, resetsInSeconds: 3000 }, T0)
-    expect(next).toEqual({ remaining: 2990, resetsAt: T0 + 3_000_000, limit: 3000, updatedAt: T0, estimated: false })
+    expect(next).toEqual({ remaining: 2990, resetsAt: T0 + 3_000_000, limit: 3000, updatedAt: T0, estimated: false, low: 2995, calls: 1, learned: 2996 })
   })
 
   it('keeps a known limit when the response does not repeat it, and clamps negative numbers', () => {
@@ -59,8 +59,14 @@ describe('mergeObservation', () => {
 describe('viewOf', () => {
   it('extrapolates to the limit once the reset time has passed', () => {
     const stored = bucket({ remaining: 3, limit: 3000 })
-    expect(viewOf('Fixture', stored, T0)).toEqual({ entity: 'Fixture', remaining: 3, limit: 3000, resetsAt: stored.resetsAt, updatedAt: T0, expired: false })
+    expect(viewOf('Fixture', stored, T0)).toEqual({ entity: 'Fixture', remaining: 3, limit: 3000, limitSource: 'reported', resetsAt: stored.resetsAt, updatedAt: T0, expired: false })
     expect(viewOf('Fixture', stored, stored.resetsAt)).toMatchObject({ remaining: 3000, expired: true })
+  })
+
+  it('takes the configured limit over the reported one, and the reported over the learned one', () => {
+    expect(viewOf('Fixture', bucket({ limit: 3000, learned: 120 }), T0, 150)).toMatchObject({ limit: 150, limitSource: 'configured' })
+    expect(viewOf('Fixture', bucket({ limit: 3000, learned: 120 }), T0)).toMatchObject({ limit: 3000, limitSource: 'reported' })
+    expect(viewOf('Fixture', bucket({ learned: 120 }), T0)).toMatchObject({ limit: 120, limitSource: 'learned' })
   })
 
   it('keeps the last count past the reset when the limit is unknown', () => {
@@ -84,7 +90,7 @@ describe('reserveFrom', () => {
   it('opens an estimated window of one hour when the old one ended and the limit is known', () => {
     const at = T0 + WINDOW_MS
     expect(reserveFrom(bucket({ remaining: 0, limit: 3000 }), 1, 0, at))
-      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true, previousResetsAt: T0 + 1_800_000 } })
+      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true, previousResetsAt: T0 + 1_800_000, calls: 0 } })
   })
 
   it('rejects counts that are not positive integers', () => {

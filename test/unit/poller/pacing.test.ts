@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
-import { nextPace, pollerFloor, reserveCount, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
+import { nextPace, pollerFloor, pollerNeed, reserveCount, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
 
 const NOW = 1_800_000_000_000
 const opts = { reserve: 0.2, floorMs: 1000, ceilingMs: SLOWEST_POLL_MS }
@@ -24,13 +24,39 @@ describe('poller pacing', () => {
     expect(nextPace(bucket(700, 3_600_000), NOW, opts)).toEqual({ kind: 'poll', delayMs: SLOWEST_POLL_MS })
   })
 
-  it('slows to the ceiling, rather than stopping, once only the reserve is left', () => {
-    expect(nextPace(bucket(600, 3_000_000), NOW, opts)).toEqual({ kind: 'slow', delayMs: SLOWEST_POLL_MS })
-    expect(nextPace(bucket(1, 3_000_000), NOW, opts)).toEqual({ kind: 'slow', delayMs: SLOWEST_POLL_MS })
+  it('keeps polling at the ceiling once only the reserve is left, on what the passthrough leaves it', () => {
+    // 600 left with 50 min to go: the passthrough keeps 375 (one poll per 8 s) for the poller.
+    expect(nextPace(bucket(600, 3_000_000), NOW, opts)).toEqual({ kind: 'poll', delayMs: SLOWEST_POLL_MS })
+  })
+
+  it('spreads a small bucket over the hour without overlapping polls, and never spends more than is left', () => {
+    // 120/h: 96 for the poller, one every 37.5 s (each one a reconcile).
+    expect(nextPace(bucket(120, 3_600_000, 120), NOW, opts)).toEqual({ kind: 'slow', delayMs: 37_500 })
+    // A reconcile of three calls (livescores and two multi batches): three times slower.
+    expect(nextPace(bucket(120, 3_600_000, 120), NOW, opts, { reconcileCalls: 3, reconcileEveryMs: 30_000 })).toEqual({ kind: 'slow', delayMs: 112_500 })
+    // One call left with 50 min to go: one call in 50 min, not a 429 after 8 s.
+    expect(nextPace(bucket(1, 3_000_000), NOW, opts)).toEqual({ kind: 'slow', delayMs: 3_000_000 })
+  })
+
+  it('pays for the extra multi calls of reconciles out of the overlapping pace', () => {
+    // 2400 over the hour less 2 extra calls per 30 s reconcile (240): 2160 latest polls, one per 1.67 s.
+    expect(nextPace(bucket(3000, 3_600_000), NOW, opts, { reconcileCalls: 3, reconcileEveryMs: 30_000 })).toEqual({ kind: 'poll', delayMs: 1667 })
   })
 
   it('waits for the reset when nothing is left', () => {
     expect(nextPace(bucket(0, 120_000), NOW, opts)).toEqual({ kind: 'exhausted', delayMs: 120_250 })
+  })
+
+  it('projects what the poller will spend until the reset: overlapping polls, capped by its share', () => {
+    // 3000/h, a full hour left: 450 polls at one per 8 s, below its 2400 share.
+    expect(pollerNeed(bucket(3000, 3_600_000), NOW, opts)).toBe(450)
+    // 120/h: its share (96 of the hour, prorated to the time left) caps it.
+    expect(pollerNeed(bucket(120, 3_600_000, 120), NOW, opts)).toBe(96)
+    expect(pollerNeed(bucket(60, 1_800_000, 120), NOW, opts)).toBe(48)
+    // No limit known: overlapping polls; nothing for an expired or unknown bucket.
+    expect(pollerNeed(bucket(50, 80_000, undefined), NOW, opts)).toBe(10)
+    expect(pollerNeed({ ...bucket(10, 0), expired: true }, NOW, opts)).toBe(0)
+    expect(pollerNeed(undefined, NOW, opts)).toBe(0)
   })
 
   it('keeps the passthrough reserve out of reach until only the reserve is left', () => {

@@ -1,0 +1,326 @@
+/**
+ * The poller and the passthrough against the budget, over real parts: the embedded provider on a real
+ * port (behind a proxy where it must answer like the real API), the undici client, memory or Redis ledgers
+ * and stores, and a private redis-server where Redis must go away.
+ */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { pino } from 'pino'
+import { afterEach, describe, expect, inject, it } from 'vitest'
+import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
+import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
+import { ingestFixture } from '../../../src/poller/ingest.ts'
+import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
+import { createPoller, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
+import { createStore, type LiveStore } from '../../../src/store/index.ts'
+import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
+import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'
+import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
+import { startOwnRedis } from '../../helpers/redis-server.ts'
+
+const redisUrl = inject('redisUrl')
+const log = pino({ level: 'silent' })
+
+interface Rig {
+  provider: RunningProvider
+  upstream: UpstreamClient
+  ledger: BudgetLedger
+  store: LiveStore
+  poller: Poller
+  /** Every upstream attempt the client made, as its onCall hook saw it. */
+  calls: CallInfo[]
+  /** Reservations the ledger granted. */
+  reserved: () => number
+  /** Moves the provider's clock (frozen from the start when `frozen`). */
+  advance: (ms: number) => void
+}
+
+interface RigOptions {
+  provider?: ProviderOptions
+  token?: string
+  proxy?: ProxyRule
+  ledger?: BudgetLedger
+  store?: LiveStore
+  poller?: PollerOptions
+  frozen?: boolean
+  onCall?: (c: CallInfo, provider: RunningProvider) => void
+}
+
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {})
+})
+
+async function rig (opts: RigOptions = {}): Promise<Rig> {
+  let frozen: number | undefined = opts.frozen === true ? Date.now() : undefined
+  const now = (): number => frozen ?? Date.now()
+  const provider = await startProvider({ port: 0, now, simSpeed: 60, liveTarget: 6, ...opts.provider })
+  cleanups.push(async () => { await provider.close() })
+  let proxy: RunningProxy | undefined
+  if (opts.proxy !== undefined) {
+    proxy = await startProxy(provider.baseUrl, opts.proxy)
+    cleanups.push(async () => { await proxy?.close() })
+  }
+  const inner = opts.ledger ?? createMemoryLedger()
+  let granted = 0
+  const ledger: BudgetLedger = {
+    ...inner,
+    reserve: async (entity, n, floor) => {
+      const ok = await inner.reserve(entity, n, floor)
+      if (ok) granted += n ?? 1
+      return ok
+    }
+  }
+  const store = opts.store ?? createStore({ kind: 'memory' })
+  const calls: CallInfo[] = []
+  const upstream = createUpstreamClient({
+    baseUrl: proxy?.baseUrl ?? provider.baseUrl,
+    token: opts.token ?? DEMO_TOKENS.enterprise,
+    ledger,
+    logger: log,
+    retryBaseMs: 20,
+    onCall: (c) => { calls.push(c); opts.onCall?.(c, provider) }
+  })
+  const poller = createPoller({ upstream, ledger, store, log }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
+  cleanups.push(async () => { await poller.stop(); await upstream.close() })
+  return { provider, upstream, ledger, store, poller, calls, reserved: () => granted, advance: (ms) => { frozen = now() + ms } }
+}
+
+/**
+ * Fixtures of the provider's dataset from two days ago and earlier (long over: they cannot enter the feed
+ * while a test runs), fetched outside any rig.
+ */
+async function fixturesOutsideFeed (provider: RunningProvider, count: number): Promise<UpstreamFixture[]> {
+  const client = createUpstreamClient({ baseUrl: provider.baseUrl, token: DEMO_TOKENS.enterprise })
+  try {
+    const feed = new Set(parseFixtures((await client.get('/football/livescores', { include: LIVE_INCLUDES })).envelope).map((f) => f.id))
+    const out: UpstreamFixture[] = []
+    for (let daysAgo = 2; daysAgo < 30 && out.length < count; daysAgo++) {
+      const day = new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+      for await (const page of client.paginate(`/football/fixtures/date/${day}`, { include: LIVE_INCLUDES, per_page: '50' })) {
+        for (const f of parseFixtures(page.envelope)) if (!feed.has(f.id) && out.length < count) out.push(f)
+        if (out.length >= count) break
+      }
+    }
+    return out
+  } finally {
+    await client.close()
+  }
+}
+
+describe('the poller spends only what it reserved', () => {
+  it('reserves every call of a reconcile: livescores, two multi batches and a client retry', async () => {
+    const r = await rig({
+      // The first multi attempt fails with a 500 and is retried once.
+      onCall: (c, provider) => { if (c.status === 500) provider.faults.set({}) }
+    })
+    const at = new Date().toISOString()
+    const outside = await fixturesOutsideFeed(r.provider, 60)
+    expect(outside).toHaveLength(60)
+    // 60 fixtures the store holds as live that are not in the feed: fetched by id, 50 per call.
+    for (const f of outside) await ingestFixture(r.store, f, at)
+    r.provider.faults.set({ errorRate: 1, pathContains: 'fixtures/multi' })
+    await r.poller.step()
+    const kinds = r.calls.map((c) => c.status)
+    // livescores, multi (500), multi again (200), second multi batch.
+    expect(kinds).toEqual([200, 500, 200, 200])
+    expect(r.reserved()).toBe(r.calls.length)
+    expect(r.poller.status().pendingFinal).toBe(0)
+    const live = new Set((await r.store.liveFixtures()).map((f) => f.id))
+    for (const f of outside) expect(live.has(f.id)).toBe(false)
+  }, 30_000)
+
+  it('makes no upstream call when the Redis ledger cannot be read, and says why in its status', async () => {
+    const own = await startOwnRedis()
+    cleanups.push(own.stop)
+    const conn = new Redis(own.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
+    conn.on('error', () => {})
+    await conn.connect()
+    cleanups.push(async () => { conn.disconnect() })
+    const r = await rig({ ledger: createRedisLedger({ redis: conn, prefix: `tl-test-${randomUUID()}:` }) })
+    await r.poller.step()
+    expect(r.calls.length).toBeGreaterThan(0)
+    expect(r.reserved()).toBe(r.calls.length)
+
+    await own.stop()
+    const before = r.calls.length
+    await expect(r.poller.step()).rejects.toBeInstanceOf(PollSkipped)
+    r.poller.start()
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await r.poller.stop()
+    expect(r.calls.length).toBe(before)
+    expect(r.poller.status()).toMatchObject({ lastError: 'budget_ledger_unavailable', consecutiveFailures: 0 })
+  }, 30_000)
+})
+
+describe('a hung latest poll', () => {
+  it('is abandoned after the short deadline, not retried, and the next poll goes out', async () => {
+    const r = await rig({ provider: { faults: { hangRate: 1, pathContains: '/livescores/latest' } } })
+    await r.poller.step() // reconcile: livescores answers
+    const started = Date.now()
+    const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
+    const waited = Date.now() - started
+    expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
+    expect(String((err as Error).message)).toMatch(/2500 ms/)
+    // One attempt only: the client's 10 s timeout and its two retries would silence changes for ~30 s.
+    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(1)
+    expect(waited).toBeLessThan(8000)
+    // The next step reconciles (the gap may have lost changes) and succeeds.
+    await r.poller.step()
+    expect(r.poller.status()).toMatchObject({ consecutiveFailures: 0, lastError: null })
+  }, 30_000)
+})
+
+describe('a fixture before kick-off', () => {
+  it('is in the store after the latest poll that first lists it, not at the next reconcile', async () => {
+    const served: { upcoming?: UpstreamFixture } = {}
+    const r = await rig({
+      // The real `latest`: a fixture whose base fields changed before kick-off (e.g. its starting time).
+      proxy: {
+        answer: (url) => url.includes('/livescores/latest') && served.upcoming !== undefined
+          ? { status: 200, body: { data: [served.upcoming], rate_limit: { resets_in_seconds: 3000, remaining: 4000, requested_entity: 'Fixture' }, timezone: 'UTC' } }
+          : undefined
+      }
+    })
+    const [sample] = await fixturesOutsideFeed(r.provider, 1)
+    const kickoff = Math.floor(Date.now() / 1000) + 600
+    // The dataset ends today: a fixture of its shape, not started, kicking off in 10 minutes.
+    const next = sample === undefined
+      ? undefined
+      : { ...sample, id: 990_000_002, state_id: 1, result_info: null, starting_at_timestamp: kickoff, starting_at: new Date(kickoff * 1000).toISOString().slice(0, 19).replace('T', ' '), scores: [], events: [], periods: [] }
+    await r.poller.step() // reconcile
+    expect(await r.store.getFixture(next?.id ?? 0)).toBeUndefined()
+    if (next !== undefined) served.upcoming = next
+    const reconciled = r.poller.status().lastReconcileAt
+    await r.poller.step() // latest
+    expect(r.poller.status().lastReconcileAt).toBe(reconciled)
+    expect(await r.store.getFixture(next?.id ?? 0)).toMatchObject({ id: next?.id, state: { phase: 'scheduled' } })
+    expect((await r.store.liveFixtures()).map((f) => f.id)).toContain(next?.id)
+  }, 30_000)
+})
+
+describe('fixtures the upstream forgets', () => {
+  /** A live fixture in the store whose id the upstream does not know. */
+  async function forgotten (r: Rig): Promise<number> {
+    const [sample] = await fixturesOutsideFeed(r.provider, 1)
+    if (sample === undefined) throw new Error('no fixture in the dataset')
+    const id = 990_000_001
+    await ingestFixture(r.store, { ...sample, id, state_id: 2 }, new Date().toISOString())
+    expect((await r.store.liveFixtures()).map((f) => f.id)).toContain(id)
+    return id
+  }
+
+  async function reconcileTimes (r: Rig, n: number): Promise<void> {
+    for (let i = 0; i < n; i++) { r.poller.forceReconcile(); await r.poller.step() }
+  }
+
+  async function removals (r: Rig, id: number): Promise<number> {
+    const log = await r.store.readSince(undefined, { fixtures: [id], limit: 100 })
+    return log.records.filter((rec) => rec.changes.some((c) => c.kind === 'fixture_removed')).length
+  }
+
+  it(`retires one answered with a 200 "No result(s)" after ${RETIRE_AFTER_MISSES} reconciles`, async () => {
+    const r = await rig()
+    const id = await forgotten(r)
+    await reconcileTimes(r, RETIRE_AFTER_MISSES - 1)
+    expect((await r.store.liveFixtures()).map((f) => f.id)).toContain(id)
+    expect(await removals(r, id)).toBe(0)
+    await reconcileTimes(r, 1)
+    expect((await r.store.liveFixtures()).map((f) => f.id)).not.toContain(id)
+    expect(await removals(r, id)).toBe(1)
+    expect(r.poller.status().pendingFinal).toBe(0)
+    // Not asked for again.
+    const multis = r.calls.length
+    await reconcileTimes(r, 1)
+    expect(r.calls.length).toBe(multis + 1)
+  }, 30_000)
+
+  it(`retires one answered with a 404 after ${RETIRE_AFTER_MISSES} reconciles`, async () => {
+    const r = await rig({
+      proxy: { answer: (url) => url.includes('/fixtures/multi/') ? { status: 404, body: { message: 'No query results for model [Fixture].' } } : undefined }
+    })
+    const id = await forgotten(r)
+    await reconcileTimes(r, RETIRE_AFTER_MISSES - 1)
+    expect(await removals(r, id)).toBe(0)
+    await reconcileTimes(r, 1)
+    expect((await r.store.liveFixtures()).map((f) => f.id)).not.toContain(id)
+    expect(await removals(r, id)).toBe(1)
+  }, 30_000)
+})
+
+describe('a store that loses its data under a running poller', () => {
+  it('still ends FT in the store for a match that finished while the store was empty', async () => {
+    const redis = new Redis(redisUrl)
+    const prefix = `tl-test-${randomUUID()}:`
+    cleanups.push(async () => { await deleteMatching(redis, `${prefix}*`); await redis.quit() })
+    const store = createStore({ kind: 'redis', redis, prefix })
+    cleanups.push(async () => { await store.close() })
+    const r = await rig({ store, frozen: true })
+    await r.poller.step()
+    const before = (await store.liveFixtures()).filter((f) => f.state.phase === 'live')
+    expect(before.length).toBeGreaterThan(2)
+    // Redis loses everything (a flush of this deployment's keys).
+    await deleteMatching(redis, `${prefix}*`)
+    expect(await store.liveFixtures()).toEqual([])
+    // Three match hours later every one of them has ended and left the feed.
+    r.advance(3 * 3600_000 / 60)
+    r.poller.forceReconcile()
+    await r.poller.step()
+    const after = await store.getFixtures(before.map((f) => f.id))
+    expect(after.map((f) => f.id).sort()).toEqual(before.map((f) => f.id).sort())
+    for (const f of after) expect(['finished', 'cancelled', 'postponed'], `fixture ${f.id}`).toContain(f.state.phase)
+    const live = new Set((await store.liveFixtures()).map((f) => f.id))
+    for (const f of before) expect(live.has(f.id)).toBe(false)
+  }, 30_000)
+})
+
+describe('a small bucket without a reported total', () => {
+  it('learns 120/h, leaves the passthrough what the poller will not spend, and never meets a 429', async () => {
+    const r = await rig({
+      token: DEMO_TOKENS.pro,
+      provider: { hourlyLimits: { Pro: 120 } },
+      // The real API: `rate_limit` has no total, and the header limit is not the entity's.
+      proxy: { dropHeaders: ['x-ratelimit-limit'] }
+    })
+    r.poller.start()
+    // Until the first step is over and the poller has chosen its next pause.
+    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    const bucket = await r.ledger.get('Fixture')
+    expect(bucket).toMatchObject({ limit: 120, limitSource: 'learned' })
+    // The poller paces itself over the hour: a handful of calls, not one per 100 ms.
+    expect(r.calls.length).toBeLessThan(5)
+    expect(r.poller.status().intervalMs).toBeGreaterThan(SLOWEST_POLL_MS)
+
+    // The passthrough gets what the poller will not spend until the reset, then is refused (no 429).
+    const deps = { upstream: r.upstream, ledger: r.ledger, log, scrub: (t: string) => t }
+    const ids = (await r.store.liveFixtures()).map((f) => f.id)
+    let answered = 0
+    let refused = 0
+    for (let i = 0; i < 40; i++) {
+      const id = ids[i % ids.length] ?? 1
+      const fetched = await fetchUpstream(deps, {
+        request: { path: `/football/fixtures/${id}`, query: {}, key: `k${i}` },
+        entity: 'Fixture',
+        kind: 'fixture',
+        now: Date.now(),
+        ttlMs: 1000,
+        notFoundTtlMs: 1000
+      })
+      if (fetched.kind === 'entry') answered++
+      else if (fetched.kind === 'budget') refused++
+    }
+    const left = await r.ledger.get('Fixture')
+    const need = pollerNeed(left, Date.now(), { reserve: 0.2, ceilingMs: SLOWEST_POLL_MS })
+    // Between 20 and 24 (the reserve less what the poller spent beyond its share so far).
+    expect(answered).toBeGreaterThanOrEqual(20)
+    expect(answered + refused).toBe(40)
+    expect(left?.remaining).toBeGreaterThanOrEqual(need)
+    expect(need).toBeLessThan(100)
+    // The poller still polls on what was left for it.
+    r.poller.forceReconcile()
+    await r.poller.step()
+    expect(r.calls.filter((c) => c.status === 429)).toHaveLength(0)
+  }, 30_000)
+})
