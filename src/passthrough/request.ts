@@ -4,7 +4,7 @@
  * requests that mean the same call share one cache entry and one upstream call.
  */
 import { presentedToken } from '../contract/auth.ts'
-import { encodeQueryValue } from '../contract/query.ts'
+import { encodeQueryValue, singleValues } from '../contract/query.ts'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
 export interface PassRequest {
@@ -74,8 +74,8 @@ export function upstreamRequest (path: string, query: Readonly<Record<string, st
  */
 export function nextPageUrl (req: Pick<PassRequest, 'baseUrl' | 'path' | 'query'>, page: number): string {
   const parts: string[] = []
-  for (const [name, value] of Object.entries(req.query)) {
-    if (name === 'api_token' || name === 'page' || typeof value !== 'string') continue
+  for (const [name, value] of Object.entries(singleValues(req.query))) {
+    if (name === 'api_token' || name === 'page') continue
     parts.push(`${encodeURIComponent(name)}=${encodeQueryValue(value)}`)
   }
   parts.push(`page=${page}`)

@@ -13,7 +13,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { isMalformedToken } from '../contract/auth.ts'
 import { missingFeature } from '../contract/features.ts'
-import { matchEndpoint, parseQuery } from '../contract/query.ts'
+import { matchEndpoint, parseQuery, singleValues } from '../contract/query.ts'
 import { SELECTABLE, type Kind } from '../contract/resources.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -224,8 +224,8 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const at = now()
     const taken = await deps.quota.take(keyId, endpoint.entity, key.hourly_quota, at)
     if (!taken.allowed) return tooManyRequests(view(taken.state), taken.state.resetsInSeconds)
-    // After validation every parameter is a single string (parseQuery rejects repeated ones).
-    const raw = { ...req.query } as Record<string, string | undefined>
+    // A repeated parameter counts with its last value, as parseQuery read it.
+    const raw: Record<string, string | undefined> = singleValues(req.query)
     const ctx: RequestContext = { req, key, keyId, endpoint, params, query: parsed.query, raw, quota: taken.state, now: at }
     let out: Reply
     try {
