@@ -11,6 +11,7 @@ import type { Plan } from './plans.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { STATES } from '../contract/states.ts'
 import { resolveInclude } from './includes.ts'
+import { derivedRecord, derivedTable } from './derived.ts'
 import type { RenderContext } from './render.ts'
 
 /** Any record: the dataset's typed records are read generically by the HTTP layer. */
@@ -29,6 +30,9 @@ export interface LiveSource {
   /** Fixture ids whose data changed in the last 10 seconds. */
   latest: (nowMs: number) => number[]
 }
+
+/** The one market the provider prices (Fulltime Result). */
+export const ODDS_MARKET = 1
 
 const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
 
@@ -85,12 +89,14 @@ export class World {
     }
   }
 
+  /** Every record of a kind: the dataset's, else the derived ones (derived.ts), else none. */
   all (kind: Kind): readonly Rec[] {
-    return this.#tables[kind] ?? []
+    return this.#tables[kind] ?? derivedTable(this, kind) ?? []
   }
 
   get (kind: Kind, id: number): Rec | undefined {
-    return this.#byId[kind]?.get(id)
+    const table = this.#byId[kind]
+    return table !== undefined ? table.get(id) : derivedRecord(this, kind, id)
   }
 
   /** Records related to one record, e.g. `related('country', 'leagues', 320)`. */
@@ -234,12 +240,14 @@ export class World {
     return [{ id: fixture.id * 10 + 1, fixture_id: fixture.id, type_id: 237, predictions: { home: h, draw: d, away: 100 - h - d } }]
   }
 
+  /** Pre-match odds of a fixture: the Fulltime Result market (ODDS_MARKET) of one bookmaker. */
   odds (fixture: Rec): Rec[] {
     const base = 1.5 + (fixture.id % 20) / 10
+    const row = { fixture_id: fixture.id, market_id: ODDS_MARKET, bookmaker_id: 2 }
     return [
-      { id: fixture.id * 10 + 1, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Home', value: base.toFixed(2), name: 'Home' },
-      { id: fixture.id * 10 + 2, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Draw', value: '3.40', name: 'Draw' },
-      { id: fixture.id * 10 + 3, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
+      { id: fixture.id * 10 + 1, ...row, label: 'Home', value: base.toFixed(2), name: 'Home' },
+      { id: fixture.id * 10 + 2, ...row, label: 'Draw', value: '3.40', name: 'Draw' },
+      { id: fixture.id * 10 + 3, ...row, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
     ]
   }
 
