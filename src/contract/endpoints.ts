@@ -190,12 +190,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   unpaged('teamOfTheWeek.rounds', '/football/team-of-the-week/rounds/:roundId', 'TeamOfTheWeek', 'teamOfTheWeek'),
   unpaged('teamOfTheWeek.leaguesLatest', '/football/team-of-the-week/leagues/:leagueId/latest', 'TeamOfTheWeek', 'teamOfTheWeek'),
   // News: an add-on of the real API; the embedded provider has none to give (empty lists).
-  list('news.preMatch', '/football/news/pre-match', 'News', 'news'),
-  list('news.preMatchSeasons', '/football/news/pre-match/seasons/:seasonId', 'News', 'news'),
-  list('news.preMatchUpcoming', '/football/news/pre-match/upcoming', 'News', 'news'),
-  list('news.postMatch', '/football/news/post-match', 'News', 'news'),
-  list('news.postMatchSeasons', '/football/news/post-match/seasons/:seasonId', 'News', 'news'),
-  list('news.postMatchUpcoming', '/football/news/post-match/upcoming', 'News', 'news'),
+  ...(['pre', 'post'] as const).flatMap((when) => {
+    const [id, base] = [`news.${when}Match`, `/football/news/${when}-match`]
+    return [list(id, base, 'News', 'news'), list(`${id}Seasons`, `${base}/seasons/:seasonId`, 'News', 'news'), list(`${id}Upcoming`, `${base}/upcoming`, 'News', 'news')]
+  }),
   // Paid extras: present so that a plan without them gets the spec's 403 (ENDPOINT_FEATURES below)
   list('expected.fixtures', '/football/expected/fixtures', 'Expected', 'xg', 1),
   list('expected.lineups', '/football/expected/lineups', 'Expected', 'xg', 1),
