@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestGateway, type TestGateway } from './harness.ts'
 
 let t: TestGateway
-beforeAll(async () => { t = await startTestGateway({ keys: [{ key: 'all-leagues', name: 'all' }] }) })
+beforeAll(async () => {
+  t = await startTestGateway({ keys: [{ key: 'all-leagues', name: 'all' }, { key: 'scoped-271', name: 'scoped', leagues: [271] }] })
+})
 afterAll(async () => { await t.close() })
 
-const get = async (path: string): Promise<{ status: number, body: any }> => {
-  const res = await fetch(`${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=all-leagues`)
+const get = async (path: string, key = 'all-leagues'): Promise<{ status: number, body: any }> => {
+  const res = await fetch(`${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`)
   return { status: res.status, body: await res.json() }
 }
 
@@ -66,5 +68,19 @@ describe('passthrough: the real API surface', () => {
     expect(walked).toEqual(offset)
     expect((await get('/core/countries?cursor=abc&per_page=10')).status).toBe(400)
     expect((await get('/core/cities?per_page=50&page=402')).status).toBe(400)
+  })
+
+  it('a key scoped to league 271 gets 403 for the new paths that name another league or its stage', async () => {
+    const season = (await get('/football/leagues/8?include=currentSeason')).body.data.currentseason
+    const stage = (await get(`/football/stages/seasons/${season.id as number}`)).body.data[0]
+    for (const path of [
+      `/football/topscorers/stages/${stage.id as number}`, `/football/statistics/stages/${stage.id as number}`,
+      `/football/topscorers/seasons/${season.id as number}`, '/football/standings/live/leagues/8', '/football/match-facts/leagues/8',
+      '/football/team-of-the-week/leagues/8/latest'
+    ]) {
+      const res = await get(path, 'scoped-271')
+      expect(res.status, path).toBe(403)
+    }
+    expect((await get('/football/standings/live/leagues/271', 'scoped-271')).status).toBe(200)
   })
 })
