@@ -76,3 +76,26 @@ export function fixtureScoped (ctx: HandlerContext, produce: (f: Rec) => Rec[]):
   if (!leagueVisible(ctx.caller.plan, Number(fixture.league_id))) return leagueForbidden(Number(fixture.league_id))
   return many(produce(fixture))
 }
+
+/** Path parameters that name one record, and the kind of that record. */
+const PATH_RECORDS: ReadonlyArray<readonly [string, Kind]> = [
+  ['fixtureId', 'fixture'], ['seasonId', 'season'], ['stageId', 'stage'], ['roundId', 'round'], ['leagueId', 'league'],
+  ['teamId', 'team'], ['playerId', 'player'], ['coachId', 'coach'], ['refereeId', 'referee'],
+  ['marketId', 'market'], ['bookmakerId', 'bookmaker'], ['tvStationId', 'tvstation']
+]
+
+/**
+ * For a path that hangs off records (`/match-facts/leagues/{leagueId}`, `/news/pre-match/seasons/{seasonId}`):
+ * 404 when one does not exist, 403 when one belongs to a league outside the plan, else undefined.
+ */
+export function pathRecordsGate (ctx: HandlerContext): ErrorReply | undefined {
+  for (const [param, kind] of PATH_RECORDS) {
+    const raw = ctx.params[param]
+    if (raw === undefined) continue
+    const record = ctx.world.get(kind, Number(raw))
+    if (record === undefined) return notFound(kind, Number(raw))
+    const league = leagueOf(kind, record)
+    if (league !== undefined && !leagueVisible(ctx.caller.plan, league)) return leagueForbidden(league)
+  }
+  return undefined
+}

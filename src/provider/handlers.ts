@@ -7,7 +7,7 @@ import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import { notFound } from './errors.ts'
 import { billingFormat } from './envelope.ts'
 import type { Rec } from './world.ts'
-import { dateParam, fixtureScoped, listOf, many, num, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
+import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { SURFACE_HANDLERS } from './surface-handlers.ts'
 
 export type { HandlerContext, HandlerResult } from './handler-kit.ts'
@@ -120,6 +120,8 @@ function scheduled (ctx: HandlerContext, stages: readonly Rec[], id: number): Ha
 export function runHandler (ctx: HandlerContext): HandlerResult {
   const special = HANDLERS[ctx.endpoint.id]
   if (special !== undefined) return special(ctx)
+  const gate = pathRecordsGate(ctx)
+  if (gate !== undefined) return gate
   const [, op] = ctx.endpoint.id.split('.')
   const { kind } = ctx.endpoint
   if (op === 'byId') return byId(ctx)

@@ -29,7 +29,10 @@ export interface PageRequest {
   endpointId: string
   params: Readonly<Record<string, string>>
   query: ParsedQuery
-  /** The rows' sort key besides the id, e.g. the kick-off of fixtures; the list is ordered by (key, id). */
+  /**
+   * The rows' sort key besides the id, e.g. the kick-off of fixtures. Only used when the cursor's last row
+   * has left the list: the walk then resumes at the first row after (key, id), as in lists ordered that way.
+   */
   sortKey: (r: Rec) => number
   /** The URL of another page of the same request, by page number or by cursor. */
   link: (next: { page: number } | { cursor: string }) => string

@@ -1,27 +1,25 @@
 /**
  * Handlers for the real API's paths beyond the spec (src/contract/endpoints.ts): what the provider can derive
  * from its dataset and simulator (derived.ts). Paths without a handler here or in handlers.ts answer the
- * generic way, which for kinds the provider holds no records of is an empty list with the right envelope.
+ * generic way: 404/403 for the records their path names, then, for kinds the provider holds no records of,
+ * an empty list with the right envelope.
  */
 import { badRequestBody } from '../contract/query.ts'
-import { LIVE_STATE_IDS } from '../contract/states.ts'
-import { leagueForbidden, leagueVisible } from './access.ts'
+import { LIVE_STATE_IDS, State } from '../contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
-import { notFound } from './errors.ts'
-import { dateParam, fixtureScoped, listOf, many, num, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
+import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { ODDS_MARKET, type Rec } from './world.ts'
 
 const NONE: Handler = () => many([])
 
-/** A list about one team: 404 for a team that does not exist. */
-function teamScoped (ctx: HandlerContext, produce: (team: Rec) => readonly Rec[]): HandlerResult {
-  const team = ctx.world.get('team', num(ctx, 'teamId'))
-  return team === undefined ? notFound('team', num(ctx, 'teamId')) : listOf(ctx, produce(team))
+/** A list about the records its path names: 404/403 for those first (pathRecordsGate). */
+function gated (ctx: HandlerContext, produce: () => readonly Rec[]): HandlerResult {
+  return pathRecordsGate(ctx) ?? listOf(ctx, produce())
 }
 
 function leaguesOfTeam (ctx: HandlerContext, currentOnly: boolean): HandlerResult {
-  return teamScoped(ctx, (team) => {
-    const seasons = ctx.world.related('team', 'seasons', team.id).filter((s) => !currentOnly || s.is_current === true)
+  return gated(ctx, () => {
+    const seasons = ctx.world.related('team', 'seasons', num(ctx, 'teamId')).filter((s) => !currentOnly || s.is_current === true)
     const ids = new Set(seasons.map((s) => Number(s.league_id)))
     return ctx.world.all('league').filter((l) => ids.has(l.id))
   })
@@ -32,27 +30,24 @@ const byKickoff = (ctx: HandlerContext, fixtures: readonly Rec[]): Rec[] =>
   [...fixtures].sort((a, b) => ctx.world.kickoff(a) - ctx.world.kickoff(b) || a.id - b.id)
 
 function fixturesOfStation (ctx: HandlerContext, upcoming: boolean): HandlerResult {
-  const station = num(ctx, 'tvStationId')
-  if (ctx.world.get('tvstation', station) === undefined) return notFound('tvstation', station)
   const nowS = ctx.now / 1000
-  const fixtures = ctx.world.all('fixture').filter((f) => showsOn(f, station) && (ctx.world.kickoff(f) >= nowS) === upcoming)
-  return listOf(ctx, byKickoff(ctx, fixtures))
+  return gated(ctx, () => byKickoff(ctx, ctx.world.all('fixture').filter((f) => showsOn(f, num(ctx, 'tvStationId')) && (ctx.world.kickoff(f) >= nowS) === upcoming)))
 }
 
 /** Fixtures not yet started that have odds in a market: every one for the market the provider prices. */
 function upcomingWithMarket (ctx: HandlerContext): HandlerResult {
-  const market = num(ctx, 'marketId')
-  if (ctx.world.get('market', market) === undefined) return notFound('market', market)
   const nowS = ctx.now / 1000
-  const fixtures = market === ODDS_MARKET ? ctx.world.all('fixture').filter((f) => ctx.world.kickoff(f) >= nowS && ctx.world.stateOf(f, ctx.now) === 1) : []
-  return listOf(ctx, byKickoff(ctx, fixtures))
+  return gated(ctx, () => num(ctx, 'marketId') !== ODDS_MARKET
+    ? []
+    : byKickoff(ctx, ctx.world.all('fixture').filter((f) => ctx.world.kickoff(f) >= nowS && ctx.world.stateOf(f, ctx.now) === State.NS)))
 }
 
 function stageTopscorers (ctx: HandlerContext): HandlerResult {
-  const stage = ctx.world.get('stage', num(ctx, 'stageId'))
-  if (stage === undefined) return notFound('stage', num(ctx, 'stageId'))
-  const seasonId = Number(stage.season_id)
-  return seasonScoped(ctx, seasonId, () => topscorers(ctx.world, (ctx.world.ds.fixturesByStage.get(stage.id) ?? []) as unknown as Rec[], ctx.now, { season_id: seasonId, stage_id: stage.id }))
+  return gated(ctx, () => {
+    const stage = ctx.world.get('stage', num(ctx, 'stageId')) as Rec
+    const fixtures = (ctx.world.ds.fixturesByStage.get(stage.id) ?? []) as unknown as Rec[]
+    return topscorers(ctx.world, fixtures, ctx.now, { season_id: Number(stage.season_id), stage_id: stage.id })
+  })
 }
 
 function seasonSquad (ctx: HandlerContext): HandlerResult {
@@ -75,11 +70,10 @@ function seasonTeamSchedule (ctx: HandlerContext): HandlerResult {
 }
 
 function liveStandings (ctx: HandlerContext): HandlerResult {
-  const leagueId = num(ctx, 'leagueId')
-  if (ctx.world.get('league', leagueId) === undefined) return notFound('league', leagueId)
-  if (!leagueVisible(ctx.caller.plan, leagueId)) return leagueForbidden(leagueId)
-  const season = ctx.world.ds.currentSeasonByLeague.get(leagueId)
-  return many(season === undefined ? [] : ctx.world.related('season', 'standings', season.id))
+  return gated(ctx, () => {
+    const season = ctx.world.ds.currentSeasonByLeague.get(num(ctx, 'leagueId'))
+    return season === undefined ? [] : ctx.world.related('season', 'standings', season.id)
+  })
 }
 
 /** `/transfers/between/{start}/{end}`: transfers dated within the range. */
@@ -112,13 +106,13 @@ export const SURFACE_HANDLERS: Readonly<Record<string, Handler>> = {
   'topscorers.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () =>
     topscorers(ctx.world, ctx.world.related('season', 'fixtures', num(ctx, 'seasonId')), ctx.now, { season_id: num(ctx, 'seasonId') })),
   'topscorers.stages': stageTopscorers,
-  'squads.teams': (ctx) => teamScoped(ctx, (team) => squad(ctx.world, team.id)),
+  'squads.teams': (ctx) => gated(ctx, () => squad(ctx.world, num(ctx, 'teamId'))),
   'squads.seasonTeams': seasonSquad,
   'transfers.latest': (ctx) => listOf(ctx, [...ctx.world.all('transfer')].sort((a, b) => String(b.date).localeCompare(String(a.date)) || a.id - b.id)),
   'transfers.between': transfersBetween,
-  'transfers.players': (ctx) => listOf(ctx, ctx.world.all('transfer').filter((t) => t.player_id === num(ctx, 'playerId'))),
-  'transfers.teams': (ctx) => teamScoped(ctx, (team) => ctx.world.all('transfer').filter((t) => t.from_team_id === team.id || t.to_team_id === team.id)),
-  'rivals.teams': (ctx) => teamScoped(ctx, (team) => ctx.world.all('rival').filter((r) => r.team_id === team.id)),
+  'transfers.players': (ctx) => gated(ctx, () => ctx.world.all('transfer').filter((t) => t.player_id === num(ctx, 'playerId'))),
+  'transfers.teams': (ctx) => gated(ctx, () => ctx.world.all('transfer').filter((t) => t.from_team_id === num(ctx, 'teamId') || t.to_team_id === num(ctx, 'teamId'))),
+  'rivals.teams': (ctx) => gated(ctx, () => ctx.world.all('rival').filter((r) => r.team_id === num(ctx, 'teamId'))),
   'tvStations.fixtures': (ctx) => fixtureScoped(ctx, stationsOf),
   'fixtures.upcomingTvStations': (ctx) => fixturesOfStation(ctx, true),
   'fixtures.pastTvStations': (ctx) => fixturesOfStation(ctx, false),

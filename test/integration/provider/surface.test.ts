@@ -132,16 +132,27 @@ describe('provider: the real API paths beyond the spec', () => {
   })
 
   it('what the provider cannot derive is an empty list with the right envelope', async () => {
+    const { team } = await context()
     for (const [path, entity] of [
       ['/football/news/pre-match', 'News'], ['/football/news/post-match/upcoming', 'News'], ['/football/team-rankings', 'TeamRanking'],
       ['/football/transfer-rumours', 'TransferRumour'], ['/football/match-facts', 'MatchFact'], ['/my/enrichments', 'Resource'],
-      ['/football/statistics/seasons/teams/1', 'Statistic'], ['/football/coaches/latest', 'Coach']
+      [`/football/statistics/seasons/teams/${team}`, 'Statistic'], ['/football/coaches/latest', 'Coach']
     ] as const) {
       const body = await ok(path)
       expect(body.data, path).toEqual([])
       expect(body.rate_limit.requested_entity, path).toBe(entity)
       expect(body.timezone).toBe('UTC')
     }
+  })
+
+  it('the records a path names must exist (404) and be in the plan (403), even where the list is empty', async () => {
+    expect((await get('/football/news/pre-match/seasons/999999999')).status).toBe(404)
+    expect((await get('/football/statistics/seasons/players/999999999')).status).toBe(404)
+    expect((await get('/football/match-facts/leagues/8', {}, 'demo-free')).status).toBe(403)
+    expect((await get('/football/standings/live/leagues/8', {}, 'demo-free')).status).toBe(403)
+    expect((await get('/football/standings/live/leagues/271', {}, 'demo-free')).status).toBe(200)
+    const { season } = await context()
+    expect((await get(`/football/news/post-match/seasons/${season.id as number}`, {}, 'demo-free')).status).toBe(200)
   })
 
   it('odds feeds need the odds package (403 without it)', async () => {
