@@ -36,11 +36,13 @@ const f = (name: string, value: FilterValue, dynamic = false): FilterSpec => ({ 
 
 const ID_AFTER = f('IdAfter', 'id')
 const POPULATE = f('populate', 'flag')
+/** Odds by market and bookmaker: on the odds feeds, and on fixtures for their odds includes (upstream-facts §4). */
+const ODDS_FILTERS = [f('markets', 'ids', true), f('bookmakers', 'ids', true)]
 const FIXTURE_FILTERS = [
   f('fixtureLeagues', 'ids', true), f('fixtureStages', 'ids', true), f('fixtureSeason', 'id', true),
   f('fixtureStates', 'ids', true), f('eventTypes', 'ids', true), f('fixtureStatisticTypes', 'ids', true),
   f('statisticTypes', 'ids', true), f('participantSearch', 'text'), f('venues', 'ids'), f('todayDate', 'flag'),
-  ID_AFTER, POPULATE
+  ...ODDS_FILTERS, ID_AFTER, POPULATE
 ]
 const LIVE_FILTERS = FIXTURE_FILTERS.filter((x) => x !== POPULATE && x !== ID_AFTER)
 const LIST = [ID_AFTER, POPULATE]
@@ -80,8 +82,8 @@ const endpoint = (id: string, path: string, entity: string, kind: Kind, mode: Mo
 /** Lists of the real API that the docs do not mark as paged or not are assumed paged (inferred). */
 const list = (id: string, path: string, entity: string, kind: Kind, maxDepth = 2, filters: readonly FilterSpec[] = LIST): Endpoint =>
   endpoint(id, path, entity, kind, 'list', maxDepth, filters)
-const unpaged = (id: string, path: string, entity: string, kind: Kind, maxDepth = 2): Endpoint =>
-  endpoint(id, path, entity, kind, 'unpaged', maxDepth)
+const unpaged = (id: string, path: string, entity: string, kind: Kind, maxDepth = 2, filters: readonly FilterSpec[] = []): Endpoint =>
+  endpoint(id, path, entity, kind, 'unpaged', maxDepth, filters)
 
 /**
  * The spec's paths (parts 4.2 to 4.4, whose rules win where it states them), every path of the real API's
@@ -226,12 +228,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
 /** One odds feed (pre-match, inplay, premium): all, latest, by fixture, by fixture and bookmaker or market. */
 function oddsFeed (id: string, base: string, entity: string): Endpoint[] {
   return [
-    list(`${id}.list`, base, entity, 'odd', 1),
-    unpaged(`${id}.latest`, `${base}/latest`, entity, 'odd', 1),
+    list(`${id}.list`, base, entity, 'odd', 1, [...ODDS_FILTERS, ID_AFTER]),
+    unpaged(`${id}.latest`, `${base}/latest`, entity, 'odd', 1, ODDS_FILTERS),
     // `odds.fixtures` is the id the spec's plan checks (part 7) and the passthrough's TTLs already know.
-    unpaged(id === 'odds.preMatch' ? 'odds.fixtures' : `${id}.fixtures`, `${base}/fixtures/:fixtureId`, entity, 'odd', 1),
-    unpaged(`${id}.fixturesBookmakers`, `${base}/fixtures/:fixtureId/bookmakers/:bookmakerId`, entity, 'odd', 1),
-    unpaged(`${id}.fixturesMarkets`, `${base}/fixtures/:fixtureId/markets/:marketId`, entity, 'odd', 1)
+    unpaged(id === 'odds.preMatch' ? 'odds.fixtures' : `${id}.fixtures`, `${base}/fixtures/:fixtureId`, entity, 'odd', 1, ODDS_FILTERS),
+    unpaged(`${id}.fixturesBookmakers`, `${base}/fixtures/:fixtureId/bookmakers/:bookmakerId`, entity, 'odd', 1, ODDS_FILTERS),
+    unpaged(`${id}.fixturesMarkets`, `${base}/fixtures/:fixtureId/markets/:marketId`, entity, 'odd', 1, ODDS_FILTERS)
   ]
 }
 

@@ -98,7 +98,6 @@ const HANDLERS: Record<string, Handler> = {
   'venues.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => ctx.world.related('season', 'venues', num(ctx, 'seasonId'))),
   'expected.fixtures': (ctx) => many(ctx.world.expected(ctx.now)),
   'predictions.fixtures': (ctx) => fixtureScoped(ctx, (f) => ctx.world.predictions(f)),
-  'odds.fixtures': (ctx) => fixtureScoped(ctx, (f) => ctx.world.odds(f)),
   'my.leagues': (ctx) => listOf(ctx, ctx.world.all('league')),
   'my.resources': (ctx) => many(ctx.world.resources(ctx.caller.plan)),
   'my.usage': () => ({

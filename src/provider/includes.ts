@@ -7,6 +7,7 @@ import { filterIds } from '../contract/query.ts'
 import { RELATIONS, type Kind } from '../contract/resources.ts'
 import { STATE_BY_ID } from '../contract/states.ts'
 import { commentaries, fixtureCoaches, fixtureTvStations, formations, lineups, statePeriodType, topscorers, weatherReport } from './derived.ts'
+import { filterOdds } from './fixture-filters.ts'
 import type { RenderContext } from './render.ts'
 import { xgRows, type Rec, type World } from './world.ts'
 
@@ -149,8 +150,8 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   },
   'fixture.xGFixture': (_w, r) => xgRows(r),
   'fixture.predictions': (w, r) => w.predictions(r),
-  'fixture.odds': (w, r) => w.odds(r),
-  'fixture.inplayOdds': (w, r) => w.odds(r),
+  'fixture.odds': (w, r, ctx) => filterOdds(w.odds(r), ctx.query.filters),
+  'fixture.inplayOdds': (w, r, ctx) => filterOdds(w.odds(r), ctx.query.filters),
   'team.country': (w, r) => one(w, 'country', r.country_id),
   'team.venue': (w, r) => one(w, 'venue', r.venue_id),
   'team.players': (w, r) => (w.ds.squads.get(r.id) ?? []).map((id) => one(w, 'player', id)).filter((p): p is Rec => p !== null),

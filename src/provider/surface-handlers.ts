@@ -7,6 +7,7 @@
 import { badRequestBody } from '../contract/query.ts'
 import { LIVE_STATE_IDS, State } from '../contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
+import { filterOdds } from './fixture-filters.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { ODDS_MARKET, type Rec } from './world.ts'
 
@@ -86,8 +87,18 @@ function transfersBetween (ctx: HandlerContext): HandlerResult {
   return listOf(ctx, ctx.world.all('transfer').filter((t) => String(t.date) >= start && String(t.date) <= end))
 }
 
-const live = (ctx: HandlerContext, f: Rec): boolean => LIVE_STATE_IDS.has(ctx.world.stateOf(f, ctx.now))
-const inplayOdds = (ctx: HandlerContext, f: Rec): Rec[] => (live(ctx, f) ? ctx.world.odds(f) : [])
+/**
+ * `/odds/{feed}/fixtures/{id}[/bookmakers/{id}|/markets/{id}]`: the fixture's odds, narrowed by the path and
+ * the `markets:`/`bookmakers:` filters; in-play odds only while the fixture is in play.
+ */
+function fixtureOdds (inplay: boolean): Handler {
+  return (ctx) => fixtureScoped(ctx, (f) => {
+    const rows = inplay && !LIVE_STATE_IDS.has(ctx.world.stateOf(f, ctx.now)) ? [] : ctx.world.odds(f)
+    const { bookmakerId, marketId } = ctx.params
+    return filterOdds(rows, ctx.query.filters).filter((o) =>
+      (bookmakerId === undefined || o.bookmaker_id === Number(bookmakerId)) && (marketId === undefined || o.market_id === Number(marketId)))
+  })
+}
 
 export const SURFACE_HANDLERS: Readonly<Record<string, Handler>> = {
   'leagues.teams': (ctx) => leaguesOfTeam(ctx, false),
@@ -124,11 +135,12 @@ export const SURFACE_HANDLERS: Readonly<Record<string, Handler>> = {
     return ctx.world.all('bookmaker').filter((b) => ids.has(b.id))
   }),
   'predictions.probabilities': (ctx) => listOf(ctx, ctx.world.livescores(ctx.now).flatMap((f) => ctx.world.predictions(f))),
-  'odds.preMatch.fixturesBookmakers': (ctx) => fixtureScoped(ctx, (f) => ctx.world.odds(f).filter((o) => o.bookmaker_id === num(ctx, 'bookmakerId'))),
-  'odds.preMatch.fixturesMarkets': (ctx) => fixtureScoped(ctx, (f) => ctx.world.odds(f).filter((o) => o.market_id === num(ctx, 'marketId'))),
-  'odds.inplay.fixtures': (ctx) => fixtureScoped(ctx, (f) => inplayOdds(ctx, f)),
-  'odds.inplay.fixturesBookmakers': (ctx) => fixtureScoped(ctx, (f) => inplayOdds(ctx, f).filter((o) => o.bookmaker_id === num(ctx, 'bookmakerId'))),
-  'odds.inplay.fixturesMarkets': (ctx) => fixtureScoped(ctx, (f) => inplayOdds(ctx, f).filter((o) => o.market_id === num(ctx, 'marketId'))),
+  'odds.fixtures': fixtureOdds(false),
+  'odds.preMatch.fixturesBookmakers': fixtureOdds(false),
+  'odds.preMatch.fixturesMarkets': fixtureOdds(false),
+  'odds.inplay.fixtures': fixtureOdds(true),
+  'odds.inplay.fixturesBookmakers': fixtureOdds(true),
+  'odds.inplay.fixturesMarkets': fixtureOdds(true),
   // The provider has no premium odds feed: the fixture must exist, the list is empty.
   'odds.premium.fixtures': (ctx) => fixtureScoped(ctx, () => []),
   'odds.premium.fixturesBookmakers': (ctx) => fixtureScoped(ctx, () => []),

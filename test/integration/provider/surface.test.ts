@@ -160,6 +160,21 @@ describe('provider: the real API paths beyond the spec', () => {
     expect((await get(`/football/odds/inplay/fixtures/${fixture.id as number}`, {}, 'demo-starter')).status).toBe(403)
     expect((await get(`/football/odds/pre-match/fixtures/${fixture.id as number}/markets/1`)).status).toBe(200)
   })
+
+  it('odds narrowed by market and bookmaker, in the path or with the markets:/bookmakers: filters', async () => {
+    const { fixture } = await context()
+    const path = `/football/odds/pre-match/fixtures/${fixture.id as number}`
+    const all = (await ok(path)).data
+    expect(all.length).toBeGreaterThan(0)
+    expect((await ok(path, { filters: 'markets:1' })).data).toEqual(all)
+    expect((await ok(path, { filters: 'markets:80' })).data).toEqual([])
+    expect((await ok(`${path}/bookmakers/9`)).data).toEqual([])
+    expect((await ok(`${path}/bookmakers/2`)).data).toEqual(all)
+    const included = await ok(`/football/fixtures/${fixture.id as number}`, { include: 'odds.market;odds.bookmaker', filters: 'bookmakers:2' })
+    expect(included.data.odds.length).toBe(all.length)
+    for (const o of included.data.odds) expect(o).toMatchObject({ market: { id: 1 }, bookmaker: { id: 2 } })
+    expect((await ok(`/football/fixtures/${fixture.id as number}`, { include: 'odds', filters: 'bookmakers:9' })).data.odds).toEqual([])
+  })
 })
 
 describe('provider: the real API includes beyond the spec', () => {

@@ -107,6 +107,12 @@ describe('catalogue: includes', () => {
     expect(parsed.query.includes.map((n) => n.key)).toEqual(['weatherreport', 'tvstations', 'lineups'])
   })
 
+  it('the odds filters are accepted on a fixture, livescores and the odds feeds', () => {
+    for (const path of ['/football/fixtures/1', '/football/livescores', '/football/odds/pre-match/fixtures/1', '/football/odds/inplay']) {
+      expect(parseQuery(endpointOf(path), { filters: 'markets:1,80;bookmakers:2' }).ok, path).toBe(true)
+    }
+  })
+
   it('an include that does not exist is still 400 with code 5001', () => {
     const parsed = parseQuery(endpointOf('/football/livescores'), { include: 'noSuchThing' })
     expect(parsed.ok).toBe(false)
