@@ -1,6 +1,6 @@
 /**
  * What every provider handler shares: the context it gets, what it answers, and the steps most lists take
- * (plan scope, the generic filters, 404/403 for the season or fixture a list hangs off, date parameters).
+ * (plan scope, the generic filters, 404/403 for the records a list hangs off, date parameters).
  */
 import type { Endpoint } from '../contract/endpoints.ts'
 import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
