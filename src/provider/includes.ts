@@ -29,11 +29,11 @@ function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
   })
 }
 
-/** Rows of one section: `events` holds the match events, `timeline` the timeline-only rows (upstream-facts §3.3). */
-function fixtureEvents (section: 'event' | 'timeline') {
+/** `events` holds the match events, `timeline` the timeline-only rows (upstream-facts §3.3); `eventTypes` narrows both. */
+function fixtureEvents (rows: (w: World, f: Rec, now: number) => Rec[]) {
   return (w: World, f: Rec, ctx: RenderContext): Rec[] => {
     const types = typeFilter(ctx, 'eventtypes')
-    const events = (w.view(f, ctx.now).events as unknown as Rec[]).filter((e) => (e.section ?? 'event') === section)
+    const events = rows(w, f, ctx.now)
     return types === undefined ? events : events.filter((e) => types.has(Number(e.type_id)))
   }
 }
@@ -132,8 +132,8 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   },
   'fixture.participants': fixtureParticipants,
   'fixture.scores': (w, r, ctx) => w.view(r, ctx.now).scores as unknown as Rec[],
-  'fixture.events': fixtureEvents('event'),
-  'fixture.timeline': fixtureEvents('timeline'),
+  'fixture.events': fixtureEvents((w, f, now) => (w.view(f, now).events as unknown as Rec[]).filter((e) => e.section !== 'timeline')),
+  'fixture.timeline': fixtureEvents((w, f, now) => w.timeline(f, now)),
   'fixture.comments': (w, r, ctx) => commentaries(w, r, ctx.now),
   'fixture.lineups': (w, r, ctx) => lineups(w, r, ctx.now),
   'fixture.formations': (w, r, ctx) => formations(w, r, ctx.now),

@@ -7,6 +7,7 @@ import type { Kind } from '../contract/resources.ts'
 import { filterIds, type ParsedFilter } from '../contract/query.ts'
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import type { FixtureLive } from './sim/model.ts'
+import type { FixtureEvent } from '../contract/football.ts'
 import type { Plan } from './plans.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { STATES } from '../contract/states.ts'
@@ -22,6 +23,8 @@ export interface LiveSource {
   /** Kick-off in unix seconds: the rolling schedule's for fixtures it plays live, else the dataset's. */
   kickoff: (fixture: DatasetFixture) => number
   view: (fixture: DatasetFixture, nowMs: number) => FixtureLive
+  /** The `timeline` include's rows up to `nowMs` (sim/timeline-rows.ts). */
+  timeline: (fixture: DatasetFixture, nowMs: number) => FixtureEvent[]
   /** The state id alone, cheaply (for state filters over whole seasons). */
   stateAt: (fixture: DatasetFixture, nowMs: number) => number
   /** Fixture ids from 15 minutes before kick-off until 15 minutes after the end. */
@@ -156,6 +159,12 @@ export class World {
       this.#views.byId.set(fixture.id, view)
     }
     return view
+  }
+
+  /** Timeline rows: the simulator's, and any a replayed recording carried in its events. */
+  timeline (fixture: Rec, now: number): Rec[] {
+    const recorded = (this.view(fixture, now).events as unknown as Rec[]).filter((e) => e.section === 'timeline')
+    return [...recorded, ...this.live.timeline(fixture as unknown as DatasetFixture, now) as unknown as Rec[]]
   }
 
   stateOf (fixture: Rec, now: number): number {

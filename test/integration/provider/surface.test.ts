@@ -197,7 +197,16 @@ describe('provider: the real API includes beyond the spec', () => {
     }
     for (const s of f.statistics) expect(s.type.id).toBe(s.type_id)
     expect(f.comments.length).toBe(f.events.length)
-    expect(f.timeline).toEqual([])
+    // Timeline rows: the corners and shots on target of the statistics, one row per unit, by minute.
+    expect(f.timeline.length).toBeGreaterThan(0)
+    for (const row of f.timeline) expect(row).toMatchObject({ fixture_id: f.id, section: 'timeline' })
+    expect(new Set(f.timeline.map((r: any) => r.type_id))).toEqual(new Set([126, 569]))
+    const stat = (type: number): number => f.statistics.filter((x: any) => x.type_id === type).reduce((n: number, x: any) => n + Number(x.data.value), 0)
+    expect(f.timeline.filter((r: any) => r.type_id === 126).length).toBe(stat(34))
+    expect(f.timeline.filter((r: any) => r.type_id === 569).length).toBe(stat(86))
+    const minutes = f.timeline.map((r: any) => r.minute)
+    expect(minutes).toEqual([...minutes].sort((a, b) => a - b))
+    expect(f.events.every((e: any) => e.section === 'event')).toBe(true)
     expect(f.currentperiod).toBeNull()
     expect(Array.isArray(f.detailedperiods)).toBe(true)
     for (const empty of ['metadata', 'trends', 'sidelined']) expect(f[empty], empty).toEqual([])
