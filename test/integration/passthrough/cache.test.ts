@@ -71,7 +71,10 @@ describe('coalescing', () => {
       ['/core/countries?page=0', 400],
       ['/football/livescores?timezone=Mars/Olympus_Mons', 400],
       ['/core/countries?colour=blue', 400],
-      ['/core/countries?page=1&page=2', 400],
+      // A repeated parameter counts with its last value (DESIGN §5): only the last one is judged.
+      ['/core/countries?page=1&page=0', 400],
+      ['/core/cities?per_page=50&page=402', 400],
+      ['/core/countries?cursor=abc&per_page=10', 400],
       ['/football/no-such-thing', 404],
       ['/basketball/leagues', 404],
       ['/football/fixtures/not-a-number', 404]
