@@ -1,6 +1,6 @@
 /**
- * Every path of the interface spec (parts 4.2 to 4.4, and the real API's paths where the spec says "not
- * shown"), with what the query rules of part 4.1 need to know about it: the entity bucket it draws on
+ * The catalogue: every path of the interface spec (parts 4.2 to 4.4) and of the real API's football, core
+ * and odds surface, with what the query rules of part 4.1 need to know about it: the entity bucket it draws on
  * (part 8.2), the kind of record it returns, whether it pages, the include depth and the filters it takes.
  */
 import type { Kind } from './resources.ts'
@@ -79,7 +79,7 @@ function family (name: string, fam: Family): Endpoint[] {
 const endpoint = (id: string, path: string, entity: string, kind: Kind, mode: Mode, maxDepth: number, filters: readonly FilterSpec[] = [], fixtureType = false): Endpoint =>
   ({ id, path, entity, kind, mode, maxDepth, filters, fixtureType })
 
-/** Lists of the real API that the docs do not mark as paged or not are assumed paged (inferred). */
+/** A paged list, and a list the real API sends whole. */
 const list = (id: string, path: string, entity: string, kind: Kind, maxDepth = 2, filters: readonly FilterSpec[] = LIST): Endpoint =>
   endpoint(id, path, entity, kind, 'list', maxDepth, filters)
 const unpaged = (id: string, path: string, entity: string, kind: Kind, maxDepth = 2, filters: readonly FilterSpec[] = []): Endpoint =>
@@ -87,7 +87,7 @@ const unpaged = (id: string, path: string, entity: string, kind: Kind, maxDepth 
 
 /**
  * The spec's paths (parts 4.2 to 4.4, whose rules win where it states them), every path of the real API's
- * 2023 OpenAPI document (/work/shared/spec/real-paths.md) and the paths its docs added since (statistics,
+ * 2023 OpenAPI document (spec/real-paths.md) and the paths its docs added since (statistics,
  * team rankings, team of the week, match facts, transfer rumours, expected lineups, premium odds).
  *
  * `entity` is the rate-limit bucket (`requested_entity`). The real API names it after the model in PascalCase
