@@ -5,6 +5,8 @@ export interface Pagination {
   per_page: number
   current_page: number
   next_page: string | null
+  /** Cursor pagination (upstream-facts §6): the `cursor` of the next page, null on the last. */
+  next_cursor?: string | null
   has_more: boolean
 }
 

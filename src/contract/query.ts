@@ -31,6 +31,11 @@ export interface ParsedQuery {
   order: 'asc' | 'desc'
   perPage: number
   page: number
+  /**
+   * The `cursor` of cursor pagination (upstream-facts §6), as given; null when paging by `page`. Opaque here:
+   * the provider reads its own, the passthrough forwards the upstream's.
+   */
+  cursor: string | null
   timezone: string
   populate: boolean
 }
@@ -47,10 +52,14 @@ export type QueryResult = { ok: true, query: ParsedQuery } | { ok: false, error:
 export const PER_PAGE_DEFAULT = 25
 export const PER_PAGE_MAX = 50
 export const PER_PAGE_POPULATE_MAX = 1000
+/** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (upstream-facts §6). */
+export const OFFSET_ROWS_MAX = 20_000
+const CURSOR_MAX_LENGTH = 2048
 
 /** Internal error codes of the real API (upstream-facts §7). */
 export const ErrorCode = {
   INCLUDE_NOT_FOUND: 5001,
+  PAGINATION_LIMIT: 5003,
   INVALID_PARAMETER: 5006,
   INCLUDE_DEPTH: 5008,
   INAPPLICABLE_FILTER: 5010
@@ -138,12 +147,16 @@ function insertInclude (siblings: IncludeNode[], names: string[], kind: Kind, fi
   }
 }
 
+/**
+ * Fields of `select`: checked against the kind's selectable fields where the catalogue lists them; for the
+ * other kinds only their form is checked, since the real API may accept them.
+ */
 function parseSelect (raw: string | undefined, kind: Kind): string[] | null {
   if (raw === undefined || raw === '') return null
   const allowed = SELECTABLE[kind]
   const fields: string[] = []
   for (const name of raw.split(',')) {
-    if (allowed === undefined || !allowed.includes(name)) {
+    if (allowed === undefined ? !FIELD.test(name) : !allowed.includes(name)) {
       throw new Rejection('select', `The select field "${name}" does not exist on this resource or is not selectable.`)
     }
     fields.push(SELECT_ALIASES[name] ?? name)
@@ -189,8 +202,8 @@ function parseInteger (raw: string | undefined, param: string, min: number, max:
 }
 
 /**
- * Validates the query of a request to `endpoint`. `query` holds the raw parameters; a parameter given twice
- * is an error, since the upstream would silently take one of them.
+ * Validates the query of a request to `endpoint`. `query` holds the raw parameters as an HTTP layer parses
+ * them, a repeated parameter as an array.
  */
 export function parseQuery (endpoint: Endpoint, query: Record<string, string | string[] | undefined>): QueryResult {
   try {
@@ -201,13 +214,25 @@ export function parseQuery (endpoint: Endpoint, query: Record<string, string | s
   }
 }
 
+/**
+ * One value per parameter: a repeated parameter (`include=a&include=b`, which real clients send) counts with
+ * its last value, as the real API's PHP/Laravel query parsing takes it. Inferred from the framework: the
+ * docs do not say. The provider and the passthrough both read parameters through this, so they agree.
+ */
+export function singleValues (query: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(query)) {
+    const last = Array.isArray(value) ? value.at(-1) : value
+    if (last !== undefined) out[name] = last
+  }
+  return out
+}
+
 function validate (endpoint: Endpoint, query: Record<string, string | string[] | undefined>): ParsedQuery {
   const known = endpoint.mode === 'single' ? SINGLE_PARAMS : LIST_PARAMS
-  const raw: Record<string, string> = {}
-  for (const [name, value] of Object.entries(query)) {
+  const raw = singleValues(query)
+  for (const name of Object.keys(raw)) {
     if (!known.has(name)) throw new Rejection(name, `The ${name} parameter is not allowed on this endpoint.`)
-    if (Array.isArray(value)) throw new Rejection(name, `The ${name} parameter is given more than once.`)
-    if (value !== undefined) raw[name] = value
   }
   const filters = parseFilters(raw.filters, endpoint)
   const populate = filters.has('populate')
@@ -216,16 +241,36 @@ function validate (endpoint: Endpoint, query: Record<string, string | string[] |
   const order = raw.order ?? 'asc'
   if (order !== 'asc' && order !== 'desc') throw new Rejection('order', 'The order parameter must be asc or desc.')
   const perPageMax = populate ? PER_PAGE_POPULATE_MAX : PER_PAGE_MAX
+  const perPage = parseInteger(raw.per_page, 'per_page', 1, perPageMax, PER_PAGE_DEFAULT)
+  const page = parseInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1)
+  const cursor = parseCursor(raw)
+  if (cursor === null && (page - 1) * perPage > OFFSET_ROWS_MAX) {
+    throw new Rejection('page', `Offset pagination stops after ${OFFSET_ROWS_MAX} rows; page ${page} at ${perPage} per page starts beyond them. Use cursor pagination: pass the next_cursor of the previous page as cursor.`, ErrorCode.PAGINATION_LIMIT)
+  }
   return {
     includes: parseIncludes(raw.include ?? '', endpoint.kind, endpoint.maxDepth, populate),
     select: parseSelect(raw.select, endpoint.kind),
     filters,
     order,
-    perPage: parseInteger(raw.per_page, 'per_page', 1, perPageMax, PER_PAGE_DEFAULT),
-    page: parseInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1),
+    perPage,
+    page,
+    cursor,
     timezone,
     populate
   }
+}
+
+/**
+ * `cursor`: opaque, so only its form is checked here. It carries the page size of the walk it continues, so
+ * `per_page` beside it is refused, as the real API refuses it (upstream-facts §6); `page` beside it is
+ * ignored (inferred). An empty `cursor=` counts as none.
+ */
+function parseCursor (raw: Readonly<Record<string, string>>): string | null {
+  const cursor = raw.cursor
+  if (cursor === undefined || cursor === '') return null
+  if (raw.per_page !== undefined) throw new Rejection('cursor', 'The per_page parameter cannot be combined with cursor; the cursor keeps the page size of the first page.')
+  if (cursor.length > CURSOR_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(cursor)) throw new Rejection('cursor', 'The cursor is malformed.')
+  return cursor
 }
 
 interface CompiledRoute { endpoint: Endpoint, segments: string[] }

@@ -6,10 +6,14 @@
 
 export type Kind =
   | 'continent' | 'country' | 'region' | 'city' | 'type' | 'timezone' | 'filter'
-  | 'league' | 'season' | 'stage' | 'round' | 'group' | 'standing'
+  | 'league' | 'season' | 'stage' | 'round' | 'group' | 'aggregate' | 'standing' | 'standingDetail' | 'standingForm' | 'correction'
   | 'fixture' | 'team' | 'player' | 'coach' | 'referee' | 'venue' | 'state' | 'sport'
-  | 'score' | 'event' | 'period' | 'statistic' | 'usage' | 'resource'
-  | 'xg' | 'prediction' | 'odd'
+  | 'score' | 'event' | 'period' | 'statistic' | 'usage' | 'resource' | 'enrichment'
+  | 'lineup' | 'lineupDetail' | 'formation' | 'metadata' | 'weather' | 'fixtureTvStation' | 'tvstation'
+  | 'commentary' | 'trend' | 'sidelined' | 'ballCoordinate' | 'pressure' | 'expectedLineup' | 'matchfact' | 'news'
+  | 'topscorer' | 'squad' | 'transfer' | 'transferRumour' | 'rival' | 'teamRanking' | 'teamOfTheWeek'
+  | 'seasonStatistic' | 'trophy' | 'social' | 'jersey'
+  | 'xg' | 'prediction' | 'odd' | 'market' | 'bookmaker'
 
 /** What a plan must have for an include: spec 7 (xG needs a tier, predictions an add-on, odds the odds package). */
 export type Feature = 'xg' | 'predictions' | 'odds'
@@ -23,6 +27,10 @@ export interface Relation {
 const one = (target: Kind, feature?: Feature): Relation => ({ target, many: false, ...(feature ? { feature } : {}) })
 const many = (target: Kind, feature?: Feature): Relation => ({ target, many: true, ...(feature ? { feature } : {}) })
 
+/**
+ * Fixture includes: the spec's (4.4) and the real API's full list (upstream-facts §4; the fixture endpoint
+ * pages of the docs: sport ... expectedLineups, matchfacts). Livescores take the same ones.
+ */
 const FIXTURE_RELATIONS: Record<string, Relation> = {
   sport: one('sport'),
   league: one('league'),
@@ -30,19 +38,39 @@ const FIXTURE_RELATIONS: Record<string, Relation> = {
   stage: one('stage'),
   round: one('round'),
   group: one('group'),
+  aggregate: one('aggregate'),
   venue: one('venue'),
   state: one('state'),
+  coaches: many('coach'),
+  tvStations: many('fixtureTvStation'),
+  weatherReport: one('weather'),
+  lineups: many('lineup'),
+  expectedLineups: many('expectedLineup'),
+  // Named by a third-party listing of fixtures/latest only (upstream-facts §4) [unverified].
+  predictedLineups: many('expectedLineup'),
+  formations: many('formation'),
   participants: many('team'),
   scores: many('score'),
   events: many('event'),
+  timeline: many('event'),
+  comments: many('commentary'),
+  trends: many('trend'),
   periods: many('period'),
   detailedPeriods: many('period'),
   currentPeriod: one('period'),
   statistics: many('statistic'),
   referees: many('referee'),
+  metadata: many('metadata'),
+  sidelined: many('sidelined'),
+  ballCoordinates: many('ballCoordinate'),
+  pressure: many('pressure'),
+  prematchNews: many('news'),
+  postmatchNews: many('news'),
+  matchfacts: many('matchfact'),
   xGFixture: many('xg', 'xg'),
   predictions: many('prediction', 'predictions'),
   odds: many('odd', 'odds'),
+  premiumOdds: many('odd', 'odds'),
   inplayOdds: many('odd', 'odds')
 }
 
@@ -67,27 +95,134 @@ export const RELATIONS: Readonly<Record<Kind, Readonly<Record<string, Relation>>
     inplay: many('fixture'),
     today: many('fixture')
   },
-  season: { league: one('league'), stages: many('stage'), rounds: many('round'), groups: many('group'), teams: many('team'), fixtures: many('fixture'), currentStage: one('stage') },
-  stage: { league: one('league'), season: one('season'), rounds: many('round'), groups: many('group'), fixtures: many('fixture'), type: one('type') },
-  round: { league: one('league'), season: one('season'), stage: one('stage'), fixtures: many('fixture') },
-  group: { league: one('league'), season: one('season'), stage: one('stage'), fixtures: many('fixture') },
-  standing: { participant: one('team'), league: one('league'), season: one('season'), stage: one('stage'), round: one('round'), group: one('group') },
+  season: {
+    sport: one('sport'),
+    league: one('league'),
+    stages: many('stage'),
+    rounds: many('round'),
+    groups: many('group'),
+    teams: many('team'),
+    fixtures: many('fixture'),
+    currentStage: one('stage'),
+    statistics: many('seasonStatistic'),
+    topscorers: many('topscorer')
+  },
+  stage: {
+    sport: one('sport'),
+    league: one('league'),
+    season: one('season'),
+    rounds: many('round'),
+    groups: many('group'),
+    aggregates: many('aggregate'),
+    fixtures: many('fixture'),
+    type: one('type'),
+    statistics: many('seasonStatistic'),
+    topscorers: many('topscorer')
+  },
+  round: { sport: one('sport'), league: one('league'), season: one('season'), stage: one('stage'), fixtures: many('fixture'), statistics: many('seasonStatistic') },
+  group: { sport: one('sport'), league: one('league'), season: one('season'), stage: one('stage'), fixtures: many('fixture') },
+  aggregate: { league: one('league'), season: one('season'), stage: one('stage'), fixtures: many('fixture') },
+  standing: {
+    participant: one('team'),
+    sport: one('sport'),
+    league: one('league'),
+    season: one('season'),
+    stage: one('stage'),
+    round: one('round'),
+    group: one('group'),
+    rule: one('type'),
+    details: many('standingDetail'),
+    form: many('standingForm')
+  },
+  standingDetail: { type: one('type') },
+  standingForm: { fixture: one('fixture') },
+  correction: { participant: one('team'), season: one('season'), stage: one('stage'), group: one('group'), type: one('type') },
   fixture: FIXTURE_RELATIONS,
-  team: { country: one('country'), venue: one('venue'), players: many('player'), coaches: many('coach'), latest: many('fixture'), upcoming: many('fixture'), seasons: many('season') },
-  player: { country: one('country'), nationality: one('country'), city: one('city'), teams: many('team') },
-  coach: { country: one('country'), nationality: one('country'), teams: many('team') },
-  referee: { country: one('country'), city: one('city') },
+  team: {
+    sport: one('sport'),
+    country: one('country'),
+    venue: one('venue'),
+    players: many('player'),
+    coaches: many('coach'),
+    rivals: many('rival'),
+    latest: many('fixture'),
+    upcoming: many('fixture'),
+    seasons: many('season'),
+    activeSeasons: many('season'),
+    sidelined: many('sidelined'),
+    sidelinedHistory: many('sidelined'),
+    statistics: many('seasonStatistic'),
+    trophies: many('trophy'),
+    socials: many('social'),
+    rankings: many('teamRanking')
+  },
+  player: {
+    sport: one('sport'),
+    country: one('country'),
+    nationality: one('country'),
+    city: one('city'),
+    position: one('type'),
+    detailedPosition: one('type'),
+    teams: many('team'),
+    statistics: many('seasonStatistic'),
+    transfers: many('transfer'),
+    latest: many('lineup'),
+    lineups: many('lineup'),
+    trophies: many('trophy'),
+    sidelined: many('sidelined'),
+    metadata: many('metadata')
+  },
+  coach: { sport: one('sport'), country: one('country'), nationality: one('country'), player: one('player'), teams: many('team'), statistics: many('seasonStatistic'), trophies: many('trophy') },
+  referee: { sport: one('sport'), country: one('country'), nationality: one('country'), city: one('city'), statistics: many('seasonStatistic') },
   venue: { country: one('country'), city: one('city'), fixtures: many('fixture') },
-  state: {},
+  state: { type: one('type') },
   score: { participant: one('team'), type: one('type') },
-  event: { player: one('player'), relatedPlayer: one('player'), participant: one('team'), type: one('type'), fixture: one('fixture') },
-  period: { type: one('type') },
-  statistic: { type: one('type'), participant: one('team') },
+  event: { player: one('player'), relatedPlayer: one('player'), participant: one('team'), type: one('type'), subType: one('type'), period: one('period'), fixture: one('fixture') },
+  period: { type: one('type'), fixture: one('fixture') },
+  statistic: { type: one('type'), participant: one('team'), fixture: one('fixture') },
   usage: {},
   resource: {},
-  xg: { type: one('type') },
-  prediction: { type: one('type') },
-  odd: {}
+  enrichment: {},
+  lineup: {
+    player: one('player'),
+    team: one('team'),
+    fixture: one('fixture'),
+    type: one('type'),
+    position: one('type'),
+    detailedPosition: one('type'),
+    details: many('lineupDetail'),
+    xGLineup: many('xg', 'xg')
+  },
+  lineupDetail: { type: one('type'), player: one('player') },
+  formation: { participant: one('team'), fixture: one('fixture') },
+  metadata: { type: one('type') },
+  weather: { fixture: one('fixture') },
+  fixtureTvStation: { tvStation: one('tvstation'), country: one('country'), fixture: one('fixture') },
+  tvstation: { fixtures: many('fixture'), countries: many('country') },
+  commentary: { fixture: one('fixture'), player: one('player'), relatedPlayer: one('player') },
+  trend: { type: one('type'), participant: one('team'), fixture: one('fixture') },
+  sidelined: { player: one('player'), team: one('team'), season: one('season'), type: one('type'), fixture: one('fixture') },
+  ballCoordinate: { fixture: one('fixture'), type: one('type') },
+  pressure: { participant: one('team'), fixture: one('fixture') },
+  expectedLineup: { player: one('player'), team: one('team'), type: one('type'), fixture: one('fixture') },
+  matchfact: { sport: one('sport'), fixture: one('fixture'), type: one('type'), league: one('league') },
+  news: { fixture: one('fixture'), league: one('league'), season: one('season') },
+  topscorer: { player: one('player'), participant: one('team'), type: one('type'), season: one('season'), stage: one('stage') },
+  squad: { player: one('player'), team: one('team'), position: one('type'), detailedPosition: one('type'), transfer: one('transfer') },
+  transfer: { sport: one('sport'), player: one('player'), type: one('type'), fromTeam: one('team'), toTeam: one('team'), position: one('type'), detailedPosition: one('type') },
+  transferRumour: { player: one('player'), fromTeam: one('team'), toTeam: one('team'), type: one('type'), position: one('type') },
+  rival: { team: one('team'), rival: one('team') },
+  teamRanking: { team: one('team') },
+  teamOfTheWeek: { player: one('player'), team: one('team'), round: one('round'), fixture: one('fixture'), league: one('league') },
+  seasonStatistic: { player: one('player'), team: one('team'), coach: one('coach'), referee: one('referee'), season: one('season'), position: one('type'), type: one('type') },
+  trophy: { league: one('league'), season: one('season'), trophy: one('type') },
+  social: {},
+  jersey: { team: one('team') },
+  xg: { type: one('type'), fixture: one('fixture'), player: one('player'), team: one('team') },
+  prediction: { type: one('type'), fixture: one('fixture') },
+  odd: { market: one('market'), bookmaker: one('bookmaker'), fixture: one('fixture') },
+  market: {},
+  bookmaker: {}
 }
 
 /**

@@ -12,7 +12,7 @@ export interface PassRequest {
   path: string
   /**
    * Query parameters as parsed by the HTTP layer. The HTTP binding passes one value per name (the last of a
-   * repeated one, see `lastValues`); an array here is refused as a repeated parameter.
+   * repeated one, see `singleValues` in contract/query.ts); an array here is refused as a repeated parameter.
    */
   query: Record<string, string | string[] | undefined>
   /** The `Authorization` header (the header form of the key, spec 5.6). */
@@ -28,13 +28,6 @@ export interface UpstreamRequest {
   path: string
   query: Record<string, string>
   key: string
-}
-
-/** One value per parameter: the last of a repeated one, as the real API (PHP) reads a query string. */
-export function lastValues (query: Readonly<Record<string, string | string[] | undefined>>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(query)) out[name] = Array.isArray(value) ? value.at(-1) : value
-  return out
 }
 
 /** The presented key, read as the upstream reads tokens (contract/auth.ts). */

@@ -28,9 +28,10 @@ import type { LeagueIndex } from './league-index.ts'
 
 export const isScoped = (key: ClientKey): boolean => key.leagues !== '*'
 
-/** The league a path names directly, for the refusal before any call. */
+/** The league a path names directly (`/leagues/{id}`, `/standings/live/leagues/{leagueId}`...), for the refusal before any call. */
 export function leagueInPath (endpoint: Endpoint, params: Record<string, string>): number | undefined {
-  return endpoint.id === 'leagues.byId' ? Number(params.id) : undefined
+  if (endpoint.id === 'leagues.byId') return Number(params.id)
+  return params.leagueId === undefined ? undefined : Number(params.leagueId)
 }
 
 export interface ScopeLookup {
@@ -39,10 +40,11 @@ export interface ScopeLookup {
   kind: Kind
 }
 
-/** The record whose league decides access to a season-, round- or fixture-scoped endpoint. */
+/** The record whose league decides access to a season-, round-, stage- or fixture-scoped endpoint. */
 export function scopeLookup (params: Record<string, string>): ScopeLookup | undefined {
   if (params.seasonId !== undefined) return { path: `/football/seasons/${params.seasonId}`, entity: 'Season', kind: 'season' }
   if (params.roundId !== undefined) return { path: `/football/rounds/${params.roundId}`, entity: 'Round', kind: 'round' }
+  if (params.stageId !== undefined) return { path: `/football/stages/${params.stageId}`, entity: 'Stage', kind: 'stage' }
   if (params.fixtureId !== undefined) return { path: `/football/fixtures/${params.fixtureId}`, entity: 'Fixture', kind: 'fixture' }
   return undefined
 }

@@ -22,7 +22,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import { isMalformedToken } from '../contract/auth.ts'
 import { missingFeature } from '../contract/features.ts'
-import { matchEndpoint } from '../contract/query.ts'
+import { matchEndpoint, singleValues } from '../contract/query.ts'
 import { SELECTABLE, type Kind } from '../contract/resources.ts'
 import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -41,7 +41,7 @@ import {
   rateLimitHeaders, serverError, tooManyRequests, unauthorized, unknownForScopedKey, type QuotaView, type Reply
 } from './replies.ts'
 import { withGatewayLinks } from './links.ts'
-import { lastValues, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
+import { presentedKey, upstreamRequest, type PassRequest } from './request.ts'
 import { fetchInputOf, routeRequest } from './route.ts'
 import { filterRecords, isScoped, learnLeagues, learnShown, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
@@ -312,7 +312,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       let out: Reply
       try {
         // A repeated parameter takes its last value, as on the real API.
-        out = await serve({ ...req, query: lastValues(req.query) })
+        out = await serve({ ...req, query: singleValues(req.query) })
       } catch (err) {
         const errorId = randomUUID()
         log.error({ err, errorId, path: req.path }, 'passthrough request failed')

@@ -89,7 +89,7 @@ export function syntaxError (query: Query, rules: SyntaxRules): Body | undefined
 }
 
 /** `cursor` beside `per_page` is refused by the real API (400, per its official MCP; upstream-facts §6). */
-export function cursorError (query: Query): Body | undefined {
+function cursorError (query: Query): Body | undefined {
   if (query.cursor === undefined || query.per_page === undefined) return undefined
   return bad('per_page', 'The per_page parameter cannot be combined with cursor: a cursor keeps the page size of the page it came from.')
 }

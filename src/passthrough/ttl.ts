@@ -41,7 +41,12 @@ export const DEFAULT_TTL: TtlPolicy = {
 
 const LIVE_ENDPOINTS = new Set(['livescores.all', 'livescores.inplay', 'livescores.latest', 'fixtures.latest', 'leagues.live', 'expected.fixtures'])
 /** Kinds whose records change while matches are played. */
-const MOVING_KINDS: ReadonlySet<Kind> = new Set(['fixture', 'score', 'event', 'period', 'statistic', 'xg', 'odd', 'prediction'])
+const MOVING_KINDS: ReadonlySet<Kind> = new Set([
+  'fixture', 'score', 'event', 'period', 'statistic', 'xg', 'odd', 'prediction',
+  'lineup', 'lineupDetail', 'formation', 'commentary', 'trend', 'pressure', 'ballCoordinate', 'matchfact', 'weather', 'expectedLineup'
+])
+/** Kinds that move when a match ends, like standings. */
+const TABLE_KINDS: ReadonlySet<Kind> = new Set(['standing', 'correction', 'topscorer', 'seasonStatistic'])
 
 /** A league's `inplay`/`today` includes are live lists, whatever the league record itself is. */
 const LIVE_INCLUDE_NAMES = new Set(['inplay', 'today'])
@@ -62,7 +67,7 @@ function includesMoving (nodes: readonly IncludeNode[]): 'live' | 'moving' | und
 export function ttlFor (endpoint: Endpoint, includes: readonly IncludeNode[], policy: TtlPolicy = DEFAULT_TTL): number {
   if (LIVE_ENDPOINTS.has(endpoint.id)) return policy.liveMs
   let ttl: number
-  if (endpoint.kind === 'standing') ttl = policy.standingsMs
+  if (TABLE_KINDS.has(endpoint.kind)) ttl = policy.standingsMs
   else if (MOVING_KINDS.has(endpoint.kind) || endpoint.entity === 'Schedule') ttl = policy.fixtureMs
   else if (endpoint.id === 'leagues.date' || endpoint.id.startsWith('predictions.') || endpoint.id.startsWith('odds.')) ttl = policy.standingsMs
   else ttl = policy.referenceMs

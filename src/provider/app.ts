@@ -18,8 +18,9 @@ import { HourlyWindows } from '../contract/hourly-window.ts'
 import { runHandler, type HandlerContext } from './handlers.ts'
 import { featureError } from './access.ts'
 import { renderAll, type RenderContext } from './render.ts'
-import type { World } from './world.ts'
+import type { Rec, World } from './world.ts'
 import type { Faults } from './faults.ts'
+import { CursorCodec, pageOf } from './paging.ts'
 
 export interface ProviderAppOptions {
   world: World
@@ -34,6 +35,8 @@ export interface ProviderAppOptions {
    * request's Host header, which a client controls. @default the Host header, for in-process `inject` only
    */
   publicOrigin?: () => string | undefined
+  /** Signs pagination cursors (paging.ts). @default random, so cursors last as long as the process */
+  cursorSecret?: string
 }
 
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
@@ -48,6 +51,7 @@ export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
   const limiter = new HourlyWindows()
   const planOf = (plan: Plan): Plan => ({ ...plan, hourlyLimit: opts.hourlyLimits?.[plan.name] ?? plan.hourlyLimit })
   const send = (reply: FastifyReply, r: ErrorReply): FastifyReply => reply.code(r.status).headers(r.headers ?? {}).send(r.body)
+  const cursors = new CursorCodec(opts.cursorSecret)
 
   app.get('/healthz', async () => ({ status: 'ok' }))
 
@@ -58,7 +62,7 @@ export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
       const fault = await opts.faults?.before(req.url)
       if (fault === 'hang') return reply.hijack()
       if (fault !== undefined) return send(reply, fault)
-      const result = serve(req, tokens, limiter, planOf, opts)
+      const result = serve(req, tokens, limiter, planOf, cursors, opts)
       return send(reply, result)
     }
   })
@@ -73,7 +77,7 @@ export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
 
 type LimitOf = (plan: Plan) => Plan
 
-function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, limiter: HourlyWindows, planOf: LimitOf, opts: ProviderAppOptions): ErrorReply {
+function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, limiter: HourlyWindows, planOf: LimitOf, cursors: CursorCodec, opts: ProviderAppOptions): ErrorReply {
   const url = new URL(req.url, 'http://provider.local')
   const query = req.query as Record<string, string | string[] | undefined>
   if (!url.pathname.startsWith('/v3/')) return pathNotFound(url.pathname)
@@ -91,6 +95,24 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   const ctx: HandlerContext = { world: opts.world, caller, params: match.params, query: parsed.query, now, endpoint }
   const result = runHandler(ctx)
   if ('status' in result) return result
+  let rows: readonly Rec[] = []
+  let pagination: Pagination | undefined
+  if (result.kind === 'many') {
+    rows = parsed.query.order === 'desc' ? [...result.records].reverse() : result.records
+    if (endpoint.mode === 'list') {
+      const page = pageOf(rows, {
+        endpointId: endpoint.id,
+        params: match.params,
+        query: parsed.query,
+        sortKey: endpoint.kind === 'fixture' ? (r: Rec) => opts.world.kickoff(r) : (r: Rec) => r.id,
+        link: (next) => pageUrl(req, url, next, opts.publicOrigin?.())
+      }, cursors)
+      // A cursor that is not this provider's is a validation error: it costs no call.
+      if ('status' in page) return page
+      rows = page.rows
+      pagination = page.pagination
+    }
+  }
 
   const charge = limiter.take(caller.token, endpoint.entity, caller.plan.hourlyLimit, now, caller.plan.burst ? opts.burstBuffer : 0)
   if (!charge.allowed) return tooManyRequests(endpoint.entity, charge.state.limit, charge.state.resetsInSeconds)
@@ -103,16 +125,8 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   } else if (result.kind === 'one') {
     envelope.data = renderAll(endpoint.kind, [result.record], render)[0]
   } else {
-    const ordered = parsed.query.order === 'desc' ? [...result.records].reverse() : result.records
-    if (endpoint.mode === 'list') {
-      const { perPage, page } = parsed.query
-      const slice = ordered.slice((page - 1) * perPage, page * perPage)
-      const hasMore = page * perPage < ordered.length
-      envelope.data = renderAll(endpoint.kind, slice, render)
-      envelope.pagination = { count: slice.length, per_page: perPage, current_page: page, next_page: hasMore ? nextPageUrl(req, url, page + 1, opts.publicOrigin?.()) : null, has_more: hasMore } satisfies Pagination
-    } else {
-      envelope.data = renderAll(endpoint.kind, ordered, render)
-    }
+    envelope.data = renderAll(endpoint.kind, rows, render)
+    if (pagination !== undefined) envelope.pagination = pagination
   }
   // The real API answers an empty livescores/latest with 200, a message and no `data` (upstream-facts §0.3).
   if (endpoint.id === 'livescores.latest' && Array.isArray(envelope.data) && envelope.data.length === 0) {
@@ -125,10 +139,18 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   return { status: 200, body: envelope, headers }
 }
 
-/** The next page's URL keeps every parameter but the token, which a link must never carry. */
-function nextPageUrl (req: FastifyRequest, url: URL, page: number, origin: string | undefined): string {
-  const next = new URL(url.pathname + url.search, origin ?? `${req.protocol}://${req.host}`)
-  next.searchParams.delete('api_token')
-  next.searchParams.set('page', String(page))
-  return next.toString()
+/**
+ * Another page's URL keeps every parameter but the token, which a link must never carry: the next page
+ * number, or (when the client walks by cursor) the next cursor in place of the old one.
+ */
+function pageUrl (req: FastifyRequest, url: URL, next: { page: number } | { cursor: string }, origin: string | undefined): string {
+  const link = new URL(url.pathname + url.search, origin ?? `${req.protocol}://${req.host}`)
+  link.searchParams.delete('api_token')
+  if ('page' in next) {
+    link.searchParams.set('page', String(next.page))
+  } else {
+    link.searchParams.delete('page')
+    link.searchParams.set('cursor', next.cursor)
+  }
+  return link.toString()
 }

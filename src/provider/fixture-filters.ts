@@ -1,4 +1,7 @@
-/** Fixture-list filters (spec 4.4 and upstream-facts §4): leagues, stages, season, states, venues, team search, today. */
+/**
+ * Fixture-list filters (spec 4.4 and upstream-facts §4): leagues, stages, season, states, venues, team search,
+ * today; and the odds filters (markets, bookmakers) of the odds feeds and the fixtures' odds includes.
+ */
 import { filterIds, type ParsedFilter } from '../contract/query.ts'
 import type { Rec, World } from './world.ts'
 
@@ -24,4 +27,11 @@ export function filterFixtures (world: World, fixtures: Rec[], filters: Readonly
     out = out.filter((f) => new Date(world.kickoff(f) * 1000).toISOString().slice(0, 10) === today)
   }
   return out
+}
+
+/** Odds rows of the markets and bookmakers the `markets:`/`bookmakers:` filters name (all when unnamed). */
+export function filterOdds (odds: readonly Rec[], filters: ReadonlyMap<string, ParsedFilter>): Rec[] {
+  const markets = filterIds(filters, 'markets')
+  const bookmakers = filterIds(filters, 'bookmakers')
+  return odds.filter((o) => (markets === undefined || markets.has(Number(o.market_id))) && (bookmakers === undefined || bookmakers.has(Number(o.bookmaker_id))))
 }

@@ -2,46 +2,18 @@
  * What each endpoint returns, before rendering (includes, select, timezone) and pagination. A handler gets
  * the validated query and answers with records, or with a 403/404 reply (which costs no budget).
  */
-import type { Endpoint } from '../contract/endpoints.ts'
-import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
-import type { Kind } from '../contract/resources.ts'
+import { badRequestBody } from '../contract/query.ts'
 import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
-import type { Caller } from './auth.ts'
-import { notFound, type ErrorReply } from './errors.ts'
-import type { WindowState } from '../contract/hourly-window.ts'
+import { notFound } from './errors.ts'
 import { billingFormat } from './envelope.ts'
-import type { Rec, World } from './world.ts'
-import { filterFixtures } from './fixture-filters.ts'
+import type { Rec } from './world.ts'
+import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
+import { SURFACE_HANDLERS } from './surface-handlers.ts'
 
-export interface HandlerContext {
-  world: World
-  caller: Caller
-  params: Record<string, string>
-  query: ParsedQuery
-  now: number
-  endpoint: Endpoint
-}
-
-export type HandlerResult =
-  | { kind: 'one', record: Rec }
-  | { kind: 'many', records: readonly Rec[] }
-  | { kind: 'usage', format: (s: WindowState) => Record<string, unknown> }
-  | ErrorReply
-
-type Handler = (ctx: HandlerContext) => HandlerResult
+export type { HandlerContext, HandlerResult } from './handler-kit.ts'
 
 /** IANA zone names; Intl leaves out UTC, which is the API's default zone. */
 const TIMEZONES: readonly Rec[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')].map((name, i) => ({ id: i + 1, name }))
-
-const num = (ctx: HandlerContext, name: string): number => Number(ctx.params[name])
-const many = (records: readonly Rec[]): HandlerResult => ({ kind: 'many', records })
-
-function visible (ctx: HandlerContext, kind: Kind, records: readonly Rec[]): Rec[] {
-  return records.filter((r) => {
-    const league = leagueOf(kind, r)
-    return league === undefined || leagueVisible(ctx.caller.plan, league)
-  })
-}
 
 function byId (ctx: HandlerContext): HandlerResult {
   const { kind } = ctx.endpoint
@@ -56,29 +28,6 @@ function byId (ctx: HandlerContext): HandlerResult {
 const textMatch = (text: string) => {
   const needle = text.toLowerCase()
   return (r: Rec): boolean => typeof r.name === 'string' && r.name.toLowerCase().includes(needle)
-}
-
-/** Base list of a family endpoint, narrowed by the generic filters (IdAfter, the dynamic relation filters). */
-function listOf (ctx: HandlerContext, records: readonly Rec[]): HandlerResult {
-  const { kind } = ctx.endpoint
-  let out = visible(ctx, kind, records)
-  const idAfter = ctx.query.filters.get('idafter')
-  if (idAfter !== undefined) out = out.filter((r) => r.id > Number(idAfter.values[0]))
-  out = ctx.world.applyRelationFilters(kind, out, ctx.query.filters)
-  if (kind === 'fixture') out = filterFixtures(ctx.world, out, ctx.query.filters, ctx.now)
-  return many(out)
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-
-function dateParam (ctx: HandlerContext, name: string): string | ErrorReply {
-  const value = ctx.params[name] ?? ''
-  // A round trip catches dates JavaScript rolls over (2026-02-30 would read as 2026-03-02).
-  const parsed = Date.parse(`${value}T00:00:00Z`)
-  if (!DATE.test(value) || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== value) {
-    return { status: 400, body: badRequestBody(name, `The ${name} "${value}" is not a valid date (YYYY-MM-DD).`) }
-  }
-  return value
 }
 
 function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
@@ -99,6 +48,7 @@ function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
 }
 
 const HANDLERS: Record<string, Handler> = {
+  ...SURFACE_HANDLERS,
   'timezones.list': () => many(TIMEZONES),
   'filters.entity': (ctx) => many(ctx.world.filterListing()),
   'my.filters': (ctx) => many(ctx.world.filterListing()),
@@ -148,7 +98,6 @@ const HANDLERS: Record<string, Handler> = {
   'venues.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => ctx.world.related('season', 'venues', num(ctx, 'seasonId'))),
   'expected.fixtures': (ctx) => many(ctx.world.expected(ctx.now)),
   'predictions.fixtures': (ctx) => fixtureScoped(ctx, (f) => ctx.world.predictions(f)),
-  'odds.fixtures': (ctx) => fixtureScoped(ctx, (f) => ctx.world.odds(f)),
   'my.leagues': (ctx) => listOf(ctx, ctx.world.all('league')),
   'my.resources': (ctx) => many(ctx.world.resources(ctx.caller.plan)),
   'my.usage': () => ({
@@ -163,28 +112,15 @@ const HANDLERS: Record<string, Handler> = {
   })
 }
 
-/** A list scoped to a season: 404 for an unknown season, 403 for one of a league outside the plan. */
-function seasonScoped (ctx: HandlerContext, seasonId: number, records: () => readonly Rec[]): HandlerResult {
-  const season = ctx.world.get('season', seasonId)
-  if (season === undefined) return notFound('season', seasonId)
-  if (!leagueVisible(ctx.caller.plan, Number(season.league_id))) return leagueForbidden(Number(season.league_id))
-  return listOf(ctx, records())
-}
-
 function scheduled (ctx: HandlerContext, stages: readonly Rec[], id: number): HandlerResult {
   return seasonScoped(ctx, id, () => ctx.world.schedule(stages, ctx.now))
-}
-
-function fixtureScoped (ctx: HandlerContext, produce: (f: Rec) => Rec[]): HandlerResult {
-  const fixture = ctx.world.get('fixture', num(ctx, 'fixtureId'))
-  if (fixture === undefined) return notFound('fixture', num(ctx, 'fixtureId'))
-  if (!leagueVisible(ctx.caller.plan, Number(fixture.league_id))) return leagueForbidden(Number(fixture.league_id))
-  return many(produce(fixture))
 }
 
 export function runHandler (ctx: HandlerContext): HandlerResult {
   const special = HANDLERS[ctx.endpoint.id]
   if (special !== undefined) return special(ctx)
+  const gate = pathRecordsGate(ctx)
+  if (gate !== undefined) return gate
   const [, op] = ctx.endpoint.id.split('.')
   const { kind } = ctx.endpoint
   if (op === 'byId') return byId(ctx)

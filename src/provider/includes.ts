@@ -1,10 +1,13 @@
 /**
  * Include resolvers: for each `kind.include` pair of the resource graph (src/contract/resources.ts), the
- * related record(s) of one record. Fixture includes come from the simulator's live view.
+ * related record(s) of one record. Fixture includes come from the simulator's live view. A single relation
+ * without a resolver follows the record's `<name>_id` field; a list relation without one is empty.
  */
 import { filterIds } from '../contract/query.ts'
-import type { Kind } from '../contract/resources.ts'
+import { RELATIONS, type Kind } from '../contract/resources.ts'
 import { STATE_BY_ID } from '../contract/states.ts'
+import { commentaries, fixtureCoaches, fixtureTvStations, formations, lineups, statePeriodType, topscorers, weatherReport } from './derived.ts'
+import { filterOdds } from './fixture-filters.ts'
 import type { RenderContext } from './render.ts'
 import { xgRows, type Rec, type World } from './world.ts'
 
@@ -26,10 +29,22 @@ function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
   })
 }
 
-function fixtureEvents (w: World, f: Rec, ctx: RenderContext): Rec[] {
-  const types = typeFilter(ctx, 'eventtypes')
-  const events = w.view(f, ctx.now).events as unknown as Rec[]
-  return types === undefined ? events : events.filter((e) => types.has(Number(e.type_id)))
+/** `events` holds the match events, `timeline` the timeline-only rows (upstream-facts §3.3); `eventTypes` narrows both. */
+function fixtureEvents (rows: (w: World, f: Rec, now: number) => Rec[]) {
+  return (w: World, f: Rec, ctx: RenderContext): Rec[] => {
+    const types = typeFilter(ctx, 'eventtypes')
+    const events = rows(w, f, ctx.now)
+    return types === undefined ? events : events.filter((e) => types.has(Number(e.type_id)))
+  }
+}
+
+/** The period of an event, from its fixture's live view. */
+function eventPeriod (w: World, e: Rec, ctx: RenderContext): Rec | null {
+  const fixture = w.get('fixture', Number(e.fixture_id))
+  if (fixture === undefined) return null
+  const view = w.view(fixture, ctx.now)
+  const periods = [...view.periods, ...view.detailedperiods] as unknown as Rec[]
+  return periods.find((p) => p.id === e.period_id) ?? null
 }
 
 function fixtureStatistics (w: World, f: Rec, ctx: RenderContext): Rec[] {
@@ -117,7 +132,14 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   },
   'fixture.participants': fixtureParticipants,
   'fixture.scores': (w, r, ctx) => w.view(r, ctx.now).scores as unknown as Rec[],
-  'fixture.events': fixtureEvents,
+  'fixture.events': fixtureEvents((w, f, now) => (w.view(f, now).events as unknown as Rec[]).filter((e) => e.section !== 'timeline')),
+  'fixture.timeline': fixtureEvents((w, f, now) => w.timeline(f, now)),
+  'fixture.comments': (w, r, ctx) => commentaries(w, r, ctx.now),
+  'fixture.lineups': (w, r, ctx) => lineups(w, r, ctx.now),
+  'fixture.formations': (w, r, ctx) => formations(w, r, ctx.now),
+  'fixture.coaches': (w, r) => fixtureCoaches(w, r),
+  'fixture.tvStations': (w, r) => fixtureTvStations(w, r),
+  'fixture.weatherReport': (w, r, ctx) => weatherReport(w, r, ctx.now),
   'fixture.periods': (w, r, ctx) => w.view(r, ctx.now).periods as unknown as Rec[],
   'fixture.detailedPeriods': (w, r, ctx) => w.view(r, ctx.now).detailedperiods as unknown as Rec[],
   'fixture.currentPeriod': (w, r, ctx) => (w.view(r, ctx.now).currentperiod as unknown as Rec | null),
@@ -128,8 +150,8 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   },
   'fixture.xGFixture': (_w, r) => xgRows(r),
   'fixture.predictions': (w, r) => w.predictions(r),
-  'fixture.odds': (w, r) => w.odds(r),
-  'fixture.inplayOdds': (w, r) => w.odds(r),
+  'fixture.odds': (w, r, ctx) => filterOdds(w.odds(r), ctx.query.filters),
+  'fixture.inplayOdds': (w, r, ctx) => filterOdds(w.odds(r), ctx.query.filters),
   'team.country': (w, r) => one(w, 'country', r.country_id),
   'team.venue': (w, r) => one(w, 'venue', r.venue_id),
   'team.players': (w, r) => (w.ds.squads.get(r.id) ?? []).map((id) => one(w, 'player', id)).filter((p): p is Rec => p !== null),
@@ -151,6 +173,14 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'venue.fixtures': (w, r) => idx(w.ds.fixturesByVenue, r.id),
   'score.participant': (w, r) => one(w, 'team', r.participant_id),
   'score.type': (w, r) => one(w, 'type', r.type_id),
+  'state.type': (w, r) => one(w, 'type', statePeriodType(r.id)),
+  'event.period': eventPeriod,
+  'lineup.details': () => [],
+  'fixtureTvStation.tvStation': (w, r) => one(w, 'tvstation', r.tvstation_id),
+  'team.rivals': (w, r) => w.all('rival').filter((x) => x.team_id === r.id),
+  'team.activeSeasons': (w, r) => w.related('team', 'seasons', r.id).filter((s) => s.is_current === true),
+  'player.transfers': (w, r) => w.all('transfer').filter((t) => t.player_id === r.id),
+  'season.topscorers': (w, r, ctx) => topscorers(w, w.related('season', 'fixtures', r.id), ctx.now, { season_id: r.id }),
   'event.player': (w, r) => one(w, 'player', r.player_id),
   'event.relatedPlayer': (w, r) => one(w, 'player', r.related_player_id),
   'event.participant': (w, r) => one(w, 'team', r.participant_id),
@@ -163,7 +193,12 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'prediction.type': (w, r) => one(w, 'type', r.type_id)
 }
 
+/** The field naming a single relation's record: `fromTeam` → `from_team_id`, `tvStation` → `tvstation_id`. */
+const idField = (include: string): string => `${include.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_id`
+
 export function resolveInclude (w: World, kind: Kind, include: string, record: Rec, ctx: RenderContext): Rec | Rec[] | null {
   const resolver = RESOLVERS[`${kind}.${include}`]
-  return resolver === undefined ? null : resolver(w, record, ctx)
+  if (resolver !== undefined) return resolver(w, record, ctx)
+  const relation = RELATIONS[kind][include]
+  return relation === undefined || relation.many ? null : one(w, relation.target, record[idField(include)])
 }

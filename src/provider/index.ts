@@ -69,6 +69,8 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
     now,
     burstBuffer: opts.burstBuffer ?? 500,
     faults,
+    // Derived from the seed, so that a cursor outlives a restart of the same provider.
+    cursorSecret: `touchline-provider-cursor/${seed}`,
     ...(publicOrigin !== undefined ? { publicOrigin } : {}),
     ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {})

@@ -8,6 +8,8 @@ import { createSimulator, type Simulator } from './sim/engine.ts'
 import type { FixtureLive, SimFixtureInput, SimTeam } from './sim/model.ts'
 import type { Replay } from './sim/replay.ts'
 import { planSchedule } from './sim/schedule.ts'
+import { clockAt } from './sim/clock.ts'
+import { timelineAt } from './sim/timeline-rows.ts'
 import { State } from '../contract/states.ts'
 import type { LiveSource } from './world.ts'
 
@@ -69,6 +71,11 @@ export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): Provide
     replays,
     kickoff: (f) => kickoffs.get(f.id) ?? f.starting_at_timestamp,
     view: (f, nowMs) => sim.view(f.id, nowMs) ?? notSimulated(f),
+    timeline: (f, nowMs) => {
+      const script = sim.script(f.id)
+      const kickoff = kickoffs.get(f.id)
+      return script === undefined || kickoff === undefined ? [] : timelineAt(script, clockAt(kickoff, opts.speed, nowMs).seconds)
+    },
     stateAt: (f, nowMs) => sim.fixture(f.id) === undefined ? f.state_id : sim.stateAt(f.id, nowMs),
     livescores: (nowMs) => sim.livescores(nowMs),
     inplay: (nowMs) => sim.inplay(nowMs),

@@ -25,7 +25,8 @@ function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], f
   }
   const out = pickSelected(base, fields) as Rec
   for (const node of includes) {
-    const value = inPlan(node.target, ctx.world.resolve(kind, node.name, record, ctx), ctx)
+    // A list include the provider has no data for is an empty list, as the real API sends one.
+    const value = inPlan(node.target, ctx.world.resolve(kind, node.name, record, ctx), ctx) ?? (node.many ? [] : null)
     if (Array.isArray(value)) {
       out[node.key] = value.map((child: Rec) => renderOne(node.target, child, node.children, node.fields, ctx))
     } else {

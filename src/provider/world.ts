@@ -7,10 +7,12 @@ import type { Kind } from '../contract/resources.ts'
 import { filterIds, type ParsedFilter } from '../contract/query.ts'
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import type { FixtureLive } from './sim/model.ts'
+import type { FixtureEvent } from '../contract/football.ts'
 import type { Plan } from './plans.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { STATES } from '../contract/states.ts'
 import { resolveInclude } from './includes.ts'
+import { derivedRecord, derivedTable } from './derived.ts'
 import type { RenderContext } from './render.ts'
 
 /** Any record: the dataset's typed records are read generically by the HTTP layer. */
@@ -21,6 +23,8 @@ export interface LiveSource {
   /** Kick-off in unix seconds: the rolling schedule's for fixtures it plays live, else the dataset's. */
   kickoff: (fixture: DatasetFixture) => number
   view: (fixture: DatasetFixture, nowMs: number) => FixtureLive
+  /** The `timeline` include's rows up to `nowMs` (sim/timeline-rows.ts). */
+  timeline: (fixture: DatasetFixture, nowMs: number) => FixtureEvent[]
   /** The state id alone, cheaply (for state filters over whole seasons). */
   stateAt: (fixture: DatasetFixture, nowMs: number) => number
   /** Fixture ids from 15 minutes before kick-off until 15 minutes after the end. */
@@ -29,6 +33,9 @@ export interface LiveSource {
   /** Fixture ids whose data changed in the last 10 seconds. */
   latest: (nowMs: number) => number[]
 }
+
+/** The one market the provider prices (Fulltime Result). */
+export const ODDS_MARKET = 1
 
 const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
 
@@ -85,12 +92,14 @@ export class World {
     }
   }
 
+  /** Every record of a kind: the dataset's, else the derived ones (derived.ts), else none. */
   all (kind: Kind): readonly Rec[] {
-    return this.#tables[kind] ?? []
+    return this.#tables[kind] ?? derivedTable(this, kind) ?? []
   }
 
   get (kind: Kind, id: number): Rec | undefined {
-    return this.#byId[kind]?.get(id)
+    const table = this.#byId[kind]
+    return table !== undefined ? table.get(id) : derivedRecord(this, kind, id)
   }
 
   /** Records related to one record, e.g. `related('country', 'leagues', 320)`. */
@@ -150,6 +159,12 @@ export class World {
       this.#views.byId.set(fixture.id, view)
     }
     return view
+  }
+
+  /** Timeline rows: the simulator's, and any a replayed recording carried in its events. */
+  timeline (fixture: Rec, now: number): Rec[] {
+    const recorded = (this.view(fixture, now).events as unknown as Rec[]).filter((e) => e.section === 'timeline')
+    return [...recorded, ...this.live.timeline(fixture as unknown as DatasetFixture, now) as unknown as Rec[]]
   }
 
   stateOf (fixture: Rec, now: number): number {
@@ -234,12 +249,14 @@ export class World {
     return [{ id: fixture.id * 10 + 1, fixture_id: fixture.id, type_id: 237, predictions: { home: h, draw: d, away: 100 - h - d } }]
   }
 
+  /** Pre-match odds of a fixture: the Fulltime Result market (ODDS_MARKET) of one bookmaker. */
   odds (fixture: Rec): Rec[] {
     const base = 1.5 + (fixture.id % 20) / 10
+    const row = { fixture_id: fixture.id, market_id: ODDS_MARKET, bookmaker_id: 2 }
     return [
-      { id: fixture.id * 10 + 1, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Home', value: base.toFixed(2), name: 'Home' },
-      { id: fixture.id * 10 + 2, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Draw', value: '3.40', name: 'Draw' },
-      { id: fixture.id * 10 + 3, fixture_id: fixture.id, market_id: 1, bookmaker_id: 2, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
+      { id: fixture.id * 10 + 1, ...row, label: 'Home', value: base.toFixed(2), name: 'Home' },
+      { id: fixture.id * 10 + 2, ...row, label: 'Draw', value: '3.40', name: 'Draw' },
+      { id: fixture.id * 10 + 3, ...row, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
     ]
   }
 

@@ -1,6 +1,6 @@
 /**
- * The `/core/types` records the dataset serves: event, period and score, statistic, stage, position and
- * lineup types (ids, names and developer names of the real API: upstream-facts §3, data/recorded/).
+ * The `/core/types` records the dataset serves: event, period and score, statistic, stage, position,
+ * lineup, topscorer and transfer types (ids, names and developer names of the real API: upstream-facts §3, data/recorded/).
  * Period and score types share ids (a score row's type is the period it counts), as upstream.
  */
 import type { TypeRecord } from './types.ts'
@@ -66,6 +66,11 @@ export const TYPE_RECORDS: readonly TypeRecord[] = [
   t(157, 'Left Midfield', 'LEFT_MIDFIELD', 'position'),
   t(158, 'Right Midfield', 'RIGHT_MIDFIELD', 'position'),
   t(163, 'Secondary Striker', 'SECONDARY_STRIKER', 'position'),
+  t(208, 'Goal Topscorer', 'GOAL_TOPSCORER', 'topscorer'),
+  t(209, 'Assist Topscorer', 'ASSIST_TOPSCORER', 'topscorer'),
+  t(218, 'Loan', 'LOAN', 'transfer'),
+  t(219, 'Transfer', 'TRANSFER', 'transfer'),
+  t(220, 'Free Transfer', 'FREE_TRANSFER', 'transfer'),
   t(223, 'Group Stage', 'GROUP_STAGE', 'stage'),
   t(224, 'Knock Out', 'KNOCK_OUT', 'stage'),
   t(225, 'Qualifying', 'QUALIFYING', 'stage'),

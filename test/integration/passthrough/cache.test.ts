@@ -70,7 +70,10 @@ describe('coalescing', () => {
       ['/core/countries?colour=blue', 400],
       ['/core/countries?cursor=abc&per_page=5', 400],
       ['/core/countries/1?cursor=abc', 400],
-      ['/basketball/leagues', 404]
+      ['/basketball/leagues', 404],
+      // A repeated parameter counts with its last value (DESIGN §5): only the last one is judged.
+      ['/core/countries?page=1&page=0', 400],
+      ['/core/cities?per_page=50&page=402', 400]
     ]
     for (const [path, status] of cases) {
       const res = await get(url(path))

@@ -159,6 +159,7 @@ describe('scopeLookup', () => {
     expect(scopeLookup({ seasonId: '7' })).toEqual({ path: '/football/seasons/7', entity: 'Season', kind: 'season' })
     expect(scopeLookup({ roundId: '3' })?.path).toBe('/football/rounds/3')
     expect(scopeLookup({ fixtureId: '9' })?.path).toBe('/football/fixtures/9')
+    expect(scopeLookup({ stageId: '5' })).toEqual({ path: '/football/stages/5', entity: 'Stage', kind: 'stage' })
     expect(scopeLookup({ teamId: '1' })).toBeUndefined()
   })
 })

@@ -28,4 +28,15 @@ describe('ttlFor', () => {
     expect(ttl('/football/leagues/271', 'country;inplay')).toBe(DEFAULT_TTL.liveMs)
     expect(ttl('/football/seasons/1', 'stages.fixtures')).toBe(DEFAULT_TTL.fixtureMs)
   })
+
+  it('gives the real API\'s paths beyond the spec the TTL of their kind of data', () => {
+    expect(ttl('/football/commentaries/fixtures/1')).toBe(DEFAULT_TTL.fixtureMs)
+    expect(ttl('/football/topscorers/seasons/1')).toBe(DEFAULT_TTL.standingsMs)
+    expect(ttl('/football/standings/live/leagues/271')).toBe(DEFAULT_TTL.standingsMs)
+    expect(ttl('/football/transfers')).toBe(DEFAULT_TTL.referenceMs)
+    expect(ttl('/odds/markets')).toBe(DEFAULT_TTL.referenceMs)
+    expect(ttl('/football/teams/1', 'players;rivals')).toBe(DEFAULT_TTL.referenceMs)
+    expect(ttl('/football/squads/teams/1', 'player')).toBe(DEFAULT_TTL.referenceMs)
+    expect(ttl('/football/players/1', 'lineups')).toBe(DEFAULT_TTL.fixtureMs)
+  })
 })
