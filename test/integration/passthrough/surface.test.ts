@@ -65,13 +65,13 @@ beforeAll(async () => {
   upstream = await startServer()
   upstream.on('/football/teams', cursorPages('url', '/football/teams'))
   upstream.on('/football/venues', cursorPages('bare', '/football/venues'))
-  upstream.on('/football/expected/lineups', { body: envelope([{ fixture_id: 19146701, team_id: 1, formation: '4-3-3' }], { rate_limit: { remaining: 2900, resets_in_seconds: 1800, requested_entity: 'Expected' } }) })
+  upstream.on('/football/expected/shotmaps', { body: envelope([{ fixture_id: 19146701, team_id: 1, formation: '4-3-3' }], { rate_limit: { remaining: 2900, resets_in_seconds: 1800, requested_entity: 'Expected' } }) })
   upstream.on('/football/fixtures/19146701', (req) => {
     const include = req.query.get('include') ?? ''
     if (include.includes('nonsense')) {
       return { status: 400, body: { message: `The requested include nonsense does not exist (${upstream.origin}/v3/football/fixtures/19146701?api_token=${UPSTREAM_TOKEN})`, code: 5001 } }
     }
-    return { body: envelope({ id: 19146701, league_id: 271, ...(include.includes('pressure') ? { pressure: [{ minute: 1, value: 0.4 }] } : {}) }) }
+    return { body: envelope({ id: 19146701, league_id: 271, ...(include.includes('shotmap') ? { shotmap: [{ minute: 1, value: 0.4 }] } : {}) }) }
   })
   upstream.on('/football/players', (req) => ({ body: envelope([{ id: 1, per_page: req.query.get('per_page') }]) }))
   const keys = [{ key: KEY, name: 'surface' }, { key: SCOPED, name: 'scoped', leagues: [271] }]
@@ -124,7 +124,7 @@ describe('cursor pagination through the gateway', () => {
     const start = upstream.seen.length
     const res = await fetchVia(gw.base, '/football/teams?cursor=c2&per_page=10')
     expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ message: expect.any(String), errors: { per_page: [expect.any(String)] } })
+    expect(res.body).toMatchObject({ message: expect.any(String), errors: { cursor: [expect.stringContaining('per_page')] } })
     expect(res.body).not.toHaveProperty('rate_limit')
     expect(upstream.seen.length - start).toBe(0)
   })
@@ -132,16 +132,16 @@ describe('cursor pagination through the gateway', () => {
 
 describe('names the catalogue does not know', () => {
   it('forwards an unknown path and serves its 200, charged to the closest family\'s entity', async () => {
-    const res = await fetchVia(gw.base, '/football/expected/lineups')
+    const res = await fetchVia(gw.base, '/football/expected/shotmaps')
     expect(res.status, res.text).toBe(200)
     expect(res.body.data).toEqual([{ fixture_id: 19146701, team_id: 1, formation: '4-3-3' }])
     expect(res.body.rate_limit.requested_entity).toBe('Expected')
   })
 
   it('forwards an unknown include and serves what the upstream knows of it', async () => {
-    const res = await fetchVia(gw.base, '/football/fixtures/19146701?include=pressure;participants')
+    const res = await fetchVia(gw.base, '/football/fixtures/19146701?include=shotmap;participants')
     expect(res.status, res.text).toBe(200)
-    expect(res.body.data.pressure).toEqual([{ minute: 1, value: 0.4 }])
+    expect(res.body.data.shotmap).toEqual([{ minute: 1, value: 0.4 }])
   })
 
   it('costs one upstream call for an unknown name\'s 4xx across 20 identical requests', async () => {
@@ -160,14 +160,14 @@ describe('names the catalogue does not know', () => {
   it('still refuses bad syntax locally, whatever the names', async () => {
     const start = upstream.seen.length
     for (const path of [
-      '/football/expected/lineups?include=pressure,participants',
-      '/football/expected/lineups?include=a b',
-      '/football/expected/lineups?include=a.b.c.d.e',
-      '/football/expected/lineups?per_page=51',
-      '/football/expected/lineups?filters=pressureTypes:',
-      '/football/expected/lineups?timezone=Mars/Olympus',
-      '/football/expected/lineups?colour=blue',
-      '/football/fixtures/19146701?include=pressure&page=2'
+      '/football/expected/shotmaps?include=shotmap,participants',
+      '/football/expected/shotmaps?include=a b',
+      '/football/expected/shotmaps?include=a.b.c.d.e',
+      '/football/expected/shotmaps?per_page=51',
+      '/football/expected/shotmaps?filters=shotmapTypes:',
+      '/football/expected/shotmaps?timezone=Mars/Olympus',
+      '/football/expected/shotmaps?colour=blue',
+      '/football/fixtures/19146701?include=shotmap&page=2'
     ]) {
       const res = await fetchVia(gw.base, path)
       expect(res.status, `${path}: ${res.text}`).toBe(400)
@@ -179,7 +179,7 @@ describe('names the catalogue does not know', () => {
 
   it('refuses unknown names to a key limited to some leagues, whose scope it could not check', async () => {
     const start = upstream.seen.length
-    for (const path of ['/football/expected/lineups', '/football/fixtures/19146701?include=pressure']) {
+    for (const path of ['/football/expected/shotmaps', '/football/fixtures/19146701?include=shotmap']) {
       const res = await fetchVia(gw.base, path, SCOPED)
       expect(res.status).toBe(403)
       expect(res.body).toMatchObject({ error: expect.any(String), resource: expect.any(String), plan_required: expect.any(String) })
@@ -190,7 +190,7 @@ describe('names the catalogue does not know', () => {
   it('needs the key\'s feature for an unknown path of a paid family', async () => {
     const noXg = await startTestGateway({ keys: [{ key: 'tl-no-xg', name: 'no-xg', features: [] } as never], upstreamUrl: upstream.baseUrl, overrides: { poll: false } })
     try {
-      const res = await get(url(noXg.base, '/football/expected/lineups', 'tl-no-xg'))
+      const res = await get(url(noXg.base, '/football/expected/shotmaps', 'tl-no-xg'))
       expect(res.status).toBe(403)
     } finally {
       await noXg.close()
