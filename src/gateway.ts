@@ -91,9 +91,27 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   return { baseUrl: provider.baseUrl, token, provider }
 }
 
-async function redisOf (cfg: Config, scope: Scope): Promise<Redis | undefined> {
+/**
+ * Longest a Redis command may go unanswered before it fails: a healthy Redis answers in milliseconds, and a
+ * frozen link must fail the gateway's calls (503, `unavailable`) rather than hang them. Well under the
+ * lease ttl, so a hung renewal is retried before the leader's local deadline. Every connection made from
+ * this one (`duplicate()`, the store's tails) inherits it.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 2000
+
+async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis | undefined> {
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
+  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+  // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+  let down = false
+  redis.on('error', (err) => {
+    if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) log.info('redis connection back')
+    down = false
+  })
   await redis.connect()
   scope.defer(async () => { await redis.quit() })
   return redis
@@ -122,7 +140,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const ledgerRef: { current?: BudgetLedger } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
-  const redis = await redisOf(cfg, scope)
+  const redis = await redisOf(cfg, log, scope)
   const prefix = cfg.TOUCHLINE_REDIS_PREFIX
 
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
