@@ -43,13 +43,19 @@ export class Recovery {
   storeDown (conn: Connection): void {
     if (this.stopped) return
     this.waiting.add(conn)
-    this.timer ??= setTimeout(() => { void this.probe() }, this.deps.retryMs ?? 1000)
+    this.timer ??= this.later()
   }
 
   stop (): void {
     this.stopped = true
     clearTimeout(this.timer)
     this.waiting.clear()
+  }
+
+  private later (): NodeJS.Timeout {
+    const timer = setTimeout(() => { this.probe().catch(() => {}) }, this.deps.retryMs ?? 1000)
+    timer.unref()
+    return timer
   }
 
   private async probe (): Promise<void> {
@@ -62,7 +68,7 @@ export class Recovery {
     this.timer = undefined
     if (this.stopped) return
     if (!up) {
-      this.timer = setTimeout(() => { void this.probe() }, this.deps.retryMs ?? 1000)
+      this.timer = this.later()
       return
     }
     const conns = [...this.waiting]
