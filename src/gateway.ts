@@ -124,11 +124,15 @@ function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, lo
     poller.start()
     return undefined
   }
+  const ttlMs = overrides.leaseTtlMs ?? 10_000
   return startLeadership({
     lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
     name: 'poller',
     holderId: randomUUID(),
-    ttlMs: overrides.leaseTtlMs ?? 10_000,
+    ttlMs,
+    // Stop early enough that a store write the poller has in flight fails (command timeout) before the lease
+    // can pass to another instance; at most half the ttl, so short test leases still renew in time.
+    marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
     onElected: () => poller.start(),
     onDeposed: async () => { await poller.stop() }
