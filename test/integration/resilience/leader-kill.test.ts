@@ -85,9 +85,9 @@ it('SIGKILL of the polling process: exactly one other polls within the lease tim
 
   // Never two pollers, sampled until the end of the test.
   const overlaps: string[] = []
-  let sampling = true
+  const sampling = { on: true }
   const sampler = (async () => {
-    while (sampling) {
+    while (sampling.on) {
       const running = await pollers(survivors)
       if (running.length > 1) overlaps.push(`${running.length} pollers at ${Date.now()}`)
       await sleep(100)
@@ -106,7 +106,7 @@ it('SIGKILL of the polling process: exactly one other polls within the lease tim
   const atTakeover = steady.mirror.lastCursor
   await waitFor('changes from the new poller', () => steady.mirror.lastCursor !== atTakeover, 10_000)
   await sleep(3000)
-  sampling = false
+  sampling.on = false
   await sampler
   expect(overlaps, 'two pollers at once').toEqual([])
   expect(await pollers(survivors)).toHaveLength(1)
