@@ -16,6 +16,7 @@ import { createMetrics, type Metrics } from './metrics.ts'
 import {
   createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
 } from './passthrough/index.ts'
+import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
@@ -101,7 +102,11 @@ const REDIS_COMMAND_TIMEOUT_MS = 2000
 
 async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis | undefined> {
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS })
+  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
+  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
+  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
+    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
+  })
   // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
   let down = false
   redis.on('error', (err) => {
@@ -185,8 +190,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     live,
-    cache: redis === undefined ? createMemoryCache() : createRedisCache({ redis, prefix }),
-    quota: redis === undefined ? createMemoryQuota() : createRedisQuota({ redis, prefix }),
+    // Over Redis, with local fallbacks for when it is down (passthrough/fallback.ts).
+    cache: redis === undefined ? createMemoryCache() : createFallbackCache(createRedisCache({ redis, prefix }), log),
+    quota: redis === undefined ? createMemoryQuota() : createFallbackQuota(createRedisQuota({ redis, prefix }), log),
     log: log.child({ component: 'passthrough' }),
     secrets: [token]
   }, overrides.passthrough)

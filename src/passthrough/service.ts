@@ -19,6 +19,8 @@ import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../k
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
 import type { ResponseCache } from './cache.ts'
+import { storeUnavailable } from './fallback.ts'
+import { isStoreUnavailable, StoreUnavailableError } from '../store/unavailable.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { fetchUpstream, type FetchDeps, type Fetched, type FetchInput } from './fetch.ts'
 import { keyIdOf } from './keys.ts'
@@ -96,11 +98,13 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   let subscription: unknown
 
   /** Cache, else one upstream call shared by every identical request in flight. */
-  async function load (input: FetchInput): Promise<Loaded> {
+  async function load (input: FetchInput, offline = false): Promise<Loaded> {
     const key = input.request.key
     const flight = await flights.run(key, async () => {
       const cached = await deps.cache.get(key, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache read failed'); return undefined })
       if (cached !== undefined) return { fetched: { kind: 'entry', entry: cached, cacheable: false } as const, hit: true }
+      // Fail closed: a request its key's quota could not count gets no upstream call (fallback.ts).
+      if (offline) throw new StoreUnavailableError(new Error('quota uncounted: no upstream call'))
       const fetched = await fetchUpstream(fetchDeps, input)
       if (fetched.kind === 'entry' && fetched.cacheable) {
         await deps.cache.set(key, fetched.entry, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache write failed') })
@@ -154,7 +158,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (lookup === undefined || match === undefined) return undefined
     const { fetched } = await load({
       request: upstreamRequest(lookup.path, {}), entity: lookup.entity, kind: lookup.kind, now: now(), ttlMs: ttlFor(match.endpoint, [], ttl), notFoundTtlMs: ttl.notFoundMs
-    })
+    }, ctx.offline)
     return fetched.kind === 'entry' && fetched.entry.status === 200 ? fetched.entry.leagues?.[0] : undefined
   }
 
@@ -174,7 +178,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     }
     const { fetched, source } = await load({
       request: upstreamRequest(ctx.req.path, raw), entity: endpoint.entity, kind: endpoint.kind, now: ctx.now, ttlMs: ttlFor(endpoint, ctx.query.includes, ttl), notFoundTtlMs: ttl.notFoundMs
-    })
+    }, ctx.offline)
     deps.metrics?.cacheRequests.inc({ outcome: source })
     const cacheHeaders = { 'x-cache': source === 'miss' ? 'miss' : 'hit' }
     if (fetched.kind === 'budget') {
@@ -226,7 +230,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (!taken.allowed) return tooManyRequests(view(taken.state), taken.state.resetsInSeconds)
     // After validation every parameter is a single string (parseQuery rejects repeated ones).
     const raw = { ...req.query } as Record<string, string | undefined>
-    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: parsed.query, raw, quota: taken.state, now: at }
+    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: parsed.query, raw, quota: taken.state, now: at, offline: taken.offline === true }
     let out: Reply
     try {
       out = await answer(ctx)
@@ -247,8 +251,13 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
         out = await serve(req)
       } catch (err) {
         const errorId = randomUUID()
-        log.error({ err, errorId, path: req.path }, 'passthrough request failed')
-        out = serverError(500, errorId)
+        if (isStoreUnavailable(err)) {
+          log.warn({ errorId, path: req.path }, 'passthrough request refused: shared store unreachable')
+          out = storeUnavailable(errorId)
+        } else {
+          log.error({ err, errorId, path: req.path }, 'passthrough request failed')
+          out = serverError(500, errorId)
+        }
       }
       if (out.headers['x-cache'] === undefined) out.headers['x-cache'] = 'miss'
       deps.metrics?.passthroughRequests.inc({ status: String(out.status) })

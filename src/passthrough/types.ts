@@ -19,4 +19,6 @@ export interface RequestContext {
   quota: QuotaState
   /** The gateway's clock when the request was counted. */
   now: number
+  /** Counted locally while the shared store is down: answer only without an upstream call (fallback.ts). */
+  offline?: boolean
 }

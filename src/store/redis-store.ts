@@ -159,9 +159,10 @@ function startTail (
 ): () => Promise<void> {
   const { onRecord, onError, onReset } = listeners
   // Blocking reads need their own connection; the command connection must stay free for everyone else.
-  // Its command timeout must outlast the XREAD's own BLOCK, or every idle read would time out.
+  // Its command timeout must outlast the XREAD's own BLOCK, or every idle read would time out. It queues
+  // commands until it is connected (its first XREAD is sent at once), whatever the command connection does.
   const timeout = redis.options.commandTimeout
-  const conn = redis.duplicate(timeout === undefined ? {} : { commandTimeout: timeout + blockMs })
+  const conn = redis.duplicate({ enableOfflineQueue: true, ...(timeout === undefined ? {} : { commandTimeout: timeout + blockMs }) })
   // Connection errors also fail the pending XREAD, which reports them; this only keeps ioredis from printing them.
   conn.on('error', () => {})
   // An object, not a `let`: the loop condition reads it while the stop function flips it.
