@@ -73,6 +73,8 @@ export function startLeadership (opts: LeaderOptions): Leader {
     const held = leader
       ? await opts.lease.renew(opts.name, opts.holderId, ttl)
       : await opts.lease.acquire(opts.name, opts.holderId, ttl)
+    // The deadline may have fired meanwhile: the poller must have stopped before it can be started again.
+    await deposing
     // A reply that comes after the local deadline proves nothing about now: the lease may be a successor's.
     const fresh = now() < sentAt + ttl - margin
     if (held && fresh) {
