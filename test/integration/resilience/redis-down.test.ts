@@ -56,6 +56,15 @@ describe('with Redis unreachable', () => {
     expect((await get('/healthz')).status).toBe(200)
   })
 
+  it('nothing answers 500', async () => {
+    const paths = [
+      '/healthz', '/readyz', '/metrics', '/v1/status', '/v1/changes?api_token=demo', '/v1/fixtures/live?api_token=demo',
+      '/v3/my/usage?api_token=demo', '/v3/football/livescores?api_token=demo', CACHED, NOT_CACHED, '/', '/status'
+    ]
+    const statuses = await Promise.all(paths.map(async (p) => `${p} ${(await get(p)).status}`))
+    expect(statuses.filter((s) => s.endsWith(' 500'))).toEqual([])
+  })
+
   it('/v1/status answers 200 with the store marked down', async () => {
     const res = await get('/v1/status')
     expect(res.status).toBe(200)
