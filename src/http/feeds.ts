@@ -10,7 +10,7 @@ import { changeFrameJson } from '../fanout/protocol.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult, StoreFilter } from '../store/types.ts'
-import { isStoreUnavailable } from '../store/unavailable.ts'
+import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
 
 export interface FeedRouteDeps {
@@ -77,7 +77,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
     // A store outage is a known state, not a bug: 503 `unavailable`. Anything else goes to the app's handler.
     app.setErrorHandler((err, _request, reply) => {
       if (!isStoreUnavailable(err)) throw err
-      return httpError(reply.header('retry-after', String(STORE_RETRY_AFTER_S)), 503, 'unavailable', 'the live store is unreachable; try again shortly')
+      return httpError(reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S)), 503, 'unavailable', 'the live store is unreachable; try again shortly')
     })
 
     app.get('/v1/changes', async (request, reply) => {
@@ -123,8 +123,6 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
   }
 }
 
-/** What a client is told to wait after a store outage answer: about how long Redis takes to come back or fail over. */
-const STORE_RETRY_AFTER_S = 5
 const JSON_TYPE = 'application/json; charset=utf-8'
 const DATA_OPEN = Buffer.from('{"data":')
 const OBJECT_CLOSE = Buffer.from('}')

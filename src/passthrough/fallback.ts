@@ -12,13 +12,10 @@
  */
 import type { Logger } from 'pino'
 import { serverErrorBody } from '../contract/errors.ts'
-import { isRedisOutage, StoreUnavailableError } from '../store/unavailable.ts'
+import { isRedisOutage, OUTAGE_RETRY_AFTER_S, StoreUnavailableError } from '../store/unavailable.ts'
 import { createMemoryCache, type ResponseCache } from './cache.ts'
 import { createMemoryQuota, type QuotaStore } from './quota.ts'
 import { reply, type Reply } from './replies.ts'
-
-/** Seconds a client is asked to wait after a 503 for an outage: about how long Redis takes to come back or fail over. */
-export const OUTAGE_RETRY_AFTER_S = 5
 
 /** The 503 for a request that needs the shared store (Redis) while it is down: the spec's 5xx shape, with `retry-after`. */
 export function storeUnavailable (errorId: string): Reply {

@@ -10,6 +10,12 @@
 import { ReplyError } from 'ioredis'
 import { AppError, ErrorCodes } from '../errors.ts'
 
+/**
+ * Seconds a client is asked to wait (`retry-after`) when an answer needs the store while it is down: about
+ * how long Redis takes to restart or fail over, and short enough that clients come back soon after.
+ */
+export const OUTAGE_RETRY_AFTER_S = 5
+
 export class StoreUnavailableError extends AppError {
   constructor (cause: unknown) {
     super(ErrorCodes.STORE_UNAVAILABLE, 'the shared store (Redis) cannot be reached', { cause })
