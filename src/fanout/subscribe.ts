@@ -115,8 +115,8 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
 }
 
 /**
- * The log was lost (a new epoch, DESIGN §4): like a subscribe whose cursor is lost, for the connection's
- * whole subscription. `replay` with recovered:false (no `ref`: the server started it), then a fresh
+ * The log was lost (a new epoch, DESIGN §4), or the store was down when the connection last needed it: like
+ * a subscribe whose cursor is lost, for the connection's whole subscription. `replay` with recovered:false (no `ref`: the server started it), then a fresh
  * snapshot the client takes as its new starting state. Live changes of the new epoch are held meanwhile and
  * follow the snapshot without a gap or a duplicate. Never rejects.
  */
@@ -133,6 +133,7 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'snapshot after a lost log failed')
     ctx.send(conn, failureFrame(undefined, err))
+    if (isStoreUnavailable(err)) ctx.unavailable(conn)
   } finally {
     if (!conn.closed) ctx.flush(conn)
   }
