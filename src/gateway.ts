@@ -16,6 +16,7 @@ import { createMetrics, type Metrics } from './metrics.ts'
 import {
   createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
 } from './passthrough/index.ts'
+import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
@@ -95,9 +96,31 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   return { baseUrl: provider.baseUrl, token, provider }
 }
 
-async function redisOf (cfg: Config, scope: Scope): Promise<Redis | undefined> {
+/**
+ * Longest a Redis command may go unanswered before it fails: a healthy Redis answers in milliseconds, and a
+ * frozen link must fail the gateway's calls (503, `unavailable`) rather than hang them. Well under the
+ * lease ttl, so a hung renewal is retried before the leader's local deadline. Every connection made from
+ * this one (`duplicate()`, the store's tails) inherits it.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 2000
+
+async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis | undefined> {
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
+  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
+  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
+  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
+    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
+  })
+  // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+  let down = false
+  redis.on('error', (err) => {
+    if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) log.info('redis connection back')
+    down = false
+  })
   await redis.connect()
   scope.defer(async () => { await redis.quit() })
   return redis
@@ -110,11 +133,15 @@ function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, lo
     poller.start()
     return undefined
   }
+  const ttlMs = overrides.leaseTtlMs ?? 10_000
   return startLeadership({
     lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
     name: 'poller',
     holderId: randomUUID(),
-    ttlMs: overrides.leaseTtlMs ?? 10_000,
+    ttlMs,
+    // Stop early enough that a store write the poller has in flight fails (command timeout) before the lease
+    // can pass to another instance; at most half the ttl, so short test leases still renew in time.
+    marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
     onElected: () => poller.start(),
     onDeposed: async () => { await poller.stop() }
@@ -126,7 +153,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const ledgerRef: { current?: BudgetLedger } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
-  const redis = await redisOf(cfg, scope)
+  const redis = await redisOf(cfg, log, scope)
   const prefix = cfg.TOUCHLINE_REDIS_PREFIX
 
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
@@ -168,8 +195,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     live,
-    cache: redis === undefined ? createMemoryCache() : createRedisCache({ redis, prefix }),
-    quota: redis === undefined ? createMemoryQuota() : createRedisQuota({ redis, prefix }),
+    // Over Redis, with local fallbacks for when it is down (passthrough/fallback.ts).
+    cache: redis === undefined ? createMemoryCache() : createFallbackCache(createRedisCache({ redis, prefix }), log),
+    quota: redis === undefined ? createMemoryQuota() : createFallbackQuota(createRedisQuota({ redis, prefix }), log),
     log: log.child({ component: 'passthrough' }),
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin

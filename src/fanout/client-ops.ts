@@ -4,10 +4,10 @@
  * that reads the store holds the operations sent meanwhile in `queued` until it is done, so replies keep
  * the order of the requests.
  */
-import type { Connection } from './connection.ts'
+import { RESET, type Connection, type QueuedOp } from './connection.ts'
 import { takeToken, type HubLimits } from './limits.ts'
-import { errorFrame, parseClientFrame, pongFrame, type ClientFrame } from './protocol.ts'
-import { serveSubscribe, serveUnsubscribe, type FlowContext, type SubscribeRequest } from './subscribe.ts'
+import { errorFrame, parseClientFrame, pongFrame } from './protocol.ts'
+import { serveReset, serveSubscribe, serveUnsubscribe, type FlowContext, type SubscribeRequest } from './subscribe.ts'
 
 export class ClientOps {
   constructor (
@@ -37,17 +37,36 @@ export class ClientOps {
     return takeToken(conn.ops, now, this.limits.opsPerSecond, this.limits.opsBurst)
   }
 
-  private dispatch (conn: Connection, frame: ClientFrame): void {
+  private dispatch (conn: Connection, frame: QueuedOp): void {
     if (conn.busy) {
       conn.queued ??= []
-      if (conn.queued.length >= this.limits.maxQueuedOps) this.flow.send(conn, errorFrame(frame.ref, 'limit_exceeded', 'too many operations in flight'))
+      if (frame !== RESET && conn.queued.length >= this.limits.maxQueuedOps) this.flow.send(conn, errorFrame(frame.ref, 'limit_exceeded', 'too many operations in flight'))
       else conn.queued.push(frame)
       return
     }
+    if (frame === RESET) return this.reset(conn)
     if (frame.op === 'ping') return this.flow.send(conn, pongFrame(frame.ref))
     if (frame.op === 'unsubscribe') return serveUnsubscribe(this.flow, conn, frame)
-    conn.busy = true
     const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot }
+    this.run(conn, () => serveSubscribe(this.flow, conn, req))
+  }
+
+  /**
+   * Resets the connection after the log or the store was lost (serveReset): at once, or after the subscribe
+   * in flight and before the operations queued behind it, so its replies keep their order. Any transport.
+   */
+  reset (conn: Connection): void {
+    if (conn.closed) return
+    if (conn.busy) {
+      if (conn.queued?.[0] !== RESET) (conn.queued ??= []).unshift(RESET)
+      return
+    }
+    this.run(conn, () => serveReset(this.flow, conn))
+  }
+
+  /** Runs an operation that reads the store; what arrives meanwhile waits in `queued`. */
+  run (conn: Connection, task: () => Promise<void>): void {
+    conn.busy = true
     const done = (): void => {
       conn.busy = false
       // Operations that arrived meanwhile, in order, until one of them is a subscribe that goes async again.
@@ -55,6 +74,6 @@ export class ClientOps {
         this.dispatch(conn, next)
       }
     }
-    serveSubscribe(this.flow, conn, req).then(done, done)
+    task().then(done, done)
   }
 }

@@ -12,6 +12,10 @@ import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './prot
 
 export type Transport = 'ws' | 'sse'
 
+/** Queued in place of a client frame: the hub's reset after a lost log or store (ClientOps.reset). */
+export const RESET = 'reset'
+export type QueuedOp = ClientFrame | typeof RESET
+
 /**
  * Live records at or below `offset` that match the filter were already sent by a replay, or are already
  * reflected in a snapshot. Needed because the hub's tail can lag the log (Redis), so it may deliver them
@@ -50,7 +54,7 @@ export abstract class Connection {
   ops: Bucket | undefined
   /** A subscribe is being served; later operations wait in `queued` so replies keep their order. */
   busy = false
-  queued: ClientFrame[] | undefined
+  queued: QueuedOp[] | undefined
   /** While `pending` is set: the cursor up to which this client has everything (for the 1001 close reason). */
   resumeFrom: string | undefined
 

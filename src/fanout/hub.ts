@@ -11,18 +11,21 @@
  *   snapshot-cache.ts  serialized snapshots shared while nothing changes
  *   lifecycle.ts       heartbeats, revoking a key, shutdown
  *   rescope.ts         a reloaded keys file applied to open connections
+ *   recovery.ts        a lost log or an unreachable store: replay recovered:false and a fresh snapshot
  */
 import type { ServerResponse } from 'node:http'
 import type { BaseLogger } from 'pino'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
+import { formatCursor } from '../store/record.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
 import { ClientOps } from './client-ops.ts'
 import { SseConnection, WsConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { closeAll, revokeKey, startHeartbeats } from './lifecycle.ts'
 import { RateLimiter, resolveLimits, type HubLimits } from './limits.ts'
+import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
@@ -101,11 +104,14 @@ export function createHub (deps: HubDeps): Hub {
   let stopHeartbeats: (() => void) | undefined
   let closing: Promise<void> | undefined
   const parts: HubParts = { deps, limits, registry, delivery, snapshots, head: () => head }
-  const flow = flowContext(parts)
+  // Called only once connections exist, after `recovery` is set.
+  const flow = flowContext(parts, (conn) => recovery.storeDown(conn))
   const ops = new ClientOps(flow, limits)
+  const recovery = new Recovery({ store, registry, ops, log })
 
   async function shutdown (): Promise<void> {
     stopHeartbeats?.()
+    recovery.stop()
     await stopTail?.()
     await closeAll(registry, limits.closeGraceMs, head)
   }
@@ -118,7 +124,10 @@ export function createHub (deps: HubDeps): Hub {
       stopTail = await store.subscribe((record, json) => {
         head = record.cursor
         delivery.route(record, json)
-      }, (err) => log.error({ err }, 'hub tail error'))
+      }, (err) => log.error({ err }, 'hub tail error'), (epoch) => {
+        head = formatCursor(epoch, 0)
+        recovery.logLost(epoch)
+      })
       stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate })
     },
     close () {
@@ -134,7 +143,7 @@ export function createHub (deps: HubDeps): Hub {
     },
     acceptSse (res, key, sub, origin) {
       if (closing !== undefined) res.end()
-      else adoptSse(parts, flow, res, key, sub, origin)
+      else adoptSse(parts, flow, ops, res, key, sub, origin)
     },
     revokeKey: (name) => revokeKey(registry, name),
     applyKeys: async (lookup) => await applyKeys({ registry, delivery, store, metrics, log }, lookup),
@@ -149,7 +158,7 @@ export function createHub (deps: HubDeps): Hub {
 }
 
 /** What serving a subscribe needs from the hub (see subscribe.ts). */
-function flowContext ({ deps, limits, registry, delivery, snapshots, head }: HubParts): FlowContext {
+function flowContext ({ deps, limits, registry, delivery, snapshots, head }: HubParts, unavailable: FlowContext['unavailable']): FlowContext {
   const { metrics } = deps
   return {
     store: deps.store,
@@ -168,7 +177,8 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
     snapshot: (filter, key) => snapshots.get(filter, key, head()),
     sendSnapshot: (conn, ref, cursor, fixtures) => delivery.sendSnapshot(conn, ref, cursor, fixtures),
     sendChanges: (conn, outs) => delivery.sendChanges(conn, outs),
-    flush: (conn) => delivery.flush(conn, head())
+    flush: (conn) => delivery.flush(conn, head()),
+    unavailable
   }
 }
 
@@ -189,13 +199,11 @@ function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, o
 }
 
 /** Registers an SSE response whose headers are written and serves its fixed subscription. */
-function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, res: ServerResponse, key: ClientKey, sub: SseSubscription, origin: string | undefined): void {
+function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, ops: ClientOps, res: ServerResponse, key: ClientKey, sub: SseSubscription, origin: string | undefined): void {
   const conn = new SseConnection(registry.nextId(), key, res)
   conn.origin = origin
   registry.register(conn)
   res.on('close', () => registry.closed(conn))
   res.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'sse error'))
-  conn.busy = true
-  const done = (): void => { conn.busy = false }
-  serveSubscribe(flow, conn, sseRequest(key, sub)).then(done, done)
+  ops.run(conn, () => serveSubscribe(flow, conn, sseRequest(key, sub)))
 }

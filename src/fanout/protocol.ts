@@ -20,7 +20,12 @@ export const CLOSE_SLOW_CONSUMER = 4008
 export const CLOSE_TOO_MANY = 4029
 export const CLOSE_GOING_AWAY = 1001
 
-export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal'
+/**
+ * DESIGN §4's codes, plus `unavailable` (an extension): the store (Redis) cannot be reached, so a snapshot or
+ * replay could not be read. The subscription stays in place; the server sends `replay` with recovered:false
+ * and a fresh snapshot by itself once the store is back, so the client need not subscribe again.
+ */
+export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable'
 
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
 const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()

@@ -19,10 +19,11 @@ import type { ChangeRecord } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
+import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
 import type { Snapshot } from './snapshot-cache.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
@@ -56,6 +57,11 @@ export interface FlowContext {
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
   /** Ends the connection's holding of live changes and sends them. */
   flush: (conn: Connection) => void
+  /**
+   * A read for this connection failed because the store is down: the hub resets the connection (replay
+   * recovered:false and a snapshot) once the store answers again.
+   */
+  unavailable: (conn: Connection) => void
 }
 
 /** An SSE stream's fixed subscription; without leagues or fixtures it follows every league of the key. */
@@ -101,10 +107,43 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
     else await resume(ctx, conn, req, req.since, startHead)
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'subscribe read failed')
-    ctx.send(conn, errorFrame(req.ref, 'internal', 'could not read the snapshot or replay; the subscription is active, subscribe again with since to catch up'))
+    ctx.send(conn, failureFrame(req.ref, err))
+    if (isStoreUnavailable(err)) ctx.unavailable(conn)
   } finally {
     if (!conn.closed) ctx.flush(conn)
   }
+}
+
+/**
+ * The log was lost (a new epoch, DESIGN §4), or the store was down when the connection last needed it: like
+ * a subscribe whose cursor is lost, for the connection's whole subscription. `replay` with recovered:false (no `ref`: the server started it), then a fresh
+ * snapshot the client takes as its new starting state. Live changes of the new epoch are held meanwhile and
+ * follow the snapshot without a gap or a duplicate. Never rejects.
+ */
+export async function serveReset (ctx: FlowContext, conn: Connection): Promise<void> {
+  if (conn.closed || (conn.subscriptionCount === 0 && !conn.all)) return
+  const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], all: conn.all, snapshot: true }
+  conn.pending ??= []
+  // Floors of the old epoch can never match again; the snapshot sets the new one.
+  conn.floors = undefined
+  ctx.metrics.replays.inc({ recovered: 'false' })
+  ctx.send(conn, replayFrame(undefined, false, 0))
+  try {
+    await sendBaseline(ctx, conn, req)
+  } catch (err) {
+    ctx.log.warn({ err, conn: conn.id }, 'snapshot after a lost log failed')
+    ctx.send(conn, failureFrame(undefined, err))
+    if (isStoreUnavailable(err)) ctx.unavailable(conn)
+  } finally {
+    if (!conn.closed) ctx.flush(conn)
+  }
+}
+
+/** The error frame for a failed snapshot or replay read: `unavailable` for a store outage, else `internal`. */
+function failureFrame (ref: Ref, err: unknown): ErrorFrame {
+  return isStoreUnavailable(err)
+    ? errorFrame(ref, 'unavailable', 'the live store is unreachable; the subscription is active, and a replay (recovered:false) and a fresh snapshot follow once it is back')
+    : errorFrame(ref, 'internal', 'could not read the snapshot or replay; the subscription is active, subscribe again with since to catch up')
 }
 
 /** Scope and subscription-count checks; answers the error itself. */

@@ -10,6 +10,7 @@ import { changeFrameJson } from '../fanout/protocol.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult, StoreFilter } from '../store/types.ts'
+import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
 
 export interface FeedRouteDeps {
@@ -73,6 +74,11 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
   return async (app) => {
     // SSE responses are hijacked, so fastify would wait for them on close: the hub ends them first.
     app.addHook('preClose', async () => { await hub.close() })
+    // A store outage is a known state, not a bug: 503 `unavailable`. Anything else goes to the app's handler.
+    app.setErrorHandler((err, _request, reply) => {
+      if (!isStoreUnavailable(err)) throw err
+      return httpError(reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S)), 503, 'unavailable', 'the live store is unreachable; try again shortly')
+    })
 
     app.get('/v1/changes', async (request, reply) => {
       const key = authenticate(keys, request, reply)

@@ -12,6 +12,7 @@ import type { Metrics } from '../metrics.ts'
 import type { Poller } from '../poller/poller.ts'
 import { createStatusHistory, type StatusSample } from '../status/history.ts'
 import type { LiveStore } from '../store/types.ts'
+import { isStoreUnavailable } from '../store/unavailable.ts'
 
 export interface StatusRouteDeps {
   ledger: BudgetLedger
@@ -48,7 +49,9 @@ export interface StatusBody {
   connections: { ws: number, sse: number, total: number }
   subscriptions: number
   live_fixtures: number
-  cursor: string
+  /** `down` while the store (Redis) cannot be read: `cursor` is then null and `budget` may be empty. */
+  store: { status: 'up' | 'down' }
+  cursor: string | null
   messages_per_s: number | null
   cache_hit_ratio: number | null
   history: { interval_s: number, samples: StatusSample[] }
@@ -78,12 +81,13 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
 
     app.get('/v1/status', async (_req, reply): Promise<StatusBody> => {
       const now = Date.now()
+      // A store outage is what this page must show, not a reason to fail: read it as "down".
       const [buckets, connections, subscriptions, liveFixtures, cursor] = await Promise.all([
-        deps.ledger.all(),
+        deps.ledger.all().catch(() => []),
         byLabel(deps.metrics.connections, 'transport'),
         single(deps.metrics.subscriptions),
         single(deps.metrics.liveFixtures),
-        deps.store.head()
+        deps.store.head().catch((err: unknown) => { if (isStoreUnavailable(err)) return null; throw err })
       ])
       const p = deps.poller()?.status()
       const latest = history.latest()
@@ -114,6 +118,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
         connections: { ws: connections.ws ?? 0, sse: connections.sse ?? 0, total: Object.values(connections).reduce((a, b) => a + b, 0) },
         subscriptions,
         live_fixtures: liveFixtures,
+        store: { status: cursor === null ? 'down' : 'up' },
         cursor,
         messages_per_s: latest?.messages_per_s ?? null,
         cache_hit_ratio: latest?.cache_hit_ratio ?? null,

@@ -18,8 +18,11 @@ export const QUOTA_WINDOW_MS = WINDOW_MS
 export type QuotaState = WindowState
 
 export interface QuotaStore {
-  /** Counts one request if the key has quota left for `entity`; `state` is after the count. */
-  take: (keyId: string, entity: string, limit: number, now: number) => Promise<{ allowed: boolean, state: QuotaState }>
+  /**
+   * Counts one request if the key has quota left for `entity`; `state` is after the count. `offline`: counted
+   * locally because the shared store is down (fallback.ts); such a request must not reach the upstream.
+   */
+  take: (keyId: string, entity: string, limit: number, now: number) => Promise<{ allowed: boolean, state: QuotaState, offline?: boolean }>
   /**
    * Gives back a request that produced no answer worth counting (an error). Only within the same window:
    * a refund that arrives after a reset must not raise the new window's count.

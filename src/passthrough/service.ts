@@ -28,6 +28,8 @@ import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../k
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
 import type { ResponseCache } from './cache.ts'
+import { storeUnavailable } from './fallback.ts'
+import { isStoreUnavailable, StoreUnavailableError } from '../store/unavailable.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { fetchUpstream, type FetchDeps, type Fetched, type FetchInput } from './fetch.ts'
 import { keyIdOf } from './keys.ts'
@@ -128,11 +130,13 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
   const leagueIndex = deps.leagueIndex ?? createLeagueIndex()
 
   /** Cache, else one upstream call shared by every identical request in flight. */
-  async function load (input: FetchInput): Promise<Loaded> {
+  async function load (input: FetchInput, offline = false): Promise<Loaded> {
     const key = input.request.key
     const flight = await flights.run(key, async () => {
       const cached = await deps.cache.get(key, now()).catch((err: unknown) => { log.warn({ err }, 'passthrough cache read failed'); return undefined })
       if (cached !== undefined) return { fetched: { kind: 'entry', entry: cached, cacheable: false } as const, hit: true }
+      // Fail closed: a request its key's quota could not count gets no upstream call (fallback.ts).
+      if (offline) throw new StoreUnavailableError(new Error('quota uncounted: no upstream call'))
       const fetched = await fetchUpstream(fetchDeps, input)
       // Every body fetched teaches the scope's index the fixtures and seasons it shows (scope.ts).
       if (fetched.kind === 'entry' && fetched.entry.refs !== undefined) learnShown(leagueIndex, fetched.entry.refs)
@@ -183,7 +187,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     const taken = await deps.quota.take(ctx.keyId, target.entity, ctx.key.hourly_quota, now())
     if (!taken.allowed) return undefined
     const ttlMs = match === undefined ? ttl.notFoundMs : ttlFor(match.endpoint, [], ttl)
-    const loaded = await load({ request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(), ttlMs, notFoundTtlMs: ttl.notFoundMs })
+    const loaded = await load({ request: upstreamRequest(target.path, query), entity: target.entity, kind: target.kind, now: now(), ttlMs, notFoundTtlMs: ttl.notFoundMs }, ctx.offline === true || taken.offline === true)
     if (!sentUpstream(loaded)) await deps.quota.refund(ctx.keyId, target.entity, taken.state.windowStart).catch(() => {})
     if (loaded.fetched.kind === 'entry') {
       const { entry } = loaded.fetched
@@ -241,7 +245,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
       raw.filters = narrowFilters(endpoint, ctx.query, raw.filters, key.leagues as number[])
       raw.select = selectWithLeague(endpoint.kind, raw.select)
     }
-    const loaded = await load(fetchInputOf(ctx, ttl))
+    const loaded = await load(fetchInputOf(ctx, ttl), ctx.offline)
     ctx.sentUpstream = sentUpstream(loaded)
     const { fetched, source } = loaded
     deps.metrics?.cacheRequests.inc({ outcome: source })
@@ -292,7 +296,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     if (!taken.allowed) return tooManyRequests(view(taken.state), taken.state.resetsInSeconds)
     // One string per parameter: `handle` kept the last of a repeated one.
     const raw = { ...req.query } as Record<string, string | undefined>
-    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: routed.query, raw, quota: taken.state, now: at, sentUpstream: false }
+    const ctx: RequestContext = { req, key, keyId, endpoint, params, query: routed.query, raw, quota: taken.state, now: at, sentUpstream: false, offline: taken.offline === true }
     if (routed.kind === 'forward') ctx.forwarded = routed.base === undefined ? {} : { base: routed.base }
     let out: Reply
     try {
@@ -315,8 +319,13 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
         out = await serve({ ...req, query: singleValues(req.query) })
       } catch (err) {
         const errorId = randomUUID()
-        log.error({ err, errorId, path: req.path }, 'passthrough request failed')
-        out = serverError(500, errorId)
+        if (isStoreUnavailable(err)) {
+          log.warn({ errorId, path: req.path }, 'passthrough request refused: shared store unreachable')
+          out = storeUnavailable(errorId)
+        } else {
+          log.error({ err, errorId, path: req.path }, 'passthrough request failed')
+          out = serverError(500, errorId)
+        }
       }
       if (out.headers['x-cache'] === undefined) out.headers['x-cache'] = 'miss'
       deps.metrics?.passthroughRequests.inc({ status: String(out.status) })

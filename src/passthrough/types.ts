@@ -26,4 +26,6 @@ export interface RequestContext {
   forwarded?: { base?: Endpoint }
   /** Set once a call was sent upstream for this request: it then keeps its count whatever the answer. */
   sentUpstream: boolean
+  /** Counted locally while the shared store is down: answer only without an upstream call (fallback.ts). */
+  offline?: boolean
 }

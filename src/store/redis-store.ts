@@ -19,7 +19,8 @@ import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { createKeys, type StoreKeys } from './keys.ts'
 import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
-import { DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type StoreFilter } from './types.ts'
+import { guarded } from './unavailable.ts'
+import { DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type ResetListener, type StoreFilter } from './types.ts'
 
 export interface RedisStoreOptions {
   /** Command connection, owned by the caller: the store never quits it. */
@@ -53,7 +54,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   const tails = new Set<() => Promise<void>>()
 
   const ensureEpoch = async (): Promise<{ epoch: string, offset: number }> => {
-    const [epoch, offset] = await redis.tlEnsureEpoch(keys.meta, keys.log, newEpoch())
+    const [epoch, offset] = await guarded(redis.tlEnsureEpoch(keys.meta, keys.log, newEpoch()))
     return { epoch, offset }
   }
 
@@ -64,37 +65,37 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     async apply (input) {
       const enc = encodeApply(input)
       const { id, league_id: leagueId } = enc.fixture
-      const reply = await redis.tlApply(
+      const reply = await guarded(redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
         id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
         newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH
-      )
+      ))
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
     },
 
     async getFixture (id) {
-      const json = await redis.hget(keys.fixtures, String(id))
+      const json = await guarded(redis.hget(keys.fixtures, String(id)))
       return json === null ? undefined : JSON.parse(json) as LiveFixture
     },
 
     async getFixtures (ids) {
       if (ids.length === 0) return []
-      return fixturesFrom(await redis.hmget(keys.fixtures, ...ids.map(String)))
+      return fixturesFrom(await guarded(redis.hmget(keys.fixtures, ...ids.map(String))))
     },
 
     async liveFixtures (filter?: StoreFilter) {
       const all = filter?.leagues === undefined && filter?.fixtures === undefined
-      const jsons = await redis.tlLiveFixtures(
+      const jsons = await guarded(redis.tlLiveFixtures(
         keys.fixtures, keys.live, all ? 1 : 0, (filter?.leagues ?? []).join(','), (filter?.fixtures ?? []).join(','),
         keys.liveLeaguePrefix
-      )
+      ))
       return fixturesFrom(jsons).sort((a, b) => a.id - b.id)
     },
 
     async trackedFixtureIds () {
-      return (await redis.hkeys(keys.versions)).map(Number).sort((a, b) => a - b)
+      return (await guarded(redis.hkeys(keys.versions))).map(Number).sort((a, b) => a - b)
     },
 
     async readSince (cursor, opts) {
@@ -102,10 +103,10 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
       if (parsed === undefined) return { records: [], json: [], cursor: await store.head(), recovered: false, more: false }
       const all = opts.leagues === undefined && opts.fixtures === undefined
-      const reply = await redis.tlReadSince(
+      const reply = await guarded(redis.tlReadSince(
         keys.meta, keys.log, parsed.epoch, parsed.offset, opts.limit, READ_SCAN_LIMIT,
         all ? 1 : 0, (opts.leagues ?? []).join(','), (opts.fixtures ?? []).join(',')
-      )
+      ))
       if (reply[0] === 0) {
         // No epoch at all: nothing written yet, or the log was lost. Open the epoch; a reader without a
         // cursor has lost nothing, so only a reader with one gets recovered:false.
@@ -132,9 +133,9 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       return (await ensureEpoch()).epoch
     },
 
-    async subscribe (onRecord, onError) {
+    async subscribe (onRecord, onError, onReset) {
       const start = await ensureEpoch()
-      const stop = startTail(redis, keys, start, onRecord, onError, opts.tailBlockMs ?? 2000)
+      const stop = startTail(redis, keys, start, ensureEpoch, { onRecord, onError, onReset }, opts.tailBlockMs ?? 2000)
       const unsubscribe = async (): Promise<void> => {
         tails.delete(unsubscribe)
         await stop()
@@ -152,34 +153,46 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
 
 /** Tails the log from `start` on a duplicate connection until the returned function is called. */
 function startTail (
-  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number },
-  onRecord: RecordListener, onError: ((err: unknown) => void) | undefined, blockMs: number
+  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number }, ensureEpoch: () => Promise<{ epoch: string }>,
+  listeners: { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined, onReset: ResetListener | undefined },
+  blockMs: number
 ): () => Promise<void> {
+  const { onRecord, onError, onReset } = listeners
   // Blocking reads need their own connection; the command connection must stay free for everyone else.
-  const conn = redis.duplicate()
+  // Its command timeout must outlast the XREAD's own BLOCK, or every idle read would time out. It queues
+  // commands until it is connected (its first XREAD is sent at once), whatever the command connection does.
+  const timeout = redis.options.commandTimeout
+  const conn = redis.duplicate({ enableOfflineQueue: true, ...(timeout === undefined ? {} : { commandTimeout: timeout + blockMs }) })
+  // Connection errors also fail the pending XREAD, which reports them; this only keeps ioredis from printing them.
+  conn.on('error', () => {})
   // An object, not a `let`: the loop condition reads it while the stop function flips it.
   const state = { closed: false }
   let epoch = start.epoch
   let lastId = `${start.offset}-0`
 
+  /** The log was lost: follow the new one from its start, and tell the listener before its first record. */
+  const reset = (next: string): void => {
+    epoch = next
+    lastId = '0-0'
+    if (!state.closed) onReset?.(next)
+  }
+
   const step = async (): Promise<void> => {
     const reply = await conn.xread('COUNT', TAIL_BATCH, 'BLOCK', blockMs, 'STREAMS', keys.log, lastId)
     if (reply === null) {
-      // Idle: a flush may have restarted offsets below lastId, where XREAD would never look.
-      const current = await conn.hget(keys.meta, 'epoch')
-      if (current !== null && current !== epoch) {
-        epoch = current
-        lastId = '0-0'
-      }
+      // Idle: a flush may have restarted offsets below lastId, where XREAD would never look. A missing epoch
+      // is a lost log nobody has written to yet: open the new epoch now, so readers reset without waiting.
+      const current = await conn.hget(keys.meta, 'epoch') ?? (await ensureEpoch()).epoch
+      if (current !== epoch) reset(current)
       return
     }
     for (const [id, fields] of reply[0]?.[1] ?? []) {
       const json = fields[5] as string // fields: f, <id>, l, <league>, r, <json>
       const record = JSON.parse(json) as ChangeRecord
-      if (parseCursor(record.cursor)?.epoch !== epoch) {
+      const recordEpoch = parseCursor(record.cursor)?.epoch ?? epoch
+      if (recordEpoch !== epoch) {
         // A new epoch whose offsets already passed lastId: re-read the new log from its start.
-        epoch = parseCursor(record.cursor)?.epoch ?? epoch
-        lastId = '0-0'
+        reset(recordEpoch)
         return
       }
       lastId = id

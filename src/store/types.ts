@@ -83,6 +83,9 @@ export interface ReadSinceResult {
 /** Receives each appended record and its JSON, serialized once by the store so fan-out need not redo it. */
 export type RecordListener = (record: ChangeRecord, json: string) => void
 
+/** Receives the epoch of a new log that replaced a lost one. */
+export type ResetListener = (epoch: string) => void
+
 export interface LiveStore {
   /**
    * Applies `fixture` if `expectedVersion` matches the stored version (0 = absent): stores it with version+1,
@@ -108,8 +111,12 @@ export interface LiveStore {
    * Calls `onRecord` for every record appended after the returned promise resolves, in log order (for
    * Redis, across processes). Listener and transport errors go to `onError`; the tail keeps going.
    * Resolves to a function that stops the tail.
+   *
+   * `onReset` is called when the tail finds that the log it followed was lost and a new epoch began (Redis
+   * flushed or restarted without persistence), before any record of the new epoch: readers must drop what
+   * they built from the old log. The memory engine's log lives as long as the process, so it never calls it.
    */
-  subscribe: (onRecord: RecordListener, onError?: (err: unknown) => void) => Promise<() => Promise<void>>
+  subscribe: (onRecord: RecordListener, onError?: (err: unknown) => void, onReset?: ResetListener) => Promise<() => Promise<void>>
   /** Stops every tail. Does not close the Redis connection passed in: its owner does. */
   close: () => Promise<void>
 }

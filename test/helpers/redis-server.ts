@@ -1,6 +1,7 @@
 /**
- * A private `redis-server` on a free port, for tests that must stop Redis: the shared one at 6379 is never
- * stopped, flushed or paused (HELPERS.md rule 2). No persistence: a stopped server keeps nothing.
+ * A private `redis-server` for the tests that flush, restart or freeze Redis: never the shared one at 6379,
+ * which every helper's tests use at once. It runs without persistence (`--save '' --appendonly no`), so a
+ * restart loses every key, as a Redis restarted without persistence does in production.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -8,54 +9,83 @@ import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 
-export interface OwnRedis {
+export interface PrivateRedis {
+  port: number
+  /** redis://127.0.0.1:<port> */
   url: string
-  /** Kills the server (SIGKILL) and waits until it is gone. Idempotent. */
+  /** Drops every key (FLUSHALL): safe here, the server is this test's alone. */
+  flush: () => Promise<void>
+  /** Kills the server (SIGKILL: no goodbye to clients); its data is gone. */
   stop: () => Promise<void>
+  /** Starts it again on the same port, empty, and waits until it answers PING. */
+  start: () => Promise<void>
+  /** Stops it for good (call in afterAll). */
+  close: () => Promise<void>
 }
 
-async function freePort (): Promise<number> {
+/** A port nobody listens on right now: listen on 0, read the port, close. */
+export async function freePort (): Promise<number> {
   const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
-  await new Promise((resolve) => server.close(resolve))
+  await new Promise<void>((resolve) => server.close(() => resolve()))
   return port
 }
 
-export async function startOwnRedis (): Promise<OwnRedis> {
-  const port = await freePort()
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-  const url = `redis://127.0.0.1:${port}`
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
-  probe.on('error', () => {})
-  try {
-    for (let i = 0; ; i++) {
-      try {
-        await probe.connect()
-        await probe.ping()
-        break
-      } catch (err) {
-        if (i > 50) throw err
-        probe.disconnect()
-        await sleep(50)
-      }
+async function waitForPing (url: string, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now()
+  for (;;) {
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 })
+    probe.on('error', () => {})
+    try {
+      await probe.connect()
+      if (await probe.ping() === 'PONG') return
+    } catch {
+      if (Date.now() - started > timeoutMs) throw new Error(`redis-server at ${url} did not answer PING within ${timeoutMs} ms`)
+      await sleep(50)
+    } finally {
+      probe.disconnect()
     }
-  } finally {
-    probe.disconnect()
   }
-  let stopped = false
+}
+
+export async function startPrivateRedis (): Promise<PrivateRedis> {
+  const port = await freePort()
+  const url = `redis://127.0.0.1:${port}`
+  let child: ChildProcess | undefined
+
+  const start = async (): Promise<void> => {
+    if (child !== undefined) return
+    const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+    child = proc
+    proc.once('exit', () => { if (child === proc) child = undefined })
+    await waitForPing(url)
+  }
+
+  const stop = async (): Promise<void> => {
+    const proc = child
+    if (proc === undefined) return
+    child = undefined
+    const exited = once(proc, 'exit')
+    proc.kill('SIGKILL')
+    await exited
+  }
+
+  await start()
   return {
+    port,
     url,
-    async stop () {
-      if (stopped) return
-      stopped = true
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = once(child, 'exit')
-        child.kill('SIGKILL')
-        await exited
+    async flush () {
+      const redis = new Redis(url, { maxRetriesPerRequest: 1 })
+      try {
+        await redis.flushall()
+      } finally {
+        redis.disconnect()
       }
-    }
+    },
+    stop,
+    start,
+    close: stop
   }
 }

@@ -1,7 +1,8 @@
 /**
  * A TCP proxy in front of a server, for connection-loss tests: clients connect through it, and `cut()`
  * destroys every connection at once (as a network drop would) while the proxy keeps accepting new ones,
- * so clients can reconnect. `pause()` refuses connections until `resume()`.
+ * so clients can reconnect. `pause()` refuses connections until `resume()`. `freeze()` is a hung link: every
+ * connection, open or new, stays up but nothing is forwarded either way until `thaw()` (no error, no close).
  */
 import { createServer, connect, type Socket } from 'node:net'
 
@@ -14,21 +15,29 @@ export interface TcpProxy {
   /** New connections are dropped at once until resume(). */
   pause: () => void
   resume: () => void
+  /** Stops forwarding in both directions, on open and new connections; the sockets stay open. */
+  freeze: () => void
+  /** Forwards again, starting with what was held back. */
+  thaw: () => void
   close: () => Promise<void>
 }
 
 export async function startTcpProxy (targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   const sockets = new Set<Socket>()
+  const pairs = new Set<[Socket, Socket]>()
   let paused = false
+  let frozen = false
   const server = createServer((client) => {
     if (paused) { client.destroy(); return }
     const upstream = connect(targetPort, targetHost)
-    for (const s of [client, upstream]) {
+    const pair: [Socket, Socket] = [client, upstream]
+    pairs.add(pair)
+    for (const s of pair) {
       sockets.add(s)
       s.on('error', () => {})
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy() })
+      s.on('close', () => { sockets.delete(s); pairs.delete(pair); client.destroy(); upstream.destroy() })
     }
-    client.pipe(upstream).pipe(client)
+    if (frozen) { client.pause(); upstream.pause() } else client.pipe(upstream).pipe(client)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
@@ -39,6 +48,15 @@ export async function startTcpProxy (targetPort: number, targetHost = '127.0.0.1
     cut: () => { for (const s of sockets) s.destroy() },
     pause: () => { paused = true },
     resume: () => { paused = false },
+    freeze: () => {
+      frozen = true
+      // Unread bytes stay in the paused sockets' buffers until thaw.
+      for (const [client, upstream] of pairs) { client.unpipe(upstream); upstream.unpipe(client); client.pause(); upstream.pause() }
+    },
+    thaw: () => {
+      frozen = false
+      for (const [client, upstream] of pairs) client.pipe(upstream).pipe(client)
+    },
     close: async () => {
       for (const s of sockets) s.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))

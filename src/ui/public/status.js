@@ -122,7 +122,7 @@ function render (s) {
     ? [h('div', {}, h('dt', { text: 'State' }), h('dd', { text: 'No poller on this instance' }))]
     : [['State', pollerState], ['Interval', `${p.interval_ms} ms`], ['Last poll', ago(p.last_poll_at)], ['Last reconciliation', ago(p.last_reconcile_at)],
         ['Last error', p.last_error ?? 'none'], ['Consecutive failures', String(p.consecutive_failures)], ['Fixtures tracked', String(p.tracked)],
-        ['Awaiting final state', String(p.pending_final)], ['Event log cursor', s.cursor]]
+        ['Awaiting final state', String(p.pending_final)], ['Event log cursor', s.cursor ?? 'store unreachable']]
         .map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v })))))
 }
 

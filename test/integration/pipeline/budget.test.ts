@@ -18,7 +18,7 @@ import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schem
 import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
-import { startOwnRedis } from '../../helpers/redis-server.ts'
+import { startPrivateRedis } from '../../helpers/redis-server.ts'
 
 const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
@@ -133,8 +133,8 @@ describe('the poller spends only what it reserved', () => {
   }, 30_000)
 
   it('makes no upstream call when the Redis ledger cannot be read, and says why in its status', async () => {
-    const own = await startOwnRedis()
-    cleanups.push(own.stop)
+    const own = await startPrivateRedis()
+    cleanups.push(own.close)
     const conn = new Redis(own.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
     conn.on('error', () => {})
     await conn.connect()

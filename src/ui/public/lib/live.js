@@ -22,6 +22,8 @@
  *   the rest is subscribed again; when nothing is left to follow, the feed is refused, never a silent "Live".
  * - `internal` (the snapshot or replay could not be read; the subscription itself is active): subscribed
  *   again after a second, with `since` the last applied cursor (or a snapshot when there is none yet).
+ * - `unavailable` (the server's store is down; the subscription is active): nothing to do, the server sends
+ *   `replay` recovered:false and a fresh snapshot by itself once its store is back.
  */
 
 /** Subscriptions per connection the server accepts (DESIGN §4 limits): the one constant of the browser code. */

@@ -1,0 +1,109 @@
+/**
+ * Losing the log (issue 11 item 5, DESIGN §4 "When the log is lost"): with subscribers connected, Redis is
+ * flushed, or restarted without its data. Every subscriber must get `replay` recovered:false and a fresh
+ * snapshot (SSE: a `replay` event, then a `snapshot` event) and end equal to the provider's truth.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
+import {
+  expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, waitFor, wsSubscriber,
+  type Subscriber, type Upstream
+} from './harness.ts'
+
+let redis: PrivateRedis
+let up: Upstream
+let gateway: Gateway
+let subscribers: Subscriber[] = []
+
+beforeEach(async () => {
+  redis = await startPrivateRedis()
+  up = await startUpstream()
+  gateway = await startTestGateway(up, redis.url)
+  await waitFor('an elected poller', () => gateway.poller.status().running, 10_000)
+  subscribers = [await wsSubscriber(gateway.url, up.leagues), await sseSubscriber(gateway.url)]
+  // Some history before the loss: every subscriber holds live fixtures and has seen changes.
+  await waitFor('subscribers with live fixtures and changes', () =>
+    subscribers.every((s) => s.mirror.fixtures.size >= 3 && s.mirror.changesSince(0).length >= 5), 20_000)
+})
+
+afterEach(async () => {
+  for (const s of subscribers) s.close()
+  await gateway?.close()
+  await up?.provider.close()
+  await redis?.close()
+})
+
+/** Waits until every subscriber got replay recovered:false then a snapshot after its `from`-th frame. */
+async function expectEveryoneReset (from: number[]): Promise<number> {
+  return await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
+}
+
+/**
+ * After its reset snapshot, a subscriber to everything gets every record of the new log, in order: offsets
+ * snapshot+1, snapshot+2, ... (nothing at or below the snapshot's cursor, which it already shows).
+ */
+function expectNoGapAfterReset (from: number[]): void {
+  for (const [i, s] of subscribers.entries()) {
+    const at = s.mirror.resetAfter(from[i] as number) as number
+    const snapAt = s.mirror.seen.findIndex((f, j) => j > at && f.type === 'snapshot')
+    const [epoch, offset] = (s.mirror.seen[snapAt]?.cursor as string).split(':')
+    const changes = s.mirror.changesSince(snapAt)
+    expect(changes.length, `${s.name}: changes after the reset`).toBeGreaterThan(0)
+    expect(changes, `${s.name}: every record after the snapshot, in order`).toEqual(changes.map((_, k) => ({ epoch, offset: Number(offset) + k + 1 })))
+  }
+}
+
+describe('losing the log with subscribers connected', () => {
+  it('FLUSHALL: every subscriber gets replay recovered:false and a snapshot, and ends equal to the provider', async () => {
+    const before = subscribers.map((s) => s.mirror.seen.length)
+    const oldEpoch = (await gateway.store.head()).split(':')[0]
+    await redis.flush()
+    await expectEveryoneReset(before)
+    for (const [i, s] of subscribers.entries()) {
+      const at = s.mirror.resetAfter(before[i] as number) as number
+      const snapshot = s.mirror.seen.slice(at + 1).find((f) => f.type === 'snapshot')
+      expect(snapshot?.cursor.split(':')[0], `${s.name}: the snapshot is of the new log`).not.toBe(oldEpoch)
+      expect(s.mirror.changesSince(at).every((c) => c.epoch !== oldEpoch), `${s.name}: no change of the lost log after the reset`).toBe(true)
+    }
+    await sleep(3000)
+    expectNoGapAfterReset(before)
+    await settle(up, gateway, subscribers)
+    await expectEqualToTruth(up, subscribers)
+  }, 60_000)
+
+  it('restart without persistence: every subscriber is reset and ends equal to the provider', async () => {
+    const before = subscribers.map((s) => s.mirror.seen.length)
+    await redis.stop()
+    await sleep(2000)
+    await redis.start()
+    await expectEveryoneReset(before)
+    await sleep(3000)
+    expectNoGapAfterReset(before)
+    await settle(up, gateway, subscribers)
+    await expectEqualToTruth(up, subscribers)
+  }, 60_000)
+
+  // Needs the poller side of issue 11 item 5 (the "budget" slice, src/poller/poller.ts): after a store loss
+  // the poller must keep its own list of the fixtures it last knew as live and fetch them by id until final.
+  // Without it, a match that ends while Redis is down never reaches the new log, so no subscriber learns
+  // its final score. Enable (drop `.fails`) once that piece is merged.
+  it.fails('restart: a match that ended during the outage reaches every subscriber as final', async () => {
+    const liveBefore = (await inPlay(up)).map((f) => f.id)
+    expect(liveBefore.length).toBeGreaterThan(0)
+    await redis.stop()
+    // Two and a half hours of match time: every match in play now ends during the outage.
+    up.jump(150 * 60_000 / 120)
+    const ended = [...(await truthOf(up, liveBefore)).values()].filter((f) => f.state.phase === 'finished').map((f) => f.id)
+    expect(ended.length).toBeGreaterThan(0)
+    await sleep(1000)
+    await redis.start()
+    await sleep(5000)
+    await settle(up, gateway, subscribers)
+    await expectEqualToTruth(up, subscribers)
+    for (const s of subscribers) {
+      for (const id of ended) expect(s.mirror.fixtures.get(id)?.state.phase, `${s.name}: fixture ${id} ended during the outage`).toBe('finished')
+    }
+  }, 60_000)
+})

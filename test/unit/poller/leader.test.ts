@@ -1,0 +1,95 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startLeadership, type Leader } from '../../../src/poller/leader.ts'
+import { createLease, type Lease } from '../../../src/store/index.ts'
+
+const log = pino({ level: 'silent' })
+const leaders: Leader[] = []
+afterEach(async () => { for (const l of leaders.splice(0)) await l.stop() })
+
+async function until (test: () => boolean, what: string, ms = 3000): Promise<void> {
+  const started = Date.now()
+  while (!test()) {
+    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
+    await sleep(5)
+  }
+}
+
+/** A lease whose calls hang (a frozen link) while `frozen`, and are answered late when it thaws. */
+function freezable (lease: Lease): Lease & { freeze: () => void, thaw: () => void } {
+  let frozen: Array<() => void> | undefined
+  const gate = async (): Promise<void> => { if (frozen !== undefined) await new Promise<void>((resolve) => frozen?.push(resolve)) }
+  return {
+    acquire: async (...a) => { await gate(); return await lease.acquire(...a) },
+    renew: async (...a) => { await gate(); return await lease.renew(...a) },
+    release: async (...a) => await lease.release(...a),
+    holder: async (n) => await lease.holder(n),
+    freeze: () => { frozen ??= [] },
+    thaw: () => { const waiting = frozen ?? []; frozen = undefined; for (const go of waiting) go() }
+  }
+}
+
+function start (lease: Lease, holderId: string, events: string[], ttlMs = 1000): Leader {
+  const leader = startLeadership({
+    lease,
+    name: 'poller',
+    holderId,
+    ttlMs,
+    renewMs: 200,
+    campaignMs: 50,
+    marginMs: 300,
+    log,
+    onElected: () => { events.push(`${holderId} elected at ${Date.now()}`) },
+    onDeposed: async () => { events.push(`${holderId} deposed at ${Date.now()}`) }
+  })
+  leaders.push(leader)
+  return leader
+}
+
+describe('leadership with a local deadline', () => {
+  it('a leader whose lease calls hang stops before its lease expires, then a follower takes over: never two leaders', async () => {
+    const shared = createLease({ kind: 'memory' })
+    const a = freezable(shared)
+    const events: string[] = []
+    const la = start(a, 'a', events)
+    await sleep(100)
+    expect(la.isLeader()).toBe(true)
+    const lb = start(shared, 'b', events)
+    const overlaps: number[] = []
+    const timer = setInterval(() => { if (la.isLeader() && lb.isLeader()) overlaps.push(Date.now()) }, 5)
+
+    a.freeze()
+    await until(() => !la.isLeader(), 'a stops leading')
+    // Stopped on its own, every call still hanging, while its lease was still held: nobody else had it.
+    expect(await shared.holder('poller')).toBe('a')
+    await until(() => lb.isLeader(), 'b leads')
+
+    // The frozen calls are answered late: a stale grant must not make `a` lead again beside `b`.
+    a.thaw()
+    await sleep(500)
+    clearInterval(timer)
+    expect(overlaps).toEqual([])
+    expect(la.isLeader()).toBe(false)
+    expect(lb.isLeader()).toBe(true)
+  })
+
+  it('a renewal that fails once (a blip) does not stop polling while the deadline is still ahead', async () => {
+    const shared = createLease({ kind: 'memory' })
+    let failNext = false
+    const flaky: Lease = {
+      ...shared,
+      renew: async (...a) => {
+        if (failNext) { failNext = false; throw new Error('Command timed out') }
+        return await shared.renew(...a)
+      }
+    }
+    const events: string[] = []
+    const la = start(flaky, 'a', events)
+    await sleep(100)
+    failNext = true
+    await sleep(800)
+    expect(la.isLeader()).toBe(true)
+    expect(events.filter((e) => e.includes('deposed'))).toEqual([])
+  })
+})
