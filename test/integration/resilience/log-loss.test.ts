@@ -85,11 +85,9 @@ describe('losing the log with subscribers connected', () => {
     await expectEqualToTruth(up, subscribers)
   }, 60_000)
 
-  // Needs the poller side of issue 11 item 5 (the "budget" slice, src/poller/poller.ts): after a store loss
-  // the poller must keep its own list of the fixtures it last knew as live and fetch them by id until final.
-  // Without it, a match that ends while Redis is down never reaches the new log, so no subscriber learns
-  // its final score. Enable (drop `.fails`) once that piece is merged.
-  it.fails('restart: a match that ended during the outage reaches every subscriber as final', async () => {
+  // The poller keeps its own list of the fixtures it last knew as live and fetches them by id until final,
+  // so a match that ends while Redis is down still reaches the new log, and every subscriber.
+  it('restart: a match that ended during the outage reaches every subscriber as final', async () => {
     const liveBefore = (await inPlay(up)).map((f) => f.id)
     expect(liveBefore.length).toBeGreaterThan(0)
     await redis.stop()
