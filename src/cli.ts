@@ -18,6 +18,31 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
                              print live changes in the terminal (all leagues of the key without --league/--fixture)
 `
 
+/**
+ * `--replay A B C`: every argument after the flag up to the next option is a replay file (parseArgs takes one
+ * value per flag), so a shell wildcard's expansion works; quoted wildcards are expanded by the provider.
+ */
+function spreadReplayFiles (args: readonly string[]): string[] {
+  const out: string[] = []
+  // `bare`: a `--replay` still waiting for its first file; without one it is passed on for parseArgs to refuse.
+  let replaying = false
+  let bare = false
+  for (const arg of args) {
+    if (arg.startsWith('-') && bare) out.push('--replay')
+    if (arg.startsWith('-')) replaying = bare = false
+    if (arg === '--replay' || arg.startsWith('--replay=')) {
+      replaying = true
+      bare = arg === '--replay'
+      if (!bare) out.push(arg)
+      continue
+    }
+    out.push(...(replaying ? ['--replay', arg] : [arg]))
+    bare = false
+  }
+  if (bare) out.push('--replay')
+  return out
+}
+
 function fail (message: string, code: number): never {
   process.stderr.write(`touchline: ${message}\n`)
   process.exit(code)
@@ -41,7 +66,7 @@ async function main (argv: string[]): Promise<void> {
   switch (command) {
     case 'provider': {
       const { values } = parseArgs({
-        args: rest,
+        args: spreadReplayFiles(rest),
         options: {
           port: { type: 'string' },
           seed: { type: 'string' },

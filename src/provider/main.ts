@@ -1,5 +1,4 @@
 /** `touchline provider`: the embedded provider alone, as a local sandbox of the upstream API. */
-import { readFileSync } from 'node:fs'
 import closeWithGrace from 'close-with-grace'
 import { pino } from 'pino'
 import type { Config } from '../config.ts'
@@ -7,6 +6,7 @@ import { loggerOptions } from '../logger.ts'
 import { startProvider } from './index.ts'
 import type { FaultOptions } from './faults.ts'
 import { DEMO_TOKENS } from './plans.ts'
+import { readReplayFiles, type ReplayFile } from './replays.ts'
 
 export interface ProviderFlags {
   port?: string
@@ -53,9 +53,19 @@ function faultsFrom (flags: ProviderFlags): FaultOptions {
   return faults
 }
 
+/** `--replay FILE...`: an unreadable file or a wildcard matching nothing stops the start, named, with exit code 2. */
+function replayFilesFrom (args: readonly string[]): ReplayFile[] {
+  try {
+    return readReplayFiles(args)
+  } catch (err) {
+    process.stderr.write(`touchline: ${(err as Error).message}\n`)
+    process.exit(2)
+  }
+}
+
 export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<void> {
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
-  const replay = (flags.replay ?? []).map((file) => ({ file, json: JSON.parse(readFileSync(file, 'utf8')) as unknown }))
+  const replay = replayFilesFrom(flags.replay ?? [])
   const provider = await startProvider({
     port: numberFlag('port', flags.port, cfg.TOUCHLINE_PROVIDER_PORT),
     host: flags.host ?? (cfg.TOUCHLINE_HOST === '0.0.0.0' ? '127.0.0.1' : cfg.TOUCHLINE_HOST),
