@@ -1,6 +1,6 @@
 /**
- * The match-day recorder (`TOUCHLINE_RECORD_DIR`): every livescores, `latest` and fixture-by-id response the
- * poller receives, written as one JSON line `{ at, path, status, body }` into an hourly file
+ * The match-day recorder (`TOUCHLINE_RECORD_DIR`): every response the poller receives (its livescores,
+ * `latest` and fixture-by-id calls), written as one JSON line `{ at, path, status, body }` into an hourly file
  * (`touchline-2026-11-24T15.ndjson`, UTC), without host or token (redact.ts). `touchline provider --replay`
  * plays such files back.
  *
@@ -35,16 +35,13 @@ export interface RecordedLine {
 }
 
 export interface Recorder {
-  /** The same client, recording what its `get` and `paginate` receive from the recorded endpoints. */
+  /** The same client, recording every response its `get` and `paginate` receive. */
   wrap: (upstream: UpstreamClient) => UpstreamClient
   /** Resolves once every line queued so far is written (or dropped after an error). */
   flush: () => Promise<void>
   /** Flushes and stops recording. */
   close: () => Promise<void>
 }
-
-/** The endpoints a replay can use: the livescores family and fixtures by id (one or many). */
-const RECORDED = /^\/?football\/(?:livescores(?:\/(?:latest|inplay))?|fixtures\/(?:multi\/)?[\d,]+)$/
 
 /** `touchline-2026-11-24T15.ndjson`: the file of the UTC hour of `iso`. */
 export const recordingFile = (iso: string): string => `touchline-${iso.slice(0, 13)}.ndjson`
@@ -111,7 +108,6 @@ export function createRecorder (opts: RecorderOptions): Recorder {
     }
   }
 
-  const recorded = (path: string): boolean => RECORDED.test(path)
   /** Waits for the background writes, including those started while waiting. */
   async function settled (): Promise<void> {
     for (let w = writing; w !== undefined; w = writing) await w
@@ -121,13 +117,13 @@ export function createRecorder (opts: RecorderOptions): Recorder {
     wrap (upstream) {
       const get = async <T>(path: string, query?: Query, reqOpts?: RequestOptions): Promise<UpstreamResponse<T>> => {
         const res = await upstream.get<T>(path, query, reqOpts)
-        if (recorded(path)) record(path, query, res.status, res.envelope)
+        record(path, query, res.status, res.envelope)
         return res
       }
       // Pages after the first follow the API's next-page links: they are recorded under the first page's path.
       async function * paginate<T> (path: string, query?: Query, popts?: PaginateOptions): AsyncIterable<UpstreamResponse<T[]>> {
         for await (const page of upstream.paginate<T>(path, query, popts)) {
-          if (recorded(path)) record(path, query, page.status, page.envelope)
+          record(path, query, page.status, page.envelope)
           yield page
         }
       }

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRecorder, recordingFile, type RecordedLine } from '../../../src/record/recorder.ts'
 import type { Query, UpstreamClient, UpstreamResponse } from '../../../src/upstream/index.ts'
@@ -31,7 +31,7 @@ const fixtureBody = (path: string): Record<string, unknown> => ({
   subscription: [{ plan: 'x', note: `called with ?api_token=${TOKEN}` }]
 })
 
-function logSink (): { log: ReturnType<typeof pino>, lines: string[] } {
+function logSink (): { log: Logger, lines: string[] } {
   const lines: string[] = []
   return { log: pino({ level: 'warn' }, { write: (line: string) => { lines.push(line) } }), lines }
 }
@@ -80,19 +80,18 @@ describe('the match-day recorder', () => {
     expect(readLines(dir, 'touchline-2026-11-24T15.ndjson').map((l) => l.path)).toEqual(['/football/livescores', '/football/livescores/latest'])
   })
 
-  it('records only livescores and fixtures by id, pages included, and leaves other calls alone', async () => {
+  it('records every response of the wrapped client, each page of a walk included', async () => {
     const dir = tempDir()
     const recorder = createRecorder({ dir, now: () => HOUR })
     const inner = upstreamAnswering(fixtureBody)
     const upstream = recorder.wrap(inner)
-    await upstream.get('/football/leagues')
     await upstream.get('/football/fixtures/date/2026-11-24')
     const pages = []
     for await (const page of upstream.paginate('/football/livescores/inplay')) pages.push(page)
     await recorder.close()
     expect(pages).toHaveLength(2)
-    expect(inner.calls).toEqual(['/football/leagues', '/football/fixtures/date/2026-11-24', '/football/livescores/inplay'])
-    expect(readLines(dir, 'touchline-2026-11-24T15.ndjson').map((l) => l.path)).toEqual(['/football/livescores/inplay', '/football/livescores/inplay'])
+    expect(inner.calls).toEqual(['/football/fixtures/date/2026-11-24', '/football/livescores/inplay'])
+    expect(readLines(dir, 'touchline-2026-11-24T15.ndjson').map((l) => l.path)).toEqual(['/football/fixtures/date/2026-11-24', '/football/livescores/inplay', '/football/livescores/inplay'])
   })
 
   it('strips the host and the token from every URL of a body and never writes the token', async () => {
