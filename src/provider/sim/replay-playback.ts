@@ -6,7 +6,8 @@
  *
  * - A fixture is in the livescores feed from its first to its last observation in a livescores response;
  *   one fetched by id afterwards (the gateway's final look) is served by id only, as the upstream does.
- * - `latest` holds the fixtures whose observed view changed in the last 10 real seconds (the real window).
+ * - `latest` holds the fixtures whose observed view changed in the last 10 real seconds (the real window),
+ *   the running clock aside, as for simulated matches.
  * - A response may omit includes an earlier one had (a `latest` without events): each observation is laid
  *   over the previous one, so what was known stays known.
  */
@@ -79,8 +80,14 @@ function participantsMeta (record: Rec): FixtureLive['participantsMeta'] {
   return { home: meta('home'), away: meta('away') }
 }
 
+/** A view without its running clock: a period's `minutes` and `seconds` ticking is no change (as in engine.ts). */
+function changeKey (live: FixtureLive): string {
+  const still = (p: Period | null): unknown => p === null ? null : { ...p, minutes: undefined, seconds: undefined }
+  return JSON.stringify({ ...live, periods: live.periods.map(still), detailedperiods: live.detailedperiods.map(still), currentperiod: still(live.currentperiod) })
+}
+
 export function createPlayback (observations: readonly Observation[], opts: PlaybackOptions): Playback {
-  const t0 = Math.min(...observations.map((o) => o.atMs))
+  const t0 = observations.reduce((min, o) => Math.min(min, o.atMs), Infinity)
   const realMs = (recordedMs: number): number => opts.startMs + Math.ceil((recordedMs - t0) / opts.speed)
   const realS = (unixS: unknown): unknown => typeof unixS === 'number' ? Math.floor(realMs(unixS * 1000) / 1000) : unixS
   const retime = (periods: unknown): Period[] => list(periods).map((p) => ({ ...p, started: realS(p.started), ended: realS(p.ended) }) as unknown as Period)
@@ -116,15 +123,20 @@ export function createPlayback (observations: readonly Observation[], opts: Play
     const baseChanges: number[] = []
     let merged: FixtureRecord = seen[0]?.fixture ?? { id }
     let shown = ''
+    let changed = ''
     for (const o of seen) {
       merged = { ...merged, ...o.fixture }
       const live = liveOf(merged)
+      const key = JSON.stringify(live)
+      // An observation that shows nothing new is no frame: a long recording keeps only its changes.
+      if (key === shown) continue
       const atMs = realMs(o.atMs)
       const previous = frames.at(-1)?.live
-      const key = JSON.stringify(live)
-      if (previous !== undefined && key !== shown) changes.push(atMs)
+      const change = changeKey(live)
+      if (previous !== undefined && change !== changed) changes.push(atMs)
       if (previous !== undefined && (previous.state_id !== live.state_id || previous.result_info !== live.result_info || previous.length !== live.length)) baseChanges.push(atMs)
       shown = key
+      changed = change
       frames.push({ atMs, live })
     }
     const fed = seen.filter((o) => o.inFeed).map((o) => realMs(o.atMs))
@@ -136,7 +148,8 @@ export function createPlayback (observations: readonly Observation[], opts: Play
       last: { ...merged, periods: retime(merged.periods) },
       kickoff: typeof kickoff === 'number' ? kickoff : Math.floor(opts.startMs / 1000)
     }
-    if (fed.length > 0) timeline.feed = { from: Math.min(...fed), to: Math.max(...fed) }
+    // `seen` is in time order.
+    if (fed.length > 0) timeline.feed = { from: fed[0] as number, to: fed[fed.length - 1] as number }
     timelines.set(id, timeline)
   }
 

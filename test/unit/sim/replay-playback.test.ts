@@ -73,6 +73,18 @@ describe('a recording played back', () => {
   })
 })
 
+describe('a running clock', () => {
+  it('shows in the view but is no change for latest', () => {
+    const ticking = { ...FINAL, state_id: 2, periods: [FIRST_HALF] }
+    const playback = createPlayback([
+      { atMs: T0, inFeed: true, fixture: ticking },
+      { atMs: T0 + 60_000, inFeed: true, fixture: { ...ticking, periods: [{ ...FIRST_HALF, minutes: 11 }] } }
+    ], { startMs: START, speed: SPEED })
+    expect(playback.view(ID, real(T0 + 60_000))?.periods[0]?.minutes).toBe(11)
+    expect(playback.latest(real(T0 + 60_000), 'all')).toEqual([])
+  })
+})
+
 describe('the provider replaying a recording', () => {
   it('serves the recorded fixture by id and in livescores as it was, ending as recorded', async () => {
     let now = Date.parse('2026-11-24T15:00:00.000Z')
