@@ -24,22 +24,15 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
  */
 function spreadReplayFiles (args: readonly string[]): string[] {
   const out: string[] = []
-  // `bare`: a `--replay` still waiting for its first file; without one it is passed on for parseArgs to refuse.
-  let replaying = false
-  let bare = false
+  // 'off', 'first' (the flag is out, its file next) or 'more' (each further file gets its own flag).
+  let replay: 'off' | 'first' | 'more' = 'off'
   for (const arg of args) {
-    if (arg.startsWith('-') && bare) out.push('--replay')
-    if (arg.startsWith('-')) replaying = bare = false
-    if (arg === '--replay' || arg.startsWith('--replay=')) {
-      replaying = true
-      bare = arg === '--replay'
-      if (!bare) out.push(arg)
-      continue
-    }
-    out.push(...(replaying ? ['--replay', arg] : [arg]))
-    bare = false
+    if (arg.startsWith('-')) replay = 'off'
+    if (arg === '--replay' || arg.startsWith('--replay=')) replay = arg === '--replay' ? 'first' : 'more'
+    else if (replay === 'first') replay = 'more'
+    else if (replay === 'more') out.push('--replay')
+    out.push(arg)
   }
-  if (bare) out.push('--replay')
   return out
 }
 
