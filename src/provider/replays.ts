@@ -45,10 +45,13 @@ export function planReplays (files: readonly ReplayFile[], startMs: number, spee
   // A fixture in several lists or files is replayed once, as the last one shows it.
   const toScript = new Map<unknown, { file: string, fixture: unknown }>()
   const observations: Observation[] = []
+  const feedLists: number[] = []
   for (const f of files) {
     try {
       const input = replayInput(f.json)
-      observations.push(...input.observations)
+      // Appended one by one: a day's recording is too long to spread into arguments.
+      for (const o of input.observations) observations.push(o)
+      for (const at of input.feedLists) feedLists.push(at)
       input.fixtures.forEach((fixture, i) => toScript.set(fixtureId(fixture) ?? `${f.file}#${i}`, { file: f.file, fixture }))
     } catch (err) {
       throw errorIn(f.file, err)
@@ -64,7 +67,7 @@ export function planReplays (files: readonly ReplayFile[], startMs: number, spee
   })
   const plan: ReplayPlan = { scripted, teams: [...toScript.values()].flatMap((s) => teamsOf(s.fixture)) }
   if (observations.length > 0) {
-    const playback = createPlayback(observations, { startMs: startMs + REPLAY_GAP_S * 1000, speed })
+    const playback = createPlayback(observations, { startMs: startMs + REPLAY_GAP_S * 1000, speed, feedLists })
     plan.playback = playback
     plan.teams.push(...playback.ids.flatMap((id) => teamsOf(playback.last(id))))
   }

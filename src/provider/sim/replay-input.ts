@@ -22,6 +22,8 @@ export interface ReplayInput {
   /** Fixture payloads to re-script, each played as a live match ending in its recorded state. */
   fixtures: unknown[]
   observations: Observation[]
+  /** When the recording received the whole feed (`/football/livescores`), epoch ms: a fixture absent from it had left. */
+  feedLists: number[]
 }
 
 const RecordedLine = z.object({
@@ -32,6 +34,7 @@ const RecordedLine = z.object({
 })
 
 const LIVESCORES = /^\/?football\/livescores(?:\/(?:latest|inplay))?$/
+const WHOLE_FEED = /^\/?football\/livescores$/
 const BY_ID = /^\/?football\/fixtures\/(?:multi\/)?[\d,]+$/
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -45,26 +48,30 @@ function fixturesOf (body: unknown): FixtureRecord[] {
 }
 
 /** The observations of a recording's lines; lines of other endpoints and failed responses are skipped. */
-function observationsOf (lines: readonly unknown[]): Observation[] {
-  return lines.flatMap((raw, i) => {
+function recording (lines: readonly unknown[]): ReplayInput {
+  const input: ReplayInput = { fixtures: [], observations: [], feedLists: [] }
+  lines.forEach((raw, i) => {
     const parsed = RecordedLine.safeParse(raw)
     if (!parsed.success) throw new Error(`invalid recording line ${i + 1}:\n${z.prettifyError(parsed.error)}`)
     const { at, path, status, body } = parsed.data
     const endpoint = path.split('?')[0] ?? ''
     const inFeed = LIVESCORES.test(endpoint)
-    if (status < 200 || status > 299 || (!inFeed && !BY_ID.test(endpoint))) return []
+    if (status < 200 || status > 299 || (!inFeed && !BY_ID.test(endpoint))) return
     const atMs = Date.parse(at)
-    return fixturesOf(body).map((fixture) => ({ atMs, fixture, inFeed }))
+    // Only the unfiltered feed tells who left it.
+    if (WHOLE_FEED.test(endpoint) && !/[?&]filters=/.test(path)) input.feedLists.push(atMs)
+    for (const fixture of fixturesOf(body)) input.observations.push({ atMs, fixture, inFeed })
   })
+  return input
 }
 
 /** One `--replay` file's content (a parsed JSON value, or the parsed lines of an NDJSON file) sorted by kind. */
 export function replayInput (json: unknown): ReplayInput {
-  if (isLine(json)) return { fixtures: [], observations: observationsOf([json]) }
+  if (isLine(json)) return recording([json])
   if (Array.isArray(json)) {
-    if (json.length > 0 && json.every(isLine)) return { fixtures: [], observations: observationsOf(json) }
-    return { fixtures: json, observations: [] }
+    if (json.length > 0 && json.every(isLine)) return recording(json)
+    return { fixtures: json, observations: [], feedLists: [] }
   }
-  if (isObject(json) && Array.isArray(json.data)) return { fixtures: json.data, observations: [] }
-  return { fixtures: [json], observations: [] }
+  if (isObject(json) && Array.isArray(json.data)) return { fixtures: json.data, observations: [], feedLists: [] }
+  return { fixtures: [json], observations: [], feedLists: [] }
 }

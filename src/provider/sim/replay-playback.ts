@@ -4,8 +4,9 @@
  * runs on the simulator clock: `speed` recorded seconds per real second, the first observation at `startMs`
  * (at speed 1 the recording plays in real time). Kick-off and period times are moved with it.
  *
- * - A fixture is in the livescores feed from its first to its last observation in a livescores response;
- *   one fetched by id afterwards (the gateway's final look) is served by id only, as the upstream does.
+ * - A fixture is in the livescores feed from its first observation in a livescores response until the next
+ *   whole feed recorded without it (for ever if none was); afterwards (when the gateway takes its final look
+ *   by id) it is served by id only, as the upstream does.
  * - `latest` holds the fixtures whose observed view changed in the last 10 real seconds (the real window),
  *   the running clock aside, as for simulated matches.
  * - A response may omit includes an earlier one had (a `latest` without events): each observation is laid
@@ -19,10 +20,12 @@ import { eventFields } from './replay-parse.ts'
 import type { FixtureRecord, Observation } from './replay-input.ts'
 
 export interface PlaybackOptions {
-  /** Real time (epoch ms) at which the recording's first observation plays. */
+  /** Real time (epoch ms) at which the recording's first response plays. */
   startMs: number
   /** Recorded seconds per real second. */
   speed: number
+  /** When the recording received the whole livescores feed, epoch ms (replay-input.ts). */
+  feedLists?: readonly number[]
 }
 
 export interface Playback {
@@ -87,7 +90,8 @@ function changeKey (live: FixtureLive): string {
 }
 
 export function createPlayback (observations: readonly Observation[], opts: PlaybackOptions): Playback {
-  const t0 = observations.reduce((min, o) => Math.min(min, o.atMs), Infinity)
+  const lists = [...(opts.feedLists ?? [])].sort((a, b) => a - b)
+  const t0 = Math.min(observations.reduce((min, o) => Math.min(min, o.atMs), Infinity), lists[0] ?? Infinity)
   const realMs = (recordedMs: number): number => opts.startMs + Math.ceil((recordedMs - t0) / opts.speed)
   const realS = (unixS: unknown): unknown => typeof unixS === 'number' ? Math.floor(realMs(unixS * 1000) / 1000) : unixS
   const retime = (periods: unknown): Period[] => list(periods).map((p) => ({ ...p, started: realS(p.started), ended: realS(p.ended) }) as unknown as Period)
@@ -139,7 +143,7 @@ export function createPlayback (observations: readonly Observation[], opts: Play
       changed = change
       frames.push({ atMs, live })
     }
-    const fed = seen.filter((o) => o.inFeed).map((o) => realMs(o.atMs))
+    const fed = seen.filter((o) => o.inFeed).map((o) => o.atMs)
     const kickoff = realS(merged.starting_at_timestamp)
     const timeline: Timeline = {
       frames,
@@ -148,8 +152,9 @@ export function createPlayback (observations: readonly Observation[], opts: Play
       last: { ...merged, periods: retime(merged.periods) },
       kickoff: typeof kickoff === 'number' ? kickoff : Math.floor(opts.startMs / 1000)
     }
-    // `seen` is in time order.
-    if (fed.length > 0) timeline.feed = { from: fed[0] as number, to: fed[fed.length - 1] as number }
+    // `seen` is in time order; the fixture left the feed by the next whole feed after its last sighting.
+    const left = lists[lastIndexAtOrBefore(lists, fed[fed.length - 1] ?? Infinity) + 1]
+    if (fed.length > 0) timeline.feed = { from: realMs(fed[0] as number), to: left === undefined ? Infinity : realMs(left) - 1 }
     timelines.set(id, timeline)
   }
 

@@ -20,8 +20,8 @@ describe('what --replay accepts', () => {
   afterAll(() => { rmSync(dir, { recursive: true, force: true }) })
 
   it('a single fixture response, enveloped or bare, is one fixture to re-script', () => {
-    expect(replayInput(load(VILLA))).toEqual({ fixtures: [load(VILLA)], observations: [] })
-    expect(replayInput(bare(load(PSG)))).toEqual({ fixtures: [bare(load(PSG))], observations: [] })
+    expect(replayInput(load(VILLA))).toEqual({ fixtures: [load(VILLA)], observations: [], feedLists: [] })
+    expect(replayInput(bare(load(PSG)))).toEqual({ fixtures: [bare(load(PSG))], observations: [], feedLists: [] })
   })
 
   it('a livescores list, enveloped or bare, is each of its fixtures to re-script', () => {
@@ -41,6 +41,7 @@ describe('what --replay accepts', () => {
       line(LATER, '/football/fixtures/19135043', villa)
     ])
     expect(input.fixtures).toEqual([])
+    expect(input.feedLists).toEqual([Date.parse(AT)])
     expect(input.observations.map((o) => [o.atMs, o.fixture.id, o.fixture.state_id, o.inFeed])).toEqual([
       [Date.parse(AT), 19135043, 5, true],
       [Date.parse(LATER), 19135043, 3, true],

@@ -28,8 +28,11 @@ const START = 1_800_000_000_000
 /** Real time at which recorded time `recordedMs` plays. */
 const real = (recordedMs: number): number => START + (recordedMs - T0) / SPEED
 
+/** The whole feed was fetched at the start, at full time, and ten minutes later (without the fixture). */
+const FEED_LISTS = [T0, T0 + 6_000_000, T0 + 6_600_000]
+
 describe('a recording played back', () => {
-  const playback = createPlayback(observations, { startMs: START, speed: SPEED })
+  const playback = createPlayback(observations, { startMs: START, speed: SPEED, feedLists: FEED_LISTS })
 
   it('shows at each instant what the last observation before it showed, and ends in the last one', () => {
     const at = (recordedMs: number) => playback.view(ID, real(recordedMs))
@@ -58,11 +61,13 @@ describe('a recording played back', () => {
     expect(view?.currentperiod?.id).toBe(1)
   })
 
-  it('keeps the fixture in the feed from its first to its last livescores observation, and in latest for 10 s after a change', () => {
+  it('keeps the fixture in the feed from its first sighting to the first whole feed without it, and in latest for 10 s after a change', () => {
     expect(playback.livescores(START - 1)).toEqual([])
     expect(playback.livescores(START)).toEqual([ID])
-    expect(playback.livescores(real(T0 + 6_000_000))).toEqual([ID])
-    expect(playback.livescores(real(T0 + 6_000_000) + 1)).toEqual([])
+    expect(playback.livescores(real(T0 + 6_600_000) - 1)).toEqual([ID])
+    expect(playback.livescores(real(T0 + 6_600_000))).toEqual([])
+    // Never seen leaving the feed: in it to the end.
+    expect(createPlayback(observations, { startMs: START, speed: SPEED, feedLists: [T0] }).livescores(real(T0 + 100_000_000))).toEqual([ID])
     expect(playback.inplay(real(T0 + 1_500_000))).toEqual([ID])
     expect(playback.inplay(real(T0 + 6_000_000))).toEqual([])
     expect(playback.latest(START, 'all')).toEqual([])
@@ -94,6 +99,8 @@ describe('the provider replaying a recording', () => {
       status: 200,
       body: { data: o.inFeed ? [o.fixture] : o.fixture }
     }))
+    // The whole feed, without the fixture, just before it was fetched by id.
+    lines.splice(-1, 0, { at: new Date(T0 + 6_600_000).toISOString(), path: '/football/livescores', status: 200, body: { data: [] } })
     const { app } = createProvider({ now: () => now, simSpeed: SPEED, replay: [{ file: 'day.ndjson', json: lines }] })
     const start = now + REPLAY_GAP_S * 1000
     const get = async (path: string) => (await app.inject({ url: `/v3/football/${path}${path.includes('?') ? '&' : '?'}api_token=demo-enterprise` })).json() as { data: Array<Record<string, any>> | Record<string, any> }
