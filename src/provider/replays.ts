@@ -157,8 +157,32 @@ function expand (arg: string): string[] {
   return matches
 }
 
+/** The last record of each fixture read, as text and as parsed, shared across the files of one `--replay`. */
+type LastRecords = Map<number, { text: string, record: unknown }>
+
+/**
+ * A recorded line, with every fixture record that repeats the previous record of the same fixture replaced by
+ * that record itself: a day's recording sees each fixture every 30 s, mostly unchanged, and keeps it once.
+ */
+function shareRepeats (line: unknown, last: LastRecords): unknown {
+  const body = (line as { body?: { data?: unknown } } | null)?.body
+  const data = body?.data
+  if (body === undefined || data === null || typeof data !== 'object') return line
+  const share = (record: unknown): unknown => {
+    const id = (record as { id?: unknown } | null)?.id
+    if (typeof id !== 'number') return record
+    const text = JSON.stringify(record)
+    const seen = last.get(id)
+    if (seen?.text === text) return seen.record
+    last.set(id, { text, record })
+    return record
+  }
+  body.data = Array.isArray(data) ? data.map(share) : share(data)
+  return line
+}
+
 /** A file's content: one JSON value, or the lines of an NDJSON recording. */
-function parseReplayText (file: string, text: string): unknown {
+function parseReplayText (file: string, text: string, last: LastRecords): unknown {
   if (!file.endsWith('.ndjson')) {
     try {
       return JSON.parse(text) as unknown
@@ -170,7 +194,7 @@ function parseReplayText (file: string, text: string): unknown {
   return text.split('\n').flatMap((line, i) => {
     if (line.trim() === '') return []
     try {
-      return [JSON.parse(line) as unknown]
+      return [shareRepeats(JSON.parse(line) as unknown, last)]
     } catch (err) {
       throw new Error(`line ${i + 1} is not JSON: ${(err as Error).message}`, { cause: err })
     }
@@ -186,9 +210,10 @@ export function readReplayFiles (args: readonly string[]): ReplayFile[] {
       throw errorIn(arg, err)
     }
   })
+  const last: LastRecords = new Map()
   return files.map((file) => {
     try {
-      return { file, json: parseReplayText(file, readFileSync(file, 'utf8')) }
+      return { file, json: parseReplayText(file, readFileSync(file, 'utf8'), last) }
     } catch (err) {
       throw errorIn(file, err)
     }

@@ -67,6 +67,18 @@ describe('what --replay accepts', () => {
     expect(files.map((f) => Array.isArray(f.json) ? f.json.length : 'one')).toEqual([1, 2, 'one', 2])
   })
 
+  it('keeps a fixture record that repeats the one before it once, across the hourly files', () => {
+    const villa = bare(load(VILLA))
+    const ndjson = (lines: unknown[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + '\n'
+    writeFileSync(join(dir, 'repeat-1.ndjson'), ndjson([line(AT, '/football/livescores', [villa]), line(AT, '/football/livescores', [villa])]))
+    writeFileSync(join(dir, 'repeat-2.ndjson'), ndjson([line(LATER, '/football/livescores', [villa]), line(LATER, '/football/livescores', [{ ...villa, state_id: 3 }])]))
+    const records = readReplayFiles([join(dir, 'repeat-*.ndjson')]).flatMap((f) => (f.json as Array<{ body: { data: unknown[] } }>).map((l) => l.body.data[0]))
+    expect(records[1]).toBe(records[0])
+    expect(records[2]).toBe(records[0])
+    expect(records[3]).not.toBe(records[0])
+    expect(records[3]).toEqual({ ...villa, state_id: 3 })
+  })
+
   it('names a missing file, a wildcard that matches nothing and a file that is not JSON', () => {
     expect(() => readReplayFiles([join(dir, 'missing.json')])).toThrow(/cannot replay .*missing\.json/)
     expect(() => readReplayFiles([join(dir, '*.nothing')])).toThrow(/no file matches/)
