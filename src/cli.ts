@@ -18,6 +18,24 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
                              print live changes in the terminal (all leagues of the key without --league/--fixture)
 `
 
+/**
+ * `--replay A B C`: every argument after the flag up to the next option is a replay file (parseArgs takes one
+ * value per flag), so a shell wildcard's expansion works; quoted wildcards are expanded by the provider.
+ */
+function spreadReplayFiles (args: readonly string[]): string[] {
+  const out: string[] = []
+  // 'off', 'first' (the flag is out, its file next) or 'more' (each further file gets its own flag).
+  let replay: 'off' | 'first' | 'more' = 'off'
+  for (const arg of args) {
+    if (arg.startsWith('-')) replay = 'off'
+    if (arg === '--replay' || arg.startsWith('--replay=')) replay = arg === '--replay' ? 'first' : 'more'
+    else if (replay === 'first') replay = 'more'
+    else if (replay === 'more') out.push('--replay')
+    out.push(arg)
+  }
+  return out
+}
+
 function fail (message: string, code: number): never {
   process.stderr.write(`touchline: ${message}\n`)
   process.exit(code)
@@ -41,7 +59,7 @@ async function main (argv: string[]): Promise<void> {
   switch (command) {
     case 'provider': {
       const { values } = parseArgs({
-        args: rest,
+        args: spreadReplayFiles(rest),
         options: {
           port: { type: 'string' },
           seed: { type: 'string' },

@@ -19,6 +19,7 @@ import {
 import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
+import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
 import { createLease, createStore, type LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
@@ -172,8 +173,11 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
 
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
+  // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
+  const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [token] })
+  if (recorder !== undefined) scope.defer(async () => { await recorder.close() })
   const poller = createPoller({
-    upstream: live.observe(upstream),
+    upstream: live.observe(recorder?.wrap(upstream) ?? upstream),
     ledger,
     store,
     metrics,

@@ -9,7 +9,7 @@ import { buildProviderApp } from './app.ts'
 import { generateDataset } from './dataset/generate.ts'
 import { createFaults, type FaultOptions, type Faults } from './faults.ts'
 import { createLiveSource } from './live.ts'
-import { planReplays, withReplays, type ReplayFile } from './replays.ts'
+import { planReplays, withPlayback, withReplays, type ReplayFile } from './replays.ts'
 import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
 import { World } from './world.ts'
 
@@ -32,7 +32,7 @@ export interface ProviderOptions {
   burstBuffer?: number
   /** Fault injection, off by default; can be changed later through `faults.set`. */
   faults?: FaultOptions
-  /** Recorded fixture responses to play as live matches (`--replay`). */
+  /** Recorded responses to play as live matches (`--replay`): fixtures, livescores lists, recordings (replays.ts). */
   replay?: readonly ReplayFile[]
   /** What `livescores/latest` reports: any change, or only the base fields the real API tracks. @default 'all' */
   latestTracks?: 'all' | 'base'
@@ -58,9 +58,11 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
-  const replays = planReplays(opts.replay ?? [], startMs)
-  const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), replays, opts.replay ?? [])
-  const live = createLiveSource(dataset, { seed, speed: opts.simSpeed ?? 60, startMs, liveTarget: opts.liveTarget ?? 6, replays, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
+  const speed = opts.simSpeed ?? 60
+  const plan = planReplays(opts.replay ?? [], startMs, speed)
+  const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), plan)
+  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? 6, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
+  const live = withPlayback(sim, plan.playback, opts.latestTracks ?? 'all')
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({
@@ -75,7 +77,7 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
     ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {})
   })
-  return { app, world, faults, changedAt: (id, nowMs) => live.sim.lastChangedAt(id, nowMs) }
+  return { app, world, faults, changedAt: live.changedAt }
 }
 
 export async function startProvider (opts: ProviderOptions = {}): Promise<RunningProvider> {

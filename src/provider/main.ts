@@ -1,5 +1,4 @@
 /** `touchline provider`: the embedded provider alone, as a local sandbox of the upstream API. */
-import { readFileSync } from 'node:fs'
 import closeWithGrace from 'close-with-grace'
 import { pino } from 'pino'
 import type { Config } from '../config.ts'
@@ -7,6 +6,7 @@ import { loggerOptions } from '../logger.ts'
 import { startProvider } from './index.ts'
 import type { FaultOptions } from './faults.ts'
 import { DEMO_TOKENS } from './plans.ts'
+import { readReplayFiles, type ReplayFile } from './replays.ts'
 
 export interface ProviderFlags {
   port?: string
@@ -53,14 +53,25 @@ function faultsFrom (flags: ProviderFlags): FaultOptions {
   return faults
 }
 
+/** `--replay FILE...`: an unreadable file or a wildcard matching nothing stops the start, named, with exit code 2. */
+function replayFilesFrom (args: readonly string[]): ReplayFile[] {
+  try {
+    return readReplayFiles(args)
+  } catch (err) {
+    process.stderr.write(`touchline: ${(err as Error).message}\n`)
+    process.exit(2)
+  }
+}
+
 export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<void> {
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
-  const replay = (flags.replay ?? []).map((file) => ({ file, json: JSON.parse(readFileSync(file, 'utf8')) as unknown }))
+  const replay = replayFilesFrom(flags.replay ?? [])
+  const speed = numberFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED)
   const provider = await startProvider({
     port: numberFlag('port', flags.port, cfg.TOUCHLINE_PROVIDER_PORT),
     host: flags.host ?? (cfg.TOUCHLINE_HOST === '0.0.0.0' ? '127.0.0.1' : cfg.TOUCHLINE_HOST),
     seed: numberFlag('seed', flags.seed, cfg.TOUCHLINE_SEED),
-    simSpeed: numberFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED),
+    simSpeed: speed,
     replay,
     faults: faultsFrom(flags),
     ...latestFrom(flags.latest),
@@ -70,7 +81,7 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
   process.stdout.write([
     '',
     `  touchline provider: the football data API, embedded  ${provider.baseUrl}`,
-    `  ${live} fixtures in play now; matches run at ${cfg.TOUCHLINE_SIM_SPEED}x`,
+    `  ${live} fixtures in play now; matches run at ${speed}x`,
     '',
     '  demo tokens (one per plan):',
     ...Object.entries(DEMO_TOKENS).map(([plan, token]) => `    ${plan.padEnd(11)} ${token}`),
