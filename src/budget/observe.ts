@@ -61,7 +61,8 @@ export async function observeResponse (r: ResponseReport): Promise<RateLimitSnap
   const limit = num(rl.total) ?? intHeader(r.headers['x-ratelimit-limit'])
   const snapshot: RateLimitSnapshot = { entity, remaining, resetsInSeconds }
   if (r.status < 200 || r.status > 299) snapshot.calls = 0
-  if (limit !== undefined && limit >= remaining) snapshot.limit = limit
+  // A limit of 0 (a fault, or a 429 saying "none left of none") is no plan's limit: it would refuse every window after.
+  if (limit !== undefined && limit > 0 && limit >= remaining) snapshot.limit = limit
   return snapshot
 }
 

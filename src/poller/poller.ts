@@ -12,9 +12,11 @@
  * Budget: every upstream call, each `fixtures/multi` batch and each client retry included, is reserved in
  * the ledger first; a refused reservation ends the step, and a ledger that cannot be read means no call at
  * all (status `last_error`: `budget_refused`, `budget_ledger_unavailable`). The pace comes from pacing.ts.
- * `latest` polls have their own short deadline (LATEST_TIMEOUT_MS): a hung one is abandoned and the next
- * poll goes out, rather than silencing changes for the client's 10 s timeout and its retries.
- * Failures are logged and retried with backoff; nothing here throws out of the loop.
+ * Hung calls: every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
+ * slowest recent call, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that instead of
+ * the client's 10 s; a `latest` poll is not retried (the next poll is its retry).
+ * Failures are logged and retried with a short backoff (at most MAX_BACKOFF_MS, so the first poll after an
+ * outage goes out within seconds of its end); nothing here throws out of the loop.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
@@ -25,6 +27,7 @@ import type { LiveStore } from '../store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
+import { createCallDeadline } from './deadline.ts'
 import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
@@ -39,6 +42,11 @@ const MULTI_MAX = 50
  * keeps two polls within the 10 s window even when one hangs.
  */
 export const LATEST_TIMEOUT_MS = 2500
+/**
+ * Longest pause after failures in a row. Short on purpose: while the upstream is down a poll costs a failed
+ * call (which the upstream does not count), and once it is back the next poll is at most this late.
+ */
+export const MAX_BACKOFF_MS = 4000
 /**
  * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
  * single empty answer may be a glitch, three (about 90 s at the default reconcile interval) are not.
@@ -58,9 +66,9 @@ export interface PollerOptions extends Partial<PacingOptions> {
   reconcileIntervalMs?: number
   /** Only these leagues (`fixtureLeagues` filter); all when unset. */
   leagues?: readonly number[]
-  /** Longest backoff after repeated failures. @default 30_000 */
+  /** Longest backoff after repeated failures. @default MAX_BACKOFF_MS */
   maxBackoffMs?: number
-  /** Deadline of one `latest` attempt. @default LATEST_TIMEOUT_MS */
+  /** Shortest deadline of one call (deadline.ts). @default LATEST_TIMEOUT_MS */
   latestTimeoutMs?: number
 }
 
@@ -114,8 +122,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const pause = deps.sleep ?? (async (ms: number, signal: AbortSignal) => { await sleep(ms, undefined, { signal }) })
   const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? SLOWEST_POLL_MS }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
-  const maxBackoff = opts.maxBackoffMs ?? 30_000
-  const latestTimeoutMs = opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS
+  const maxBackoff = opts.maxBackoffMs ?? MAX_BACKOFF_MS
+  const deadline = createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS })
   const log = deps.log
   const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
@@ -188,7 +196,9 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
-    const res = await deps.upstream.get(path, query, { signal: abort.signal, beforeAttempt: reserveCall, ...(latest ? { timeoutMs: latestTimeoutMs, retries: 0 } : {}) })
+    const started = performance.now()
+    const res = await deps.upstream.get(path, query, { signal: abort.signal, beforeAttempt: reserveCall, timeoutMs: deadline.current(), ...(latest ? { retries: 0 } : {}) })
+    deadline.succeeded(performance.now() - started)
     return parseFixtures(res.envelope, { anomalies, source: path })
   }
 

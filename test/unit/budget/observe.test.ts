@@ -25,6 +25,17 @@ describe('observeResponse', () => {
     expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 1200, limit: 20, calls: 0 })
   })
 
+  it('never takes a limit of 0 (a 429 saying "none left of none"): it would refuse every window after it', async () => {
+    const snap = await observeResponse({ status: 429, json: rl(0, { total: 0 }), headers: { 'x-ratelimit-limit': '0' }, nowMs: NOW })
+    expect(snap).toEqual({ entity: 'Fixture', remaining: 0, resetsInSeconds: 1200, calls: 0 })
+    let t = NOW
+    const ledger = createMemoryLedger({ now: () => t })
+    await ledger.record('Fixture', { remaining: 0, resetsInSeconds: 1200, calls: 0, limit: 3000 }, t)
+    await ledger.record('Fixture', snap!, t)
+    t += 1_300_000
+    expect(await ledger.reserve('Fixture', 1, 0), 'the window after the 429 opens with the limit known before').toBe(true)
+  })
+
   it('drops a header limit below the remaining count (a global counter, not the entity bucket)', async () => {
     const snap = await observeResponse({ status: 200, json: rl(2900), headers: { 'x-ratelimit-limit': '500' }, nowMs: NOW })
     expect(snap).not.toHaveProperty('limit')
