@@ -7,8 +7,9 @@
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryLedger, type BudgetLedger } from '../../../src/budget/index.ts'
+import { SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
 import { LIVE_INCLUDES, createPoller, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
-import { DEMO_TOKENS, startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { LIVESCORES_WINDOW_SECONDS } from '../../../src/provider/sim/engine.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { createUpstreamClient, type CallInfo } from '../../../src/upstream/index.ts'
@@ -40,10 +41,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {})
 })
 
-async function rig (poller: PollerOptions = {}): Promise<Rig> {
+async function rig (poller: PollerOptions = {}, opts: { token?: string, provider?: ProviderOptions } = {}): Promise<Rig> {
   let frozen = Date.now()
   const now = (): number => frozen
-  const provider = await startProvider({ port: 0, now, simSpeed: SPEED, liveTarget: 6 })
+  const provider = await startProvider({ port: 0, now, simSpeed: SPEED, liveTarget: 6, ...opts.provider })
   cleanups.push(async () => { await provider.close() })
   const urls: string[] = []
   const proxy = await startProxy(provider.baseUrl, { answer: (url) => { urls.push(url); return undefined } })
@@ -61,7 +62,7 @@ async function rig (poller: PollerOptions = {}): Promise<Rig> {
   const store = createStore({ kind: 'memory' })
   const calls: CallInfo[] = []
   const log = pino({ level: 'silent' })
-  const upstream = createUpstreamClient({ baseUrl: proxy.baseUrl, token: DEMO_TOKENS.enterprise, ledger, logger: log, onCall: (c) => { calls.push(c) } })
+  const upstream = createUpstreamClient({ baseUrl: proxy.baseUrl, token: opts.token ?? DEMO_TOKENS.enterprise, ledger, logger: log, onCall: (c) => { calls.push(c) } })
   const p = createPoller({ upstream, ledger, store, log, now }, { floorMs: 100, reconcileIntervalMs: RECONCILE_MS, feedLeadMs: LEAD_MS, ...poller })
   cleanups.push(async () => { await p.stop(); await upstream.close() })
   return { provider, ledger, store, poller: p, calls, urls, reserved: () => granted, now, setNow: (ms) => { frozen = ms } }
@@ -166,4 +167,18 @@ describe('a fixture that enters livescores before kick-off', () => {
     expect(await r.store.getFixture(target.id)).toMatchObject({ id: target.id, state: { phase: 'scheduled' } })
     expect(r.reserved()).toBe(r.calls.length)
   }, 60_000)
+
+  it('is not listed for with a bucket too small for overlapping polls (every poll is a reconcile there)', async () => {
+    const r = await rig({}, { token: DEMO_TOKENS.pro, provider: { hourlyLimits: { Pro: 120 } } })
+    r.poller.start()
+    // Until the first step is over and the poller has chosen its (slow) pace.
+    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    await r.poller.stop()
+    expect(r.poller.status().intervalMs).toBeGreaterThan(SLOWEST_POLL_MS)
+    r.setNow(r.now() + 1000)
+    await r.poller.step()
+    expect(r.urls.filter((u) => u.includes('/livescores/latest'))).toHaveLength(1)
+    expect(r.urls.filter((u) => u.includes('/fixtures/between/'))).toHaveLength(0)
+    expect(r.reserved()).toBe(r.calls.length)
+  }, 30_000)
 })
