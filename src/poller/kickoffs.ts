@@ -20,6 +20,11 @@ export const FEED_LEAD_MS = 15 * 60_000
 export const KICKOFF_LIST_EVERY_MS = 3_600_000
 /** After a failed or refused list call, the next attempt. */
 export const KICKOFF_LIST_RETRY_MS = 5 * 60_000
+/**
+ * Deadline of one list page, unretried: the list holds up the next `latest` poll, and a hung one must not
+ * silence changes for the client's full timeout and retries (a gap past the window means a reconcile next).
+ */
+export const KICKOFF_LIST_TIMEOUT_MS = 5000
 /** Rows per page of a `filters=populate` list (upstream-facts §6). */
 const POPULATE_PAGE = '1000'
 

@@ -31,7 +31,7 @@ import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
-import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
+import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
 /** Includes the live model needs (DESIGN §4 LiveFixture). */
@@ -306,7 +306,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     const found: Kickoff[] = []
     let pages = 0
     try {
-      for await (const page of deps.upstream.paginate(request.path, request.query, { signal: abort.signal, beforeAttempt: reserveCall })) {
+      for await (const page of deps.upstream.paginate(request.path, request.query, { signal: abort.signal, beforeAttempt: reserveCall, timeoutMs: KICKOFF_LIST_TIMEOUT_MS, retries: 0 })) {
         pages++
         found.push(...upcomingKickoffs(page.data, t, opts.leagues))
       }

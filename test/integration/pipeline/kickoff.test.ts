@@ -13,7 +13,7 @@ import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider 
 import { LIVESCORES_WINDOW_SECONDS } from '../../../src/provider/sim/engine.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { createUpstreamClient, type CallInfo } from '../../../src/upstream/index.ts'
-import { startProxy } from '../../helpers/http-proxy.ts'
+import { startProxy, type ProxyRule } from '../../helpers/http-proxy.ts'
 
 const SPEED = 60
 /** When a fixture enters the embedded provider's feed: 15 match minutes before kick-off. */
@@ -28,7 +28,7 @@ interface Rig {
   poller: Poller
   /** Every upstream attempt, as the client's onCall hook saw it. */
   calls: CallInfo[]
-  /** Every request that reached the provider, path and query. */
+  /** Every request that reached the provider, path and query (through the proxy, unless `direct`). */
   urls: string[]
   reserved: () => number
   now: () => number
@@ -41,14 +41,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {})
 })
 
-async function rig (poller: PollerOptions = {}, opts: { token?: string, provider?: ProviderOptions } = {}): Promise<Rig> {
+async function rig (poller: PollerOptions = {}, opts: { token?: string, provider?: ProviderOptions, answer?: ProxyRule['answer'], direct?: boolean } = {}): Promise<Rig> {
   let frozen = Date.now()
   const now = (): number => frozen
   const provider = await startProvider({ port: 0, now, simSpeed: SPEED, liveTarget: 6, ...opts.provider })
-  cleanups.push(async () => { await provider.close() })
   const urls: string[] = []
-  const proxy = await startProxy(provider.baseUrl, { answer: (url) => { urls.push(url); return undefined } })
+  const proxy = await startProxy(provider.baseUrl, { answer: (url) => { urls.push(url); return opts.answer?.(url) } })
   cleanups.push(async () => { await proxy.close() })
+  cleanups.push(async () => { await provider.close() })
   const inner = createMemoryLedger({ now })
   let granted = 0
   const ledger: BudgetLedger = {
@@ -62,7 +62,7 @@ async function rig (poller: PollerOptions = {}, opts: { token?: string, provider
   const store = createStore({ kind: 'memory' })
   const calls: CallInfo[] = []
   const log = pino({ level: 'silent' })
-  const upstream = createUpstreamClient({ baseUrl: proxy.baseUrl, token: opts.token ?? DEMO_TOKENS.enterprise, ledger, logger: log, onCall: (c) => { calls.push(c) } })
+  const upstream = createUpstreamClient({ baseUrl: opts.direct === true ? provider.baseUrl : proxy.baseUrl, token: opts.token ?? DEMO_TOKENS.enterprise, ledger, logger: log, onCall: (c) => { calls.push(c) } })
   const p = createPoller({ upstream, ledger, store, log, now }, { floorMs: 100, reconcileIntervalMs: RECONCILE_MS, feedLeadMs: LEAD_MS, ...poller })
   cleanups.push(async () => { await p.stop(); await upstream.close() })
   return { provider, ledger, store, poller: p, calls, urls, reserved: () => granted, now, setNow: (ms) => { frozen = ms } }
@@ -180,5 +180,29 @@ describe('a fixture that enters livescores before kick-off', () => {
     expect(r.urls.filter((u) => u.includes('/livescores/latest'))).toHaveLength(1)
     expect(r.urls.filter((u) => u.includes('/fixtures/between/'))).toHaveLength(0)
     expect(r.reserved()).toBe(r.calls.length)
+  }, 30_000)
+
+  it('keeps polling when the list fails or hangs: the poll it follows counts, and it is not asked again at once', async () => {
+    const failing = await rig({}, { answer: (url) => url.includes('/fixtures/between/') ? { status: 500, body: { message: 'Server Error' } } : undefined })
+    await failing.poller.step()
+    failing.setNow(failing.now() + 1000)
+    await failing.poller.step()
+    expect(failing.poller.status()).toMatchObject({ lastError: null, consecutiveFailures: 0 })
+    expect(failing.urls.filter((u) => u.includes('/fixtures/between/'))).toHaveLength(1)
+    failing.setNow(failing.now() + 1000)
+    await failing.poller.step()
+    expect(failing.urls.filter((u) => u.includes('/fixtures/between/'))).toHaveLength(1)
+    expect(failing.reserved()).toBe(failing.calls.length)
+
+    // Straight to the provider: the proxy would hold the hung request open.
+    const hung = await rig({}, { direct: true, provider: { faults: { hangRate: 1, pathContains: '/fixtures/between/' } } })
+    await hung.poller.step()
+    hung.setNow(hung.now() + 1000)
+    const started = Date.now()
+    await hung.poller.step()
+    // One attempt with its own deadline, not the client's 10 s timeout and retries.
+    expect(Date.now() - started).toBeLessThan(8000)
+    expect(hung.calls.filter((c) => c.status === 'timeout')).toHaveLength(1)
+    expect(hung.poller.status()).toMatchObject({ lastError: null, consecutiveFailures: 0 })
   }, 30_000)
 })
