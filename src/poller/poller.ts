@@ -14,9 +14,10 @@
  *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
  *    (upstream-facts §0.6). One the upstream no longer returns by id (a 404, or a 200 "No result(s)")
  *    at RETIRE_AFTER_MISSES reconciles in a row is retired with `fixture_removed`.
- * Budget: every upstream call, each `fixtures/multi` batch and each client retry included, is reserved in
- * the ledger first; a refused reservation ends the step, and a ledger that cannot be read means no call at
- * all (status `last_error`: `budget_refused`, `budget_ledger_unavailable`). The pace comes from pacing.ts.
+ * Budget: every upstream call, each `fixtures/multi` batch, kick-off list page and client retry included,
+ * is reserved in the ledger first; a refused reservation ends the step (or, for the kick-off list, the
+ * list), and a ledger that cannot be read means no call at all (status `last_error`: `budget_refused`,
+ * `budget_ledger_unavailable`). The pace comes from pacing.ts.
  * `latest` polls have their own short deadline (LATEST_TIMEOUT_MS): a hung one is abandoned and the next
  * poll goes out, rather than silencing changes for the client's 10 s timeout and its retries.
  * Failures are logged and retried with backoff; nothing here throws out of the loop.
