@@ -21,6 +21,7 @@ import { startLeadership, type Leader } from './poller/leader.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
+import { LIVESCORES_WINDOW_SECONDS } from './provider/sim/index.ts'
 import { createLease, createStore, type LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 
@@ -186,7 +187,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   }, {
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
-    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS
+    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
+    // The embedded provider's feed opens 15 match minutes before kick-off, at its simulator speed.
+    ...(provider !== undefined ? { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / (overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED)) } : {})
   })
   const leader = startPolling(poller, redis, cfg, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }

@@ -42,7 +42,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
       }
     }),
     pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r }),
-    polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
+    polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch, kickoffs: the upcoming kick-off list) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
     detectionLatency: new Histogram({
       name: 'touchline_detection_latency_seconds',
       help: 'Time from a change at the provider to its append to the event log',

@@ -12,7 +12,8 @@
  *
  * The poller spreads what it may spend evenly until the reset: its need, or everything above the
  * passthrough reserve when the passthrough left more. It counts the extra `fixtures/multi` calls its
- * reconciles make, and never spends more than is left, so it does not run into a 429.
+ * reconciles make and the kick-off list (with the reconciles it schedules), and never spends more than is
+ * left, so it does not run into a 429.
  */
 import { WINDOW_MS, type BucketView } from '../budget/index.ts'
 
@@ -39,6 +40,11 @@ export interface PollLoad {
   reconcileCalls: number
   /** How often a reconcile comes while polls overlap, ms. */
   reconcileEveryMs: number
+  /**
+   * Calls per ms on top of the polls: the kick-off list, and the `fixtures/multi` batches of the reconciles
+   * scheduled when fixtures enter the feed (kickoffs.ts). @default 0
+   */
+  otherCallsPerMs?: number
 }
 
 export type Pace =
@@ -86,7 +92,7 @@ export function nextPace (bucket: BucketView | undefined, now: number, opts: Pac
   const budget = Math.min(bucket.remaining, Math.max(pollerNeed(bucket, now, opts), usable))
   const ceiling = Math.max(opts.ceilingMs, opts.floorMs)
   // `latest` polls per ms once the reconciles' extra calls are paid for.
-  const rate = budget / msLeft - (load.reconcileCalls - 1) / load.reconcileEveryMs
+  const rate = budget / msLeft - (load.reconcileCalls - 1) / load.reconcileEveryMs - (load.otherCallsPerMs ?? 0)
   const even = rate > 0 ? 1 / rate : Infinity
   if (even <= ceiling) return { kind: 'poll', delayMs: Math.round(Math.max(even, opts.floorMs)) }
   return { kind: 'slow', delayMs: Math.round(Math.max(ceiling, msLeft * load.reconcileCalls / budget)) }

@@ -4,14 +4,20 @@
  *  - a full `livescores` snapshot (reconcile) at start, every `reconcileIntervalMs`, and at once after any
  *    gap longer than the `latest` window (an error, a 429, a pause forced by the budget, a restart), since
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
+ *  - a reconcile also at the first poll after an upcoming fixture enters the feed (kick-off minus
+ *    `feedLeadMs`) and, if it was not found then, after its kick-off: `latest` does not list a fixture that
+ *    enters the feed unchanged. The kick-offs come from a list call about once an hour, made after a
+ *    `latest` poll while polls overlap (kickoffs.ts); with a bucket too small for that every poll is a
+ *    reconcile anyway;
  *  - fixtures that left the feed while live in the store, or while in the feed at the previous reconcile
  *    (the poller's own memory, which outlives a store that lost its data or cannot be read), are fetched
  *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
  *    (upstream-facts §0.6). One the upstream no longer returns by id (a 404, or a 200 "No result(s)")
  *    at RETIRE_AFTER_MISSES reconciles in a row is retired with `fixture_removed`.
- * Budget: every upstream call, each `fixtures/multi` batch and each client retry included, is reserved in
- * the ledger first; a refused reservation ends the step, and a ledger that cannot be read means no call at
- * all (status `last_error`: `budget_refused`, `budget_ledger_unavailable`). The pace comes from pacing.ts.
+ * Budget: every upstream call, each `fixtures/multi` batch, kick-off list page and client retry included,
+ * is reserved in the ledger first; a refused reservation ends the step (or, for the kick-off list, the
+ * list), and a ledger that cannot be read means no call at all (status `last_error`: `budget_refused`,
+ * `budget_ledger_unavailable`). The pace comes from pacing.ts.
  * Hung calls: every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
  * slowest recent call, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that instead of
  * the client's 10 s; a `latest` poll is not retried (the next poll is its retry).
@@ -29,6 +35,7 @@ import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type Up
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
 import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
+import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
 /** Includes the live model needs (DESIGN §4 LiveFixture). */
@@ -70,6 +77,13 @@ export interface PollerOptions extends Partial<PacingOptions> {
   maxBackoffMs?: number
   /** Shortest deadline of one call (deadline.ts). @default LATEST_TIMEOUT_MS */
   latestTimeoutMs?: number
+  /**
+   * How long before kick-off a fixture enters the `livescores` feed: 15 minutes on the real API; the
+   * embedded provider's 15 match minutes at its simulator speed. @default FEED_LEAD_MS
+   */
+  feedLeadMs?: number
+  /** How often the upcoming kick-offs are listed; 0 turns the kick-off reconciles off. @default KICKOFF_LIST_EVERY_MS */
+  kickoffListEveryMs?: number
 }
 
 export interface PollerDeps {
@@ -124,6 +138,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? MAX_BACKOFF_MS
   const deadline = createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS })
+  const feedLeadMs = opts.feedLeadMs ?? FEED_LEAD_MS
+  const listEvery = opts.kickoffListEveryMs ?? KICKOFF_LIST_EVERY_MS
   const log = deps.log
   const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
@@ -137,6 +153,13 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const misses = new Map<number, number>()
   /** Calls of the last reconcile (livescores plus multi batches), for pacing. */
   let reconcileCalls = 1
+  /** Upcoming fixtures, due for a reconcile when they enter the feed. */
+  const kickoffs = createKickoffSchedule(feedLeadMs)
+  /** When the kick-off list is next fetched, and the pages the last one took (for pacing). */
+  let nextListAt = 0
+  let listPages = 1
+  /** Whether the last pace let `latest` polls overlap: only then is the kick-off list worth its calls. */
+  let overlapping = true
   /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
   let lastPollAt: number | null = null
   let lastReconcileAt: number | null = null
@@ -243,9 +266,10 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
    * be missed. These extra calls come once per reconcile, so they never push two `latest` polls more than
    * the window apart.
    */
-  async function reconcile (): Promise<void> {
+  async function reconcile (startedAt: number): Promise<void> {
     const fixtures = await call('/football/livescores')
     const inFeed = new Set(fixtures.map((f) => f.id))
+    kickoffs.reconciled(startedAt, inFeed)
     // Before anything is stored: what was in the feed last time and left it is pending even if the store
     // lost it (flushed, restarted empty) or the apply below fails.
     for (const id of lastFeed) if (!inFeed.has(id)) pendingFinal.add(id)
@@ -272,19 +296,59 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     deps.metrics?.liveFixtures.set(tracked)
   }
 
-  /** Reconcile when asked to, every `reconcileEvery`, and whenever `latest` could no longer overlap the last poll. */
+  /**
+   * Reconcile when asked to, every `reconcileEvery`, whenever `latest` could no longer overlap the last
+   * poll, and when an upcoming fixture is due to enter the feed.
+   */
   function nextAction (): 'reconcile' | 'latest' {
     const t = now()
     const gap = lastPollAt === null || t - lastPollAt > LATEST_WINDOW_MS - 1000
-    return needReconcile || gap || lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery ? 'reconcile' : 'latest'
+    const periodic = lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery
+    return needReconcile || gap || periodic || kickoffs.due(t) ? 'reconcile' : 'latest'
+  }
+
+  /**
+   * Lists the upcoming kick-offs, page by page, each page reserved like every call. Best effort: a failed
+   * or refused list keeps the schedule it had and is tried again later; the poll it follows still counts.
+   */
+  async function listKickoffs (): Promise<void> {
+    const t = now()
+    const request = kickoffListRequest(t, { ...(opts.leagues !== undefined ? { leagues: opts.leagues } : {}), spanMs: listEvery + feedLeadMs })
+    const found: Kickoff[] = []
+    let pages = 0
+    try {
+      for await (const page of deps.upstream.paginate(request.path, request.query, { signal: abort.signal, beforeAttempt: reserveCall, timeoutMs: KICKOFF_LIST_TIMEOUT_MS, retries: 0 })) {
+        pages++
+        found.push(...upcomingKickoffs(page.data, t, opts.leagues))
+      }
+    } catch (err) {
+      nextListAt = t + Math.min(listEvery, KICKOFF_LIST_RETRY_MS)
+      deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: err instanceof PollSkipped ? 'skipped' : 'error' })
+      if (!abort.signal.aborted) log.warn({ err }, 'upcoming kick-offs could not be listed; reconciling on the interval only')
+      return
+    }
+    kickoffs.replace(found, lastFeed)
+    listPages = Math.max(1, pages)
+    nextListAt = t + listEvery
+    deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: 'ok' })
+  }
+
+  /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due. */
+  async function afterLatest (fixtures: readonly UpstreamFixture[]): Promise<void> {
+    kickoffs.seen(fixtures.map((f) => f.id))
+    if (listEvery > 0 && overlapping && now() >= nextListAt) await listKickoffs()
   }
 
   async function step (): Promise<void> {
     const action = nextAction()
     const startedAt = now()
     try {
-      if (action === 'reconcile') await reconcile()
-      else await ingest(await call('/football/livescores/latest', true))
+      if (action === 'reconcile') await reconcile(startedAt)
+      else {
+        const fixtures = await call('/football/livescores/latest', true)
+        await ingest(fixtures)
+        await afterLatest(fixtures)
+      }
       lastPollAt = startedAt
       failures = 0
       lastError = null
@@ -310,6 +374,17 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(Math.max(1, count), 10)) * (0.5 + Math.random() / 2)
   }
 
+  /**
+   * Calls per ms besides the polls: the kick-off list, and the `fixtures/multi` batches of the reconciles
+   * the schedule adds in the next hour (each one takes the place of a `latest` poll, so its `livescores`
+   * call costs nothing extra).
+   */
+  function otherCallsPerMs (): number {
+    if (listEvery <= 0) return 0
+    const t = now()
+    return listPages / listEvery + (reconcileCalls - 1) * kickoffs.entriesBetween(t, t + KICKOFF_LIST_EVERY_MS) / KICKOFF_LIST_EVERY_MS
+  }
+
   async function delayAfter (err: unknown): Promise<number> {
     if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
     if (err instanceof PollSkipped && err.reason === 'budget_ledger_unavailable') {
@@ -323,7 +398,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       return Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
     }
     if (err !== undefined) return backoff(failures)
-    const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing, { reconcileCalls, reconcileEveryMs: reconcileEvery })
+    const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing, { reconcileCalls, reconcileEveryMs: reconcileEvery, otherCallsPerMs: otherCallsPerMs() })
+    overlapping = pace.kind === 'poll'
     if (pace.kind === 'exhausted') {
       needReconcile = true
       log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget used up; pausing until it resets')
