@@ -69,6 +69,8 @@ export interface RealReply {
   headers?: Record<string, string>
   /** Rate-limit bucket the call is charged to. @default the route's entity */
   entity?: string
+  /** Closes the connection without answering (a reset on the way), charging nothing. */
+  hangUp?: boolean
 }
 
 export type RealHandler = (req: RealRequest, server: RealUpstream) => RealReply
@@ -422,9 +424,10 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
   }
   for (const [pattern, route] of Object.entries(defaults)) server.set(pattern, route)
 
-  function answer (path: string, url: URL, headers: IncomingHttpHeaders): { status: number, body: string, headers: Record<string, string> } {
+  function answer (path: string, url: URL, headers: IncomingHttpHeaders): { status: number, body: string, headers: Record<string, string>, hangUp?: boolean } {
+    // JSON as PHP's json_encode writes it by default: `/` escaped as `\/` (inferred: the captures went through Postman).
     const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-      ({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...extra } })
+      ({ status, body: typeof body === 'string' ? body : JSON.stringify(body).replaceAll('/', '\\/'), headers: { 'content-type': 'application/json', ...extra } })
     // The most specific route wins: `/football/fixtures/latest` before `/football/fixtures/{id}`.
     let matched: { route: RealRoute, params: Record<string, string> } | undefined
     for (const route of routes.values()) {
@@ -437,6 +440,7 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
     if (url.searchParams.get('api_token') !== token) return json(401, { message: 'Unauthenticated.' })
     if (matched === undefined) return json(404, { message: 'Not found.' })
     const reply = matched.route.handler(request, server)
+    if (reply.hangUp === true) return { status: 0, body: '', headers: {}, hangUp: true }
     const b = bucket(reply.entity ?? matched.route.entity)
     if (b.remaining <= 0) return json(429, { message: 'Too Many Attempts.' })
     b.remaining--
@@ -454,6 +458,10 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
     const out = answer(url.pathname.replace(/^\/v3/, ''), url, req.headers)
     const recorded = requests.at(-1)
     if (recorded !== undefined) recorded.status = out.status
+    if (out.hangUp === true) {
+      req.socket.destroy()
+      return
+    }
     res.writeHead(out.status, out.headers)
     res.end(out.body)
   })
