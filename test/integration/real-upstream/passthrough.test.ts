@@ -10,7 +10,7 @@ import { request } from 'undici'
 import { loadConfig } from '../../../src/config.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
-import { capturedFixtures, OFFSET_ROWS_MAX, pagedList, RECORDED_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
+import { capturedFixtures, envelope, OFFSET_ROWS_MAX, pagedList, RECORDED_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { captureLogger } from '../passthrough/harness.ts'
 
@@ -273,6 +273,21 @@ describe('budget against a real-like upstream: no total, a small remaining', () 
     const cached = `/football/fixtures/multi/${served[0] as number}`
     expect((await get(`${gw.url}/v3${cached}?api_token=demo`)).status).toBe(200)
     expect(upstream.hits(cached)).toHaveLength(1)
+  })
+
+  it('keeps the poller\'s need from a path the catalogue does not know that the upstream charges to Fixture', async () => {
+    upstream.set('/football/momentum/fixtures/{fixtureId}', {
+      entity: 'Fixture',
+      handler: (req) => ({ body: envelope([{ fixture_id: Number(req.params.fixtureId), participant_id: 591, minute: 12, value: 0.4 }]) })
+    })
+    const need = 48
+    const paths = capturedFixtures().map((f) => `/football/momentum/fixtures/${f.id as number}`)
+    // One call at a time: the first answer names the bucket.
+    const answers: Res[] = []
+    for (const path of paths) answers.push(await get(`${gw.url}/v3${path}?api_token=demo`))
+    expect(answers.filter((r) => r.status === 200).length).toBeLessThanOrEqual(1)
+    expect(answers.slice(1).map((r) => r.status)).toEqual(paths.slice(1).map(() => 429))
+    expect(upstream.remaining('Fixture')).toBeGreaterThanOrEqual(need - 2)
   })
 
   it('never makes the upstream answer 429', () => {
