@@ -33,10 +33,16 @@
  *   the PSG–Arsenal recording (§8) or, for those it lacks, from small rows after the docs;
  * - the server also accepts names our catalogue does not have (the include `momentum`, the path
  *   `/football/momentum/fixtures/{id}`), as the real API gains names; an include it does not know is a 400
- *   with code 5001 "Include not found" (§7; the status is a guess), a path it does not have a 404.
+ *   with code 5001 "Include not found" (§7; the status is a guess), a path it does not have a 404;
+ * - JSON written as PHP's `json_encode` writes it by default, `/` escaped as `\/` (the captures went through
+ *   Postman's formatter, so they cannot show it): links then name the host as `https:\/\/...`;
+ * - the cursor token looks like Laravel's (base64url JSON without padding), the framework §5's 429 wording
+ *   points to; a client must treat it as opaque anyway.
  *
  * Data-driven: `routes` maps a path pattern (`{name}` matches one segment) to a handler; tests add or
- * replace one with `set`, or pin an answer with `respond`. Every request is recorded in `requests`.
+ * replace one with `set`, or pin an answer with `respond`; `pagedList` pages any rows (either cursor form);
+ * `SURFACE` lists the paths served beyond the captures. Every request is recorded in `requests` with the
+ * status it got (0 for a hang-up).
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
@@ -58,7 +64,7 @@ export interface RealRequest {
   headers: IncomingHttpHeaders
   /** Path parameters of the matched route (`{ids}` → `params.ids`). */
   params: Record<string, string>
-  /** The status it was answered with. */
+  /** The status it was answered with (0: the connection was closed without an answer). */
   status?: number
 }
 
