@@ -113,6 +113,10 @@ describe('passthrough against a real-like upstream', () => {
     const sent = upstream.hits('/football/fixtures').slice(before)
     expect(sent).toHaveLength(3)
     expect(sent.slice(1).every((r) => r.query.has('cursor') && !r.query.has('per_page') && r.status === 200)).toBe(true)
+    // The offset link of a page is the gateway's too, and leads to the same next rows.
+    const nextPage = pages[0]?.body.pagination.next_page as string
+    expect(nextPage.startsWith(`${v3}/football/fixtures?`)).toBe(true)
+    expect((await get(nextPage)).body.data).toEqual(pages[1]?.body.data)
   })
 
   it('walks a next_cursor the upstream wrote as a bare token: the token as given, passed back as cursor=', async () => {
