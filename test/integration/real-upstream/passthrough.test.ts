@@ -2,7 +2,8 @@
  * The passthrough and the budget against a server that answers like the real API (test/helpers/real-upstream.ts),
  * not our embedded provider: cursor pages in both forms of `next_cursor`, paths and includes of the real
  * surface and names our catalogue lacks, refusals the upstream makes, a `rate_limit` with no total and a
- * small `remaining`. Whatever the suite did, the upstream token shows in no response, frame or log line.
+ * small `remaining` (the ledger in memory and in Redis). Whatever the suite did, the upstream token shows in
+ * no response, frame or log line.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,9 +13,11 @@ import type { StatusBody } from '../../../src/http/status.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { capturedFixtures, envelope, OFFSET_ROWS_MAX, pagedList, RECORDED_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { captureLogger } from '../passthrough/harness.ts'
+import { captureLogger, cleanRedis } from '../passthrough/harness.ts'
 
 const TOKEN = `real-${randomUUID()}`
+const REDIS_URL = process.env.TOUCHLINE_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const REDIS_PREFIX = `tl-realsuite-${randomUUID()}:`
 
 /** Everything the gateways of this file said, to look for the token and the upstream host at the end. */
 const received: string[] = []
@@ -231,18 +234,25 @@ describe('passthrough against a real-like upstream', () => {
   })
 })
 
-describe('budget against a real-like upstream: no total, a small remaining', () => {
+/** The ledger in memory, and in Redis (its Lua scripts) under a prefix of this run's own. */
+const ENGINES: Array<{ engine: string, env: Record<string, string>, prefix?: string }> = [
+  { engine: 'memory', env: {} },
+  { engine: 'redis', env: { TOUCHLINE_REDIS_URL: REDIS_URL, TOUCHLINE_REDIS_PREFIX: REDIS_PREFIX }, prefix: REDIS_PREFIX }
+]
+
+describe.each(ENGINES)('budget against a real-like upstream, no total and a small remaining ($engine)', ({ env, prefix }) => {
   let upstream: RealUpstream
   let gw: Gateway
 
   beforeAll(async () => {
     upstream = await startRealUpstream({ token: TOKEN, remaining: 60 })
     upstreams.push(upstream)
-    gw = await startAgainst(upstream)
+    gw = await startAgainst(upstream, env)
   })
 
   afterAll(async () => {
     await gw?.close()
+    if (prefix !== undefined) await cleanRedis(REDIS_URL, prefix)
   })
 
   it('learns the Fixture limit from the counting down, and says so in /v1/status and /metrics', async () => {
@@ -322,7 +332,7 @@ describe('across everything above', () => {
   })
 
   it('sent the token only as api_token, and no response, frame or log line carries it or names the upstream host', () => {
-    expect(upstreams).toHaveLength(3)
+    expect(upstreams).toHaveLength(4)
     for (const req of upstreams.flatMap((u) => u.requests)) {
       expect(req.query.get('api_token')).toBe(TOKEN)
       expect(JSON.stringify(req.headers)).not.toContain(TOKEN)
