@@ -12,6 +12,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Kind } from '../contract/resources.ts'
 import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
+import { requestedEntity, type ChargedEntities } from './charged.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 import { leagueRefs } from './scope.ts'
@@ -39,6 +40,8 @@ export interface FetchDeps {
   timeoutMs?: number
   /** The poller's passthrough reserve (TOUCHLINE_POLL_RESERVE), to know what the poller will spend. @default 0.2 */
   pollReserve?: number
+  /** The buckets the upstream's answers named (charged.ts): where a call is reserved. */
+  charged?: ChargedEntities
 }
 
 export interface FetchInput {
@@ -50,6 +53,8 @@ export interface FetchInput {
   notFoundTtlMs: number
   /** Set for a request the catalogue does not fully know (route.ts): every relayed 4xx is cached this long. */
   rejectionTtlMs?: number
+  /** The kind of request (charged.ts `chargeKeyOf`): its budget is reserved where the upstream charged it. */
+  chargeKey?: string
 }
 
 /**
@@ -71,7 +76,9 @@ const TOKEN_IN_JSON = /([?&](?:api_token|token)=)[^&#\s"\\]*/gi
 
 export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
   const ledgerNow = deps.ledgerNow ?? Date.now
-  const { request, entity } = input
+  const { request } = input
+  // The bucket the upstream charges (the catalogue's guess until an answer named one): the Fixture floor holds there.
+  const entity = input.chargeKey === undefined || deps.charged === undefined ? input.entity : deps.charged.of(input.chargeKey, input.entity)
   const log = deps.log
   try {
     const floor = await budgetFloor(deps.ledger, entity, ledgerNow(), deps.pollReserve)
@@ -130,6 +137,8 @@ function entryOf (deps: FetchDeps, input: FetchInput, text: string): Fetched {
   } catch {
     json = undefined
   }
+  const named = requestedEntity(json)
+  if (named !== undefined && input.chargeKey !== undefined) deps.charged?.learn(input.chargeKey, named)
   const split = partsOf(json)
   if (split === undefined) {
     const errorId = randomUUID()

@@ -16,6 +16,7 @@ import { ENDPOINT_FEATURES, SINGLE_PARAMS, type Endpoint } from '../contract/end
 import { ErrorCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../contract/query.ts'
 import { RELATIONS, type Feature } from '../contract/resources.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
+import { chargeKeyOf } from './charged.ts'
 import type { FetchInput } from './fetch.ts'
 import { pathNotFound, reply, type Reply } from './replies.ts'
 import { upstreamRequest } from './request.ts'
@@ -189,7 +190,8 @@ export function fetchInputOf (ctx: RequestContext, policy: TtlPolicy): FetchInpu
     kind: endpoint.kind,
     now: ctx.now,
     ttlMs: ctx.forwarded === undefined ? ttlFor(endpoint, ctx.query.includes, policy) : forwardedTtl(ctx.forwarded.base, policy),
-    notFoundTtlMs: policy.notFoundMs
+    notFoundTtlMs: policy.notFoundMs,
+    chargeKey: chargeKeyOf(endpoint, ctx.req.path)
   }
   if (ctx.forwarded !== undefined) input.rejectionTtlMs = policy.unknownRejectionMs
   return input

@@ -28,6 +28,7 @@ import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../k
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'
 import type { ResponseCache } from './cache.ts'
+import { createChargedEntities } from './charged.ts'
 import { storeUnavailable } from './fallback.ts'
 import { isStoreUnavailable, StoreUnavailableError } from '../store/unavailable.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
@@ -122,6 +123,7 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     ledger: deps.ledger,
     log,
     scrub,
+    charged: createChargedEntities(),
     ...(opts.ledgerNow !== undefined ? { ledgerNow: opts.ledgerNow } : {}),
     ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {}),
     ...(opts.pollReserve !== undefined ? { pollReserve: opts.pollReserve } : {})

@@ -20,10 +20,29 @@
  *   (the capture points at the real host);
  * - the live shoot-out fixture: the PSG–Arsenal recording (final state FT_PEN) rewound to state 9 after six
  *   kicks, with `currentperiod` and `detailedperiods` derived from its periods;
- * - includes: only the requested ones are sent (base fields always), by their lower-cased name.
+ * - includes: only the requested ones are sent (base fields always), by their lower-cased name;
+ * - a repeated parameter (`include=a&include=b`) counts with its last value, as PHP reads a query;
+ * - cursor pages (upstream-facts §6, since 2026-06-05): `pagination { count, per_page, current_page,
+ *   next_page, next_cursor, has_more }`; `next_cursor` is a full URL with the host and `api_token` (the
+ *   official MCP's description) or a bare token (the docs' example), null on the last page; the token is
+ *   opaque (here it encodes offset and page size); `cursor` with `per_page` is a 400 (the MCP's comment);
+ *   an offset page past 20,000 rows is a 400 with code 5003 (the changelog says "a 4xx");
+ * - the paths and includes of the surface table (`SURFACE`, `FIXTURE_INCLUDES`): the paths are those of
+ *   real-paths.md, but their rows are small ones shaped after the docs' field tables (no capture), and
+ *   each path's `requested_entity` is a guess following the naming of §5; the fixture's includes come from
+ *   the PSG–Arsenal recording (§8) or, for those it lacks, from small rows after the docs;
+ * - the server also accepts names our catalogue does not have (the include `momentum`, the path
+ *   `/football/momentum/fixtures/{id}`), as the real API gains names; an include it does not know is a 400
+ *   with code 5001 "Include not found" (§7; the status is a guess), a path it does not have a 404;
+ * - JSON written as PHP's `json_encode` writes it by default, `/` escaped as `\/` (the captures went through
+ *   Postman's formatter, so they cannot show it): links then name the host as `https:\/\/...`;
+ * - the cursor token looks like Laravel's (base64url JSON without padding), the framework §5's 429 wording
+ *   points to; a client must treat it as opaque anyway.
  *
  * Data-driven: `routes` maps a path pattern (`{name}` matches one segment) to a handler; tests add or
- * replace one with `set`, or pin an answer with `respond`. Every request is recorded in `requests`.
+ * replace one with `set`, or pin an answer with `respond`; `pagedList` pages any rows (either cursor form);
+ * `SURFACE` lists the paths served beyond the captures. Every request is recorded in `requests` with the
+ * status it got (0 for a hang-up).
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
@@ -45,6 +64,8 @@ export interface RealRequest {
   headers: IncomingHttpHeaders
   /** Path parameters of the matched route (`{ids}` → `params.ids`). */
   params: Record<string, string>
+  /** The status it was answered with (0: the connection was closed without an answer). */
+  status?: number
 }
 
 export interface RealReply {
@@ -54,6 +75,8 @@ export interface RealReply {
   headers?: Record<string, string>
   /** Rate-limit bucket the call is charged to. @default the route's entity */
   entity?: string
+  /** Closes the connection without answering (a reset on the way), charging nothing. */
+  hangUp?: boolean
 }
 
 export type RealHandler = (req: RealRequest, server: RealUpstream) => RealReply
@@ -132,6 +155,11 @@ export function liveShootout (kicks = 6): Json {
   }
 }
 
+/** A query parameter as PHP reads it: the last value of a repeated one (inferred). */
+export function param (req: RealRequest, name: string): string | null {
+  return req.query.getAll(name).at(-1) ?? null
+}
+
 /** Base fields plus the requested includes (lower-cased, first segment of a nested one). */
 function withIncludes (fixture: Json, include: string | null): Json {
   const wanted = new Set((include ?? '').split(';').map((part) => part.split(/[.:]/)[0]?.trim().toLowerCase()).filter(Boolean))
@@ -147,7 +175,171 @@ function withIncludes (fixture: Json, include: string | null): Json {
 function fixturesReply (fixtures: Json[], req: RealRequest): RealReply {
   if (fixtures.length === 0) return { body: noResults() }
   const file = readShared('real/livescores-2023.json')
-  return { body: { ...file, data: fixtures.map((f) => withIncludes(f, req.query.get('include'))) } }
+  return { body: { ...file, data: fixtures.map((f) => withIncludes(f, param(req, 'include'))) } }
+}
+
+/** An envelope around `data` with the capture's `subscription` and `timezone` (`rate_limit` is added on the way out). */
+export function envelope (data: unknown, extra: Json = {}): Json {
+  const { subscription, timezone } = readShared('real/livescores-2023.json')
+  return { data, ...extra, subscription, timezone }
+}
+
+/** How `next_cursor` is written: a full URL with host and `api_token` (the official MCP) or a bare token (the docs). */
+export type CursorForm = 'url' | 'token'
+
+/** Rows offset pagination serves at most (changelog 2026-06-23): a page starting past them is refused. */
+export const OFFSET_ROWS_MAX = 20_000
+
+/** The opaque cursor: where the next page starts and the walk's page size. */
+function cursorOf (offset: number, perPage: number): string {
+  return Buffer.from(JSON.stringify({ o: offset, n: perPage })).toString('base64url')
+}
+
+function readCursorOf (cursor: string): { offset: number, perPage: number } | undefined {
+  try {
+    const { o, n } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown, n: unknown }
+    return Number.isInteger(o) && Number.isInteger(n) ? { offset: o as number, perPage: n as number } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A paged list of `rows` (a function: tests may change them), by `page`/`per_page` or by `cursor`, with the
+ * pagination block described at the top of this file. An empty page is "No result(s)".
+ */
+export function pagedList (rows: () => Json[], form: CursorForm = 'token'): RealHandler {
+  return (req, server) => {
+    const cursor = param(req, 'cursor')
+    const perPageParam = param(req, 'per_page')
+    let at: { offset: number, perPage: number } | undefined
+    if (cursor !== null) {
+      if (perPageParam !== null) return { status: 400, body: { message: 'The per_page parameter cannot be combined with cursor.', code: 5006 } }
+      at = readCursorOf(cursor)
+      if (at === undefined) return { status: 400, body: { message: 'The cursor is invalid.', code: 5006 } }
+    } else {
+      const perPage = Math.min(50, Math.max(1, Number(perPageParam ?? 25)))
+      const offset = (Number(param(req, 'page') ?? 1) - 1) * perPage
+      if (offset > OFFSET_ROWS_MAX) return { status: 400, body: { message: 'Offset pagination is limited to 20000 rows. Use cursor pagination.', code: 5003 } }
+      at = { offset, perPage }
+    }
+    const all = rows()
+    const data = all.slice(at.offset, at.offset + at.perPage)
+    if (data.length === 0) return { body: noResults() }
+    const hasMore = at.offset + at.perPage < all.length
+    const currentPage = Math.floor(at.offset / at.perPage) + 1
+    const token = cursorOf(at.offset + at.perPage, at.perPage)
+    const pagination = {
+      count: data.length,
+      per_page: at.perPage,
+      current_page: currentPage,
+      next_page: hasMore ? `${server.baseUrl}${req.path}?page=${currentPage + 1}` : null,
+      next_cursor: !hasMore ? null : form === 'token' ? token : `${server.baseUrl}${req.path}?cursor=${token}&api_token=${server.token}`,
+      has_more: hasMore
+    }
+    return { body: envelope(data, { pagination }) }
+  }
+}
+
+/** The 25 fixtures of the captured `/football/fixtures` page 1, as rows for a paged list. */
+export const capturedFixtures = (): Json[] => readShared('real/fixtures-all-2023.json').data as Json[]
+
+/** The full fixture with includes the fixture route serves (the PSG–Arsenal recording, final state). */
+export const RECORDED_FIXTURE_ID = 19683241
+
+/**
+ * Fixture includes the server knows (the docs' fixture include list, upstream-facts §4), by lower-cased
+ * name; `momentum` is one our catalogue does not have. The value is the recording's when it has one, else
+ * this table's (small rows after the docs' field tables; inferred).
+ */
+const FIXTURE_INCLUDES: Record<string, Json[] | Json | null> = {
+  sport: { id: 1, name: 'Football' },
+  league: { id: 2, name: 'Champions League' },
+  season: { id: 23619, name: '2024/2025' },
+  stage: null,
+  round: null,
+  group: null,
+  aggregate: null,
+  venue: { id: 2135, name: 'Parc des Princes' },
+  coaches: [{ id: 455361, fixture_id: RECORDED_FIXTURE_ID, participant_id: 591, common_name: 'L. Enrique', meta: { participant_id: 591 } }],
+  tvstations: [{ id: 1, fixture_id: RECORDED_FIXTURE_ID, tvstation_id: 61, country_id: 17 }],
+  weatherreport: { id: 1, fixture_id: RECORDED_FIXTURE_ID, type: 'current', description: 'clear sky', temperature: { day: 12.1 }, wind: { speed: 2.5 } },
+  expectedlineups: [],
+  formations: [{ id: 1, fixture_id: RECORDED_FIXTURE_ID, participant_id: 591, formation: '4-3-3', location: 'home' }],
+  trends: [{ id: 1, fixture_id: RECORDED_FIXTURE_ID, participant_id: 591, type_id: 42, period_id: 6979229, value: 3, minute: 10 }],
+  metadata: [{ id: 1, metadatable_id: RECORDED_FIXTURE_ID, type_id: 575, value_type: 'object', values: { home: '#ffffff', away: '#000000' } }],
+  sidelined: [{ id: 1, fixture_id: RECORDED_FIXTURE_ID, sideline_id: 1, participant_id: 19, sideline: { id: 1, player_id: 37, category: 'injury' } }],
+  referees: [],
+  ballcoordinates: [],
+  pressure: [],
+  prematchnews: [],
+  postmatchnews: [],
+  matchfacts: [],
+  xgfixture: [],
+  predictions: [],
+  odds: [],
+  premiumodds: [],
+  inplayodds: [],
+  momentum: [{ fixture_id: RECORDED_FIXTURE_ID, participant_id: 591, minute: 12, value: 0.4 }]
+}
+for (const name of ['participants', 'scores', 'events', 'timeline', 'comments', 'periods', 'detailedperiods', 'currentperiod', 'statistics', 'lineups', 'state']) FIXTURE_INCLUDES[name] = null
+
+/** What a nested include adds to a row (`events.period`, `statistics.type`, `state.type`): inferred shapes. */
+function nested (name: string, row: Json, fixture: Json): unknown {
+  if (name === 'period') return (fixture.periods as Json[]).find((p) => p.id === row.period_id) ?? null
+  if (name === 'type') return row.type ?? { id: row.type_id ?? row.id, name: `type ${String(row.type_id ?? row.id)}`, developer_name: `TYPE_${String(row.type_id ?? row.id)}` }
+  return null
+}
+
+/** The fixture with the requested includes, or the 400 the API sends for an include it does not know. */
+function fixtureWithIncludes (fixture: Json, include: string | null): RealReply {
+  const out: Json = withIncludes(fixture, null)
+  for (const part of (include ?? '').split(';').filter((p) => p.trim() !== '')) {
+    const [relation = '', ...rest] = part.split(':')[0]?.split('.') ?? []
+    const key = relation.toLowerCase()
+    if (!(key in FIXTURE_INCLUDES)) {
+      return { status: 400, body: { message: `Requested include '${relation}' does not exist.`, code: 5001, link: 'https://docs.sportmonks.com/football/api/response-codes/include-exceptions' } }
+    }
+    let value = structuredClone(fixture[key] ?? FIXTURE_INCLUDES[key] ?? null)
+    const child = rest[0]?.toLowerCase()
+    if (child !== undefined && value !== null) {
+      const rows = Array.isArray(value) ? value : [value]
+      for (const row of rows as Json[]) row[child] = nested(child, row, fixture)
+      value = Array.isArray(value) ? rows : rows[0]
+    }
+    out[key] = value
+  }
+  return { body: envelope(out) }
+}
+
+/**
+ * Paths of real-paths.md beyond the captures (and one the catalogue lacks), with their bucket and small rows
+ * after the docs (inferred). Lists are paged like every list.
+ */
+const SURFACE: Record<string, { entity: string, rows?: (p: Record<string, string>) => Json[], one?: (p: Record<string, string>) => Json | Json[] }> = {
+  '/football/topscorers/seasons/{seasonId}': {
+    entity: 'Topscorer',
+    rows: ({ seasonId }) => [1, 2, 3].map((position) => ({ id: 1000 + position, season_id: Number(seasonId), player_id: 180 + position, type_id: 208, position, total: 13 - position, participant_id: 591 }))
+  },
+  '/football/squads/teams/{teamId}': {
+    entity: 'TeamSquad',
+    one: ({ teamId }) => [{ id: 1, transfer_id: null, player_id: 3130, team_id: Number(teamId), position_id: 24, detailed_position_id: 24, jersey_number: 1, start: '2024-07-01', end: '2029-06-30' }]
+  },
+  '/football/transfers': {
+    entity: 'Transfer',
+    rows: () => [{ id: 1, sport_id: 1, player_id: 3130, type_id: 218, from_team_id: 10, to_team_id: 19, position_id: 24, detailed_position_id: 24, date: '2024-07-01', career_ended: false, completed: true, amount: 31000000 }]
+  },
+  '/football/tv-stations/fixtures/{fixtureId}': {
+    entity: 'TvStation',
+    one: () => [{ id: 61, name: 'Canal+', url: 'https://www.canalplus.com', image_path: 'https://cdn.example/tv/61.png', type: 'tv', related_id: null }]
+  },
+  '/football/fixtures/upcoming/markets/{marketId}': { entity: 'Fixture', rows: () => capturedFixtures().slice(0, 3) },
+  '/odds/markets': { entity: 'Market', rows: () => [{ id: 1, legacy_id: 1, name: 'Fulltime Result', developer_name: 'FULLTIME_RESULT', has_winning_calculations: true }] },
+  '/odds/bookmakers': { entity: 'Bookmaker', rows: () => [{ id: 2, legacy_id: 2, name: 'bet365' }] },
+  '/football/momentum/fixtures/{fixtureId}': {
+    entity: 'Momentum',
+    one: ({ fixtureId }) => [{ fixture_id: Number(fixtureId), participant_id: 591, minute: 12, value: 0.4 }]
+  }
 }
 
 function compile (pattern: string): RegExp {
@@ -219,13 +411,29 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
         return { body }
       }
     },
+    '/football/fixtures/{fixtureId}': {
+      entity: 'Fixture',
+      handler: (req) => {
+        const id = Number(req.params.fixtureId)
+        if (id === RECORDED_FIXTURE_ID) return fixtureWithIncludes(readShared('recorded/fixture-19683241-psg-arsenal-penalties.json').data as Json, param(req, 'include'))
+        const fixture = known().find((f) => f.id === id)
+        return { body: fixture === undefined ? noResults() : envelope(withIncludes(fixture, param(req, 'include'))) }
+      }
+    },
     '/football/states': { entity: 'State', handler: file('states-2023.json') }
+  }
+  for (const [pattern, { entity, rows, one }] of Object.entries(SURFACE)) {
+    defaults[pattern] = {
+      entity,
+      handler: (req, srv) => rows !== undefined ? pagedList(() => rows(req.params))(req, srv) : { body: envelope(one?.(req.params) ?? null) }
+    }
   }
   for (const [pattern, route] of Object.entries(defaults)) server.set(pattern, route)
 
-  function answer (path: string, url: URL, headers: IncomingHttpHeaders): { status: number, body: string, headers: Record<string, string> } {
+  function answer (path: string, url: URL, headers: IncomingHttpHeaders): { status: number, body: string, headers: Record<string, string>, hangUp?: boolean } {
+    // JSON as PHP's json_encode writes it by default: `/` escaped as `\/` (inferred: the captures went through Postman).
     const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-      ({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...extra } })
+      ({ status, body: typeof body === 'string' ? body : JSON.stringify(body).replaceAll('/', '\\/'), headers: { 'content-type': 'application/json', ...extra } })
     // The most specific route wins: `/football/fixtures/latest` before `/football/fixtures/{id}`.
     let matched: { route: RealRoute, params: Record<string, string> } | undefined
     for (const route of routes.values()) {
@@ -238,6 +446,7 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
     if (url.searchParams.get('api_token') !== token) return json(401, { message: 'Unauthenticated.' })
     if (matched === undefined) return json(404, { message: 'Not found.' })
     const reply = matched.route.handler(request, server)
+    if (reply.hangUp === true) return { status: 0, body: '', headers: {}, hangUp: true }
     const b = bucket(reply.entity ?? matched.route.entity)
     if (b.remaining <= 0) return json(429, { message: 'Too Many Attempts.' })
     b.remaining--
@@ -253,6 +462,12 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local')
     const out = answer(url.pathname.replace(/^\/v3/, ''), url, req.headers)
+    const recorded = requests.at(-1)
+    if (recorded !== undefined) recorded.status = out.status
+    if (out.hangUp === true) {
+      req.socket.destroy()
+      return
+    }
     res.writeHead(out.status, out.headers)
     res.end(out.body)
   })
