@@ -334,6 +334,8 @@ const SURFACE: Record<string, { entity: string, rows?: (p: Record<string, string
     one: () => [{ id: 61, name: 'Canal+', url: 'https://www.canalplus.com', image_path: 'https://cdn.example/tv/61.png', type: 'tv', related_id: null }]
   },
   '/football/fixtures/upcoming/markets/{marketId}': { entity: 'Fixture', rows: () => capturedFixtures().slice(0, 3) },
+  // The poller lists upcoming kick-offs here (src/poller/kickoffs.ts); the captured fixtures are all of 2023.
+  '/football/fixtures/between/{startDate}/{endDate}': { entity: 'Fixture', rows: () => capturedFixtures() },
   '/odds/markets': { entity: 'Market', rows: () => [{ id: 1, legacy_id: 1, name: 'Fulltime Result', developer_name: 'FULLTIME_RESULT', has_winning_calculations: true }] },
   '/odds/bookmakers': { entity: 'Bookmaker', rows: () => [{ id: 2, legacy_id: 2, name: 'bet365' }] },
   '/football/momentum/fixtures/{fixtureId}': {
