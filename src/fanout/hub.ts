@@ -19,6 +19,7 @@ import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor } from '../store/record.ts'
+import { isRedisOutage } from '../store/unavailable.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
 import { ClientOps } from './client-ops.ts'
 import { SseConnection, WsConnection } from './connection.ts'
@@ -121,10 +122,18 @@ export function createHub (deps: HubDeps): Hub {
     async start () {
       if (stopTail !== undefined) return
       head = await store.head()
+      // A store outage is logged once, at warn, until the log answers again; anything else is a bug.
+      let unreachable = false
       stopTail = await store.subscribe((record, json) => {
+        unreachable = false
         head = record.cursor
         delivery.route(record, json)
-      }, (err) => log.error({ err }, 'hub tail error'), (epoch) => {
+      }, (err) => {
+        if (!isRedisOutage(err)) return log.error({ err }, 'hub tail error')
+        if (!unreachable) log.warn({ reason: (err as Error).message }, 'hub tail: store unreachable, retrying')
+        unreachable = true
+      }, (epoch) => {
+        unreachable = false
         head = formatCursor(epoch, 0)
         recovery.logLost(epoch)
       })

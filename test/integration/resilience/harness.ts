@@ -5,7 +5,7 @@
  * change applied) so that it can be compared with the provider's truth at the end.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pino } from 'pino'
+import { pino, type Logger } from 'pino'
 import { expect } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
@@ -54,8 +54,8 @@ export function gatewayConfig (upstreamUrl: string, redisUrl: string, extra: Rec
   })
 }
 
-export async function startTestGateway (up: Upstream, redisUrl: string, leaseTtlMs = 3000): Promise<Gateway> {
-  return await startGateway(gatewayConfig(up.provider.baseUrl, redisUrl), pino({ level: 'silent' }), { leaseTtlMs })
+export async function startTestGateway (up: Upstream, redisUrl: string, leaseTtlMs = 3000, log: Logger = pino({ level: 'silent' })): Promise<Gateway> {
+  return await startGateway(gatewayConfig(up.provider.baseUrl, redisUrl), log, { leaseTtlMs })
 }
 
 /** The state a client keeps: the last snapshot it got, with every later change applied. */

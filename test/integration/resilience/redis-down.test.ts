@@ -6,6 +6,8 @@
  * Redis is back, and the passthrough answers from its local cache where it can and 503 with `retry-after`
  * where it cannot (no upstream call for a key while its quota cannot be counted).
  */
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Gateway } from '../../../src/gateway.ts'
 import { counterValue } from '../../helpers/pipeline.ts'
@@ -21,12 +23,15 @@ let up: Upstream
 let gateway: Gateway
 const CACHED = '/v3/football/leagues?api_token=demo&per_page=5'
 const NOT_CACHED = '/v3/football/teams?api_token=demo&per_page=5'
+/** The gateway's log lines, parsed. */
+const logged: Array<{ level: number, msg: string }> = []
+const sink = new Writable({ write (chunk: Buffer, _enc, done) { for (const l of chunk.toString().split('\n')) if (l !== '') logged.push(JSON.parse(l)); done() } })
 
 beforeAll(async () => {
   redis = await startPrivateRedis()
   proxy = await startTcpProxy(redis.port)
   up = await startUpstream()
-  gateway = await startTestGateway(up, proxy.url.replace('http', 'redis'))
+  gateway = await startTestGateway(up, proxy.url.replace('http', 'redis'), 3000, pino({ level: 'warn' }, sink))
   await waitFor('an elected poller', () => gateway.poller.status().running, 10_000)
   // Cached while Redis is up (also in the local cache).
   expect((await fetch(`${gateway.url}${CACHED}`)).status).toBe(200)
@@ -96,6 +101,12 @@ describe('with Redis unreachable', () => {
     // Fail closed: the key's quota cannot be counted, so it gets no upstream call.
     expect(await upstreamCalls()).toBe(calls)
   })
+
+  it('the hub logs the outage once, at warn, not an error line every few seconds', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 9000))
+    expect(logged.filter((l) => l.msg === 'hub tail error')).toEqual([])
+    expect(logged.filter((l) => l.msg === 'hub tail: store unreachable, retrying')).toHaveLength(1)
+  }, 20_000)
 
   it('a WebSocket and an SSE subscribe get `unavailable`, then a reset and a snapshot by themselves once Redis is back', async () => {
     const ws = await WsTestClient.connect(`${gateway.url.replace('http', 'ws')}/v1/live?api_token=demo`)
