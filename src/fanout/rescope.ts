@@ -90,14 +90,17 @@ function narrow ({ registry, delivery, metrics }: RescopeDeps, conn: Connection,
   const lost = (leagueId: number | undefined): boolean => leagueId !== undefined && !allowed(leagueId) && leagueAllowed(before, leagueId)
   const leagues = [...conn.leagues].filter((id) => !allowed(id)).sort((a, b) => a - b)
   const fixtures = [...conn.fixtures].filter((id) => lost(leagueOf.get(id))).sort((a, b) => a - b)
-  if (leagues.length === 0 && fixtures.length === 0 && !conn.all) return false
-  const what = [leagues.length > 0 ? `leagues ${leagues.join(',')}` : '', fixtures.length > 0 ? `fixtures ${fixtures.join(',')}` : '', conn.all ? 'every league' : '']
+  // A WebSocket `leagues: "*"` follows the key's scope wherever it goes; an SSE stream's "every league" was
+  // the key's leagues when it opened, fixed by its URL (`leagues=*` streams are WebSocket-like: see sseRequest).
+  const allLost = conn.all && conn instanceof SseConnection && conn.leagues.size > 0
+  if (leagues.length === 0 && fixtures.length === 0 && !allLost) return false
+  const what = [leagues.length > 0 ? `leagues ${leagues.join(',')}` : '', fixtures.length > 0 ? `fixtures ${fixtures.join(',')}` : '', allLost ? 'every league' : '']
   delivery.send(conn, { ...errorFrame(undefined, 'forbidden', `this key no longer covers ${what.filter(Boolean).join('; ')}`), leagues, fixtures })
   if (conn instanceof SseConnection) {
     end(registry, conn, CLOSE_KEY_REVOKED, 'scope narrowed')
     return true
   }
-  metrics.subscriptions.dec(registry.index.remove(conn, leagues, fixtures))
+  metrics.subscriptions.dec(registry.index.remove(conn, { leagues, fixtures, teams: [] }))
   // Changes held while a subscribe is read go out after it: none of the removed scope may be among them.
   if (conn.pending !== undefined) conn.pending = conn.pending.filter((out) => allowed(out.record.league_id))
   return true
