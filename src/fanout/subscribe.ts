@@ -26,6 +26,7 @@ import { Outgoing } from './outgoing.ts'
 import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
+import { teamsOutsideScope } from './team-scope.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -212,32 +213,16 @@ function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): bool
   return true
 }
 
-/**
- * A key limited to some leagues may follow a team that plays in one of them. What a team plays in is
- * learned from the store's live fixtures: a team seen there only in leagues outside the key's scope is
- * refused with `forbidden` (the frame lists it in `teams`). A team not live right now is accepted, and
- * like every subscription its changes are delivered only from the key's leagues (checked per change), so
- * accepting it never reveals another league's fixture. Answers the error itself.
- */
+/** Refuses teams that play only outside a scoped key's leagues (see team-scope.ts); answers the error itself. */
 async function admitTeams (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<boolean> {
-  if (conn.unscoped || req.teams.length === 0) return true
-  const wanted = new Set(req.teams)
-  const inScope = new Set<number>()
-  const outside = new Set<number>()
-  let live
+  let denied: number[]
   try {
-    live = await ctx.store.liveFixtures()
+    denied = await teamsOutsideScope(ctx.store, conn.key, req.teams)
   } catch (err) {
     // Unknown is accepted: the per-change scope check still applies.
     ctx.log.warn({ err, conn: conn.id }, 'team scope check: store unreadable, teams accepted')
-    return true
+    return !conn.closed
   }
-  for (const f of live) {
-    for (const team of [f.home.id, f.away.id]) {
-      if (wanted.has(team)) (leagueAllowed(conn.key, f.league_id) ? inScope : outside).add(team)
-    }
-  }
-  const denied = [...outside].filter((id) => !inScope.has(id)).sort((a, b) => a - b)
   if (denied.length === 0 || conn.closed) return !conn.closed
   ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `teams playing only outside this key's scope: ${denied.join(',')}`), teams: denied })
   return false
@@ -285,7 +270,7 @@ const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set
 function replayView (conn: Connection, req: SubscribeRequest): (record: ChangeRecord, json: string | undefined) => Outgoing | undefined {
   const matches = fixtureMatcher(liveFilter(req))
   return (record, json) => {
-    if (!visible(conn, record.league_id) || !matches({ ...record.fixture, id: record.fixture_id, league_id: record.league_id })) return undefined
+    if (!visible(conn, record.league_id) || !matches(record.fixture)) return undefined
     const out = Outgoing.fromRecord(record, json)
     return conn.kinds === undefined ? out : kindsView(out, conn.kinds)
   }

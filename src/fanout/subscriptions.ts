@@ -122,12 +122,16 @@ export function subscribed (conn: Connection, record: Pick<ChangeRecord, 'league
  * undefined when none is (the frame is not sent).
  */
 export function kindsView (out: Outgoing, kinds: ReadonlySet<ChangeKind>): Outgoing | undefined {
-  const { changes } = out.record
-  const kept = changes.filter((c) => kinds.has(c.kind))
-  if (kept.length === changes.length) return out
-  if (kept.length === 0) return undefined
-  const record = { ...out.record, changes: kept }
-  return Outgoing.of(record, JSON.stringify(record))
+  const record = withKinds(out.record, kinds)
+  if (record === undefined) return undefined
+  return record === out.record ? out : Outgoing.of(record, JSON.stringify(record))
+}
+
+/** The record holding only changes of `kinds`: the record itself when all are, undefined when none is. */
+export function withKinds (record: ChangeRecord, kinds: ReadonlySet<ChangeKind>): ChangeRecord | undefined {
+  const kept = record.changes.filter((c) => kinds.has(c.kind))
+  if (kept.length === record.changes.length) return record
+  return kept.length === 0 ? undefined : { ...record, changes: kept }
 }
 
 function link (index: Map<number, Set<Connection>>, own: Set<number>, id: number, conn: Connection): void {
