@@ -1,13 +1,14 @@
 /**
  * Subscriptions by team, by kind of change and for every league of the key (`leagues: "*"`), over real
- * sockets and HTTP, with the scope rules of DESIGN §4. Every frame and response is kept in `recorded` for
- * the protocol documents' test (docs.test.ts validates the same kinds of traffic).
+ * sockets and HTTP, with the scope rules of DESIGN §4. Every frame received and every response is checked
+ * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { ClientKey } from '../../../src/keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
-import { httpGet } from '../../helpers/http.ts'
+import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'
+import { responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { AT, clientKey, fixture, KEYS, openSse, startPush, type PushServer } from './harness.ts'
 
@@ -18,6 +19,16 @@ const whistle: Change = {
   kind: 'state_changed',
   state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' },
   previous: { id: 2, code: 'INPLAY_2ND_HALF', name: '2nd Half', phase: 'live' }
+}
+
+/** What each test received, checked against the protocol documents when it ends. */
+const received: Array<() => string[]> = []
+afterEach(() => { expect(received.splice(0).flatMap((complaints) => complaints())).toEqual([]) })
+
+async function httpGet (url: string): Promise<HttpResponse> {
+  const res = await rawGet(url)
+  received.push(() => responseErrors(new URL(url).pathname, res.status, res.body))
+  return res
 }
 
 /** A matchday driven by hand: fixtures with chosen teams, each change applied as the poller would. */
@@ -48,6 +59,7 @@ class Matchday {
 
 async function connect (s: PushServer, token = 'all-key'): Promise<WsTestClient> {
   const c = await WsTestClient.connect(s.wsUrl(token))
+  received.push(() => c.frames.flatMap(serverFrameErrors))
   await c.take('hello')
   return c
 }
@@ -265,6 +277,7 @@ describe('HTTP filters', () => {
     await day.kickOff(1, 271, 10, 11)
     await day.kickOff(2, 501, 20, 21)
     const stream = await openSse(`${s.base}/v1/sse?api_token=all-key&teams=21&kinds=score_changed,state_changed`)
+    received.push(() => stream.events.flatMap((e) => serverFrameErrors(e.data)))
     await eventually(() => stream.events.length >= 1, 5000, 'the snapshot')
     expect(stream.events[0]?.data.fixtures.map((f: LiveFixture) => f.id)).toEqual([2])
     await day.change(2, [clock(1)])
