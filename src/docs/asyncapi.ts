@@ -14,16 +14,19 @@ const leagues = {
   oneOf: [{ ...ref('Ids'), maxItems: 1000 }, { const: '*' }],
   description: 'League ids, or `"*"`: every league the key may see, including leagues that appear later.'
 }
-const teams = { ...ref('Ids'), maxItems: 1000, description: 'Team ids: a change matches when either participant is followed.' }
 const kinds = { type: 'array', items: ref('ChangeKind'), minItems: 1, maxItems: CHANGE_KINDS.length * 2 }
+/** What subscribe and unsubscribe both name. */
+const ids = (op: string): Record<string, Schema> => ({
+  op: { const: op },
+  ref: refField,
+  leagues,
+  fixtures: { ...ref('Ids'), maxItems: 1000 },
+  teams: { ...ref('Ids'), maxItems: 1000, description: 'Team ids: a change matches when either participant is followed.' }
+})
 
 const clientFrames: Record<string, Schema> = {
   SubscribeFrame: object({
-    op: { const: 'subscribe' },
-    ref: refField,
-    leagues,
-    fixtures: { ...ref('Ids'), maxItems: 1000 },
-    teams,
+    ...ids('subscribe'),
     kinds: { ...kinds, description: 'Only changes of these kinds are delivered; a change left with none is not sent. One filter per connection: a subscribe naming kinds replaces it.' },
     since: { type: 'string', maxLength: 128, description: 'Replay every matching change after this cursor, then go live with no gap and no duplicate.' },
     snapshot: { type: 'boolean', default: true, description: 'Send the current state of every matching live fixture first.' }
@@ -31,11 +34,7 @@ const clientFrames: Record<string, Schema> = {
     description: 'A change matches when its league, its fixture or one of its teams is subscribed, within the key\'s leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`).'
   }),
   UnsubscribeFrame: object({
-    op: { const: 'unsubscribe' },
-    ref: refField,
-    leagues,
-    fixtures: { ...ref('Ids'), maxItems: 1000 },
-    teams,
+    ...ids('unsubscribe'),
     kinds: { ...kinds, description: 'Stop receiving these kinds of change.' }
   }, ['ref', 'leagues', 'fixtures', 'teams', 'kinds'], { description: 'Without any list: removes the whole subscription and resets `kinds` to every kind.' }),
   PingFrame: object({ op: { const: 'ping' }, ref: refField }, ['ref'])
