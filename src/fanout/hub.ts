@@ -204,5 +204,5 @@ function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, ops: ClientO
   registry.register(conn)
   res.on('close', () => registry.closed(conn))
   res.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'sse error'))
-  ops.run(conn, () => serveSubscribe(flow, conn, sseRequest(key, sub)))
+  ops.run(conn, () => serveSubscribe(flow, conn, sseRequest(sub)))
 }

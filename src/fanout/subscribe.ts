@@ -36,7 +36,7 @@ export interface SubscribeRequest {
   teams: number[]
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all: boolean
-  /** Replaces the connection's kinds filter when given (see applyKinds). */
+  /** Replaces the connection's kinds filter when given (see setKinds). */
   kinds?: ChangeKind[]
   since?: string
   snapshot: boolean
@@ -69,7 +69,10 @@ export interface FlowContext {
   unavailable: (conn: Connection) => void
 }
 
-/** An SSE stream's fixed subscription; without leagues, fixtures or teams it follows every league of the key. */
+/**
+ * An SSE stream's subscription, fixed by its URL; without leagues, fixtures or teams (or with `leagues=*`)
+ * it follows every league of the key, as the key's scope changes with keys reloads.
+ */
 export interface SseSubscription {
   leagues?: number[] | '*'
   fixtures?: number[]
@@ -80,15 +83,17 @@ export interface SseSubscription {
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
-export function sseRequest (key: ClientKey, sub: SseSubscription): SubscribeRequest {
-  const base = { fixtures: sub.fixtures ?? [], teams: sub.teams ?? [], kinds: sub.kinds, since: sub.since, snapshot: sub.since === undefined }
-  if (sub.leagues === '*' || (sub.leagues === undefined && sub.fixtures === undefined && sub.teams === undefined)) {
-    // Without a filter, a scoped key's stream is fixed to the leagues it covers now (a keys reload that
-    // narrows them ends it); `leagues=*` follows the key's scope instead.
-    if (sub.leagues !== '*' && key.leagues !== '*') return { ...base, leagues: [...key.leagues], all: false }
-    return { ...base, leagues: [], all: true }
+export function sseRequest (sub: SseSubscription): SubscribeRequest {
+  const all = sub.leagues === '*' || (sub.leagues === undefined && sub.fixtures === undefined && sub.teams === undefined)
+  return {
+    leagues: Array.isArray(sub.leagues) ? sub.leagues : [],
+    fixtures: sub.fixtures ?? [],
+    teams: sub.teams ?? [],
+    all,
+    kinds: sub.kinds,
+    since: sub.since,
+    snapshot: sub.since === undefined
   }
-  return { ...base, leagues: Array.isArray(sub.leagues) ? sub.leagues : [], all: false }
 }
 
 /** The subscribe a client frame asks for. */

@@ -209,6 +209,23 @@ describe('leagues: "*"', () => {
     expect(c.frames.filter((f) => f.type === 'error')).toEqual([])
     c.close()
   })
+  it('keeps an SSE stream without a filter open across a narrowing reload, following the new scope', async () => {
+    const s = await startPush()
+    const day = new Matchday(s.store)
+    await day.kickOff(1, 501, 10, 11)
+    const stream = await openSse(`${s.base}/v1/sse?api_token=all-key`)
+    received.push(() => stream.events.flatMap((e) => serverFrameErrors(e.data)))
+    await eventually(() => stream.events.length >= 1, 5000, 'the snapshot')
+    await s.hub.applyKeys((old) => old.name === 'all' ? { ...old, leagues: [271] } : old)
+    await day.change(1, [clock(1)])
+    const mine = await day.kickOff(2, 271, 20, 21)
+    await eventually(() => stream.events.length >= 2, 5000, 'a change')
+    await day.change(2, [clock(2)])
+    await eventually(() => stream.events.length >= 3, 5000, 'another change')
+    expect(stream.events.slice(1).map((e) => [e.event, e.data.fixture_id])).toEqual([['change', 2], ['change', 2]])
+    expect(stream.events[1]?.id).toBe(mine.cursor)
+    stream.close()
+  })
 })
 
 describe('scoped keys and teams', () => {
