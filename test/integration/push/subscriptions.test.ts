@@ -3,13 +3,14 @@
  * sockets and HTTP, with the scope rules of DESIGN §4. Every frame received and every response is checked
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest'
 import type { ClientKey } from '../../../src/keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'
 import { responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { redisFixture } from '../store/helpers.ts'
 import { AT, clientKey, fixture, KEYS, openSse, startPush, type PushServer } from './harness.ts'
 
 const team = (id: number): LiveFixture['home'] => ({ id, name: `Team ${id}`, short_code: null, image_path: null, score: 0 })
@@ -69,12 +70,25 @@ async function settle (c: WsTestClient, ref: string): Promise<void> {
   expect(await c.request({ op: 'ping', ref })).toEqual({ type: 'pong', ref })
 }
 
+/** Waits until the hub has routed every change of the day (over Redis its tail follows the log a moment later). */
+async function routed (s: PushServer, day: Matchday): Promise<void> {
+  await eventually(() => s.hub.head() === day.records.at(-1)?.cursor, 5000, 'the hub to route the last change')
+}
+
 const cursors = (frames: Frame[]): string[] => frames.map((f) => f.cursor)
 const teamsOf = (r: ChangeRecord): number[] => [r.fixture.home.id, r.fixture.away.id]
 
-describe('teams', () => {
+/** A store of the engine the test runs on; a Redis one on its own prefix, deleted when the test ends. */
+function storeOf (engine: 'memory' | 'redis'): LiveStore | undefined {
+  if (engine === 'memory') return undefined
+  const env = redisFixture(inject('redisUrl'))
+  onTestFinished(env.cleanup)
+  return env.open()
+}
+
+describe.each(['memory', 'redis'] as const)('teams (%s store)', (engine) => {
   it('delivers every change of a followed team\'s fixtures and nothing else, across a matchday', async () => {
-    const s = await startPush()
+    const s = await startPush({ store: storeOf(engine) })
     const day = new Matchday(s.store)
     const fan = await connect(s)
     expect(await fan.request({ op: 'subscribe', ref: 't', teams: [10], snapshot: false }))
@@ -92,6 +106,7 @@ describe('teams', () => {
     await day.kickOff(4, 501, 40, 10)
     for (let minute = 31; minute <= 40; minute++) await day.change(minute % 2 === 0 ? 4 : 2, [clock(minute)])
     await day.change(4, [whistle])
+    await routed(s, day)
     await settle(fan, 'end')
     await settle(both, 'end')
     const expected = day.records.filter((r) => teamsOf(r).includes(10))
@@ -105,7 +120,7 @@ describe('teams', () => {
   })
 
   it('snapshots and replays by team, and unsubscribes a team', async () => {
-    const s = await startPush()
+    const s = await startPush({ store: storeOf(engine) })
     const day = new Matchday(s.store)
     await day.kickOff(1, 271, 10, 11)
     await day.kickOff(2, 501, 20, 21)
@@ -121,6 +136,7 @@ describe('teams', () => {
     expect(await c.request({ op: 'unsubscribe', ref: 'u', teams: [11] }))
       .toEqual({ type: 'unsubscribed', ref: 'u', leagues: [], fixtures: [], teams: [] })
     await day.change(1, [clock(4)])
+    await routed(s, day)
     await settle(c, 'p')
     expect(c.changes()).toHaveLength(1)
     c.close()
