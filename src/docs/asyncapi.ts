@@ -69,7 +69,7 @@ const serverFrames: Record<string, Schema> = {
     ref: refField,
     recovered: { type: 'boolean', description: 'False: the cursor was unknown, expired, from another epoch, or past the replay cap (1000); a fresh snapshot follows.' },
     count: { type: 'integer', minimum: 0, description: 'Change frames that follow.' },
-    cursor: { ...ref('Cursor'), description: 'When recovered: the last log position examined; every change up to it was sent or filtered out.' }
+    cursor: { ...ref('Cursor'), description: 'When recovered: the last log position examined. Once the `count` changes that follow have arrived, every change up to it was received or filtered out: resume from it.' }
   }, ['ref', 'cursor']),
   PongFrame: object({ type: { const: 'pong' }, ref: refField }, ['ref']),
   ErrorFrame: object({

@@ -124,8 +124,9 @@ export interface SubscribedFrame {
 }
 export interface SnapshotFrame { type: 'snapshot', ref?: Ref, cursor: string, fixtures: LiveFixture[] }
 /**
- * `cursor` (when recovered): the last log position the replay examined. Every change up to it was sent or
- * filtered out, so a client whose filter (`kinds`, `teams`) skipped the latest changes may resume from it.
+ * `cursor` (when recovered): the last log position the replay examined. Once the `count` changes that
+ * follow have arrived, every change up to it was received or filtered out, so a client whose filter
+ * (`kinds`, `teams`) skipped the latest changes may resume from it rather than from its last change.
  */
 export interface ReplayFrame { type: 'replay', ref?: Ref, recovered: boolean, count: number, cursor?: string }
 export interface PongFrame { type: 'pong', ref?: Ref }
