@@ -31,12 +31,18 @@ export interface Floor {
   teams?: ReadonlySet<number>
 }
 
+/** The `teams` of every connection that follows no team; never written to. */
+export const NO_TEAMS: ReadonlySet<number> = new Set()
+
 export abstract class Connection {
   abstract readonly transport: Transport
   readonly leagues = new Set<number>()
   readonly fixtures = new Set<number>()
-  /** Teams followed: a change matches when either participant is one of them. */
-  readonly teams = new Set<number>()
+  /**
+   * Teams followed: a change matches when either participant is one of them. The shared empty set until
+   * the first team (SubscriptionIndex.add), so a connection that follows none costs no set of its own.
+   */
+  teams: ReadonlySet<number> = NO_TEAMS
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all = false
   /**

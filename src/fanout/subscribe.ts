@@ -110,7 +110,7 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
   }
 }
 
-const sorted = (ids: Set<number>): number[] => [...ids].sort((a, b) => a - b)
+const sorted = (ids: ReadonlySet<number>): number[] => [...ids].sort((a, b) => a - b)
 
 /** The connection's whole subscription, as `subscribed` and `unsubscribed` report it. */
 function subscriptionOf (conn: Connection): Omit<SubscribedFrame, 'type' | 'ref'> {

@@ -10,7 +10,7 @@
  */
 import { leagueAllowed } from '../keys.ts'
 import type { ChangeKind, ChangeRecord } from '../live/types.ts'
-import type { Connection } from './connection.ts'
+import { NO_TEAMS, type Connection } from './connection.ts'
 import { Outgoing } from './outgoing.ts'
 
 /** What a subscribe or unsubscribe names; `all` is `leagues: "*"`. */
@@ -39,7 +39,11 @@ export class SubscriptionIndex {
     const before = conn.subscriptionCount
     for (const id of ids.leagues) link(this.byLeague, conn.leagues, id, conn)
     for (const id of ids.fixtures) link(this.byFixture, conn.fixtures, id, conn)
-    for (const id of ids.teams) link(this.byTeam, conn.teams, id, conn)
+    if (ids.teams.length > 0) {
+      const own = conn.teams === NO_TEAMS ? new Set<number>() : conn.teams as Set<number>
+      conn.teams = own
+      for (const id of ids.teams) link(this.byTeam, own, id, conn)
+    }
     const added = conn.subscriptionCount - before
     this.total += added
     return added
@@ -54,7 +58,8 @@ export class SubscriptionIndex {
     const before = conn.subscriptionCount
     for (const id of ids.leagues) unlink(this.byLeague, conn.leagues, id, conn)
     for (const id of ids.fixtures) unlink(this.byFixture, conn.fixtures, id, conn)
-    for (const id of ids.teams) unlink(this.byTeam, conn.teams, id, conn)
+    // Deleting from NO_TEAMS finds nothing, so it is never written to.
+    for (const id of ids.teams) unlink(this.byTeam, conn.teams as Set<number>, id, conn)
     const removed = before - conn.subscriptionCount
     this.total -= removed
     return removed
