@@ -115,13 +115,6 @@ const visible = (conn: Connection, leagueId: number): boolean => conn.unscoped |
 /** Whether the connection was already reached through `everything` or the league's set. */
 const viaLeagueOf = (conn: Connection, leagueId: number): boolean => conn.all || conn.leagues.has(leagueId)
 
-/** Whether a record (or a snapshot's fixture) falls within the connection's subscription and key scope. */
-export function subscribed (conn: Connection, record: Pick<ChangeRecord, 'league_id' | 'fixture_id' | 'fixture'>): boolean {
-  if (!visible(conn, record.league_id)) return false
-  return viaLeagueOf(conn, record.league_id) || conn.fixtures.has(record.fixture_id) ||
-    conn.teams.has(record.fixture.home.id) || conn.teams.has(record.fixture.away.id)
-}
-
 /**
  * The change with only the kinds the connection takes: the change itself when every kind is kept,
  * undefined when none is (the frame is not sent).
