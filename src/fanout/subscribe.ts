@@ -148,7 +148,9 @@ export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: Uns
 
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
-  if (!admit(ctx, conn, req) || !await admitTeams(ctx, conn, req)) return
+  if (!admit(ctx, conn, req)) return
+  // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
+  if (req.teams.length > 0 && !conn.unscoped && !await admitTeams(ctx, conn, req)) return
   ctx.link(conn, req)
   if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
