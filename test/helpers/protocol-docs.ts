@@ -55,6 +55,40 @@ export const serverFrameErrors = (frame: Record<string, unknown>): string[] => f
 /** Complaints about a frame a client sent that the server accepted. */
 export const clientFrameErrors = (frame: Record<string, unknown>): string[] => frameErrors(CLIENT_FRAMES, 'op', frame)
 
+/**
+ * Every `$ref` of both documents that does not resolve, and every component schema the validators cannot
+ * compile: a document a code generator would choke on.
+ */
+export function documentErrors (): string[] {
+  const errors: string[] = []
+  const docs = [['asyncapi.json', asyncApiDocument, asyncAjv], ['openapi.json', openApiDocument, openAjv]] as const
+  for (const [name, doc, ajv] of docs) {
+    for (const ref of refsIn(doc)) {
+      if (resolve(doc, ref) === undefined) errors.push(`${name}: ${ref} does not resolve`)
+    }
+    for (const schema of Object.keys(doc.components.schemas)) {
+      try {
+        validator(ajv, `${name}#/components/schemas/${schema}`)
+      } catch (err) {
+        errors.push(`${name}: ${schema}: ${(err as Error).message}`)
+      }
+    }
+  }
+  return errors
+}
+
+function refsIn (value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn)
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([k, v]) => k === '$ref' && typeof v === 'string' ? [v] : refsIn(v))
+}
+
+function resolve (doc: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined
+  return ref.slice(2).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((at, part) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined), doc)
+}
+
 /** Complaints about an HTTP JSON response to `GET path` (path without the query). */
 export function responseErrors (path: string, status: number, body: unknown): string[] {
   const paths = openApiDocument.paths as Record<string, { get: { responses: Record<string, { $ref?: string, content?: Record<string, { schema: { $ref?: string } }> }> } }>

@@ -16,7 +16,7 @@ import type { LiveStore } from '../../../src/store/types.ts'
 import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { httpGet } from '../../helpers/http.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
-import { clientFrameErrors, responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
+import { clientFrameErrors, documentErrors, responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { clientKey, openSse } from '../push/harness.ts'
 
@@ -173,6 +173,11 @@ describe('protocol documents', () => {
     expect(rec.complaints()).toEqual([])
     expect(sse.events.flatMap((e) => serverFrameErrors(e.data))).toEqual([])
   }, 60_000)
+
+  it('resolve every $ref and compile every schema', () => {
+    expect(documentErrors()).toEqual([])
+    expect(Object.keys(asyncApiDocument.channels.live.messages).length).toBe(11)
+  })
 
   it('catch an undocumented field, a wrong type and an unknown frame', () => {
     expect(serverFrameErrors({ type: 'pong', ref: '1', extra: true })).not.toEqual([])
