@@ -26,12 +26,22 @@ export interface FeedRouteDeps {
 
 const joined = (v: unknown): unknown => Array.isArray(v) ? v.join(',') : v
 
-/** `leagues=271,501` (or the parameter repeated): positive integer ids. */
+const ID = '[1-9]\\d{0,15}'
+const ids = (s: string): number[] => [...new Set(s.split(',').map(Number))]
+const Ids = z.array(z.number().int().positive()).max(1000)
+
+/** `fixtures=19146701,19146702` (or the parameter repeated): positive integer ids. */
 const IdList = z.preprocess(
   joined,
-  z.string().regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'expected comma-separated positive integer ids')
-    .transform((s) => [...new Set(s.split(',').map(Number))])
-    .pipe(z.array(z.number().int().positive()).max(1000))
+  z.string().regex(new RegExp(`^${ID}(,${ID})*$`), 'expected comma-separated positive integer ids').transform(ids).pipe(Ids)
+)
+
+/** `leagues=271,501`, or `leagues=*`: every league the key may see. */
+const LeagueList = z.preprocess(
+  joined,
+  z.string().regex(new RegExp(`^(\\*|${ID}(,${ID})*)$`), 'expected * or comma-separated positive integer ids')
+    .transform((s) => s === '*' ? '*' as const : ids(s))
+    .pipe(z.union([z.literal('*'), Ids]))
 )
 
 /** `kinds=score_changed,state_changed`: change kinds of DESIGN §4. */
@@ -42,8 +52,7 @@ const KindList = z.preprocess(
 
 // Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
 const FilterQuery = z.object({
-  /** Ids, or `*`: every league the key may see. */
-  leagues: z.union([z.literal('*'), IdList]).optional(),
+  leagues: LeagueList.optional(),
   fixtures: IdList.optional(),
   teams: IdList.optional(),
   kinds: KindList.optional()

@@ -285,6 +285,8 @@ describe('HTTP filters', () => {
     const star = await httpGet(`${s.base}/v1/changes?api_token=scoped-key&leagues=*`)
     expect(star.body.data.map((c: Frame) => c.league_id)).toEqual([271, 271])
     expect((await httpGet(`${s.base}/v1/changes?api_token=all-key&kinds=goal`)).body).toMatchObject({ code: 'invalid_request' })
+    expect((await httpGet(`${s.base}/v1/changes?api_token=all-key&leagues=*,271`)).body)
+      .toMatchObject({ code: 'invalid_request', message: 'leagues: expected * or comma-separated positive integer ids' })
   })
 
   it('filters /v1/fixtures/live by team and refuses a scoped key a team playing only outside its leagues', async () => {
