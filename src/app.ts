@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from './budget/index.ts'
 import type { Hub } from './fanout/hub.ts'
 import { corsRoutes } from './http/cors.ts'
+import { docsRoutes } from './http/docs.ts'
 import { feedRoutes } from './http/feeds.ts'
 import { healthRoutes, type ReadinessCheck } from './http/health.ts'
 import { liveRoutes } from './http/live.ts'
@@ -94,6 +95,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(passthroughRoutes({ passthrough: deps.passthrough, publicUrl }))
   }
   await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store }))
+  await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes())
   return app

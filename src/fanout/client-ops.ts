@@ -7,7 +7,7 @@
 import { RESET, type Connection, type QueuedOp } from './connection.ts'
 import { takeToken, type HubLimits } from './limits.ts'
 import { errorFrame, parseClientFrame, pongFrame } from './protocol.ts'
-import { serveReset, serveSubscribe, serveUnsubscribe, type FlowContext, type SubscribeRequest } from './subscribe.ts'
+import { serveReset, serveSubscribe, serveUnsubscribe, subscribeRequest, type FlowContext } from './subscribe.ts'
 
 export class ClientOps {
   constructor (
@@ -47,7 +47,7 @@ export class ClientOps {
     if (frame === RESET) return this.reset(conn)
     if (frame.op === 'ping') return this.flow.send(conn, pongFrame(frame.ref))
     if (frame.op === 'unsubscribe') return serveUnsubscribe(this.flow, conn, frame)
-    const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot }
+    const req = subscribeRequest(frame)
     this.run(conn, () => serveSubscribe(this.flow, conn, req))
   }
 

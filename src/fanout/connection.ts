@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
+import type { ChangeKind } from '../live/types.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
@@ -27,14 +28,29 @@ export interface Floor {
   all: boolean
   leagues: ReadonlySet<number>
   fixtures: ReadonlySet<number>
+  teams?: ReadonlySet<number>
 }
+
+/** The `teams` of every connection that follows no team; never written to. */
+export const NO_TEAMS: ReadonlySet<number> = new Set()
 
 export abstract class Connection {
   abstract readonly transport: Transport
   readonly leagues = new Set<number>()
   readonly fixtures = new Set<number>()
-  /** Every league the key may see (SSE without a filter on an all-leagues key). */
+  /**
+   * Teams followed: a change matches when either participant is one of them. The shared empty set until
+   * the first team (SubscriptionIndex.add), so a connection that follows none costs no set of its own.
+   */
+  teams: ReadonlySet<number> = NO_TEAMS
+  /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all = false
+  /**
+   * The kinds of change delivered, undefined for all. `kindsKey` names the set (sorted kinds), so every
+   * connection with the same set shares one filtered frame per change (see subscriptions.ts).
+   */
+  kinds: ReadonlySet<ChangeKind> | undefined
+  kindsKey = ''
   /** False when the key sees only some leagues: changes reached through a fixture are then checked. */
   unscoped: boolean
   /** The browser origin the connection came from, checked again when the keys file is reloaded. */
@@ -64,7 +80,7 @@ export abstract class Connection {
   }
 
   get subscriptionCount (): number {
-    return this.leagues.size + this.fixtures.size
+    return this.leagues.size + this.fixtures.size + this.teams.size
   }
 
   /** Sends a control frame; returns the bytes written (0 when this transport has no use for the frame). */
@@ -123,8 +139,9 @@ export abstract class Connection {
     // Records arrive in log order: once past a floor it can never match again.
     const active = floors.filter((f) => f.epoch === out.epoch && out.offset <= f.offset)
     this.floors = active.length === 0 ? undefined : active
-    const { league_id: leagueId, fixture_id: fixtureId } = out.record
-    return active.some((f) => f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId))
+    const { league_id: leagueId, fixture_id: fixtureId, fixture } = out.record
+    return active.some((f) => f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
+      (f.teams !== undefined && (f.teams.has(fixture.home.id) || f.teams.has(fixture.away.id))))
   }
 
   /** Ends buffering and sends what was held, through `push` so the floors apply. */
@@ -143,8 +160,10 @@ export abstract class Connection {
 function covers (a: Floor, b: Floor): boolean {
   if (a.epoch !== b.epoch || a.offset < b.offset) return false
   if (a.all) return true
-  return !b.all && isSubset(b.leagues, a.leagues) && isSubset(b.fixtures, a.fixtures)
+  return !b.all && isSubset(b.leagues, a.leagues) && isSubset(b.fixtures, a.fixtures) && isSubset(b.teams ?? NONE, a.teams ?? NONE)
 }
+
+const NONE: ReadonlySet<number> = new Set()
 
 function isSubset (small: ReadonlySet<number>, big: ReadonlySet<number>): boolean {
   if (small.size > big.size) return false

@@ -77,14 +77,15 @@ export class Delivery {
     this.checkBackpressure(conn)
   }
 
-  /** Writes one live change to every connection subscribed to its league or fixture. */
+  /** Writes one live change to every connection subscribed to its league, fixture or teams. */
   route (record: ChangeRecord, json: string): void {
     if (this.registry.size === 0) return
     const out = Outgoing.of(record, json)
     const total = { ws: 0, sse: 0, wsBytes: 0, sseBytes: 0 }
-    this.registry.index.forEachMatch(out, (conn) => {
+    // `view`: the change as this connection takes it (its `kinds` filter applied).
+    this.registry.index.forEachMatch(out, (conn, view) => {
       try {
-        const n = conn.push(out)
+        const n = conn.push(view)
         if (n > 0) {
           if (conn.transport === 'ws') { total.ws++; total.wsBytes += n } else { total.sse++; total.sseBytes += n }
         }

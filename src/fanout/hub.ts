@@ -1,6 +1,6 @@
 /**
  * The fan-out hub (DESIGN §4): tails the store, routes each change to the connections subscribed to its
- * league or fixture, and owns every connection's lifecycle (limits, heartbeat, slow consumers, shutdown).
+ * league, fixture or teams, and owns every connection's lifecycle (limits, heartbeat, slow consumers, shutdown).
  * Transports plug in through `acceptWebSocket` and `acceptSse`; the hub never imports fastify.
  *
  * This file wires the parts together; each concern lives in its own module:
@@ -20,7 +20,7 @@ import type { ClientKey } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor } from '../store/record.ts'
 import { isRedisOutage } from '../store/unavailable.ts'
-import type { LiveStore, StoreFilter } from '../store/types.ts'
+import type { LiveStore } from '../store/types.ts'
 import { ClientOps } from './client-ops.ts'
 import { SseConnection, WsConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
@@ -30,7 +30,7 @@ import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
-import { SnapshotCache } from './snapshot-cache.ts'
+import { SnapshotCache, type LiveFilter } from './snapshot-cache.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
 
 export interface HubDeps {
@@ -76,7 +76,7 @@ export interface Hub {
    * The live snapshot for `filter` (undefined: every live fixture) as `key` may see it, as a JSON array;
    * serialized once and shared with every subscribe and request asking for the same until a change is routed.
    */
-  liveSnapshot: (filter: StoreFilter | undefined, key: ClientKey) => Promise<Buffer>
+  liveSnapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Buffer>
   /** Cursor of the last change routed. */
   head: () => string
   /** `floors` counts the resume floors connections hold, which must not pile up (see Connection.addFloor). */
@@ -175,12 +175,11 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
     metrics,
     log: deps.log,
     head,
-    link (conn, req) {
-      if (req.all) registry.index.setAll(conn)
-      metrics.subscriptions.inc(registry.index.add(conn, req.leagues, req.fixtures))
+    link (conn, ids) {
+      metrics.subscriptions.inc(registry.index.add(conn, ids))
     },
-    unlink (conn, leagues, fixtures) {
-      metrics.subscriptions.dec(registry.index.remove(conn, leagues, fixtures))
+    unlink (conn, ids) {
+      metrics.subscriptions.dec(registry.index.remove(conn, ids))
     },
     send: (conn, frame) => delivery.send(conn, frame),
     snapshot: (filter, key) => snapshots.get(filter, key, head()),
@@ -214,5 +213,5 @@ function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, ops: ClientO
   registry.register(conn)
   res.on('close', () => registry.closed(conn))
   res.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'sse error'))
-  ops.run(conn, () => serveSubscribe(flow, conn, sseRequest(key, sub)))
+  ops.run(conn, () => serveSubscribe(flow, conn, sseRequest(sub)))
 }

@@ -3,7 +3,7 @@
  * frames typed and built here so every transport (WebSocket, SSE, HTTP feed) writes the same JSON.
  */
 import { z } from 'zod'
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ChangeKind, ChangeRecord, LiveFixture } from '../live/types.ts'
 
 export const PROTOCOL_VERSION = 1
 
@@ -31,13 +31,24 @@ export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_
 const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()
 /** Ids are positive safe integers, as upstream ids are. */
 const Ids = z.array(z.number().int().positive()).max(1000)
+/** `leagues` also takes `"*"`: every league the key may see, including leagues that appear later. */
+const Leagues = z.union([Ids, z.literal('*')])
+
+/** Every change kind of DESIGN §4, for `kinds` filters. */
+export const CHANGE_KINDS = [
+  'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
+  'period_changed', 'clock', 'fixture_updated', 'fixture_removed'
+] as const satisfies readonly ChangeKind[]
+const Kinds = z.array(z.enum(CHANGE_KINDS)).min(1).max(CHANGE_KINDS.length * 2)
 
 // Strict objects: a typo such as `league` instead of `leagues` would otherwise subscribe to nothing, silently.
 const Subscribe = z.strictObject({
   op: z.literal('subscribe'),
   ref: RefSchema,
-  leagues: Ids.optional(),
+  leagues: Leagues.optional(),
   fixtures: Ids.optional(),
+  teams: Ids.optional(),
+  kinds: Kinds.optional(),
   since: z.string().max(128).optional(),
   snapshot: z.boolean().default(true)
 })
@@ -45,8 +56,10 @@ const Subscribe = z.strictObject({
 const Unsubscribe = z.strictObject({
   op: z.literal('unsubscribe'),
   ref: RefSchema,
-  leagues: Ids.optional(),
-  fixtures: Ids.optional()
+  leagues: Leagues.optional(),
+  fixtures: Ids.optional(),
+  teams: Ids.optional(),
+  kinds: Kinds.optional()
 })
 
 const Ping = z.strictObject({ op: z.literal('ping'), ref: RefSchema })
@@ -97,10 +110,25 @@ function fail (ref: Ref, code: ErrorCode, message: string): ParseResult {
 // ---- server frames ---------------------------------------------------------------------------------
 
 export interface HelloFrame { type: 'hello', protocol: number, cursor: string, heartbeat_ms: number }
-/** `leagues`/`fixtures` are the connection's whole subscription after the operation. */
-export interface SubscribedFrame { type: 'subscribed' | 'unsubscribed', ref?: Ref, leagues: number[], fixtures: number[] }
+/**
+ * The connection's whole subscription after the operation: `leagues` is `"*"` while it follows every league
+ * of its key; `kinds` is present only while the connection receives some kinds of change, not all.
+ */
+export interface SubscribedFrame {
+  type: 'subscribed' | 'unsubscribed'
+  ref?: Ref
+  leagues: number[] | '*'
+  fixtures: number[]
+  teams: number[]
+  kinds?: ChangeKind[]
+}
 export interface SnapshotFrame { type: 'snapshot', ref?: Ref, cursor: string, fixtures: LiveFixture[] }
-export interface ReplayFrame { type: 'replay', ref?: Ref, recovered: boolean, count: number }
+/**
+ * `cursor` (when recovered): the last log position the replay examined. Once the `count` changes that
+ * follow have arrived, every change up to it was received or filtered out, so a client whose filter
+ * (`kinds`, `teams`) skipped the latest changes may resume from it rather than from its last change.
+ */
+export interface ReplayFrame { type: 'replay', ref?: Ref, recovered: boolean, count: number, cursor?: string }
 export interface PongFrame { type: 'pong', ref?: Ref }
 export interface ErrorFrame {
   type: 'error'
@@ -111,6 +139,8 @@ export interface ErrorFrame {
   leagues?: number[]
   /** With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers. */
   fixtures?: number[]
+  /** With `forbidden`: teams known to play only in leagues outside the key's scope. */
+  teams?: number[]
 }
 export type ChangeFrame = { type: 'change' } & ChangeRecord
 
@@ -120,14 +150,14 @@ export type ControlFrame = HelloFrame | SubscribedFrame | SnapshotFrame | Replay
 export const helloFrame = (cursor: string, heartbeatMs: number): HelloFrame =>
   ({ type: 'hello', protocol: PROTOCOL_VERSION, cursor, heartbeat_ms: heartbeatMs })
 
-export const subscribedFrame = (type: SubscribedFrame['type'], ref: Ref, leagues: number[], fixtures: number[]): SubscribedFrame =>
-  ({ type, ref, leagues, fixtures })
+export const subscribedFrame = (type: SubscribedFrame['type'], ref: Ref, subscription: Omit<SubscribedFrame, 'type' | 'ref'>): SubscribedFrame =>
+  ({ type, ref, ...subscription })
 
 export const snapshotFrame = (ref: Ref, cursor: string, fixtures: LiveFixture[]): SnapshotFrame =>
   ({ type: 'snapshot', ref, cursor, fixtures })
 
-export const replayFrame = (ref: Ref, recovered: boolean, count: number): ReplayFrame =>
-  ({ type: 'replay', ref, recovered, count })
+export const replayFrame = (ref: Ref, recovered: boolean, count: number, cursor?: string): ReplayFrame =>
+  ({ type: 'replay', ref, recovered, count, cursor })
 
 export const pongFrame = (ref: Ref): PongFrame => ({ type: 'pong', ref })
 

@@ -4,7 +4,9 @@
  *   - key gone, or its origin no longer allowed: closed with 4001 (SSE: ended);
  *   - leagues narrowed: the subscriptions outside the new scope, fixtures of those leagues included, are
  *     dropped with an `error` frame `forbidden` listing them; an SSE stream, whose subscription is fixed by
- *     its URL, gets the same frame as an `error` event and is ended;
+ *     its URL, gets the same frame as an `error` event and is ended. A subscription to every league
+ *     (`leagues: "*"`, or SSE without a filter) follows the new scope without an error; followed teams
+ *     stay, their changes checked against the new scope as every change is;
  *   - `max_connections` lowered: the newest connections over it are closed with 4029;
  *   - anything else (features, quota, a widened scope): the new record applies to the next operation.
  */
@@ -90,14 +92,14 @@ function narrow ({ registry, delivery, metrics }: RescopeDeps, conn: Connection,
   const lost = (leagueId: number | undefined): boolean => leagueId !== undefined && !allowed(leagueId) && leagueAllowed(before, leagueId)
   const leagues = [...conn.leagues].filter((id) => !allowed(id)).sort((a, b) => a - b)
   const fixtures = [...conn.fixtures].filter((id) => lost(leagueOf.get(id))).sort((a, b) => a - b)
-  if (leagues.length === 0 && fixtures.length === 0 && !conn.all) return false
-  const what = [leagues.length > 0 ? `leagues ${leagues.join(',')}` : '', fixtures.length > 0 ? `fixtures ${fixtures.join(',')}` : '', conn.all ? 'every league' : '']
+  if (leagues.length === 0 && fixtures.length === 0) return false
+  const what = [leagues.length > 0 ? `leagues ${leagues.join(',')}` : '', fixtures.length > 0 ? `fixtures ${fixtures.join(',')}` : '']
   delivery.send(conn, { ...errorFrame(undefined, 'forbidden', `this key no longer covers ${what.filter(Boolean).join('; ')}`), leagues, fixtures })
   if (conn instanceof SseConnection) {
     end(registry, conn, CLOSE_KEY_REVOKED, 'scope narrowed')
     return true
   }
-  metrics.subscriptions.dec(registry.index.remove(conn, leagues, fixtures))
+  metrics.subscriptions.dec(registry.index.remove(conn, { leagues, fixtures, teams: [] }))
   // Changes held while a subscribe is read go out after it: none of the removed scope may be among them.
   if (conn.pending !== undefined) conn.pending = conn.pending.filter((out) => allowed(out.record.league_id))
   return true

@@ -11,7 +11,16 @@
  * for new subscribes, and all of them are dropped.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
+import type { LiveFixture } from '../live/types.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
+
+/**
+ * A snapshot's filter: the store's, plus `teams` (a fixture matches when either participant is listed).
+ * The store cannot filter by team, so with teams the key's whole scope is read and filtered here.
+ */
+export interface LiveFilter extends StoreFilter {
+  teams?: readonly number[]
+}
 
 export interface Snapshot {
   /** The store head read before the fixtures: every change up to it is reflected in them. */
@@ -51,7 +60,7 @@ export class SnapshotCache {
    * cursor of the last record the hub routed; a different one than last time drops every entry. Rejects
    * when the store read fails (the failure is not kept).
    */
-  get (filter: StoreFilter | undefined, key: ClientKey, routedHead: string): Promise<Snapshot> {
+  get (filter: LiveFilter | undefined, key: ClientKey, routedHead: string): Promise<Snapshot> {
     if (routedHead !== this.routedHead) {
       this.clear()
       this.routedHead = routedHead
@@ -86,10 +95,11 @@ export class SnapshotCache {
     this.bytes = 0
   }
 
-  private async read (filter: StoreFilter | undefined, key: ClientKey): Promise<Snapshot> {
+  private async read (filter: LiveFilter | undefined, key: ClientKey): Promise<Snapshot> {
     const cursor = await this.opts.store.head()
-    const fixtures = await this.opts.store.liveFixtures(filter)
-    const visible = key.leagues === '*' ? fixtures : fixtures.filter((f) => leagueAllowed(key, f.league_id))
+    const fixtures = await this.opts.store.liveFixtures(readFilter(filter, key))
+    const matches = fixtureMatcher(filter)
+    const visible = fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f))
     return { cursor, fixtures: Buffer.from(JSON.stringify(visible)) }
   }
 
@@ -114,14 +124,29 @@ export class SnapshotCache {
   }
 }
 
+/** What to ask the store for: the filter itself, or with teams, everything the key may see. */
+export function readFilter (filter: LiveFilter | undefined, key: ClientKey): StoreFilter | undefined {
+  if (filter?.teams === undefined || filter.teams.length === 0) return filter === undefined ? undefined : { leagues: filter.leagues, fixtures: filter.fixtures }
+  return key.leagues === '*' ? undefined : { leagues: key.leagues }
+}
+
+/** Whether a fixture matches the filter by league, id or team (undefined: every fixture). */
+export function fixtureMatcher (filter: LiveFilter | undefined): (f: Pick<LiveFixture, 'id' | 'league_id' | 'home' | 'away'>) => boolean {
+  if (filter?.teams === undefined || filter.teams.length === 0) return () => true
+  const leagues = new Set(filter.leagues)
+  const fixtures = new Set(filter.fixtures)
+  const teams = new Set(filter.teams)
+  return (f) => leagues.has(f.league_id) || fixtures.has(f.id) || teams.has(f.home.id) || teams.has(f.away.id)
+}
+
 const sortedIds = (ids: readonly number[] | undefined): string => [...new Set(ids ?? [])].sort((a, b) => a - b).join(',')
 
 /**
  * One string per (filter, scope) with the same answer: ids deduplicated and sorted. An absent list reads as
  * an empty one unless both are absent (StoreFilter: no lists means everything).
  */
-export function cacheKey (filter: StoreFilter | undefined, key: ClientKey): string {
+export function cacheKey (filter: LiveFilter | undefined, key: ClientKey): string {
   const scope = key.leagues === '*' ? '*' : sortedIds(key.leagues)
-  const all = filter?.leagues === undefined && filter?.fixtures === undefined
-  return all ? `${scope}|*` : `${scope}|${sortedIds(filter?.leagues)}|${sortedIds(filter?.fixtures)}`
+  const all = filter?.leagues === undefined && filter?.fixtures === undefined && filter?.teams === undefined
+  return all ? `${scope}|*` : `${scope}|${sortedIds(filter?.leagues)}|${sortedIds(filter?.fixtures)}|${sortedIds(filter?.teams)}`
 }

@@ -15,24 +15,29 @@
  * returned, never serialized again.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
-import type { ChangeRecord } from '../live/types.ts'
+import type { ChangeKind, ChangeRecord } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
-import { parseCursor } from '../store/record.ts'
+import { formatCursor, parseCursor } from '../store/record.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
-import type { Snapshot } from './snapshot-cache.ts'
+import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
+import { kindsView, type SubscriptionIds } from './subscriptions.ts'
+import { teamsOutsideScope } from './team-scope.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
   ref?: Ref
   leagues: number[]
   fixtures: number[]
-  /** Every league (SSE without a filter, on a key that sees all leagues). */
+  teams: number[]
+  /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all: boolean
+  /** Replaces the connection's kinds filter when given (see setKinds). */
+  kinds?: ChangeKind[]
   since?: string
   snapshot: boolean
 }
@@ -46,11 +51,11 @@ export interface FlowContext {
   /** Cursor of the last record the hub has routed. */
   head: () => string
   /** Adds the request's ids (or `all`) to the connection's subscription. */
-  link: (conn: Connection, req: SubscribeRequest) => void
-  unlink: (conn: Connection, leagues: readonly number[], fixtures: readonly number[]) => void
+  link: (conn: Connection, ids: SubscriptionIds) => void
+  unlink: (conn: Connection, ids: SubscriptionIds) => void
   send: (conn: Connection, frame: ControlFrame) => void
   /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
-  snapshot: (filter: StoreFilter | undefined, key: ClientKey) => Promise<Snapshot>
+  snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>
   /** Sends a snapshot frame around the snapshot's serialized fixtures. */
   sendSnapshot: (conn: Connection, ref: Ref, cursor: string, fixtures: Buffer) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
@@ -64,39 +69,91 @@ export interface FlowContext {
   unavailable: (conn: Connection) => void
 }
 
-/** An SSE stream's fixed subscription; without leagues or fixtures it follows every league of the key. */
+/**
+ * An SSE stream's subscription, fixed by its URL; without leagues, fixtures or teams (or with `leagues=*`)
+ * it follows every league of the key, as the key's scope changes with keys reloads.
+ */
 export interface SseSubscription {
-  leagues?: number[]
+  leagues?: number[] | '*'
   fixtures?: number[]
+  teams?: number[]
+  kinds?: ChangeKind[]
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
-export function sseRequest (key: ClientKey, sub: SseSubscription): SubscribeRequest {
-  const snapshot = sub.since === undefined
-  if (sub.leagues !== undefined || sub.fixtures !== undefined) {
-    return { leagues: sub.leagues ?? [], fixtures: sub.fixtures ?? [], all: false, since: sub.since, snapshot }
+export function sseRequest (sub: SseSubscription): SubscribeRequest {
+  const all = sub.leagues === '*' || (sub.leagues === undefined && sub.fixtures === undefined && sub.teams === undefined)
+  return {
+    leagues: Array.isArray(sub.leagues) ? sub.leagues : [],
+    fixtures: sub.fixtures ?? [],
+    teams: sub.teams ?? [],
+    all,
+    kinds: sub.kinds,
+    since: sub.since,
+    snapshot: sub.since === undefined
   }
-  return key.leagues === '*'
-    ? { leagues: [], fixtures: [], all: true, since: sub.since, snapshot }
-    : { leagues: [...key.leagues], fixtures: [], all: false, since: sub.since, snapshot }
 }
 
-const sorted = (ids: Set<number>): number[] => [...ids].sort((a, b) => a - b)
+/** The subscribe a client frame asks for. */
+export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
+  return {
+    ref: frame.ref,
+    leagues: Array.isArray(frame.leagues) ? frame.leagues : [],
+    fixtures: frame.fixtures ?? [],
+    teams: frame.teams ?? [],
+    all: frame.leagues === '*',
+    kinds: frame.kinds,
+    since: frame.since,
+    snapshot: frame.snapshot
+  }
+}
+
+const sorted = (ids: ReadonlySet<number>): number[] => [...ids].sort((a, b) => a - b)
+
+/** The connection's whole subscription, as `subscribed` and `unsubscribed` report it. */
+function subscriptionOf (conn: Connection): Omit<SubscribedFrame, 'type' | 'ref'> {
+  return {
+    leagues: conn.all ? '*' : sorted(conn.leagues),
+    fixtures: sorted(conn.fixtures),
+    teams: sorted(conn.teams),
+    ...(conn.kinds === undefined ? {} : { kinds: [...conn.kinds].sort() })
+  }
+}
+
+/**
+ * `kinds` is one filter for the whole connection: a subscribe naming kinds replaces it, one without leaves
+ * it; an unsubscribe naming kinds stops those; an unsubscribe of everything resets it to every kind.
+ */
+function setKinds (conn: Connection, kinds: ReadonlySet<ChangeKind> | undefined): void {
+  conn.kinds = kinds
+  conn.kindsKey = kinds === undefined ? '' : [...kinds].sort().join(',')
+}
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
 export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
-  const everything = frame.leagues === undefined && frame.fixtures === undefined
-  ctx.unlink(conn, frame.leagues ?? (everything ? [...conn.leagues] : []), frame.fixtures ?? (everything ? [...conn.fixtures] : []))
-  ctx.send(conn, subscribedFrame('unsubscribed', frame.ref, sorted(conn.leagues), sorted(conn.fixtures)))
+  const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined
+  if (everything) {
+    ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
+    setKinds(conn, undefined)
+  } else {
+    const leagues = Array.isArray(frame.leagues) ? frame.leagues : []
+    ctx.unlink(conn, { all: frame.leagues === '*', leagues, fixtures: frame.fixtures ?? [], teams: frame.teams ?? [] })
+    const stop = new Set(frame.kinds ?? [])
+    if (stop.size > 0) setKinds(conn, new Set([...conn.kinds ?? CHANGE_KINDS].filter((kind) => !stop.has(kind))))
+  }
+  ctx.send(conn, subscribedFrame('unsubscribed', frame.ref, subscriptionOf(conn)))
 }
 
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
   if (!admit(ctx, conn, req)) return
+  // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
+  if (req.teams.length > 0 && !conn.unscoped && !await admitTeams(ctx, conn, req)) return
   ctx.link(conn, req)
-  ctx.send(conn, subscribedFrame('subscribed', req.ref, sorted(conn.leagues), sorted(conn.fixtures)))
+  if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
+  ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
   if (req.since === undefined && !req.snapshot) return
   const startHead = ctx.head()
   conn.pending = []
@@ -122,7 +179,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
  */
 export async function serveReset (ctx: FlowContext, conn: Connection): Promise<void> {
   if (conn.closed || (conn.subscriptionCount === 0 && !conn.all)) return
-  const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], all: conn.all, snapshot: true }
+  const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], all: conn.all, snapshot: true }
   conn.pending ??= []
   // Floors of the old epoch can never match again; the snapshot sets the new one.
   conn.floors = undefined
@@ -154,17 +211,34 @@ function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): bool
     return false
   }
   const fresh = new Set(req.leagues.filter((id) => !conn.leagues.has(id))).size +
-    new Set(req.fixtures.filter((id) => !conn.fixtures.has(id))).size
+    new Set(req.fixtures.filter((id) => !conn.fixtures.has(id))).size +
+    new Set(req.teams.filter((id) => !conn.teams.has(id))).size
   if (conn.subscriptionCount + fresh > ctx.limits.maxSubscriptions) {
-    ctx.send(conn, errorFrame(req.ref, 'limit_exceeded', `at most ${ctx.limits.maxSubscriptions} leagues and fixtures per connection`))
+    ctx.send(conn, errorFrame(req.ref, 'limit_exceeded', `at most ${ctx.limits.maxSubscriptions} leagues, fixtures and teams per connection`))
     return false
   }
   return true
 }
 
-function storeFilter (req: SubscribeRequest): StoreFilter | undefined {
+/** Refuses teams that play only outside a scoped key's leagues (see team-scope.ts); answers the error itself. */
+async function admitTeams (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<boolean> {
+  let denied: number[]
+  try {
+    denied = await teamsOutsideScope(ctx.store, conn.key, req.teams)
+  } catch (err) {
+    // Unknown is accepted: the per-change scope check still applies.
+    ctx.log.warn({ err, conn: conn.id }, 'team scope check: store unreadable, teams accepted')
+    return !conn.closed
+  }
+  if (denied.length === 0 || conn.closed) return !conn.closed
+  ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `teams playing only outside this key's scope: ${denied.join(',')}`), teams: denied })
+  return false
+}
+
+/** What the request covers: its own ids, or with `all` every league (the key's scope is applied on read). */
+function liveFilter (req: SubscribeRequest): LiveFilter | undefined {
   // Explicit lists even when empty: the store reads an absent filter as "everything".
-  return req.all ? undefined : { leagues: req.leagues, fixtures: req.fixtures }
+  return req.all ? undefined : { leagues: req.leagues, fixtures: req.fixtures, teams: req.teams }
 }
 
 function visible (conn: Connection, leagueId: number): boolean {
@@ -188,15 +262,29 @@ async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeR
 async function scopedSnapshot (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<Snapshot> {
   for (;;) {
     const key = conn.key
-    const snap = await ctx.snapshot(storeFilter(req), key)
+    const snap = await ctx.snapshot(liveFilter(req), key)
     if (conn.key === key || conn.closed) return snap
   }
 }
 
-const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures) })
+const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures), teams: new Set(req.teams) })
+
+/**
+ * The replayed records for a connection: of the request's leagues, fixtures or teams, within the key's
+ * scope, each holding only the kinds of change the connection takes (none left: not sent). Only these count
+ * towards the replay cap, so a client that follows goals is not cut off by an hour of clock ticks.
+ */
+function replayView (conn: Connection, req: SubscribeRequest): (record: ChangeRecord, json: string | undefined) => Outgoing | undefined {
+  const matches = fixtureMatcher(liveFilter(req))
+  return (record, json) => {
+    if (!visible(conn, record.league_id) || !matches(record.fixture)) return undefined
+    const out = Outgoing.fromRecord(record, json)
+    return conn.kinds === undefined ? out : kindsView(out, conn.kinds)
+  }
+}
 
 async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest, since: string, startHead: string): Promise<void> {
-  const replay = await readReplay(ctx.store, since, storeFilter(req), startHead, ctx.limits.replayCap)
+  const replay = await readReplay(ctx.store, since, readFilter(liveFilter(req), conn.key), replayView(conn, req), startHead, ctx.limits.replayCap)
   ctx.metrics.replays.inc({ recovered: String(replay.recovered) })
   if (conn.closed) return
   if (!replay.recovered) {
@@ -211,19 +299,17 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
     if (conn.closed) return
     ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures)
   }
-  const outs: Outgoing[] = []
-  replay.records.forEach((r, i) => { if (visible(conn, r.league_id)) outs.push(Outgoing.fromRecord(r, replay.json[i])) })
-  ctx.send(conn, replayFrame(req.ref, true, outs.length))
-  ctx.sendChanges(conn, outs)
+  ctx.send(conn, replayFrame(req.ref, true, replay.outs.length, formatCursor(replay.last.epoch, replay.last.offset)))
+  ctx.sendChanges(conn, replay.outs)
   conn.addFloor({ ...replay.last, ...floorFilter(req) })
 }
 
 const LOST = { recovered: false } as const
 type Replay = typeof LOST | {
   recovered: true
-  records: ChangeRecord[]
-  /** The records' JSON as the store returned it; an entry is undefined when the store gave none. */
-  json: Array<string | undefined>
+  /** The changes to send, as the connection sees them. */
+  outs: Outgoing[]
+  /** The last log position examined: everything up to it was sent or filtered out. */
   last: { epoch: string, offset: number }
 }
 
@@ -231,23 +317,25 @@ type Replay = typeof LOST | {
  * Reads the changes after `since` page by page until the log has no more or the read has passed the
  * hub's head (later records reach the client through the hub). More than `cap` means LOST.
  */
-async function readReplay (store: LiveStore, since: string, filter: StoreFilter | undefined, startHead: string, cap: number): Promise<Replay> {
+async function readReplay (store: LiveStore, since: string, filter: StoreFilter | undefined, view: ReturnType<typeof replayView>, startHead: string, cap: number): Promise<Replay> {
   const stop = parseCursor(startHead)
-  const records: ChangeRecord[] = []
-  const json: Array<string | undefined> = []
+  const outs: Outgoing[] = []
   let cursor = since
   for (;;) {
     // One past the cap: finding a cap+1th record is how we know the cap was exceeded.
-    const page = await store.readSince(cursor, { ...filter, limit: cap + 1 - records.length })
+    const page = await store.readSince(cursor, { ...filter, limit: cap + 1 - outs.length })
     if (!page.recovered) return LOST
-    records.push(...page.records)
     // Only a store that pairs every record with its JSON is trusted with it.
-    json.push(...(page.json?.length === page.records.length ? page.json : page.records.map(() => undefined)))
-    if (records.length > cap) return LOST
+    const json = page.json?.length === page.records.length ? page.json : undefined
+    page.records.forEach((record, i) => {
+      const out = view(record, json?.[i])
+      if (out !== undefined) outs.push(out)
+    })
+    if (outs.length > cap) return LOST
     cursor = page.cursor
     const last = parseCursor(page.cursor)
     if (last === undefined) return LOST
     const passedHead = stop !== undefined && last.epoch === stop.epoch && last.offset >= stop.offset
-    if (!page.more || passedHead) return { recovered: true, records, json, last }
+    if (!page.more || passedHead) return { recovered: true, outs, last }
   }
 }

@@ -1,68 +1,135 @@
 /**
- * The hub's routing index: league id and fixture id to the connections subscribed to them. A change is
- * delivered to the league's set, then to the fixture's set minus those already reached through the league,
- * so a client subscribed to both gets it once, without building a set per change.
+ * The hub's routing index: league, fixture and team ids to the connections subscribed to them. A change is
+ * delivered to the league's set, then to the fixture's set, then to the sets of its two teams, each minus
+ * the connections already reached through an earlier one, so a client subscribed several ways gets it
+ * once, without building a set per change. Matching costs one lookup per id of the change (league,
+ * fixture, home, away), never one per subscriber.
+ *
+ * A connection with a `kinds` filter receives a view of the change holding only those kinds, built once
+ * per change and kinds set however many connections share it, and nothing when none is left.
  */
 import { leagueAllowed } from '../keys.ts'
-import type { Connection } from './connection.ts'
-import type { Outgoing } from './outgoing.ts'
+import type { ChangeKind, ChangeRecord } from '../live/types.ts'
+import { NO_TEAMS, type Connection } from './connection.ts'
+import { Outgoing } from './outgoing.ts'
+
+/** What a subscribe or unsubscribe names; `all` is `leagues: "*"`. */
+export interface SubscriptionIds {
+  all?: boolean
+  leagues: readonly number[]
+  fixtures: readonly number[]
+  teams: readonly number[]
+}
 
 export class SubscriptionIndex {
   private readonly byLeague = new Map<number, Set<Connection>>()
   private readonly byFixture = new Map<number, Set<Connection>>()
+  private readonly byTeam = new Map<number, Set<Connection>>()
   /** Connections that see every league of their key (`Connection.all`). */
   private readonly everything = new Set<Connection>()
-  /** Leagues plus fixtures over all connections, for the subscriptions gauge. */
+  /** Leagues, fixtures and teams over all connections, for the subscriptions gauge. */
   total = 0
 
   /** Adds ids to the connection's subscription; returns how many were new. */
-  add (conn: Connection, leagues: readonly number[], fixtures: readonly number[]): number {
+  add (conn: Connection, ids: SubscriptionIds): number {
+    if (ids.all === true) {
+      conn.all = true
+      this.everything.add(conn)
+    }
     const before = conn.subscriptionCount
-    for (const id of leagues) link(this.byLeague, conn.leagues, id, conn)
-    for (const id of fixtures) link(this.byFixture, conn.fixtures, id, conn)
+    for (const id of ids.leagues) link(this.byLeague, conn.leagues, id, conn)
+    for (const id of ids.fixtures) link(this.byFixture, conn.fixtures, id, conn)
+    if (ids.teams.length > 0) {
+      const own = conn.teams === NO_TEAMS ? new Set<number>() : conn.teams as Set<number>
+      conn.teams = own
+      for (const id of ids.teams) link(this.byTeam, own, id, conn)
+    }
     const added = conn.subscriptionCount - before
     this.total += added
     return added
   }
 
   /** Removes ids from the connection's subscription; returns how many were removed. */
-  remove (conn: Connection, leagues: readonly number[], fixtures: readonly number[]): number {
+  remove (conn: Connection, ids: SubscriptionIds): number {
+    if (ids.all === true) {
+      conn.all = false
+      this.everything.delete(conn)
+    }
     const before = conn.subscriptionCount
-    for (const id of leagues) unlink(this.byLeague, conn.leagues, id, conn)
-    for (const id of fixtures) unlink(this.byFixture, conn.fixtures, id, conn)
+    for (const id of ids.leagues) unlink(this.byLeague, conn.leagues, id, conn)
+    for (const id of ids.fixtures) unlink(this.byFixture, conn.fixtures, id, conn)
+    // Deleting from NO_TEAMS finds nothing, so it is never written to.
+    for (const id of ids.teams) unlink(this.byTeam, conn.teams as Set<number>, id, conn)
     const removed = before - conn.subscriptionCount
     this.total -= removed
     return removed
   }
 
-  setAll (conn: Connection): void {
-    conn.all = true
-    this.everything.add(conn)
-  }
-
   /** Forgets the connection entirely; returns how many subscriptions it held. */
   drop (conn: Connection): number {
-    this.everything.delete(conn)
-    return this.remove(conn, [...conn.leagues], [...conn.fixtures])
+    return this.remove(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
   }
 
-  /** Calls `visit` once for each connection the change is for. */
-  forEachMatch (out: Outgoing, visit: (conn: Connection) => void): void {
-    const { league_id: leagueId, fixture_id: fixtureId } = out.record
+  /** Calls `visit` once for each connection the change is for, with the change as that connection sees it. */
+  forEachMatch (out: Outgoing, visit: (conn: Connection, out: Outgoing) => void): void {
+    const { league_id: leagueId, fixture_id: fixtureId, fixture } = out.record
+    let views: Map<string, Outgoing | undefined> | undefined
+    const deliver = (conn: Connection): void => {
+      if (conn.kinds === undefined) return visit(conn, out)
+      views ??= new Map()
+      let view = views.get(conn.kindsKey)
+      if (view === undefined && !views.has(conn.kindsKey)) views.set(conn.kindsKey, view = kindsView(out, conn.kinds))
+      if (view !== undefined) visit(conn, view)
+    }
     for (const conn of this.everything) {
-      if (conn.unscoped || leagueAllowed(conn.key, leagueId)) visit(conn)
+      if (visible(conn, leagueId)) deliver(conn)
     }
     const viaLeague = this.byLeague.get(leagueId)
-    if (viaLeague !== undefined) for (const conn of viaLeague) visit(conn)
+    if (viaLeague !== undefined) for (const conn of viaLeague) if (!conn.all) deliver(conn)
     const viaFixture = this.byFixture.get(fixtureId)
-    if (viaFixture === undefined) return
-    for (const conn of viaFixture) {
-      if (conn.all || conn.leagues.has(leagueId)) continue
-      // A fixture id of a league outside the key's scope: the key never sees that league's changes.
-      if (!conn.unscoped && !leagueAllowed(conn.key, leagueId)) continue
-      visit(conn)
+    if (viaFixture !== undefined) {
+      for (const conn of viaFixture) {
+        // A fixture id of a league outside the key's scope: the key never sees that league's changes.
+        if (!viaLeagueOf(conn, leagueId) && visible(conn, leagueId)) deliver(conn)
+      }
+    }
+    const home = fixture.home.id
+    const away = fixture.away.id
+    const viaHome = this.byTeam.get(home)
+    if (viaHome !== undefined) {
+      for (const conn of viaHome) {
+        if (!viaLeagueOf(conn, leagueId) && !conn.fixtures.has(fixtureId) && visible(conn, leagueId)) deliver(conn)
+      }
+    }
+    const viaAway = away === home ? undefined : this.byTeam.get(away)
+    if (viaAway !== undefined) {
+      for (const conn of viaAway) {
+        if (!viaLeagueOf(conn, leagueId) && !conn.fixtures.has(fixtureId) && !conn.teams.has(home) && visible(conn, leagueId)) deliver(conn)
+      }
     }
   }
+}
+
+const visible = (conn: Connection, leagueId: number): boolean => conn.unscoped || leagueAllowed(conn.key, leagueId)
+
+/** Whether the connection was already reached through `everything` or the league's set. */
+const viaLeagueOf = (conn: Connection, leagueId: number): boolean => conn.all || conn.leagues.has(leagueId)
+
+/**
+ * The change with only the kinds the connection takes: the change itself when every kind is kept,
+ * undefined when none is (the frame is not sent).
+ */
+export function kindsView (out: Outgoing, kinds: ReadonlySet<ChangeKind>): Outgoing | undefined {
+  const record = withKinds(out.record, kinds)
+  if (record === undefined) return undefined
+  return record === out.record ? out : Outgoing.of(record, JSON.stringify(record))
+}
+
+/** The record holding only changes of `kinds`: the record itself when all are, undefined when none is. */
+export function withKinds (record: ChangeRecord, kinds: ReadonlySet<ChangeKind>): ChangeRecord | undefined {
+  const kept = record.changes.filter((c) => kinds.has(c.kind))
+  if (kept.length === record.changes.length) return record
+  return kept.length === 0 ? undefined : { ...record, changes: kept }
 }
 
 function link (index: Map<number, Set<Connection>>, own: Set<number>, id: number, conn: Connection): void {

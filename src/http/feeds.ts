@@ -6,10 +6,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { changeFrameJson } from '../fanout/protocol.ts'
+import { CHANGE_KINDS, changeFrameJson } from '../fanout/protocol.ts'
+import { fixtureMatcher, readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
+import { withKinds } from '../fanout/subscriptions.ts'
+import { teamsOutsideScope } from '../fanout/team-scope.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
+import type { ChangeKind } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
-import type { LiveStore, ReadSinceResult, StoreFilter } from '../store/types.ts'
+import type { LiveStore, ReadSinceResult } from '../store/types.ts'
 import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
 
@@ -20,16 +24,39 @@ export interface FeedRouteDeps {
   metrics: Metrics
 }
 
-/** `leagues=271,501` (or the parameter repeated): positive integer ids. */
+const joined = (v: unknown): unknown => Array.isArray(v) ? v.join(',') : v
+
+const ID = '[1-9]\\d{0,15}'
+const ids = (s: string): number[] => [...new Set(s.split(',').map(Number))]
+const Ids = z.array(z.number().int().positive()).max(1000)
+
+/** `fixtures=19146701,19146702` (or the parameter repeated): positive integer ids. */
 const IdList = z.preprocess(
-  (v) => Array.isArray(v) ? v.join(',') : v,
-  z.string().regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'expected comma-separated positive integer ids')
-    .transform((s) => [...new Set(s.split(',').map(Number))])
-    .pipe(z.array(z.number().int().positive()).max(1000))
+  joined,
+  z.string().regex(new RegExp(`^${ID}(,${ID})*$`), 'expected comma-separated positive integer ids').transform(ids).pipe(Ids)
+)
+
+/** `leagues=271,501`, or `leagues=*`: every league the key may see. */
+const LeagueList = z.preprocess(
+  joined,
+  z.string().regex(new RegExp(`^(\\*|${ID}(,${ID})*)$`), 'expected * or comma-separated positive integer ids')
+    .transform((s) => s === '*' ? '*' as const : ids(s))
+    .pipe(z.union([z.literal('*'), Ids]))
+)
+
+/** `kinds=score_changed,state_changed`: change kinds of DESIGN §4. */
+const KindList = z.preprocess(
+  joined,
+  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum(CHANGE_KINDS)))
 )
 
 // Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
-const FilterQuery = z.object({ leagues: IdList.optional(), fixtures: IdList.optional() })
+const FilterQuery = z.object({
+  leagues: LeagueList.optional(),
+  fixtures: IdList.optional(),
+  teams: IdList.optional(),
+  kinds: KindList.optional()
+})
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
@@ -54,19 +81,25 @@ function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyRep
 }
 
 /**
- * The store filter for a request within the key's scope, or undefined after a 403. Without leagues and
- * fixtures: everything the key may see.
+ * The filter for a request within the key's scope, or undefined after a 403. Without leagues, fixtures and
+ * teams, or with `leagues=*`: everything the key may see. Teams that play only outside a scoped key's
+ * leagues are refused as a WebSocket subscribe refuses them (see team-scope.ts).
  */
-function scopedFilter (key: ClientKey, q: Filter, reply: FastifyReply): { filter: StoreFilter | undefined } | undefined {
-  const denied = (q.leagues ?? []).filter((id) => !leagueAllowed(key, id))
+async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply: FastifyReply): Promise<{ filter: LiveFilter | undefined } | undefined> {
+  const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
   if (denied.length > 0) {
     httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
     return undefined
   }
-  if (q.leagues === undefined && q.fixtures === undefined) {
+  const outside = await teamsOutsideScope(store, key, q.teams ?? [])
+  if (outside.length > 0) {
+    httpError(reply, 403, 'forbidden', `teams playing only outside this key's scope: ${outside.join(',')}`)
+    return undefined
+  }
+  if (q.leagues === '*' || (q.leagues === undefined && q.fixtures === undefined && q.teams === undefined)) {
     return { filter: key.leagues === '*' ? undefined : { leagues: key.leagues } }
   }
-  return { filter: { leagues: q.leagues ?? [], fixtures: q.fixtures ?? [] } }
+  return { filter: { leagues: q.leagues ?? [], fixtures: q.fixtures ?? [], teams: q.teams ?? [] } }
 }
 
 export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
@@ -85,10 +118,10 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (key === undefined) return reply
       const q = parseQuery(ChangesQuery, request, reply)
       if (q === undefined) return reply
-      const scoped = scopedFilter(key, q, reply)
+      const scoped = await scopedFilter(store, key, q, reply)
       if (scoped === undefined) return reply
-      const page = await store.readSince(q.since, { ...scoped.filter, limit: q.limit })
-      return reply.type(JSON_TYPE).send(changesBody(page, key))
+      const page = await store.readSince(q.since, { ...readFilter(scoped.filter, key), limit: q.limit })
+      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, q.kinds))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -96,8 +129,9 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (key === undefined) return reply
       const q = parseQuery(FilterQuery, request, reply)
       if (q === undefined) return reply
-      const scoped = scopedFilter(key, q, reply)
+      const scoped = await scopedFilter(store, key, q, reply)
       if (scoped === undefined) return reply
+      // `kinds` narrows changes; a snapshot lists fixtures, so it is accepted and has nothing to narrow here.
       // The hub's shared snapshot: a burst of these requests costs one store read per filter and scope.
       const fixtures = await hub.liveSnapshot(scoped.filter, key)
       return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, fixtures, OBJECT_CLOSE]))
@@ -108,16 +142,16 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (key === undefined) return reply
       const q = parseQuery(SseQuery, request, reply)
       if (q === undefined) return reply
-      if (scopedFilter(key, q, reply) === undefined) return reply
-      const count = (q.leagues?.length ?? 0) + (q.fixtures?.length ?? 0)
+      if (await scopedFilter(store, key, q, reply) === undefined) return reply
+      const count = (Array.isArray(q.leagues) ? q.leagues.length : 0) + (q.fixtures?.length ?? 0) + (q.teams?.length ?? 0)
       if (count > hub.limits.maxSubscriptions) {
-        return httpError(reply, 400, 'limit_exceeded', `at most ${hub.limits.maxSubscriptions} leagues and fixtures per stream`)
+        return httpError(reply, 400, 'limit_exceeded', `at most ${hub.limits.maxSubscriptions} leagues, fixtures and teams per stream`)
       }
       if (!hub.hasRoom(key)) return httpError(reply, 429, 'too_many_connections', 'too many connections for this key')
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since }, request.headers.origin)
+      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, since }, request.headers.origin)
       return reply
     })
   }
@@ -130,14 +164,21 @@ const OBJECT_CLOSE = Buffer.from('}')
 /**
  * The `/v1/changes` body, `{"data":[change...],"cursor","recovered","more"}`, spliced from the JSON the store
  * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
- * the WebSocket sends.
+ * the WebSocket sends. Teams and kinds are filtered here (the store filters by league and fixture only), so
+ * a page may hold fewer than `limit` changes, or none, while `more` is true; `cursor` still moves past
+ * what was filtered out.
  */
-function changesBody (page: ReadSinceResult, key: ClientKey): string {
+function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined): string {
   const json = page.json?.length === page.records.length ? page.json : undefined
+  const matches = fixtureMatcher(filter)
+  const wanted = kinds === undefined ? undefined : new Set(kinds)
   const data: string[] = []
   page.records.forEach((record, i) => {
     // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
-    if (leagueAllowed(key, record.league_id)) data.push(changeFrameJson(json?.[i] ?? JSON.stringify(record)))
+    if (!leagueAllowed(key, record.league_id) || !matches(record.fixture)) return
+    const view = wanted === undefined ? record : withKinds(record, wanted)
+    if (view === undefined) return
+    data.push(changeFrameJson(view === record ? json?.[i] ?? JSON.stringify(record) : JSON.stringify(view)))
   })
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }

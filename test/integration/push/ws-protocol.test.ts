@@ -65,9 +65,9 @@ describe('frames', () => {
     const c = await WsTestClient.connect(s.wsUrl())
     expect(await c.request({ op: 'ping', ref: '3' })).toEqual({ type: 'pong', ref: '3' })
     expect(await c.request({ op: 'subscribe', ref: 'a', leagues: [271], fixtures: [9], snapshot: false }))
-      .toEqual({ type: 'subscribed', ref: 'a', leagues: [271], fixtures: [9] })
+      .toEqual({ type: 'subscribed', ref: 'a', leagues: [271], fixtures: [9], teams: [] })
     expect(await c.request({ op: 'unsubscribe', ref: 'b', leagues: [271] }))
-      .toEqual({ type: 'unsubscribed', ref: 'b', leagues: [], fixtures: [9] })
+      .toEqual({ type: 'unsubscribed', ref: 'b', leagues: [], fixtures: [9], teams: [] })
     c.close()
   })
 

@@ -182,7 +182,7 @@ it('answers operations sent during a replay after it, in order', async () => {
   c.send({ op: 'unsubscribe', ref: '3' })
   await c.take('unsubscribed')
   expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'replay', 'change', 'pong', 'unsubscribed'])
-  expect(c.frames.at(-1)).toEqual({ type: 'unsubscribed', ref: '3', leagues: [], fixtures: [] })
+  expect(c.frames.at(-1)).toEqual({ type: 'unsubscribed', ref: '3', leagues: [], fixtures: [], teams: [] })
   c.close()
 })
 

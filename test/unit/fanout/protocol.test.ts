@@ -13,6 +13,13 @@ describe('parseClientFrame', () => {
     expect(parse({ op: 'subscribe', snapshot: false })).toEqual({ ok: true, frame: { op: 'subscribe', snapshot: false } })
   })
 
+  it('accepts teams, kinds and leagues "*" on subscribe and unsubscribe', () => {
+    expect(parse({ op: 'subscribe', ref: '1', leagues: '*', teams: [85], kinds: ['score_changed', 'state_changed'] }))
+      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: '*', teams: [85], kinds: ['score_changed', 'state_changed'], snapshot: true } })
+    expect(parse({ op: 'unsubscribe', ref: '2', leagues: '*', teams: [85], kinds: ['clock'] }))
+      .toEqual({ ok: true, frame: { op: 'unsubscribe', ref: '2', leagues: '*', teams: [85], kinds: ['clock'] } })
+  })
+
   it('answers unknown ops with unknown_op and the ref', () => {
     expect(parse({ op: 'publish', ref: '7' })).toEqual({ ok: false, error: errorFrame('7', 'unknown_op', 'unknown op "publish"') })
   })
@@ -25,7 +32,12 @@ describe('parseClientFrame', () => {
     ['fractional id', { op: 'subscribe', fixtures: [1.5] }],
     ['string id', { op: 'subscribe', fixtures: ['1'] }],
     ['unknown field', { op: 'ping', extra: true }],
-    ['snapshot not boolean', { op: 'subscribe', snapshot: 'yes' }]
+    ['snapshot not boolean', { op: 'subscribe', snapshot: 'yes' }],
+    ['leagues "all"', { op: 'subscribe', leagues: 'all' }],
+    ['leagues ["*"]', { op: 'subscribe', leagues: ['*'] }],
+    ['negative team', { op: 'subscribe', teams: [-85] }],
+    ['unknown kind', { op: 'subscribe', kinds: ['goal'] }],
+    ['no kinds', { op: 'unsubscribe', kinds: [] }]
   ])('answers %s with invalid_message', (_what, value) => {
     const result = parse(value)
     expect(result.ok).toBe(false)

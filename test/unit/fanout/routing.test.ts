@@ -26,6 +26,8 @@ function change (offset: number, fixtureId: number, leagueId: number): Outgoing 
   return Outgoing.of(record, JSON.stringify(record))
 }
 
+const ids = (leagues: number[], fixtures: number[], teams: number[] = []) => ({ leagues, fixtures, teams })
+
 function matches (index: SubscriptionIndex, out: Outgoing): number[] {
   const ids: number[] = []
   index.forEachMatch(out, (c) => ids.push(c.id))
@@ -38,9 +40,9 @@ describe('SubscriptionIndex', () => {
     const both = new FakeConnection(1, key())
     const fixtureOnly = new FakeConnection(2, key())
     const none = new FakeConnection(3, key())
-    index.add(both, [271], [7])
-    index.add(fixtureOnly, [], [7])
-    index.add(none, [], [])
+    index.add(both, ids([271], [7]))
+    index.add(fixtureOnly, ids([], [7]))
+    index.add(none, ids([], []))
     expect(matches(index, change(1, 7, 271))).toEqual([1, 2])
     expect(matches(index, change(2, 8, 271))).toEqual([1])
     expect(matches(index, change(3, 9, 501))).toEqual([])
@@ -50,7 +52,7 @@ describe('SubscriptionIndex', () => {
   it('keeps fixtures of leagues outside a scoped key away', () => {
     const index = new SubscriptionIndex()
     const scoped = new FakeConnection(1, key([271]))
-    index.add(scoped, [], [7])
+    index.add(scoped, ids([], [7]))
     expect(matches(index, change(1, 7, 501))).toEqual([])
     expect(matches(index, change(2, 7, 271))).toEqual([1])
   })
@@ -59,22 +61,66 @@ describe('SubscriptionIndex', () => {
     const index = new SubscriptionIndex()
     const all = new FakeConnection(1, key())
     const scopedAll = new FakeConnection(2, key([271]))
-    index.setAll(all)
-    index.setAll(scopedAll)
+    index.add(all, { all: true, ...ids([], []) })
+    index.add(scopedAll, { all: true, ...ids([], []) })
     expect(matches(index, change(1, 7, 501))).toEqual([1])
     const c = new FakeConnection(3, key())
-    index.add(c, [501], [1, 2])
+    index.add(c, ids([501], [1, 2]))
     expect(index.drop(c)).toBe(3)
     expect(index.total).toBe(0)
     expect(matches(index, change(2, 1, 501))).toEqual([1])
   })
 
+  it('matches by either team, once per connection, and never outside a scoped key\'s leagues', () => {
+    const index = new SubscriptionIndex()
+    // fixture(7, ...) is team 70 at home against team 71.
+    const home = new FakeConnection(1, key())
+    const away = new FakeConnection(2, key())
+    const bothTeams = new FakeConnection(3, key())
+    const teamAndLeague = new FakeConnection(4, key())
+    const scoped = new FakeConnection(5, key([271]))
+    index.add(home, ids([], [], [70]))
+    index.add(away, ids([], [], [71]))
+    index.add(bothTeams, ids([], [], [70, 71]))
+    index.add(teamAndLeague, ids([271], [7], [70]))
+    index.add(scoped, ids([], [], [70, 71]))
+    const seen: number[] = []
+    index.forEachMatch(change(1, 7, 271), (c) => seen.push(c.id))
+    expect(seen.sort()).toEqual([1, 2, 3, 4, 5])
+    expect(matches(index, change(2, 7, 501))).toEqual([1, 2, 3, 4])
+    expect(matches(index, change(3, 8, 501))).toEqual([])
+    expect(index.total).toBe(9)
+  })
+
+  it('gives a kinds-filtered connection only its kinds, one shared view per kinds set, nothing when none is left', () => {
+    const index = new SubscriptionIndex()
+    const every = new FakeConnection(1, key())
+    const goals = new FakeConnection(2, key())
+    const goalsToo = new FakeConnection(3, key())
+    for (const c of [every, goals, goalsToo]) index.add(c, ids([271], []))
+    for (const c of [goals, goalsToo]) { c.kinds = new Set(['score_changed']); c.kindsKey = 'score_changed' }
+    const record: ChangeRecord = {
+      ...change(1, 7, 271).record,
+      changes: [{ kind: 'clock', minute: 2, previous: 1 }, { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }]
+    }
+    const out = Outgoing.of(record, JSON.stringify(record))
+    const views = new Map<number, Outgoing>()
+    index.forEachMatch(out, (c, view) => views.set(c.id, view))
+    expect(views.get(1)).toBe(out)
+    expect(views.get(2)?.record.changes.map((c) => c.kind)).toEqual(['score_changed'])
+    expect(JSON.parse(views.get(2)?.ws.toString() ?? '').changes).toHaveLength(1)
+    expect(views.get(3)).toBe(views.get(2))
+    const tick = change(2, 7, 271)
+    const clockOnly: ChangeRecord = { ...tick.record, changes: [{ kind: 'clock', minute: 3, previous: 2 }] }
+    expect(matches(index, Outgoing.of(clockOnly, JSON.stringify(clockOnly)))).toEqual([1])
+  })
+
   it('counts only ids that were actually added or removed', () => {
     const index = new SubscriptionIndex()
     const c = new FakeConnection(1, key())
-    expect(index.add(c, [1, 1, 2], [])).toBe(2)
-    expect(index.add(c, [2, 3], [])).toBe(1)
-    expect(index.remove(c, [3, 4], [9])).toBe(1)
+    expect(index.add(c, ids([1, 1, 2], []))).toBe(2)
+    expect(index.add(c, ids([2, 3], []))).toBe(1)
+    expect(index.remove(c, ids([3, 4], [9]))).toBe(1)
     expect(c.subscriptionCount).toBe(2)
   })
 })

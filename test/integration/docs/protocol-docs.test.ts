@@ -1,0 +1,191 @@
+/**
+ * The protocol documents stay true: a gateway (buildApp, the hub, the poller on the embedded provider's
+ * matchday) serves `/docs/asyncapi.json` and `/docs/openapi.json`, and every frame and HTTP response
+ * recorded here over real sockets, the good and the refused, validates against them.
+ */
+import type { AddressInfo } from 'node:net'
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildApp } from '../../../src/app.ts'
+import { asyncApiDocument } from '../../../src/docs/asyncapi.ts'
+import { openApiDocument } from '../../../src/docs/openapi.ts'
+import { createHub } from '../../../src/fanout/hub.ts'
+import { createKeyRing, type ClientKey } from '../../../src/keys.ts'
+import type { LiveFixture } from '../../../src/live/types.ts'
+import type { LiveStore } from '../../../src/store/types.ts'
+import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
+import { httpGet } from '../../helpers/http.ts'
+import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
+import { clientFrameErrors, documentErrors, responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
+import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { clientKey, openSse } from '../push/harness.ts'
+
+let pipeline: Pipeline | undefined
+const closers: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
+  await pipeline?.close()
+  pipeline = undefined
+})
+
+/** The store as the gateway sees it, made unreachable on demand (as a Redis outage looks to its readers). */
+function switchable (store: LiveStore): { store: LiveStore, down: (yes: boolean) => void } {
+  let isDown = false
+  const guard = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    if (isDown) throw new StoreUnavailableError(new Error('connection refused'))
+    return await fn(...args)
+  }
+  return {
+    store: { ...store, head: guard(store.head), liveFixtures: guard(store.liveFixtures), readSince: guard(store.readSince), getFixtures: guard(store.getFixtures) },
+    down: (yes) => { isDown = yes }
+  }
+}
+
+/** Every client frame sent and server frame received, with what the documents say about them. */
+class Recorder {
+  readonly sent: Frame[] = []
+  readonly clients: WsTestClient[] = []
+  readonly responses: Array<{ path: string, status: number, body: unknown }> = []
+
+  async connect (url: string): Promise<WsTestClient> {
+    const c = await WsTestClient.connect(url)
+    const send = c.send.bind(c)
+    c.send = (frame) => { if (typeof frame !== 'string') this.sent.push(frame); send(frame) }
+    this.clients.push(c)
+    await c.take('hello')
+    return c
+  }
+
+  async get (base: string, pathAndQuery: string): Promise<{ status: number, body: any }> {
+    const res = await httpGet(`${base}${pathAndQuery}`)
+    this.responses.push({ path: pathAndQuery.split('?')[0] as string, status: res.status, body: res.body })
+    return res
+  }
+
+  complaints (): string[] {
+    return [
+      ...this.sent.flatMap(clientFrameErrors),
+      ...this.clients.flatMap((c) => c.frames.flatMap(serverFrameErrors)),
+      ...this.responses.flatMap((r) => responseErrors(r.path, r.status, r.body))
+    ]
+  }
+}
+
+describe('protocol documents', () => {
+  it('are served by the gateway, and the traffic of a matchday validates against them', async () => {
+    pipeline = await startPipeline('memory', '', { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 } } })
+    const p = pipeline
+    const gate = switchable(p.store)
+    const log = pino({ level: 'silent' })
+    const hub = createHub({ store: gate.store, metrics: p.metrics, log, limits: { connectionBurstPerIp: 1000, connectionsPerSecondPerIp: 1000 } })
+    await hub.start()
+    // `none` covers a league with no fixtures: every live team plays outside it.
+    const keys: ClientKey[] = [clientKey('all'), clientKey('none', { leagues: [1] }), clientKey('narrow')]
+    const ring = createKeyRing(keys)
+    const app = await buildApp({ log, store: gate.store, ledger: p.ledger, upstream: p.upstream, keys: ring, metrics: p.metrics, poller: () => p.poller, hub })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    closers.push(async () => { await app.close() })
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    const ws = (token: string): string => `${base.replace('http', 'ws')}/v1/live?api_token=${token}`
+    const rec = new Recorder()
+
+    const asyncApi = await httpGet(`${base}/docs/asyncapi.json`)
+    expect(asyncApi.status).toBe(200)
+    expect(asyncApi.body).toEqual(JSON.parse(JSON.stringify(asyncApiDocument)))
+    expect(asyncApi.body.asyncapi).toBe('3.0.0')
+    const openApi = await httpGet(`${base}/docs/openapi.json`)
+    expect(openApi.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)))
+    expect(openApi.body.openapi).toBe('3.1.0')
+
+    p.poller.start()
+    const everything = await rec.connect(ws('all-key'))
+    everything.send({ op: 'subscribe', ref: 'all', leagues: '*' })
+    const goals = await rec.connect(ws('all-key'))
+    goals.send({ op: 'subscribe', ref: 'g', leagues: '*', kinds: ['score_changed', 'state_changed', 'event_added'], snapshot: false })
+    await rec.get(base, '/v1/status')
+    await rec.get(base, '/healthz')
+    await rec.get(base, '/readyz')
+
+    // Wait for a live matchday: fixtures in the store, and changes flowing.
+    await eventually(() => everything.changes().length >= 20, 20_000, '20 changes')
+    const live: LiveFixture[] = (await rec.get(base, '/v1/fixtures/live?api_token=all-key')).body.data
+    expect(live.length).toBeGreaterThan(0)
+    const first = live[0] as LiveFixture
+    await rec.get(base, `/v1/fixtures/live?api_token=all-key&teams=${first.home.id}`)
+    await rec.get(base, '/v1/fixtures/live?api_token=all-key&leagues=*&kinds=clock')
+    const page = await rec.get(base, '/v1/changes?api_token=all-key&limit=50')
+    expect(page.body.data.length).toBeGreaterThan(0)
+    await rec.get(base, `/v1/changes?api_token=all-key&teams=${first.home.id},${first.away.id}&kinds=score_changed,clock&since=${page.body.cursor as string}`)
+    await rec.get(base, '/v1/changes?api_token=all-key&since=zz:1')
+    await rec.get(base, '/v1/changes?api_token=all-key&limit=0')
+    await rec.get(base, '/v1/changes?api_token=nope')
+    await rec.get(base, `/v1/changes?api_token=none-key&leagues=${first.league_id}`)
+    await rec.get(base, `/v1/fixtures/live?api_token=none-key&teams=${first.home.id}`)
+
+    // Refusals and replies on the WebSocket.
+    const refused = await rec.connect(ws('none-key'))
+    expect(await refused.request({ op: 'subscribe', ref: 'l', leagues: [first.league_id] })).toMatchObject({ code: 'forbidden', leagues: [first.league_id] })
+    expect(await refused.request({ op: 'subscribe', ref: 't', teams: [first.home.id] })).toMatchObject({ code: 'forbidden', teams: [first.home.id] })
+    refused.send('{"op":')
+    await refused.take((f) => f.type === 'error' && f.code === 'invalid_message')
+    // Frames sent as text are refused ones, not recorded as documented client frames.
+    refused.send(JSON.stringify({ op: 'dance', ref: 'd' }))
+    expect(await refused.take((f) => f.ref === 'd')).toMatchObject({ code: 'unknown_op' })
+    expect(await refused.request({ op: 'ping', ref: 'p' })).toEqual({ type: 'pong', ref: 'p' })
+    expect(await refused.request({ op: 'subscribe', ref: 'f', fixtures: Array.from({ length: 101 }, (_, i) => i + 1), snapshot: false })).toMatchObject({ code: 'limit_exceeded' })
+    expect(await goals.request({ op: 'unsubscribe', ref: 'u', kinds: ['event_added'] })).toMatchObject({ type: 'unsubscribed', leagues: '*' })
+
+    // Replays: from a known cursor, and from a lost one (recovered:false and a snapshot).
+    const since = everything.changes()[0]?.cursor as string
+    const back = await rec.connect(ws('all-key'))
+    back.send({ op: 'subscribe', ref: 'r', leagues: [first.league_id], teams: [first.home.id], since, snapshot: false })
+    expect(await back.take('replay')).toMatchObject({ recovered: true })
+    back.send({ op: 'subscribe', ref: 'x', fixtures: [first.id], since: 'zz:1' })
+    expect(await back.take((f) => f.type === 'replay' && f.ref === 'x')).toMatchObject({ recovered: false })
+    await back.take((f) => f.type === 'snapshot' && f.ref === 'x')
+
+    // A keys reload that narrows a key: `forbidden` lists the fixtures it lost.
+    const narrow = await rec.connect(ws('narrow-key'))
+    await narrow.request({ op: 'subscribe', ref: 'n', fixtures: [first.id], snapshot: false })
+    await hub.applyKeys((old) => old.name === 'narrow' ? { ...old, leagues: [1] } : old)
+    expect(await narrow.take('error')).toMatchObject({ code: 'forbidden', fixtures: [first.id] })
+
+    // The SSE stream's events carry the same frames.
+    const sse = await openSse(`${base}/v1/sse?api_token=all-key&leagues=*&kinds=clock,score_changed`)
+    closers.push(async () => { sse.close() })
+    await eventually(() => sse.events.some((e) => e.event === 'change'), 20_000, 'an SSE change')
+
+    // The store unreachable: `unavailable` over WebSocket, 503 over HTTP, and a status that says so.
+    gate.down(true)
+    const outage = await rec.connect(ws('all-key'))
+    outage.send({ op: 'subscribe', ref: 'o', fixtures: [first.id] })
+    expect(await outage.take('error')).toMatchObject({ ref: 'o', code: 'unavailable' })
+    expect((await rec.get(base, '/v1/changes?api_token=all-key')).status).toBe(503)
+    expect((await rec.get(base, '/readyz')).status).toBe(503)
+    expect((await rec.get(base, '/v1/status')).body.store).toEqual({ status: 'down' })
+    gate.down(false)
+    await p.poller.stop()
+
+    const types = new Set(rec.clients.flatMap((c) => c.frames.map((f) => f.type)))
+    expect([...types].sort()).toEqual(['change', 'error', 'hello', 'pong', 'replay', 'snapshot', 'subscribed', 'unsubscribed'])
+    const kindsSeen = new Set(everything.changes().flatMap((f) => f.changes.map((c: { kind: string }) => c.kind)))
+    expect(kindsSeen.size).toBeGreaterThan(2)
+    expect(rec.complaints()).toEqual([])
+    expect(sse.events.flatMap((e) => serverFrameErrors(e.data))).toEqual([])
+  }, 60_000)
+
+  it('resolve every $ref and compile every schema', () => {
+    expect(documentErrors()).toEqual([])
+    expect(Object.keys(asyncApiDocument.channels.live.messages).length).toBe(11)
+  })
+
+  it('catch an undocumented field, a wrong type and an unknown frame', () => {
+    expect(serverFrameErrors({ type: 'pong', ref: '1', extra: true })).not.toEqual([])
+    expect(serverFrameErrors({ type: 'hello', protocol: 1, cursor: 'a:1', heartbeat_ms: '25000' })).not.toEqual([])
+    expect(serverFrameErrors({ type: 'goal' })).not.toEqual([])
+    expect(clientFrameErrors({ op: 'subscribe', leagues: 'all' })).not.toEqual([])
+    expect(responseErrors('/v1/fixtures/live', 200, { data: [{ id: 1 }] })).not.toEqual([])
+    expect(responseErrors('/v1/nothing', 200, {})).not.toEqual([])
+    expect(serverFrameErrors({ type: 'pong', ref: '1' })).toEqual([])
+  })
+})
