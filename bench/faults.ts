@@ -93,7 +93,9 @@ class Subscriber {
 
   private onFrame (frame: Record<string, any>): void {
     const t = Date.now()
-    this.longestSilenceMs = Math.max(this.longestSilenceMs, silenceOutsideFaults(this.lastFrameAt, t))
+    const silence = silenceOutsideFaults(this.lastFrameAt, t)
+    if (silence > 5000) longSilences.add(`${Math.round((this.lastFrameAt - start) / 1000)} s: ${(silence / 1000).toFixed(1)} s`)
+    this.longestSilenceMs = Math.max(this.longestSilenceMs, silence)
     this.lastFrameAt = t
     if (typeof frame.cursor === 'string') this.cursor = frame.cursor
     if (frame.type === 'replay' && frame.recovered === false) this.resets++
@@ -116,6 +118,8 @@ class Subscriber {
  * longest stretch of a silence that no window covers); Redis restarts are not excluded.
  */
 const start = Date.now()
+/** Silences over 5 s outside the fault windows, as "<when it began> s: <how long> s" (deduplicated across subscribers). */
+const longSilences = new Set<string>()
 const FAULT_WINDOWS: Array<[number, number]> = [
   [SCHEDULE.outage.from, SCHEDULE.outage.from + SCHEDULE.outage.ms + 5000],
   ...SCHEDULE.bursts.map((t): [number, number] => [t, t + BURST * 2000 + 5000])
@@ -195,6 +199,8 @@ console.log(JSON.stringify({
   firstMismatches: mismatches.slice(0, 5),
   resetsPerSubscriber: [...new Set(subscribers.map((s) => s.resets))],
   unexpectedCloses: subscribers.reduce((n, s) => n + s.closes, 0) - subscribers.length,
-  longestSilenceWhileUpstreamAnswersMs: Math.max(...subscribers.map((s) => s.longestSilenceMs))
+  longestSilenceWhileUpstreamAnswersMs: Math.max(...subscribers.map((s) => s.longestSilenceMs)),
+  silencesOver5s: [...longSilences],
+  schedule: { outageAtS: SCHEDULE.outage.from / 1000, burstsAtS: SCHEDULE.bursts.map((t) => t / 1000), redisRestartsAtS: SCHEDULE.redisRestarts.map((t) => t / 1000) }
 }, null, 2))
 process.exit(mismatches.length === 0 && earned429 === 0 ? 0 : 1)

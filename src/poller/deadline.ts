@@ -15,11 +15,18 @@ export interface CallDeadlineOptions {
   factor?: number
   /** Successful calls remembered. @default 20 */
   window?: number
+  /** @default 500 */
+  hedgeFloorMs?: number
 }
 
 export interface CallDeadline {
   /** The deadline for the next call, ms. */
   current: () => number
+  /**
+   * When to send a hedge beside a call still unanswered (hedge.ts): four times the slowest recent call, at
+   * least `hedgeFloorMs`, at most half the deadline.
+   */
+  hedgeAfter: () => number
   /** Records how long a successful call took. */
   succeeded: (durationMs: number) => void
 }
@@ -28,11 +35,18 @@ export function createCallDeadline (opts: CallDeadlineOptions): CallDeadline {
   const ceiling = opts.ceilingMs ?? 10_000
   const factor = opts.factor ?? 4
   const size = opts.window ?? 20
+  const hedgeFloor = opts.hedgeFloorMs ?? 500
   const recent: number[] = []
+  const slowest = (): number | undefined => recent.length === 0 ? undefined : Math.max(...recent)
+  const current = (): number => {
+    const s = slowest()
+    return Math.min(ceiling, s === undefined ? 2 * opts.floorMs : Math.max(opts.floorMs, factor * s))
+  }
   return {
-    current () {
-      if (recent.length === 0) return Math.min(ceiling, 2 * opts.floorMs)
-      return Math.min(ceiling, Math.max(opts.floorMs, factor * Math.max(...recent)))
+    current,
+    hedgeAfter () {
+      const s = slowest()
+      return Math.min(current() / 2, Math.max(hedgeFloor, s === undefined ? current() / 2 : factor * s))
     },
     succeeded (durationMs) {
       recent.push(durationMs)

@@ -20,7 +20,8 @@
  * `budget_ledger_unavailable`). The pace comes from pacing.ts.
  * Hung calls: every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
  * slowest recent call, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that instead of
- * the client's 10 s; a `latest` poll is not retried (the next poll is its retry).
+ * the client's 10 s, and hedged (hedge.ts): one still unanswered well past the upstream's usual time is sent
+ * once more beside it, first answer wins; a `latest` poll is not retried (the next poll is its retry).
  * Failures are logged and retried with a short backoff (at most MAX_BACKOFF_MS, so the first poll after an
  * outage goes out within seconds of its end); nothing here throws out of the loop.
  */
@@ -34,6 +35,7 @@ import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
+import { hedged } from './hedge.ts'
 import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
 import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
@@ -219,7 +221,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
-    const res = await deps.upstream.get(path, query, { signal: abort.signal, beforeAttempt: reserveCall, timeoutMs: deadline.current(), ...(latest ? { retries: 0 } : {}) })
+    const timeoutMs = deadline.current()
+    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? { retries: 0 } : {}) }), deadline.hedgeAfter(), abort.signal)
     // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
     deadline.succeeded(res.durationMs)
     return parseFixtures(res.envelope, { anomalies, source: path })

@@ -164,8 +164,10 @@ describe('a hung latest poll', () => {
     const waited = Date.now() - started
     expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
     expect(String((err as Error).message)).toMatch(/2500 ms/)
-    // One attempt only: the client's 10 s timeout and its two retries would silence changes for ~30 s.
-    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(1)
+    // No retry (the client's 10 s timeout and its two retries would silence changes for ~30 s): the
+    // request and the one hedge sent beside it (hedge.ts), each reserved in the ledger.
+    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(2)
+    expect(r.reserved()).toBe(r.calls.length)
     expect(waited).toBeLessThan(8000)
     // The next step reconciles (the gap may have lost changes) and succeeds.
     await r.poller.step()

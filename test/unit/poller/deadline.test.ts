@@ -19,4 +19,15 @@ describe('call deadline', () => {
     for (let i = 0; i < 3; i++) d.succeeded(10)
     expect(d.current()).toBe(100)
   })
+
+  it('sends a hedge at four times the slowest recent call, at least its floor, at most half the deadline', () => {
+    const d = createCallDeadline({ floorMs: 2500, hedgeFloorMs: 500 })
+    expect(d.hedgeAfter(), 'nothing known yet: half the deadline').toBe(2500)
+    d.succeeded(20)
+    expect(d.hedgeAfter()).toBe(500)
+    d.succeeded(200)
+    expect(d.hedgeAfter()).toBe(800)
+    d.succeeded(2000)
+    expect(d.hedgeAfter(), 'half the 8 s deadline').toBe(4000)
+  })
 })

@@ -1,0 +1,48 @@
+/**
+ * A hedged call ("The Tail at Scale"): when the first request has not answered after `afterMs`, the same
+ * request goes out once more beside it, and whichever answers first wins; the other is aborted.
+ *
+ * Why the poller wants it: a hung upstream request is only known to be hung at its deadline (2.5 s at
+ * least, deadline.ts), and every second of that is a second of silence for every subscriber. A second
+ * request sent after a fraction of it usually answers at once, so a hang costs `afterMs` instead of the whole
+ * deadline. It costs one more call only when the first is already far slower than the upstream's usual pace
+ * (the hedge reserves its call in the budget ledger like any other).
+ */
+export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal): Promise<T> {
+  /** Requests still running. */
+  const controllers: AbortController[] = []
+  const launch = async (): Promise<T> => {
+    const controller = new AbortController()
+    controllers.push(controller)
+    const forward = (): void => { controller.abort(parent.reason) }
+    parent.addEventListener('abort', forward, { once: true })
+    try {
+      return await run(controller.signal)
+    } finally {
+      parent.removeEventListener('abort', forward)
+      controllers.splice(controllers.indexOf(controller), 1)
+    }
+  }
+  return await new Promise<T>((resolve, reject) => {
+    let settled = false
+    let running = 0
+    const finish = (fn: () => void): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      fn()
+      for (const c of controllers) c.abort()
+    }
+    const start = (): void => {
+      running++
+      launch().then((value) => { finish(() => { resolve(value) }) }, (err: unknown) => {
+        running--
+        // A failure settles once no request can still answer. One that fails before the hedge is due (an
+        // error answer, not a hang) settles at once: the client has already retried it.
+        if (running === 0) finish(() => { reject(err) })
+      })
+    }
+    const timer = setTimeout(() => { if (!settled && !parent.aborted) start() }, afterMs)
+    start()
+  })
+}

@@ -1,0 +1,59 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { hedged } from '../../../src/poller/hedge.ts'
+
+/** A request that answers `value` after `ms`, or never when `ms` is undefined; records its aborts. */
+function request (log: string[], name: string, ms: number | undefined, value?: string, fail?: Error) {
+  return async (signal: AbortSignal): Promise<string> => {
+    log.push(`${name} sent`)
+    return await new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => { log.push(`${name} aborted`); reject(new Error('aborted')) })
+      if (ms !== undefined) setTimeout(() => { if (fail !== undefined) reject(fail); else resolve(value ?? name) }, ms)
+    })
+  }
+}
+
+/** Runs the i-th request of a list on the i-th launch. */
+const sequence = (runs: Array<(s: AbortSignal) => Promise<string>>) => {
+  let i = 0
+  return async (signal: AbortSignal) => await (runs[i++] as (s: AbortSignal) => Promise<string>)(signal)
+}
+
+describe('hedged', () => {
+  it('sends one request when it answers before the hedge is due', async () => {
+    const log: string[] = []
+    expect(await hedged(sequence([request(log, 'a', 5)]), 100, new AbortController().signal)).toBe('a')
+    await sleep(150)
+    expect(log).toEqual(['a sent'])
+  })
+
+  it('sends the same request once more beside a hung one, takes the hedge\'s answer and aborts the first', async () => {
+    const log: string[] = []
+    const started = Date.now()
+    expect(await hedged(sequence([request(log, 'a', undefined), request(log, 'b', 5)]), 50, new AbortController().signal)).toBe('b')
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect(log).toEqual(['a sent', 'b sent', 'a aborted'])
+  })
+
+  it('fails at once, with no hedge, when the first fails before the hedge is due (an error answer, not a hang)', async () => {
+    const log: string[] = []
+    await expect(hedged(sequence([request(log, 'a', 5, undefined, new Error('500'))]), 100, new AbortController().signal)).rejects.toThrow('500')
+    await sleep(150)
+    expect(log).toEqual(['a sent'])
+  })
+
+  it('fails when both fail, with the last failure', async () => {
+    const log: string[] = []
+    await expect(hedged(sequence([request(log, 'a', 100, undefined, new Error('first')), request(log, 'b', 100, undefined, new Error('second'))]), 20, new AbortController().signal)).rejects.toThrow('second')
+  })
+
+  it('aborts both when the caller aborts', async () => {
+    const log: string[] = []
+    const parent = new AbortController()
+    const done = hedged(sequence([request(log, 'a', undefined), request(log, 'b', undefined)]), 20, parent.signal)
+    await sleep(60)
+    parent.abort()
+    await expect(done).rejects.toThrow('aborted')
+    expect(log.sort()).toEqual(['a aborted', 'a sent', 'b aborted', 'b sent'])
+  })
+})
