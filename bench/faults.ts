@@ -6,8 +6,8 @@
  * gateway settles, and every subscriber's fixtures are compared with the provider's truth.
  *
  * Reports: upstream calls by status (injected 429s apart from 429s the gateway earned by overspending, which
- * must be 0), the longest silence a subscriber saw while the upstream answered, resets (replay
- * recovered:false) per subscriber, and mismatches (must be 0).
+ * must be 0), the longest silence a subscriber saw while a match clock ran and the upstream answered, resets
+ * (replay recovered:false) per subscriber, and mismatches (must be 0).
  *
  *   npm run bench:faults -- [--minutes 10] [--subscribers 20] [--speed 60]
  */
@@ -93,7 +93,7 @@ class Subscriber {
 
   private onFrame (frame: Record<string, any>): void {
     const t = Date.now()
-    const silence = silenceOutsideFaults(this.lastFrameAt, t)
+    const silence = silenceThatCounts(this.lastFrameAt, t)
     if (silence > 5000) longSilences.add(`${Math.round((this.lastFrameAt - start) / 1000)} s: ${(silence / 1000).toFixed(1)} s`)
     this.longestSilenceMs = Math.max(this.longestSilenceMs, silence)
     this.lastFrameAt = t
@@ -113,27 +113,36 @@ class Subscriber {
 }
 
 /**
- * Windows in which the upstream does not answer usefully, by design of the night: the outage, and each 429
- * burst while the gateway honours its `retry_after` (2 s a refusal). Silence is measured outside them (the
- * longest stretch of a silence that no window covers); Redis restarts are not excluded.
+ * Silence that counts: time in which a match clock was running at the provider (so every successful poll
+ * brings a change: at 60x a match minute passes every second) and the upstream answered usefully, that is
+ * outside the night's fault windows (the outage, and each 429 burst while the gateway honours its
+ * `retry_after`, 2 s a refusal). Redis restarts are not excluded. Sampled every SAMPLE_MS.
  */
 const start = Date.now()
-/** Silences over 5 s outside the fault windows, as "<when it began> s: <how long> s" (deduplicated across subscribers). */
-const longSilences = new Set<string>()
+const SAMPLE_MS = 250
+const TICKING_STATES = new Set([2, 22, 6, 23])
 const FAULT_WINDOWS: Array<[number, number]> = [
   [SCHEDULE.outage.from, SCHEDULE.outage.from + SCHEDULE.outage.ms + 5000],
   ...SCHEDULE.bursts.map((t): [number, number] => [t, t + BURST * 2000 + 5000])
 ]
-function silenceOutsideFaults (from: number, to: number): number {
+/** One flag per sample since the start: whether a silence then counts. */
+const counts: boolean[] = []
+const sampler = setInterval(() => {
+  const t = Date.now() - start
+  const faulty = FAULT_WINDOWS.some(([ws, we]) => t >= ws && t < we)
+  counts.push(!faulty && provider.world.inplay(now()).some((f) => TICKING_STATES.has(Number(f.state_id))))
+}, SAMPLE_MS)
+/** Silences over 5 s that count, as "<when it began> s: <how long> s" (deduplicated across subscribers). */
+const longSilences = new Set<string>()
+/** The longest stretch of [from, to] made of samples that count. */
+function silenceThatCounts (from: number, to: number): number {
   let longest = 0
-  let a = from - start
-  const b = to - start
-  for (const [ws, we] of [...FAULT_WINDOWS].sort((x, y) => x[0] - y[0])) {
-    if (we <= a || ws >= b) continue
-    longest = Math.max(longest, ws - a)
-    a = Math.max(a, we)
+  let run = 0
+  for (let i = Math.ceil((from - start) / SAMPLE_MS); i < Math.floor((to - start) / SAMPLE_MS) && i < counts.length; i++) {
+    run = counts[i] === true ? run + 1 : 0
+    longest = Math.max(longest, run)
   }
-  return Math.max(longest, b - a)
+  return longest * SAMPLE_MS
 }
 
 let stopping = false
@@ -154,6 +163,7 @@ const progress = setInterval(() => {
 
 await sleep(RUN_MS)
 clearInterval(progress)
+clearInterval(sampler)
 for (const t of timers) clearTimeout(t)
 
 // Settle: stop the matches, clear the faults, give the poller time to reconcile and fetch every final.
@@ -199,7 +209,7 @@ console.log(JSON.stringify({
   firstMismatches: mismatches.slice(0, 5),
   resetsPerSubscriber: [...new Set(subscribers.map((s) => s.resets))],
   unexpectedCloses: subscribers.reduce((n, s) => n + s.closes, 0) - subscribers.length,
-  longestSilenceWhileUpstreamAnswersMs: Math.max(...subscribers.map((s) => s.longestSilenceMs)),
+  longestSilenceWhileMatchesRunAndUpstreamAnswersMs: Math.max(...subscribers.map((s) => s.longestSilenceMs)),
   silencesOver5s: [...longSilences],
   schedule: { outageAtS: SCHEDULE.outage.from / 1000, burstsAtS: SCHEDULE.bursts.map((t) => t / 1000), redisRestartsAtS: SCHEDULE.redisRestarts.map((t) => t / 1000) }
 }, null, 2))
