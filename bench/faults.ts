@@ -130,7 +130,7 @@ const counts: boolean[] = []
 const sampler = setInterval(() => {
   const t = Date.now() - start
   const faulty = FAULT_WINDOWS.some(([ws, we]) => t >= ws && t < we)
-  counts.push(!faulty && provider.world.inplay(now()).some((f) => TICKING_STATES.has(Number(f.state_id))))
+  counts.push(!faulty && provider.world.inplay(now()).some((f) => TICKING_STATES.has(provider.world.stateOf(f, now()))))
 }, SAMPLE_MS)
 /** Silences over 5 s that count, as "<when it began> s: <how long> s" (deduplicated across subscribers). */
 const longSilences = new Set<string>()

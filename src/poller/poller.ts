@@ -357,7 +357,9 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       lastError = null
       deps.metrics?.polls.inc({ kind: action, outcome: 'ok' })
     } catch (err) {
-      needReconcile = true
+      // A `latest` the upstream failed lost nothing: the next one still overlaps the last good poll (else
+      // nextAction's gap check reconciles). Anything else (a reconcile, a store write) reconciles next.
+      if (action !== 'latest' || !(err instanceof UpstreamError)) needReconcile = true
       if (err instanceof PollSkipped) {
         // Not an upstream failure: nothing (more) was called.
         lastError = err.reason
@@ -367,14 +369,14 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       failures++
       lastError = err instanceof UpstreamError ? err.code : (err as Error).name
       deps.metrics?.polls.inc({ kind: action, outcome: 'error' })
-      if (!abort.signal.aborted) log.warn({ err, action, failures }, 'poll failed; will reconcile')
+      if (!abort.signal.aborted) log.warn({ err, action, failures, reconcileNext: needReconcile }, 'poll failed')
       throw err
     }
   }
 
-  /** Exponential backoff with jitter, from the failures (or ledger outages) in a row. */
+  /** Exponential backoff with jitter, from the failures (or ledger outages) in a row: the floor after one. */
   function backoff (count: number): number {
-    return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(Math.max(1, count), 10)) * (0.5 + Math.random() / 2)
+    return Math.min(maxBackoff, pacing.floorMs * 2 ** (Math.min(Math.max(1, count), 10) - 1)) * (0.5 + Math.random() / 2)
   }
 
   /**
