@@ -47,7 +47,7 @@ export class ClientOps {
     if (frame === RESET) return this.reset(conn)
     if (frame.op === 'ping') return this.flow.send(conn, pongFrame(frame.ref))
     if (frame.op === 'unsubscribe') return serveUnsubscribe(this.flow, conn, frame)
-    const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot }
+    const req: SubscribeRequest = { ref: frame.ref, leagues: frame.leagues ?? [], fixtures: frame.fixtures ?? [], all: false, since: frame.since, snapshot: frame.snapshot, format: frame.format }
     this.run(conn, () => serveSubscribe(this.flow, conn, req))
   }
 

@@ -126,6 +126,7 @@ export function createHub (deps: HubDeps): Hub {
         delivery.route(record, json)
       }, (err) => log.error({ err }, 'hub tail error'), (epoch) => {
         head = formatCursor(epoch, 0)
+        delivery.versions.clear()
         recovery.logLost(epoch)
       })
       stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate })

@@ -23,7 +23,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type UnsubscribeFrame } from './protocol.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type UnsubscribeFrame } from './protocol.ts'
 import type { Snapshot } from './snapshot-cache.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
@@ -35,6 +35,8 @@ export interface SubscribeRequest {
   all: boolean
   since?: string
   snapshot: boolean
+  /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
+  format?: Format
 }
 
 /** What the flow needs from the hub. */
@@ -70,17 +72,19 @@ export interface SseSubscription {
   fixtures?: number[]
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
+  format?: Format
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
 export function sseRequest (key: ClientKey, sub: SseSubscription): SubscribeRequest {
   const snapshot = sub.since === undefined
+  const how = { since: sub.since, snapshot, format: sub.format }
   if (sub.leagues !== undefined || sub.fixtures !== undefined) {
-    return { leagues: sub.leagues ?? [], fixtures: sub.fixtures ?? [], all: false, since: sub.since, snapshot }
+    return { leagues: sub.leagues ?? [], fixtures: sub.fixtures ?? [], all: false, ...how }
   }
   return key.leagues === '*'
-    ? { leagues: [], fixtures: [], all: true, since: sub.since, snapshot }
-    : { leagues: [...key.leagues], fixtures: [], all: false, since: sub.since, snapshot }
+    ? { leagues: [], fixtures: [], all: true, ...how }
+    : { leagues: [...key.leagues], fixtures: [], all: false, ...how }
 }
 
 const sorted = (ids: Set<number>): number[] => [...ids].sort((a, b) => a - b)
@@ -95,6 +99,7 @@ export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: Uns
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
   if (!admit(ctx, conn, req)) return
+  if (req.format !== undefined) conn.format = req.format
   ctx.link(conn, req)
   ctx.send(conn, subscribedFrame('subscribed', req.ref, sorted(conn.leagues), sorted(conn.fixtures)))
   if (req.since === undefined && !req.snapshot) return

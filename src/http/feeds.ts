@@ -6,7 +6,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { changeFrameJson } from '../fanout/protocol.ts'
+import { LastVersions, Outgoing } from '../fanout/outgoing.ts'
+import { FORMATS, type Format } from '../fanout/protocol.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult, StoreFilter } from '../store/types.ts'
@@ -30,12 +31,15 @@ const IdList = z.preprocess(
 
 // Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
 const FilterQuery = z.object({ leagues: IdList.optional(), fixtures: IdList.optional() })
+/** `format=delta`: compact change frames (DESIGN §4); `full` by default. */
+const FormatParam = z.enum(FORMATS).default('full')
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
+  format: FormatParam,
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
   limit: z.coerce.number().int().min(1).max(1000).default(100)
 })
-const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional() })
+const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional(), format: FormatParam })
 
 type Filter = z.infer<typeof FilterQuery>
 
@@ -88,7 +92,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const scoped = scopedFilter(key, q, reply)
       if (scoped === undefined) return reply
       const page = await store.readSince(q.since, { ...scoped.filter, limit: q.limit })
-      return reply.type(JSON_TYPE).send(changesBody(page, key))
+      return reply.type(JSON_TYPE).send(changesBody(page, key, q.format))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -117,7 +121,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since }, request.headers.origin)
+      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, since, format: q.format }, request.headers.origin)
       return reply
     })
   }
@@ -130,14 +134,18 @@ const OBJECT_CLOSE = Buffer.from('}')
 /**
  * The `/v1/changes` body, `{"data":[change...],"cursor","recovered","more"}`, spliced from the JSON the store
  * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
- * the WebSocket sends.
+ * the WebSocket sends. In `delta` format a fixture's first record of the page is full (the page does not
+ * know what the client holds) and its later ones are deltas on it.
  */
-function changesBody (page: ReadSinceResult, key: ClientKey): string {
+function changesBody (page: ReadSinceResult, key: ClientKey, format: Format): string {
   const json = page.json?.length === page.records.length ? page.json : undefined
+  const versions = new LastVersions()
   const data: string[] = []
   page.records.forEach((record, i) => {
     // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
-    if (leagueAllowed(key, record.league_id)) data.push(changeFrameJson(json?.[i] ?? JSON.stringify(record)))
+    if (!leagueAllowed(key, record.league_id)) return
+    const prev = versions.swap(record)
+    data.push(Outgoing.of(record, json?.[i] ?? JSON.stringify(record), format === 'delta' ? prev : undefined).frameJson(format))
   })
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }
