@@ -8,6 +8,7 @@ import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
+import { writeFrame } from './writer.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame, type Format } from './protocol.ts'
 
 export type Transport = 'ws' | 'sse'
@@ -171,9 +172,9 @@ export class WsConnection extends Connection {
   }
 
   sendChange (out: Outgoing): number {
-    const bytes = out.bytes('ws', this.format)
-    this.socket.send(bytes, TEXT)
-    return bytes.length
+    const payload = out.bytes('ws', this.format)
+    writeFrame(this.socket, out.wsFrame(this.format), payload)
+    return payload.length
   }
 
   sendSnapshot (frame: Buffer): number {

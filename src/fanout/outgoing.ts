@@ -7,6 +7,7 @@ import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { parseCursor } from '../store/record.ts'
 import type { Transport } from './connection.ts'
 import { changeFrameJson, type Format } from './protocol.ts'
+import { textFrame } from './writer.ts'
 
 export class Outgoing {
   private wsBytes: Buffer | undefined
@@ -14,6 +15,8 @@ export class Outgoing {
   private wsDeltaBytes: Buffer | undefined
   private sseDeltaBytes: Buffer | undefined
   private deltaJson: string | undefined
+  private wsFrameBytes: Buffer | undefined
+  private wsDeltaFrameBytes: Buffer | undefined
 
   private constructor (
     readonly record: ChangeRecord,
@@ -48,6 +51,12 @@ export class Outgoing {
   bytes (transport: Transport, format: Format): Buffer {
     if (format === 'delta') return transport === 'ws' ? this.wsDelta : this.sseDelta
     return transport === 'ws' ? this.ws : this.sse
+  }
+
+  /** The whole WebSocket frame (header and payload) in a format, built once for every socket (writer.ts). */
+  wsFrame (format: Format): Buffer {
+    if (format === 'delta') return (this.wsDeltaFrameBytes ??= textFrame(this.wsDelta))
+    return (this.wsFrameBytes ??= textFrame(this.ws))
   }
 
   /** The change frame's JSON in a format (for bodies that gather several frames, such as /v1/changes). */
