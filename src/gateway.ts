@@ -186,7 +186,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   }, {
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
-    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS
+    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
+    // The embedded simulator's match clock runs at its speed; clients run the clock at that rate.
+    ...(provider !== undefined ? { clockRate: overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED } : {})
   })
   const leader = startPolling(poller, redis, cfg, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }

@@ -45,7 +45,10 @@ export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'versi
     switch (c.kind) {
       case 'state_changed': next.state = c.state; break
       case 'period_changed': next.period = c.period; break
-      case 'clock': next.minute = c.minute; break
+      case 'clock':
+        next.minute = c.minute
+        if (c.clock !== undefined) next.clock = c.clock
+        break
       case 'score_changed':
         if (c.score_type !== undefined) {
           next.scores = { ...next.scores, [c.score_type]: { home: c.home ?? 0, away: c.away ?? 0 } }

@@ -20,6 +20,8 @@ export interface MatchDayOptions {
   simSpeed?: number
   /** Matches in play at once, about. @default 6 */
   liveTarget?: number
+  /** Store every clock tick, as before issue 17. @default false */
+  everyTick?: boolean
   /** Called between poller steps (the event loop has turned), with the virtual minutes elapsed. */
   onStep?: (elapsedMinutes: number) => Promise<void> | void
 }
@@ -41,7 +43,7 @@ export async function runMatchDay (store: LiveStore, opts: MatchDayOptions): Pro
     log,
     now,
     sleep: async (ms) => { slept += ms; await new Promise((resolve) => setImmediate(resolve)) }
-  }, { reserve: 0.2, floorMs: 1000 })
+  }, { reserve: 0.2, floorMs: 1000, clockRate: opts.simSpeed ?? 60, everyTick: opts.everyTick })
   const leagues = provider.world.all('league').map((l) => l.id)
   try {
     poller.start()
