@@ -37,15 +37,28 @@ function sameRunning (a: MatchClock, b: MatchClock): boolean {
 }
 
 /**
- * `next` with the stored fixture's clock anchor kept when that anchor, run to `atMs`, shows `next.minute`
- * and nothing else about the clock changed; `next` as it is otherwise (a correction).
+ * How far the stored clock may be from upstream's before it is corrected, in match seconds. Upstream
+ * floors its seconds and the anchor is taken when the response arrives, so a fresh anchor runs up to a
+ * second or so late; without this slack every minute boundary a poll lands close to would cost a
+ * correction.
+ */
+export const CLOCK_SLACK_S = 2
+
+/**
+ * `next` with the stored fixture's clock kept when that clock, run to `atMs`, shows `next.minute` (within
+ * CLOCK_SLACK_S either way) and nothing else about the clock changed; then `minute` is the minute that clock
+ * shows, so the stored fixture and every client running the clock agree exactly. `next` as it is otherwise:
+ * a correction.
  */
 export function settleClock (prev: LiveFixture | undefined, next: LiveFixture, atMs: number): LiveFixture {
   const before = prev?.clock
   const after = next.clock
-  if (before === undefined || before === null || after === undefined || after === null) return next
-  if (!sameRunning(before, after) || clockMinute(prev as LiveFixture, atMs) !== next.minute) return next
-  return { ...next, clock: before }
+  if (prev === undefined || before === undefined || before === null || after === undefined || after === null) return next
+  if (!sameRunning(before, after)) return next
+  const slackMs = CLOCK_SLACK_S * 1000 / before.rate
+  const shown = clockMinute(prev, atMs)
+  if (next.minute !== shown && next.minute !== clockMinute(prev, atMs - slackMs) && next.minute !== clockMinute(prev, atMs + slackMs)) return next
+  return { ...next, minute: shown, clock: before }
 }
 
 /**
