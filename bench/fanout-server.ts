@@ -63,6 +63,13 @@ async function touchline (): Promise<BenchServer> {
   }
 }
 
+/** Change number `i` as the loops without touchline send it: the same frame shape, serialized once. */
+function plainFrame (i: number): Buffer {
+  const { id, version, changes } = changeOf(i)
+  const record = { cursor: `0123456789abcdef:${i + 1}`, fixture_id: id, league_id: 271, at: String(now()), changes, fixture: benchFixture(id, version + 1) }
+  return Buffer.from(JSON.stringify({ type: 'change', ...record }))
+}
+
 async function baseline (): Promise<BenchServer> {
   const server = createServer()
   const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: 64 * 1024 })
@@ -72,12 +79,8 @@ async function baseline (): Promise<BenchServer> {
   return {
     url: `ws://127.0.0.1:${port}/`,
     async publish (i) {
-      const { id, version, changes } = changeOf(i)
       const start = performance.now()
-      const fixture = benchFixture(id, version + 1)
-      // The same frame shape touchline sends, serialized once.
-      const record = { cursor: `0123456789abcdef:${i + 1}`, fixture_id: id, league_id: 271, at: String(now()), changes, fixture }
-      const buf = Buffer.from(JSON.stringify({ type: 'change', ...record }))
+      const buf = plainFrame(i)
       for (const c of wss.clients) c.send(buf, TEXT)
       return performance.now() - start
     },
@@ -108,11 +111,8 @@ async function floor (): Promise<BenchServer> {
   return {
     url: `ws://127.0.0.1:${port}/`,
     async publish (i) {
-      const { id, version, changes } = changeOf(i)
       const start = performance.now()
-      const fixture = benchFixture(id, version + 1)
-      const record = { cursor: `0123456789abcdef:${i + 1}`, fixture_id: id, league_id: 271, at: String(now()), changes, fixture }
-      const frame = textFrame(Buffer.from(JSON.stringify({ type: 'change', ...record })))
+      const frame = textFrame(plainFrame(i))
       for (const socket of sockets) {
         socket.cork()
         socket.write(frame)
