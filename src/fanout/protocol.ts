@@ -27,6 +27,14 @@ export const CLOSE_GOING_AWAY = 1001
  */
 export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable'
 
+/**
+ * Change frame formats (DESIGN §4): `full` frames carry the fixture after the change; `delta` frames carry
+ * its `version` and the typed changes with the values they set (src/live/delta.ts). Snapshots and replays
+ * are full in both.
+ */
+export const FORMATS = ['full', 'delta'] as const
+export type Format = typeof FORMATS[number]
+
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
 const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()
 /** Ids are positive safe integers, as upstream ids are. */
@@ -50,7 +58,8 @@ const Subscribe = z.strictObject({
   teams: Ids.optional(),
   kinds: Kinds.optional(),
   since: z.string().max(128).optional(),
-  snapshot: z.boolean().default(true)
+  snapshot: z.boolean().default(true),
+  format: z.enum(FORMATS).optional()
 })
 
 const Unsubscribe = z.strictObject({

@@ -23,7 +23,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
@@ -40,6 +40,8 @@ export interface SubscribeRequest {
   kinds?: ChangeKind[]
   since?: string
   snapshot: boolean
+  /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
+  format?: Format
 }
 
 /** What the flow needs from the hub. */
@@ -80,6 +82,7 @@ export interface SseSubscription {
   kinds?: ChangeKind[]
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
+  format?: Format
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
@@ -92,7 +95,8 @@ export function sseRequest (sub: SseSubscription): SubscribeRequest {
     all,
     kinds: sub.kinds,
     since: sub.since,
-    snapshot: sub.since === undefined
+    snapshot: sub.since === undefined,
+    format: sub.format
   }
 }
 
@@ -106,7 +110,8 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     all: frame.leagues === '*',
     kinds: frame.kinds,
     since: frame.since,
-    snapshot: frame.snapshot
+    snapshot: frame.snapshot,
+    format: frame.format
   }
 }
 
@@ -151,6 +156,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if (!admit(ctx, conn, req)) return
   // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
   if (req.teams.length > 0 && !conn.unscoped && !await admitTeams(ctx, conn, req)) return
+  if (req.format !== undefined) conn.format = req.format
   ctx.link(conn, req)
   if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
