@@ -35,6 +35,12 @@ export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_
 export const FORMATS = ['full', 'delta'] as const
 export type Format = typeof FORMATS[number]
 
+/**
+ * Why `kinds` and `format: "delta"` are refused together: a delta applies to the fixture's previous version,
+ * so a client must see every change of a fixture; a change `kinds` drops would look like a version jump.
+ */
+export const DELTA_WITH_KINDS = 'format "delta" needs every change of a fixture and cannot be combined with kinds; use format "full" with kinds'
+
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
 const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()
 /** Ids are positive safe integers, as upstream ids are. */

@@ -23,7 +23,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
@@ -138,6 +138,10 @@ function setKinds (conn: Connection, kinds: ReadonlySet<ChangeKind> | undefined)
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
 export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
+  if (frame.kinds !== undefined && conn.format === 'delta') {
+    ctx.send(conn, errorFrame(frame.ref, 'invalid_message', DELTA_WITH_KINDS))
+    return
+  }
   const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined
   if (everything) {
     ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
@@ -211,6 +215,11 @@ function failureFrame (ref: Ref, err: unknown): ErrorFrame {
 
 /** Scope and subscription-count checks; answers the error itself. */
 function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
+  // The connection's format and kinds after this subscribe: each field given replaces the connection's.
+  if ((req.format ?? conn.format) === 'delta' && (req.kinds ?? conn.kinds) !== undefined) {
+    ctx.send(conn, errorFrame(req.ref, 'invalid_message', DELTA_WITH_KINDS))
+    return false
+  }
   const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
   if (denied.length > 0) {
     ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`), leagues: denied })

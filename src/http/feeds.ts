@@ -7,7 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
 import { LastVersions, Outgoing } from '../fanout/outgoing.ts'
-import { CHANGE_KINDS, changeFrameJson, FORMATS, type Format } from '../fanout/protocol.ts'
+import { CHANGE_KINDS, changeFrameJson, DELTA_WITH_KINDS, FORMATS, type Format } from '../fanout/protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
 import { withKinds } from '../fanout/subscriptions.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
@@ -60,13 +60,16 @@ const FilterQuery = z.object({
 })
 /** `format=delta`: compact change frames (DESIGN §4); `full` by default. */
 const FormatParam = z.enum(FORMATS).default('full')
+/** A delta needs every change of its fixture, which `kinds` would drop (see DELTA_WITH_KINDS). */
+const deltaWithoutKinds = (q: { format: Format, kinds?: ChangeKind[] }): boolean => q.format !== 'delta' || q.kinds === undefined
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
   format: FormatParam,
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
   limit: z.coerce.number().int().min(1).max(1000).default(100)
-})
+}).refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional(), format: FormatParam })
+  .refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 
 type Filter = z.infer<typeof FilterQuery>
 
@@ -170,8 +173,8 @@ const OBJECT_CLOSE = Buffer.from('}')
  * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
  * the WebSocket sends. Teams and kinds are filtered here (the store filters by league and fixture only), so
  * a page may hold fewer than `limit` changes, or none, while `more` is true; `cursor` still moves past
- * what was filtered out. In `delta` format a fixture's first record of the page is full (the
- * page does not know what the client holds) and its later ones are deltas on it.
+ * what was filtered out. In `delta` format (never with kinds, see DELTA_WITH_KINDS) a fixture's first record
+ * of the page is full (the page does not know what the client holds) and its later ones are deltas on it.
  */
 function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined, format: Format): string {
   const json = page.json?.length === page.records.length ? page.json : undefined

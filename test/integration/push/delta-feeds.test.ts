@@ -56,4 +56,35 @@ describe('format=delta on the HTTP feeds and the subscribe frame', () => {
     expect(await ws.take('change')).toEqual({ type: 'change', ...full })
     ws.ws.close()
   })
+
+  it('kinds and format delta are refused together: a change kinds drops would look like a lost frame', async () => {
+    const s = await startPush()
+    const ws = await WsTestClient.connect(s.wsUrl())
+    await ws.take('hello')
+    // Both in one subscribe: refused, nothing subscribed.
+    expect(await ws.request({ op: 'subscribe', ref: 'both', leagues: [271], kinds: ['score_changed'], format: 'delta' }))
+      .toMatchObject({ type: 'error', ref: 'both', code: 'invalid_message', message: expect.stringContaining('kinds') })
+    expect(await ws.request({ op: 'unsubscribe', ref: 'state', fixtures: [999] })).toEqual({ type: 'unsubscribed', ref: 'state', leagues: [], fixtures: [], teams: [] })
+    // A kinds filter already set, then delta.
+    await ws.request({ op: 'subscribe', ref: 'k', leagues: [271], kinds: ['score_changed'], snapshot: false })
+    expect(await ws.request({ op: 'subscribe', ref: 'd', fixtures: [1], format: 'delta', snapshot: false })).toMatchObject({ type: 'error', code: 'invalid_message' })
+    // Without kinds (an unsubscribe of everything resets them), delta is accepted; then kinds are refused, by
+    // subscribe and by unsubscribe, until a subscribe names both kinds and format full.
+    await ws.request({ op: 'unsubscribe', ref: 'all' })
+    expect(await ws.request({ op: 'subscribe', ref: 'd2', leagues: [271], format: 'delta', snapshot: false })).toMatchObject({ type: 'subscribed', leagues: [271] })
+    expect(await ws.request({ op: 'subscribe', ref: 'k2', fixtures: [1], kinds: ['clock'], snapshot: false })).toMatchObject({ type: 'error', code: 'invalid_message' })
+    expect(await ws.request({ op: 'unsubscribe', ref: 'k3', kinds: ['clock'] })).toMatchObject({ type: 'error', code: 'invalid_message' })
+    expect(await ws.request({ op: 'subscribe', ref: 'f', leagues: [271], kinds: ['clock'], format: 'full', snapshot: false }))
+      .toMatchObject({ type: 'subscribed', leagues: [271], kinds: ['clock'] })
+    const full = await s.apply(1, 271)
+    expect(await ws.take('change')).toMatchObject({ cursor: full.cursor, fixture: full.fixture })
+    ws.ws.close()
+
+    for (const path of ['/v1/changes', '/v1/sse']) {
+      const refused = await fetch(`${s.base}${path}?api_token=all-key&kinds=clock&format=delta`)
+      expect(refused.status).toBe(400)
+      expect(await refused.json()).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('kinds') })
+    }
+    expect((await fetch(`${s.base}/v1/changes?api_token=all-key&kinds=clock&format=full`)).status).toBe(200)
+  })
 })
