@@ -2,16 +2,20 @@
  * One benchmark run: the server of one mode in this process, the subscribers in a child process.
  *   touchline: memory store -> hub -> /v1/live (fastify + @fastify/websocket), changes through store.apply
  *   baseline:  a bare ws server, serialize once, `for (const c of wss.clients) c.send(buf)`, no protocol
+ *   floor:     no ws at all: one pre-built frame written to every raw socket (cork, write, uncork)
  * Phases: idle memory per connection, a burst (throughput), a paced stream (latency).
  */
 import { fork, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
+import type { Socket } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import Fastify from 'fastify'
 import { pino } from 'pino'
 import { WebSocketServer } from 'ws'
 import { createHub } from '../src/fanout/hub.ts'
+import { textFrame } from '../src/fanout/writer.ts'
 import { liveRoutes } from '../src/http/live.ts'
 import { createKeyRing } from '../src/keys.ts'
 import type { Change } from '../src/live/types.ts'
@@ -59,6 +63,13 @@ async function touchline (): Promise<BenchServer> {
   }
 }
 
+/** Change number `i` as the loops without touchline send it: the same frame shape, serialized once. */
+function plainFrame (i: number): Buffer {
+  const { id, version, changes } = changeOf(i)
+  const record = { cursor: `0123456789abcdef:${i + 1}`, fixture_id: id, league_id: 271, at: String(now()), changes, fixture: benchFixture(id, version + 1) }
+  return Buffer.from(JSON.stringify({ type: 'change', ...record }))
+}
+
 async function baseline (): Promise<BenchServer> {
   const server = createServer()
   const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: 64 * 1024 })
@@ -68,13 +79,45 @@ async function baseline (): Promise<BenchServer> {
   return {
     url: `ws://127.0.0.1:${port}/`,
     async publish (i) {
-      const { id, version, changes } = changeOf(i)
       const start = performance.now()
-      const fixture = benchFixture(id, version + 1)
-      // The same frame shape touchline sends, serialized once.
-      const record = { cursor: `0123456789abcdef:${i + 1}`, fixture_id: id, league_id: 271, at: String(now()), changes, fixture }
-      const buf = Buffer.from(JSON.stringify({ type: 'change', ...record }))
+      const buf = plainFrame(i)
       for (const c of wss.clients) c.send(buf, TEXT)
+      return performance.now() - start
+    },
+    slowConsumerCloses: async () => 0
+  }
+}
+
+/**
+ * The floor: what writing the frame costs with nothing else. A bare HTTP server answers the upgrade itself
+ * and keeps the raw sockets; publish builds one WebSocket frame and writes it to each (cork, write,
+ * uncork). No protocol, no filter, no ws.
+ */
+async function floor (): Promise<BenchServer> {
+  const server = createServer()
+  const sockets = new Set<Socket>()
+  server.on('upgrade', (req, socket: Socket) => {
+    const key = req.headers['sec-websocket-key'] ?? ''
+    const accept = createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC11B65').digest('base64')
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`)
+    socket.setNoDelay(true)
+    socket.on('error', () => {})
+    socket.on('close', () => sockets.delete(socket))
+    socket.resume()
+    sockets.add(socket)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `ws://127.0.0.1:${port}/`,
+    async publish (i) {
+      const start = performance.now()
+      const frame = textFrame(plainFrame(i))
+      for (const socket of sockets) {
+        socket.cork()
+        socket.write(frame)
+        socket.uncork()
+      }
       return performance.now() - start
     },
     slowConsumerCloses: async () => 0
@@ -115,9 +158,11 @@ async function phase (clients: ChildProcess, total: number, publish: () => Promi
   return { ...result, wallSeconds: (now() - start) / 1000, fanoutMs, cpuSeconds: (used.user + used.system) / 1e6 }
 }
 
+const SERVERS = { touchline, baseline, floor }
+
 async function run (opts: BenchOptions): Promise<ModeResult> {
   const gc = collector()
-  const server = opts.mode === 'touchline' ? await touchline() : await baseline()
+  const server = await SERVERS[opts.mode]()
   gc()
   const before = process.memoryUsage()
   const clients = fork(new URL('./fanout-clients.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] })

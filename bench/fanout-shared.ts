@@ -3,7 +3,7 @@
  */
 import type { LiveFixture } from '../src/live/types.ts'
 
-export type Mode = 'touchline' | 'baseline'
+export type Mode = 'touchline' | 'baseline' | 'floor'
 
 export interface BenchOptions {
   mode: Mode
@@ -105,6 +105,6 @@ export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes
     return value
   }
   const only = argv.indexOf('--mode')
-  const modes: Mode[] = only >= 0 ? [argv[only + 1] as Mode] : ['touchline', 'baseline']
+  const modes: Mode[] = only >= 0 ? [argv[only + 1] as Mode] : ['touchline', 'baseline', 'floor']
   return { modes, rounds: get('rounds', 1), subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
 }

@@ -129,6 +129,11 @@ async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis |
 }
 
 /** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
+/** Poller timing for the embedded provider, whose match clock runs `simSpeed` times real time. */
+function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: number } {
+  return { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / simSpeed), clockRate: simSpeed }
+}
+
 function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (redis === undefined) {
@@ -188,8 +193,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
     reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
-    // The embedded provider's feed opens 15 match minutes before kick-off, at its simulator speed.
-    ...(provider !== undefined ? { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / (overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED)) } : {})
+    // The embedded provider's feed opens 15 match minutes before kick-off and its match clock runs at its
+    // simulator speed (clients run the clock at that rate).
+    ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
   })
   const leader = startPolling(poller, redis, cfg, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }

@@ -78,12 +78,15 @@ function eventChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   return [...removed, ...updated, ...added]
 }
 
+/** The minute, and the running clock (src/live/clock.ts) when it changed, in one change. */
 function clockChanges (prev: LiveFixture, next: LiveFixture): Change[] {
-  return prev.minute === next.minute ? [] : [{ kind: 'clock', minute: next.minute, previous: prev.minute }]
+  const clockMoved = !sameValue(prev.clock ?? null, next.clock ?? null)
+  if (prev.minute === next.minute && !clockMoved) return []
+  return [clockMoved ? { kind: 'clock', minute: next.minute, previous: prev.minute, clock: next.clock ?? null } : { kind: 'clock', minute: next.minute, previous: prev.minute }]
 }
 
 /** Fields with their own change kind, or owned by the store. */
-const OWN_KIND = new Set(['state', 'period', 'minute', 'events', 'updated_at', 'version'])
+const OWN_KIND = new Set(['state', 'period', 'minute', 'clock', 'events', 'updated_at', 'version'])
 
 function withoutScore (team: LiveTeam): Omit<LiveTeam, 'score'> {
   const { score: _score, ...rest } = team

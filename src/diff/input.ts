@@ -27,6 +27,10 @@ export interface PeriodInput {
   ticking?: boolean | null
   minutes?: number | null
   sort_order?: number | null
+  seconds?: number | null
+  counts_from?: number | null
+  period_length?: number | null
+  time_added?: number | null
 }
 
 export interface EventInput {

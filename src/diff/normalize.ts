@@ -7,6 +7,7 @@ import { SCORE_DESCRIPTIONS } from '../contract/types.ts'
 import type { LiveFixture, LiveScores, LiveState, LiveTeam, Side } from '../live/types.ts'
 import { normalizeEvents } from './events.ts'
 import type { FixtureInput, ParticipantInput, PeriodInput, ScoreInput } from './input.ts'
+import { anchoredClock } from '../live/clock.ts'
 
 export interface NormalizeOptions {
   /**
@@ -14,6 +15,11 @@ export interface NormalizeOptions {
    * @default '1970-01-01T00:00:00.000Z' (the normalizer reads no clock; the store sets the real time)
    */
   now?: string
+  /**
+   * Match seconds per real second of the upstream's clock, for `clock.rate`: 1 for the real API, the
+   * simulator's speed against the embedded provider. @default 1
+   */
+  clockRate?: number
 }
 
 const EPOCH = '1970-01-01T00:00:00.000Z'
@@ -150,10 +156,16 @@ function tickingPeriod (fx: FixtureInput): PeriodInput | undefined {
  * Clock minute and period. Only while the state is in play: in breaks (HT, BREAK, ETB, PENB), at FT or
  * when suspended both are null even if a stale period still says it ticks.
  */
-function normalizeClock (fx: FixtureInput, state: LiveState): { minute: number | null, period: string | null } {
+function normalizeClock (fx: FixtureInput, state: LiveState, atMs: number, rate: number): Pick<LiveFixture, 'minute' | 'period' | 'clock'> {
   const period = state.phase === 'live' ? tickingPeriod(fx) : undefined
-  if (period === undefined) return { minute: null, period: null }
-  return { minute: period.minutes ?? null, period: period.description || null }
+  if (period === undefined) return { minute: null, period: null, clock: null }
+  const minute = period.minutes ?? null
+  const countsFrom = period.counts_from ?? null
+  // The shoot-out has no running clock (minutes null); neither has a period without its offset.
+  const clock = minute === null || countsFrom === null || !Number.isFinite(atMs)
+    ? null
+    : anchoredClock({ atMs, minute, second: period.seconds ?? null, rate }, { counts_from: countsFrom, length: period.period_length ?? null, added: period.time_added ?? null, ticking: true })
+  return { minute, period: period.description || null, clock }
 }
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/
@@ -187,7 +199,7 @@ export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions
   const scores = normalizeScores(upstream.scores ?? [], sides.sideOf)
   const current = currentScore(upstream, scores)
   const state = normalizeState(upstream)
-  const clock = normalizeClock(upstream, state)
+  const clock = normalizeClock(upstream, state, Date.parse(opts.now ?? EPOCH), opts.clockRate ?? 1)
   return {
     id: upstream.id,
     league_id: upstream.league_id,
@@ -199,6 +211,7 @@ export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions
     state,
     minute: clock.minute,
     period: clock.period,
+    clock: clock.clock,
     home: { ...sides.home, score: current.home },
     away: { ...sides.away, score: current.away },
     scores,

@@ -27,15 +27,16 @@ const ids = (op: string): Record<string, Schema> => ({
 const clientFrames: Record<string, Schema> = {
   SubscribeFrame: object({
     ...ids('subscribe'),
-    kinds: { ...kinds, description: 'Only changes of these kinds are delivered; a change left with none is not sent. One filter per connection: a subscribe naming kinds replaces it.' },
+    kinds: { ...kinds, description: 'Only changes of these kinds are delivered; a change left with none is not sent. One filter per connection: a subscribe naming kinds replaces it. Refused (`invalid_message`) on a connection whose format is `delta`.' },
     since: { type: 'string', maxLength: 128, description: 'Replay every matching change after this cursor, then go live with no gap and no duplicate.' },
-    snapshot: { type: 'boolean', default: true, description: 'Send the current state of every matching live fixture first.' }
-  }, ['ref', 'leagues', 'fixtures', 'teams', 'kinds', 'since', 'snapshot'], {
+    snapshot: { type: 'boolean', default: true, description: 'Send the current state of every matching live fixture first.' },
+    format: { ...ref('Format'), description: 'The format of the connection\'s change frames from now on (the latest subscribe naming one sets it; `full` until then). `delta` together with a kinds filter (named here or already set on the connection) is refused with `invalid_message`: a change kinds drops would look like a lost frame.' }
+  }, ['ref', 'leagues', 'fixtures', 'teams', 'kinds', 'since', 'snapshot', 'format'], {
     description: 'A change matches when its league, its fixture or one of its teams is subscribed, within the key\'s leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`).'
   }),
   UnsubscribeFrame: object({
     ...ids('unsubscribe'),
-    kinds: { ...kinds, description: 'Stop receiving these kinds of change.' }
+    kinds: { ...kinds, description: 'Stop receiving these kinds of change. Refused (`invalid_message`) on a connection whose format is `delta`.' }
   }, ['ref', 'leagues', 'fixtures', 'teams', 'kinds'], { description: 'Without any list: removes the whole subscription and resets `kinds` to every kind.' }),
   PingFrame: object({ op: { const: 'ping' }, ref: refField }, ['ref'])
 }
@@ -96,7 +97,7 @@ const messages: Record<string, Schema> = {
   unsubscribed: message('UnsubscribedFrame', 'Reply to unsubscribe'),
   snapshot: message('SnapshotFrame', 'Current state of the matching live fixtures'),
   replay: message('ReplayFrame', 'Start of a replay from `since`'),
-  change: message('ChangeFrame', 'One change of one fixture'),
+  change: message('ChangeFrame', 'One change of one fixture, `full` (with the fixture) or `delta` (its version and changes) as subscribed'),
   pong: message('PongFrame', 'Reply to ping'),
   error: message('ErrorFrame', 'A refused or failed operation; the connection stays up')
 }
@@ -112,6 +113,8 @@ export const asyncApiDocument = {
       'Live football changes over one WebSocket at `/v1/live?api_token=<key>`. Frames are JSON text, up to',
       `${MAX_CLIENT_FRAME_BYTES / 1024} KiB from clients. Close codes: 4001 key revoked, 4008 slow consumer (more than 1 MiB buffered),`,
       '4029 too many connections for the key, 1001 server shutting down (the reason is the cursor to resume from).',
+      'Change frames come in the format the latest subscribe named: `full` (default) or `delta`; `delta` and `kinds` cannot be combined',
+      '(`invalid_message`), since a delta applies to the fixture\'s previous version and needs every change of it.',
       'Refused upgrades answer over HTTP: 401 unknown key, 403 origin not allowed, 429 connection rate, 503 shutting down.'
     ].join(' ')
   },

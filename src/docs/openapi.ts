@@ -23,7 +23,8 @@ const params: Record<string, Schema> = {
   Fixtures: query('fixtures', idList('fixture')),
   Teams: query('teams', idList('team'), 'A change or fixture matches when either participant is listed. A key limited to some leagues gets 403 for a team that plays (in the live fixtures) only outside them; other teams are delivered from its leagues only.'),
   Kinds: query('kinds', { type: 'string', pattern: '^[a-z_]+(,[a-z_]+)*$' }, 'Comma-separated change kinds (see ChangeKind): only those changes are delivered; a change left with none is skipped.'),
-  Since: query('since', { type: 'string', maxLength: 128 }, 'Resume after this cursor.')
+  Since: query('since', { type: 'string', maxLength: 128 }, 'Resume after this cursor.'),
+  Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.')
 }
 const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` })
 const filters = [p('ApiToken'), p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds')]
@@ -97,7 +98,7 @@ const schemas: Record<string, Schema> = {
 }
 
 const responses: Record<string, Schema> = {
-  E400: json('Error', 'Invalid query (`invalid_request`) or too many ids for a stream (`limit_exceeded`).'),
+  E400: json('Error', 'Invalid query, including `format=delta` with `kinds` (`invalid_request`), or too many ids for a stream (`limit_exceeded`).'),
   E401: json('Error', 'Missing or unknown `api_token` (`unauthorized`).'),
   E403: json('Error', 'Leagues or teams outside the key\'s scope, or an origin the key does not allow (`forbidden`).'),
   E429: json('Error', 'Too many new connections from this address (`rate_limited`, with Retry-After) or for this key (`too_many_connections`).'),
@@ -116,7 +117,8 @@ export const openApiDocument = {
     '/v1/changes': {
       get: {
         summary: 'The change log, paged by cursor',
-        parameters: [...filters, p('Since'), query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 })],
+        description: 'With `format=delta`, a fixture\'s first change of each page is full and its later ones are deltas on it.',
+        parameters: [...filters, p('Since'), p('Format'), query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 })],
         responses: { 200: json('ChangesPage', 'Changes after `since` (from the oldest retained without it).'), ...errors(400, 401, 403, 503) }
       }
     },
@@ -124,7 +126,7 @@ export const openApiDocument = {
       get: {
         summary: 'The same changes as Server-Sent Events',
         description: 'Events `snapshot` (without a resume point), `replay` (when resuming), `change` (id: its cursor) and `error`, whose `data` are the WebSocket frames of the same names (`/docs/asyncapi.json`). Resume with Last-Event-ID or `since`. Comment lines are heartbeats.',
-        parameters: [...filters, p('Since'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }],
+        parameters: [...filters, p('Since'), p('Format'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }],
         responses: {
           200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           ...errors(400, 401, 403, 429, 503)

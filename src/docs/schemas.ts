@@ -6,7 +6,7 @@
  * (`additionalProperties: false`) so a field the server starts sending without documenting it fails the
  * tests that validate recorded traffic against these documents (test/integration/docs).
  */
-import { CHANGE_KINDS } from '../fanout/protocol.ts'
+import { CHANGE_KINDS, FORMATS } from '../fanout/protocol.ts'
 
 type Schema = Record<string, unknown>
 
@@ -62,6 +62,17 @@ const LiveEvent = object({
   sort_order: nullable('integer')
 })
 
+const MatchClock = object({
+  period_started_at: { type: 'string', format: 'date-time', description: 'When the running period\'s clock read `counts_from`:00.' },
+  counts_from: { type: 'integer', description: 'Minute the period counts from: 0, 45, 90, 105.' },
+  length: nullable('integer', { description: 'Regulation minutes of the period (45, 15); null when unknown.' }),
+  added: nullable('integer', { description: 'Added time announced for the period, in minutes; null before it is.' }),
+  rate: { type: 'number', exclusiveMinimum: 0, description: 'Match seconds per real second: 1 against the real API, the simulator\'s speed against the embedded provider.' },
+  ticking: { type: 'boolean', description: 'Whether the clock runs now (false while play is stopped).' }
+}, [], {
+  description: 'The match clock, run by the client: the minute at time t is `counts_from + floor((t - period_started_at) * rate / 60 s)` while `ticking`, else the fixture\'s `minute`. Clock ticks this shows anyway are not sent; a `clock` change carrying `clock` is a correction.'
+})
+
 const LiveFixture = object({
   id,
   league_id: id,
@@ -73,6 +84,7 @@ const LiveFixture = object({
   state: ref('LiveState'),
   minute: nullable('integer', { description: 'Match clock minute; null when the clock is not running or unknown.' }),
   period: nullable('string', { examples: ['1st-half'] }),
+  clock: { oneOf: [{ type: 'null' }, ref('MatchClock')], description: 'The running clock of the period; null when there is none (before kick-off, breaks, the shoot-out).' },
   home: ref('LiveTeam'),
   away: ref('LiveTeam'),
   scores: { type: 'object', additionalProperties: score, description: 'Scores by type (current, 1st_half, 2nd_half, penalty_shootout, ...).' },
@@ -81,24 +93,41 @@ const LiveFixture = object({
   length: nullable('integer'),
   updated_at: { type: 'string', format: 'date-time' },
   version: { type: 'integer', minimum: 0, description: 'Monotonic per fixture, +1 per applied change set.' }
-})
+}, ['clock'])
 
 const kind = (name: string, properties: Record<string, Schema> = {}, optional: string[] = []): Schema =>
   object({ kind: { const: name }, ...properties }, optional)
 
+/** Every change kind but `fixture_updated`, the same in both formats. */
+const typedChanges = [
+  kind('fixture_added'),
+  kind('state_changed', { state: ref('LiveState'), previous: ref('LiveState') }),
+  kind('score_changed', { home: nullable('integer'), away: nullable('integer'), previous: scorePair, score_type: { type: 'string' } }, ['score_type']),
+  kind('event_added', { event: ref('LiveEvent') }),
+  kind('event_updated', { event: ref('LiveEvent'), previous: ref('LiveEvent') }),
+  kind('event_removed', { event: ref('LiveEvent') }),
+  kind('period_changed', { period: nullable('string'), previous: nullable('string') }),
+  kind('clock', {
+    minute: nullable('integer'),
+    previous: nullable('integer'),
+    clock: { oneOf: [{ type: 'null' }, ref('MatchClock')], description: 'Only when the running clock changed (a correction: added time, play stopped or restarted, drift).' }
+  }, ['clock']),
+  kind('fixture_removed')
+]
+
 const Change = {
   description: 'One typed change; `kind` tells which.',
   oneOf: [
-    kind('fixture_added'),
-    kind('state_changed', { state: ref('LiveState'), previous: ref('LiveState') }),
-    kind('score_changed', { home: nullable('integer'), away: nullable('integer'), previous: scorePair, score_type: { type: 'string' } }, ['score_type']),
-    kind('event_added', { event: ref('LiveEvent') }),
-    kind('event_updated', { event: ref('LiveEvent'), previous: ref('LiveEvent') }),
-    kind('event_removed', { event: ref('LiveEvent') }),
-    kind('period_changed', { period: nullable('string'), previous: nullable('string') }),
-    kind('clock', { minute: nullable('integer'), previous: nullable('integer') }),
-    kind('fixture_updated', { fields: { type: 'object', additionalProperties: { type: 'object', properties: { value: {}, previous: {} }, required: ['value', 'previous'] } } }),
-    kind('fixture_removed')
+    ...typedChanges,
+    kind('fixture_updated', { fields: { type: 'object', additionalProperties: { type: 'object', properties: { value: {}, previous: {} }, required: ['value', 'previous'] } } })
+  ]
+}
+
+const DeltaChange = {
+  description: 'One change of a `delta` frame: the typed changes as in `full`; `fixture_updated` carries whole new values only, for every top-level field the other changes leave different.',
+  oneOf: [
+    ...typedChanges,
+    kind('fixture_updated', { fields: { type: 'object', additionalProperties: object({ value: {} }) } })
   ]
 }
 
@@ -120,8 +149,26 @@ export const sharedSchemas: Record<string, Schema> = {
   LiveState,
   LiveEvent,
   LiveFixture,
+  MatchClock,
   Change,
-  ChangeFrame: object({ type: { const: 'change' }, ...changeRecordProperties }, [], {
-    description: 'One change of one fixture, with the fixture after it. Sent over WebSocket, as the SSE `change` event, and as the items of `/v1/changes`.'
-  })
+  DeltaChange,
+  Format: { enum: [...FORMATS], default: 'full', description: 'Change frame format: `full` frames carry the fixture after the change; `delta` frames carry its `version` and the typed changes with the values they set. Snapshots and replays are full in both. Refused together with `kinds`: a delta needs every change of its fixture.' },
+  FullChangeFrame: object({ type: { const: 'change' }, ...changeRecordProperties }, [], {
+    description: 'A change in `full` format: one change of one fixture, with the fixture after it.'
+  }),
+  DeltaChangeFrame: object({
+    type: { const: 'change' },
+    cursor,
+    fixture_id: id,
+    league_id: id,
+    version: { type: 'integer', minimum: 1, description: 'The fixture\'s version after the change. Apply the frame to the fixture held at `version - 1`; a jump past it means a lost frame: subscribe again with `since` the cursor of the last frame applied for that fixture.' },
+    at: changeRecordProperties.at as Schema,
+    changes: { type: 'array', items: ref('DeltaChange'), minItems: 1 }
+  }, [], {
+    description: 'A change in `delta` format: no `fixture`; applying `changes` in order to the fixture at `version - 1` gives the stored fixture (`updated_at` becomes `at`). Without the previous version (a fixture\'s first frame, the first of a `/v1/changes` page) the frame is full.'
+  }),
+  ChangeFrame: {
+    description: 'One change of one fixture, in the connection\'s format. Sent over WebSocket, as the SSE `change` event, and as the items of `/v1/changes`.',
+    oneOf: [ref('FullChangeFrame'), ref('DeltaChangeFrame')]
+  }
 }

@@ -9,7 +9,8 @@ import type { ClientKey } from '../keys.ts'
 import type { ChangeKind } from '../live/types.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
-import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
+import { writeFrame } from './writer.ts'
+import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame, type Format } from './protocol.ts'
 
 export type Transport = 'ws' | 'sse'
 
@@ -53,6 +54,8 @@ export abstract class Connection {
   kindsKey = ''
   /** False when the key sees only some leagues: changes reached through a fixture are then checked. */
   unscoped: boolean
+  /** Change frame format, set by the latest subscribe that names one (SSE: by its URL). */
+  format: Format = 'full'
   /** The browser origin the connection came from, checked again when the keys file is reloaded. */
   origin: string | undefined
   /** Answered the last heartbeat ping. */
@@ -105,7 +108,7 @@ export abstract class Connection {
     if (this.closed) return 0
     if (this.pending !== undefined) {
       this.pending.push(out)
-      this.pendingBytes += this.transport === 'ws' ? out.ws.length : out.sse.length
+      this.pendingBytes += out.bytes(this.transport, this.format).length
       return 0
     }
     if (this.floors !== undefined && this.belowFloor(out)) return 0
@@ -188,9 +191,9 @@ export class WsConnection extends Connection {
   }
 
   sendChange (out: Outgoing): number {
-    const bytes = out.ws
-    this.socket.send(bytes, TEXT)
-    return bytes.length
+    const payload = out.bytes('ws', this.format)
+    writeFrame(this.socket, out.wsFrame(this.format), payload)
+    return payload.length
   }
 
   sendSnapshot (frame: Buffer): number {
@@ -236,7 +239,7 @@ export class SseConnection extends Connection {
   }
 
   sendChange (out: Outgoing): number {
-    return this.write(out.sse)
+    return this.write(out.bytes('sse', this.format))
   }
 
   sendSnapshot (frame: Buffer, cursor: string): number {

@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
 import type { Connection, Transport } from './connection.ts'
 import type { HubLimits } from './limits.ts'
-import { Outgoing } from './outgoing.ts'
+import { LastVersions, Outgoing } from './outgoing.ts'
 import { snapshotFrameBytes, type ControlFrame, type Ref } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
 
@@ -32,6 +32,8 @@ export class Delivery {
   // Bound once: prom-client hashes label values on every `inc` otherwise, and `route` runs per change.
   private readonly sent: PerTransport
   private readonly bytes: PerTransport
+  /** The previous version of each fixture, for `delta` frames. */
+  readonly versions = new LastVersions()
 
   constructor (deps: DeliveryDeps) {
     this.registry = deps.registry
@@ -79,8 +81,10 @@ export class Delivery {
 
   /** Writes one live change to every connection subscribed to its league, fixture or teams. */
   route (record: ChangeRecord, json: string): void {
+    // Every record, subscribers or not: the next delta of this fixture is built on this one.
+    const prev = this.versions.swap(record)
     if (this.registry.size === 0) return
-    const out = Outgoing.of(record, json)
+    const out = Outgoing.of(record, json, prev)
     const total = { ws: 0, sse: 0, wsBytes: 0, sseBytes: 0 }
     // `view`: the change as this connection takes it (its `kinds` filter applied).
     this.registry.index.forEachMatch(out, (conn, view) => {

@@ -135,6 +135,7 @@ export function createHub (deps: HubDeps): Hub {
       }, (epoch) => {
         unreachable = false
         head = formatCursor(epoch, 0)
+        delivery.versions.clear()
         recovery.logLost(epoch)
       })
       stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate })

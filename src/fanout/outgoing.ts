@@ -1,36 +1,67 @@
 /**
- * One change on its way out: the record, its position in the log, and the bytes each transport sends,
- * built lazily and at most once per record however many clients receive it (DESIGN §4).
+ * One change on its way out: the record, its position in the log, and the bytes each transport sends in
+ * each format, built lazily and at most once per record however many clients receive it (DESIGN §4).
  */
-import type { ChangeRecord } from '../live/types.ts'
+import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
+import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { parseCursor } from '../store/record.ts'
-import { changeFrameJson } from './protocol.ts'
+import type { Transport } from './connection.ts'
+import { changeFrameJson, type Format } from './protocol.ts'
+import { textFrame } from './writer.ts'
 
 export class Outgoing {
   private wsBytes: Buffer | undefined
   private sseBytes: Buffer | undefined
+  private wsDeltaBytes: Buffer | undefined
+  private sseDeltaBytes: Buffer | undefined
+  private deltaJson: string | undefined
+  private wsFrameBytes: Buffer | undefined
+  private wsDeltaFrameBytes: Buffer | undefined
 
   private constructor (
     readonly record: ChangeRecord,
     /** The record as the store serialized it. */
     private readonly json: string,
     readonly epoch: string,
-    readonly offset: number
+    readonly offset: number,
+    /** The fixture at the version before this record, when the hub routed it; a delta needs it. */
+    private readonly prev: LiveFixture | undefined
   ) {}
 
-  /** From a record the store just appended, with the JSON it serialized once for every listener. */
-  static of (record: ChangeRecord, json: string): Outgoing {
+  /**
+   * From a record the store just appended, with the JSON it serialized once for every listener, and the
+   * fixture's previous version if the hub routed it (see LastVersions).
+   */
+  static of (record: ChangeRecord, json: string, prev?: LiveFixture): Outgoing {
     // Store cursors always parse; a malformed one (impossible today) sorts first rather than throwing in the tail.
     const pos = parseCursor(record.cursor) ?? { epoch: '', offset: 0 }
-    return new Outgoing(record, json, pos.epoch, pos.offset)
+    return new Outgoing(record, json, pos.epoch, pos.offset, prev)
   }
 
   /**
    * From a replayed record, with its JSON as the store returned it (ReadSinceResult.json). Only a store that
-   * does not return JSON costs a serialization here, once per record per replaying client.
+   * does not return JSON costs a serialization here, once per record per replaying client. Replays stay
+   * full in every format (DESIGN §4).
    */
   static fromRecord (record: ChangeRecord, json?: string): Outgoing {
     return Outgoing.of(record, json ?? JSON.stringify(record))
+  }
+
+  /** The bytes of this change for a transport and format. */
+  bytes (transport: Transport, format: Format): Buffer {
+    if (format === 'delta') return transport === 'ws' ? this.wsDelta : this.sseDelta
+    return transport === 'ws' ? this.ws : this.sse
+  }
+
+  /** The whole WebSocket frame (header and payload) in a format, built once for every socket (writer.ts). */
+  wsFrame (format: Format): Buffer {
+    if (format === 'delta') return (this.wsDeltaFrameBytes ??= textFrame(this.wsDelta))
+    return (this.wsFrameBytes ??= textFrame(this.ws))
+  }
+
+  /** The change frame's JSON in a format (for bodies that gather several frames, such as /v1/changes). */
+  frameJson (format: Format): string {
+    return format === 'delta' ? this.delta() : changeFrameJson(this.json)
   }
 
   /**
@@ -44,7 +75,62 @@ export class Outgoing {
 
   /** The SSE event: `id` is the cursor, so a reconnecting EventSource resumes with Last-Event-ID. */
   get sse (): Buffer {
-    this.sseBytes ??= Buffer.from(`id: ${this.record.cursor}\nevent: change\ndata: ${changeFrameJson(this.json)}\n\n`)
+    this.sseBytes ??= sseEvent(this.record.cursor, changeFrameJson(this.json))
     return this.sseBytes
+  }
+
+  /** The `delta` frame; the full one when the previous version is unknown (the client then replaces its copy). */
+  get wsDelta (): Buffer {
+    this.wsDeltaBytes ??= Buffer.from(this.delta())
+    return this.wsDeltaBytes
+  }
+
+  get sseDelta (): Buffer {
+    this.sseDeltaBytes ??= sseEvent(this.record.cursor, this.delta())
+    return this.sseDeltaBytes
+  }
+
+  private delta (): string {
+    if (this.deltaJson === undefined) {
+      const changes = deltaChanges(this.prev, this.record)
+      this.deltaJson = changes === undefined ? changeFrameJson(this.json) : deltaFrameJson(this.record, changes)
+    }
+    return this.deltaJson
+  }
+}
+
+const sseEvent = (cursor: string, data: string): Buffer => Buffer.from(`id: ${cursor}\nevent: change\ndata: ${data}\n\n`)
+
+/**
+ * The latest fixture the hub routed, per fixture id: the base of the next record's delta. Records arrive
+ * in log order, so this is the previous version of the next record of that fixture (deltaChanges checks
+ * the version, so a missed record only costs one full frame). Fixtures that leave the live feed are
+ * forgotten; the map is capped in case some never do.
+ */
+export class LastVersions {
+  private readonly fixtures = new Map<number, LiveFixture>()
+
+  constructor (private readonly max = 20_000) {}
+
+  /** Remembers the record's fixture; returns the one it replaces. */
+  swap (record: ChangeRecord): LiveFixture | undefined {
+    const prev = this.fixtures.get(record.fixture_id)
+    this.fixtures.delete(record.fixture_id)
+    if (record.changes.some((c) => c.kind === 'fixture_removed')) return prev
+    this.fixtures.set(record.fixture_id, record.fixture)
+    if (this.fixtures.size > this.max) {
+      const oldest = this.fixtures.keys().next()
+      if (oldest.done !== true) this.fixtures.delete(oldest.value)
+    }
+    return prev
+  }
+
+  /** A new log: versions of the old one are no base for anything. */
+  clear (): void {
+    this.fixtures.clear()
+  }
+
+  get size (): number {
+    return this.fixtures.size
   }
 }

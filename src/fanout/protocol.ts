@@ -27,6 +27,20 @@ export const CLOSE_GOING_AWAY = 1001
  */
 export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable'
 
+/**
+ * Change frame formats (DESIGN §4): `full` frames carry the fixture after the change; `delta` frames carry
+ * its `version` and the typed changes with the values they set (src/live/delta.ts). Snapshots and replays
+ * are full in both.
+ */
+export const FORMATS = ['full', 'delta'] as const
+export type Format = typeof FORMATS[number]
+
+/**
+ * Why `kinds` and `format: "delta"` are refused together: a delta applies to the fixture's previous version,
+ * so a client must see every change of a fixture; a change `kinds` drops would look like a version jump.
+ */
+export const DELTA_WITH_KINDS = 'format "delta" needs every change of a fixture and cannot be combined with kinds; use format "full" with kinds'
+
 /** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
 const RefSchema = z.union([z.string().max(64), z.number().finite()]).optional()
 /** Ids are positive safe integers, as upstream ids are. */
@@ -50,7 +64,8 @@ const Subscribe = z.strictObject({
   teams: Ids.optional(),
   kinds: Kinds.optional(),
   since: z.string().max(128).optional(),
-  snapshot: z.boolean().default(true)
+  snapshot: z.boolean().default(true),
+  format: z.enum(FORMATS).optional()
 })
 
 const Unsubscribe = z.strictObject({

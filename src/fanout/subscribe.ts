@@ -23,7 +23,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
@@ -40,6 +40,8 @@ export interface SubscribeRequest {
   kinds?: ChangeKind[]
   since?: string
   snapshot: boolean
+  /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
+  format?: Format
 }
 
 /** What the flow needs from the hub. */
@@ -80,6 +82,7 @@ export interface SseSubscription {
   kinds?: ChangeKind[]
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
+  format?: Format
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
@@ -92,7 +95,8 @@ export function sseRequest (sub: SseSubscription): SubscribeRequest {
     all,
     kinds: sub.kinds,
     since: sub.since,
-    snapshot: sub.since === undefined
+    snapshot: sub.since === undefined,
+    format: sub.format
   }
 }
 
@@ -106,7 +110,8 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     all: frame.leagues === '*',
     kinds: frame.kinds,
     since: frame.since,
-    snapshot: frame.snapshot
+    snapshot: frame.snapshot,
+    format: frame.format
   }
 }
 
@@ -133,6 +138,10 @@ function setKinds (conn: Connection, kinds: ReadonlySet<ChangeKind> | undefined)
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
 export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
+  if (frame.kinds !== undefined && conn.format === 'delta') {
+    ctx.send(conn, errorFrame(frame.ref, 'invalid_message', DELTA_WITH_KINDS))
+    return
+  }
   const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined
   if (everything) {
     ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
@@ -151,6 +160,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if (!admit(ctx, conn, req)) return
   // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
   if (req.teams.length > 0 && !conn.unscoped && !await admitTeams(ctx, conn, req)) return
+  if (req.format !== undefined) conn.format = req.format
   ctx.link(conn, req)
   if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
@@ -205,6 +215,11 @@ function failureFrame (ref: Ref, err: unknown): ErrorFrame {
 
 /** Scope and subscription-count checks; answers the error itself. */
 function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
+  // The connection's format and kinds after this subscribe: each field given replaces the connection's.
+  if ((req.format ?? conn.format) === 'delta' && (req.kinds ?? conn.kinds) !== undefined) {
+    ctx.send(conn, errorFrame(req.ref, 'invalid_message', DELTA_WITH_KINDS))
+    return false
+  }
   const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
   if (denied.length > 0) {
     ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`), leagues: denied })

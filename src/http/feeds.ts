@@ -6,7 +6,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { CHANGE_KINDS, changeFrameJson } from '../fanout/protocol.ts'
+import { LastVersions, Outgoing } from '../fanout/outgoing.ts'
+import { CHANGE_KINDS, changeFrameJson, DELTA_WITH_KINDS, FORMATS, type Format } from '../fanout/protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
 import { withKinds } from '../fanout/subscriptions.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
@@ -57,12 +58,18 @@ const FilterQuery = z.object({
   teams: IdList.optional(),
   kinds: KindList.optional()
 })
+/** `format=delta`: compact change frames (DESIGN §4); `full` by default. */
+const FormatParam = z.enum(FORMATS).default('full')
+/** A delta needs every change of its fixture, which `kinds` would drop (see DELTA_WITH_KINDS). */
+const deltaWithoutKinds = (q: { format: Format, kinds?: ChangeKind[] }): boolean => q.format !== 'delta' || q.kinds === undefined
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
+  format: FormatParam,
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
   limit: z.coerce.number().int().min(1).max(1000).default(100)
-})
-const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional() })
+}).refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
+const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional(), format: FormatParam })
+  .refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 
 type Filter = z.infer<typeof FilterQuery>
 
@@ -121,7 +128,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const scoped = await scopedFilter(store, key, q, reply)
       if (scoped === undefined) return reply
       const page = await store.readSince(q.since, { ...readFilter(scoped.filter, key), limit: q.limit })
-      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, q.kinds))
+      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, q.kinds, q.format))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -151,7 +158,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, since }, request.headers.origin)
+      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, since, format: q.format }, request.headers.origin)
       return reply
     })
   }
@@ -166,19 +173,26 @@ const OBJECT_CLOSE = Buffer.from('}')
  * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
  * the WebSocket sends. Teams and kinds are filtered here (the store filters by league and fixture only), so
  * a page may hold fewer than `limit` changes, or none, while `more` is true; `cursor` still moves past
- * what was filtered out.
+ * what was filtered out. In `delta` format (never with kinds, see DELTA_WITH_KINDS) a fixture's first record
+ * of the page is full (the page does not know what the client holds) and its later ones are deltas on it.
  */
-function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined): string {
+function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined, format: Format): string {
   const json = page.json?.length === page.records.length ? page.json : undefined
   const matches = fixtureMatcher(filter)
   const wanted = kinds === undefined ? undefined : new Set(kinds)
+  const versions = new LastVersions()
   const data: string[] = []
   page.records.forEach((record, i) => {
     // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
     if (!leagueAllowed(key, record.league_id) || !matches(record.fixture)) return
+    const recordJson = json?.[i] ?? JSON.stringify(record)
+    if (format === 'delta') {
+      data.push(Outgoing.of(record, recordJson, versions.swap(record)).frameJson('delta'))
+      return
+    }
     const view = wanted === undefined ? record : withKinds(record, wanted)
     if (view === undefined) return
-    data.push(changeFrameJson(view === record ? json?.[i] ?? JSON.stringify(record) : JSON.stringify(view)))
+    data.push(changeFrameJson(view === record ? recordJson : JSON.stringify(view)))
   })
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }

@@ -59,6 +59,26 @@ export interface LivePeriod {
   time_added: number | null
 }
 
+/**
+ * What a client needs to run the match clock itself (issue 17): the minute shown at time t is
+ * `counts_from + floor((t - period_started_at) * rate / 60 s)` while `ticking`, else the fixture's `minute`
+ * (src/live/clock.ts). The gateway sends a clock change only when that would show something else.
+ */
+export interface MatchClock {
+  /** When the running period's clock read `counts_from`:00, ISO 8601: its start as the clock runs. */
+  period_started_at: string
+  /** Minute the period counts from: 0, 45, 90, 105. */
+  counts_from: number
+  /** Regulation minutes of the period (45, 15), null when unknown. */
+  length: number | null
+  /** Added time announced for the period, in minutes; null before it is. */
+  added: number | null
+  /** Match seconds per real second: 1, except against a simulator running faster (TOUCHLINE_SIM_SPEED). */
+  rate: number
+  /** Whether the clock runs now (false while play is stopped). */
+  ticking: boolean
+}
+
 export interface LiveFixture {
   id: number
   league_id: number
@@ -73,6 +93,11 @@ export interface LiveFixture {
   minute: number | null
   /** Current period description (e.g. "1st-half"), or null. */
   period: string | null
+  /**
+   * The running clock, null when no period runs (before kick-off, breaks, full time). Absent in fixtures
+   * stored before the gateway knew it; clients then show `minute`.
+   */
+  clock?: MatchClock | null
   home: LiveTeam
   away: LiveTeam
   scores: LiveScores
@@ -98,7 +123,8 @@ export type Change =
   /** An event that disappeared upstream, typically a goal cancelled by VAR. */
   | { kind: 'event_removed', event: LiveEvent }
   | { kind: 'period_changed', period: string | null, previous: string | null }
-  | { kind: 'clock', minute: number | null, previous: number | null }
+  /** The minute moved, or the clock itself changed (`clock`, present then): a correction clients apply. */
+  | { kind: 'clock', minute: number | null, previous: number | null, clock?: MatchClock | null }
   | { kind: 'fixture_updated', fields: Record<string, { value: unknown, previous: unknown }> }
   | { kind: 'fixture_removed' }
 

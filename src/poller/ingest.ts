@@ -6,6 +6,7 @@
 import { diffFixtures } from '../diff/diff.ts'
 import { normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
+import { isPredictedTick, settleClock } from '../live/clock.ts'
 import type { Change, ChangeRecord } from '../live/types.ts'
 import type { LiveStore } from '../store/index.ts'
 
@@ -14,13 +15,21 @@ export interface IngestResult {
   json: string
 }
 
-export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean } = {}): Promise<IngestResult | undefined> {
-  const next = normalizeFixture(upstream, { now: at })
+/**
+ * Applies one upstream fixture. A clock tick that the stored clock already shows is not stored (see
+ * src/live/clock.ts): clients run the clock themselves, so it would be a frame telling them nothing.
+ * `clockRate`: match seconds per real second of the upstream's clock (the simulator's speed);
+ * `everyTick`: store predicted ticks too, as before issue 17 (for clients that do not run the clock).
+ */
+export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean, clockRate?: number, everyTick?: boolean } = {}): Promise<IngestResult | undefined> {
+  const normalized = normalizeFixture(upstream, { now: at, clockRate: opts.clockRate })
+  const atMs = Date.parse(at)
   for (let attempt = 0; attempt < 2; attempt++) {
-    const prev = await store.getFixture(next.id)
+    const prev = await store.getFixture(normalized.id)
+    const next = settleClock(prev, normalized, atMs)
     const changes: Change[] = diffFixtures(prev, next)
     if (opts.removed === true && prev !== undefined) changes.push({ kind: 'fixture_removed' })
-    if (changes.length === 0) return undefined
+    if (changes.length === 0 || (opts.everyTick !== true && isPredictedTick(prev, next, changes, atMs))) return undefined
     const result = await store.apply({
       fixture: next,
       changes,

@@ -86,6 +86,13 @@ export interface PollerOptions extends Partial<PacingOptions> {
   feedLeadMs?: number
   /** How often the upcoming kick-offs are listed; 0 turns the kick-off reconciles off. @default KICKOFF_LIST_EVERY_MS */
   kickoffListEveryMs?: number
+  /** Match seconds per real second of the upstream's match clock: the embedded simulator's speed. @default 1 */
+  clockRate?: number
+  /**
+   * Store every clock tick, even those a client running the clock shows anyway (the behaviour before
+   * issue 17; bench:bandwidth measures the difference). @default false
+   */
+  everyTick?: boolean
 }
 
 export interface PollerDeps {
@@ -142,6 +149,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const deadline = createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS })
   const feedLeadMs = opts.feedLeadMs ?? FEED_LEAD_MS
   const listEvery = opts.kickoffListEveryMs ?? KICKOFF_LIST_EVERY_MS
+  const clock = { clockRate: opts.clockRate ?? 1, everyTick: opts.everyTick ?? false }
   const log = deps.log
   const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
@@ -188,7 +196,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     for (const fixture of fixtures) {
       const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
       try {
-        const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true } : {})
+        const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true, ...clock } : clock)
         if (final) pendingFinal.delete(fixture.id)
         if (result !== undefined) observe(result)
       } catch (err) {

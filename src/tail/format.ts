@@ -9,6 +9,7 @@
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
 import { STATE_BY_ID } from '../contract/states.ts'
+import { clockMinute } from '../live/clock.ts'
 import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../live/types.ts'
 
 export interface FormatOptions {
@@ -40,9 +41,13 @@ const STATE_WORDS: Record<string, string> = {
 
 const ANSI = { green: '\u001b[32m', yellow: '\u001b[33m', red: '\u001b[31m', bold: '\u001b[1m', reset: '\u001b[0m' }
 
-/** `23'`, `HT`, `FT`, `NS`: the running minute, or the state's short name. */
-export function clockLabel (f: LiveFixture): string {
-  if (f.state.phase === 'live' && f.minute !== null) return `${f.minute}'`
+/**
+ * `23'`, `HT`, `FT`, `NS`: the running minute at `atMs` (the fixture's clock runs on its own: the gateway
+ * sends no tick it shows anyway), or the state's short name.
+ */
+export function clockLabel (f: LiveFixture, atMs = Date.now()): string {
+  const minute = clockMinute(f, atMs)
+  if (f.state.phase === 'live' && minute !== null) return `${minute}'`
   return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
@@ -79,8 +84,10 @@ function paint (text: string, colour: keyof typeof ANSI | undefined, opts: Forma
 }
 
 /** The readable lines of one change record (possibly none). */
-export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opts: FormatOptions = {}): string[] {
+export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { at?: string }, opts: FormatOptions = {}): string[] {
   const f = record.fixture
+  // The clock as it read when the change happened.
+  const at = record.at === undefined ? Date.now() : Date.parse(record.at)
   const score = scoreLine(f)
   const lines: string[] = []
   const line = (clock: string, words: string, colour?: keyof typeof ANSI): void => {
@@ -92,10 +99,10 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opt
   for (const c of record.changes) {
     switch (c.kind) {
       case 'fixture_added':
-        line(clockLabel(f), f.state.phase === 'scheduled' && f.starting_at !== null ? `kick-off ${f.starting_at.slice(11, 16)} UTC` : '')
+        line(clockLabel(f, at), f.state.phase === 'scheduled' && f.starting_at !== null ? `kick-off ${f.starting_at.slice(11, 16)} UTC` : '')
         break
       case 'state_changed':
-        line(clockLabel(f), STATE_WORDS[c.state.code] ?? (c.state.phase === 'finished' || c.state.code === 'HT' ? '' : clean(c.state.name).toLowerCase()),
+        line(clockLabel(f, at), STATE_WORDS[c.state.code] ?? (c.state.phase === 'finished' || c.state.code === 'HT' ? '' : clean(c.state.name).toLowerCase()),
           c.state.phase === 'finished' ? 'bold' : undefined)
         break
       case 'event_added': {
@@ -112,10 +119,10 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'>, opt
       case 'score_changed':
         // A goal event in the same record already said it; otherwise the score alone moved.
         if (goalEvent || c.score_type !== undefined) break
-        line(clockLabel(f), (c.home ?? 0) + (c.away ?? 0) > (c.previous.home ?? 0) + (c.previous.away ?? 0) ? 'goal' : 'score corrected', 'green')
+        line(clockLabel(f, at), (c.home ?? 0) + (c.away ?? 0) > (c.previous.home ?? 0) + (c.previous.away ?? 0) ? 'goal' : 'score corrected', 'green')
         break
       case 'fixture_removed':
-        if (!has('state_changed')) line(clockLabel(f), 'left the live feed')
+        if (!has('state_changed')) line(clockLabel(f, at), 'left the live feed')
         break
       default:
         break // clock, period_changed, fixture_updated, event_updated: bookkeeping

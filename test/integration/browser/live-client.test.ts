@@ -190,4 +190,39 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     expect(result.cards).toBe(0)
     expect(errors).toEqual([])
   })
+
+  it('runs the match clock itself: the minute moves with no frame, at the clock\'s rate', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const { Board, document } = g
+      const root = document.createElement('div')
+      document.body.append(root)
+      const board = new Board(root, document.createElement('div'))
+      // A clock at 60 match seconds per second that read 10:00 just now: one minute a second from here.
+      const started = new Date(Date.now() - 10 * 60_000 / 60).toISOString()
+      const f = {
+        id: 1,
+        league_id: 501,
+        version: 3,
+        state: { code: 'INPLAY_1ST_HALF', name: '1st half', phase: 'live' },
+        minute: 10,
+        clock: { period_started_at: started, counts_from: 0, length: 45, added: null, rate: 60, ticking: true },
+        home: { name: 'Celtic', score: 0 },
+        away: { name: 'Kilmarnock', score: 0 },
+        events: [],
+        scores: {},
+        starting_at: null
+      }
+      board.update(new Map([[1, f]]), { kind: 'snapshot', partial: false })
+      const text = () => root.querySelector('.tl-clock-text')?.textContent
+      const first = text()
+      await new Promise((resolve) => setTimeout(resolve, 3200))
+      return { first, later: text(), label: root.querySelector('article')?.getAttribute('aria-label') }
+    })
+    expect(result.first).toBe("10'")
+    expect(result.later).toBe("13'")
+    expect(result.label).toContain('minute 13')
+    expect(errors).toEqual([])
+  })
 })

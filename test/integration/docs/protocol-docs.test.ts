@@ -41,6 +41,9 @@ function switchable (store: LiveStore): { store: LiveStore, down: (yes: boolean)
   }
 }
 
+/** A change frame in `delta` format: the fixture's version and changes, no fixture. */
+const isDelta = (frame: Frame): boolean => frame.type === 'change' && frame.fixture === undefined && typeof frame.version === 'number'
+
 /** Every client frame sent and server frame received, with what the documents say about them. */
 class Recorder {
   readonly sent: Frame[] = []
@@ -102,14 +105,18 @@ describe('protocol documents', () => {
     everything.send({ op: 'subscribe', ref: 'all', leagues: '*' })
     const goals = await rec.connect(ws('all-key'))
     goals.send({ op: 'subscribe', ref: 'g', leagues: '*', kinds: ['score_changed', 'state_changed', 'event_added'], snapshot: false })
+    const compact = await rec.connect(ws('all-key'))
+    compact.send({ op: 'subscribe', ref: 'd', leagues: '*', format: 'delta' })
     await rec.get(base, '/v1/status')
     await rec.get(base, '/healthz')
     await rec.get(base, '/readyz')
 
     // Wait for a live matchday: fixtures in the store, and changes flowing.
     await eventually(() => everything.changes().length >= 20, 20_000, '20 changes')
+    await eventually(() => compact.changes().some(isDelta), 20_000, 'a delta frame')
     const live: LiveFixture[] = (await rec.get(base, '/v1/fixtures/live?api_token=all-key')).body.data
     expect(live.length).toBeGreaterThan(0)
+    expect(live.some((f) => f.clock != null)).toBe(true)
     const first = live[0] as LiveFixture
     await rec.get(base, `/v1/fixtures/live?api_token=all-key&teams=${first.home.id}`)
     await rec.get(base, '/v1/fixtures/live?api_token=all-key&leagues=*&kinds=clock')
@@ -117,6 +124,8 @@ describe('protocol documents', () => {
     expect(page.body.data.length).toBeGreaterThan(0)
     await rec.get(base, `/v1/changes?api_token=all-key&teams=${first.home.id},${first.away.id}&kinds=score_changed,clock&since=${page.body.cursor as string}`)
     await rec.get(base, '/v1/changes?api_token=all-key&since=zz:1')
+    expect((await rec.get(base, '/v1/changes?api_token=all-key&limit=200&format=delta')).body.data.some(isDelta)).toBe(true)
+    expect((await rec.get(base, '/v1/changes?api_token=all-key&format=delta&kinds=clock')).status).toBe(400)
     await rec.get(base, '/v1/changes?api_token=all-key&limit=0')
     await rec.get(base, '/v1/changes?api_token=nope')
     await rec.get(base, `/v1/changes?api_token=none-key&leagues=${first.league_id}`)
@@ -134,6 +143,7 @@ describe('protocol documents', () => {
     expect(await refused.request({ op: 'ping', ref: 'p' })).toEqual({ type: 'pong', ref: 'p' })
     expect(await refused.request({ op: 'subscribe', ref: 'f', fixtures: Array.from({ length: 101 }, (_, i) => i + 1), snapshot: false })).toMatchObject({ code: 'limit_exceeded' })
     expect(await goals.request({ op: 'unsubscribe', ref: 'u', kinds: ['event_added'] })).toMatchObject({ type: 'unsubscribed', leagues: '*' })
+    expect(await compact.request({ op: 'subscribe', ref: 'k', fixtures: [first.id], kinds: ['clock'], snapshot: false })).toMatchObject({ code: 'invalid_message' })
 
     // Replays: from a known cursor, and from a lost one (recovered:false and a snapshot).
     const since = everything.changes()[0]?.cursor as string
@@ -154,6 +164,9 @@ describe('protocol documents', () => {
     const sse = await openSse(`${base}/v1/sse?api_token=all-key&leagues=*&kinds=clock,score_changed`)
     closers.push(async () => { sse.close() })
     await eventually(() => sse.events.some((e) => e.event === 'change'), 20_000, 'an SSE change')
+    const sseDelta = await openSse(`${base}/v1/sse?api_token=all-key&leagues=*&format=delta`)
+    closers.push(async () => { sseDelta.close() })
+    await eventually(() => sseDelta.events.some((e) => e.event === 'change' && isDelta(e.data)), 20_000, 'an SSE delta')
 
     // The store unreachable: `unavailable` over WebSocket, 503 over HTTP, and a status that says so.
     gate.down(true)
@@ -171,7 +184,7 @@ describe('protocol documents', () => {
     const kindsSeen = new Set(everything.changes().flatMap((f) => f.changes.map((c: { kind: string }) => c.kind)))
     expect(kindsSeen.size).toBeGreaterThan(2)
     expect(rec.complaints()).toEqual([])
-    expect(sse.events.flatMap((e) => serverFrameErrors(e.data))).toEqual([])
+    expect([...sse.events, ...sseDelta.events].flatMap((e) => serverFrameErrors(e.data))).toEqual([])
   }, 60_000)
 
   it('resolve every $ref and compile every schema', () => {

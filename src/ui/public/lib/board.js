@@ -8,6 +8,7 @@
  * @typedef {import('./live.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
+import { runningMinute } from './clock.js'
 import { announcements, cancelledIn, clockLabel, creditedSide, eventMinute, eventStyle, goalsIn, goalsText, h, playerName, shootout } from './format.js'
 
 /** How long the scoring side's score stays highlighted after a goal. */
@@ -35,6 +36,13 @@ export class Board {
     /** @type {Map<number, { home: number, away: number }>} when each side's score highlight ends */ this.scored = new Map()
     /** @type {Map<number, LiveEvent[]>} goals removed (VAR), by fixture */ this.cancelled = new Map()
     /** @type {Map<number, LiveFixture>} */ this.fixtures = new Map()
+    // The clocks run here: the gateway sends no tick a running clock shows anyway.
+    this.ticker = setInterval(() => this.tickClocks(), 1000)
+  }
+
+  /** Moves the clock of every card whose match clock runs. */
+  tickClocks () {
+    for (const f of this.fixtures.values()) if (f.clock?.ticking === true && this.cards.has(f.id)) this.tick(f)
   }
 
   /**
@@ -106,10 +114,12 @@ export class Board {
   /** Updates a rendered card's clock and label only (a clock-only change). @param {LiveFixture} f */
   tick (f) {
     const el = this.card(f)
-    el.setAttribute('aria-label', cardLabel(f))
     const clock = el.querySelector('.tl-clock-text')
     if (clock === null) return this.renderCard(f)
-    clock.textContent = clockLabel(f)
+    const text = clockLabel(f)
+    if (clock.textContent === text) return
+    clock.textContent = text
+    el.setAttribute('aria-label', cardLabel(f))
   }
 
   /** @param {LiveFixture} f */
@@ -186,7 +196,8 @@ export class Board {
 
 /** The card's accessible name: both sides' scores and the clock. @param {LiveFixture} f */
 function cardLabel (f) {
-  return `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, ${f.state.phase === 'live' && f.minute !== null ? `minute ${f.minute}` : f.state.name}`
+  const minute = runningMinute(f)
+  return `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, ${f.state.phase === 'live' && minute !== null ? `minute ${minute}` : f.state.name}`
 }
 
 /**

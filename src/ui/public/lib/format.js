@@ -8,6 +8,8 @@
  *   player: { name: string | null } | null, related_player: { name: string | null } | null, result: string | null }} LiveEvent
  */
 
+import { runningMinute } from './clock.js'
+
 /**
  * Creates an element. Attributes set to null/undefined/false are skipped; `class` and `text` are shortcuts.
  * @param {string} tag
@@ -77,7 +79,8 @@ const STATE_LABELS = {
 export function clockLabel (f) {
   const label = STATE_LABELS[/** @type {keyof typeof STATE_LABELS} */ (f.state.code)]
   if (label !== undefined) return label
-  if (f.state.phase === 'live') return f.minute === null ? 'Live' : `${f.minute}'`
+  const minute = runningMinute(f)
+  if (f.state.phase === 'live') return minute === null ? 'Live' : `${minute}'`
   if (f.state.phase === 'scheduled' && f.starting_at) {
     return new Date(f.starting_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
   }

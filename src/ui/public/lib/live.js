@@ -4,12 +4,15 @@
  * from the last cursor it applied so no change is missed (a fresh snapshot replaces the state when the
  * server cannot replay, `recovered:false`).
  *
- * Every change frame carries the whole fixture after the change, so applying one is replacing the fixture
- * (unless an older version arrives after a newer one: replays may overlap a snapshot).
+ * Changes come in the compact `delta` format: a frame carries the fixture's new `version` and the typed
+ * changes, applied to the fixture held (applyDelta). A version jump means a lost frame: the feed subscribes
+ * again with `since`, the cursor of the last frame it applied for that fixture, and the replay (full frames,
+ * like snapshots) brings the fixture back; a frame with a `fixture` replaces it, unless older than the one
+ * held (replays may overlap a snapshot). The match clock runs here (clock.js): no frame comes for a tick.
  *
  * @typedef {{ id: number, league_id: number, version: number, state: { code: string, name: string, phase: string },
- *   minute: number | null, home: any, away: any, events: any[], scores: Record<string, { home: number, away: number }>,
- *   starting_at: string | null }} LiveFixture
+ *   minute: number | null, clock?: import('./clock.js').MatchClock | null, home: any, away: any, events: any[],
+ *   scores: Record<string, { home: number, away: number }>, starting_at: string | null }} LiveFixture
  * @typedef {{ type: 'change', cursor: string, fixture_id: number, league_id: number, at: string,
  *   changes: Array<{ kind: string, [k: string]: any }>, fixture: LiveFixture }} ChangeFrame
  * @typedef {'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused'} FeedState
@@ -25,6 +28,9 @@
  * - `unavailable` (the server's store is down; the subscription is active): nothing to do, the server sends
  *   `replay` recovered:false and a fresh snapshot by itself once its store is back.
  */
+
+import { observeServerTime } from './clock.js'
+import { applyDelta } from './delta.js'
 
 /** Subscriptions per connection the server accepts (DESIGN §4 limits): the one constant of the browser code. */
 export const MAX_SUBSCRIPTIONS = 100
@@ -54,6 +60,8 @@ export class LiveFeed {
     this.onStatus = opts.onStatus ?? (() => {})
     /** @type {Map<number, LiveFixture>} current state by fixture id */ this.fixtures = new Map()
     /** @type {string | undefined} last cursor applied: the resume point */ this.cursor = undefined
+    /** @type {Map<number, string>} cursor of the last frame applied per fixture: where to resume after a lost one */
+    this.appliedAt = new Map()
     /** @type {WebSocket | undefined} */ this.ws = undefined
     this.attempt = 0
     /** Whether a connection ever opened: a feed that never could (refused key or origin) retries less often. */
@@ -143,7 +151,7 @@ export class LiveFeed {
   subscribe (kind, what, how) {
     const ref = `${kind}-${++this.refs}`
     this.requests.set(ref, what)
-    this.send({ op: 'subscribe', ref, leagues: what.leagues, fixtures: what.fixtures, ...how })
+    this.send({ op: 'subscribe', ref, leagues: what.leagues, fixtures: what.fixtures, format: 'delta', ...how })
   }
 
   /**
@@ -257,19 +265,34 @@ export class LiveFeed {
     const partial = typeof frame.ref === 'string' && frame.ref.startsWith('more-')
     if (!partial) {
       this.fixtures.clear()
+      this.appliedAt.clear()
       this.cursor = frame.cursor
     }
-    for (const f of frame.fixtures) this.fixtures.set(f.id, f)
+    for (const f of frame.fixtures) {
+      this.fixtures.set(f.id, f)
+      this.appliedAt.set(f.id, frame.cursor)
+    }
     this.onUpdate({ kind: 'snapshot', partial })
   }
 
-  /** @param {ChangeFrame} frame */
-  change (frame) {
+  /** @param {ChangeFrame | (Omit<ChangeFrame, 'fixture'> & { version: number })} received a full or a delta frame */
+  change (received) {
     const replayed = this.replayLeft > 0
     if (replayed) this.replayLeft--
+    observeServerTime(received.at)
+    const known = this.fixtures.get(received.fixture_id)
+    /** @type {ChangeFrame} */
+    let frame
+    if ('fixture' in received) {
+      frame = received
+      if (known !== undefined && frame.fixture.version < known.version) return
+    } else {
+      if (known !== undefined && received.version <= known.version) return
+      if (known === undefined || received.version !== known.version + 1) return this.lost(received.fixture_id)
+      frame = { ...received, fixture: applyDelta(known, received) }
+    }
     this.cursor = frame.cursor
-    const known = this.fixtures.get(frame.fixture_id)
-    if (known !== undefined && frame.fixture.version < known.version) return
+    this.appliedAt.set(frame.fixture_id, frame.cursor)
     this.fixtures.set(frame.fixture_id, frame.fixture)
     if (frame.changes.some((c) => c.kind === 'fixture_removed')) {
       const id = frame.fixture_id
@@ -280,6 +303,17 @@ export class LiveFeed {
       }, KEEP_ENDED_MS)
     }
     this.onUpdate({ kind: 'change', frame, replayed })
+  }
+
+  /**
+   * A delta skipped a version of the fixture: a frame was lost. Everything since the last frame applied for
+   * it is asked again (a snapshot when none was); the replay's full frames put the fixture right.
+   * @param {number} fixtureId
+   */
+  lost (fixtureId) {
+    const since = this.appliedAt.get(fixtureId)
+    const what = { leagues: [...this.leagues], fixtures: [...this.fixtureIds] }
+    this.subscribe('sub', what, since === undefined ? { snapshot: true } : { since, snapshot: false })
   }
 
   /**

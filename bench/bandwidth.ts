@@ -1,0 +1,78 @@
+/**
+ * npm run bench:bandwidth — bytes and frames per subscriber for one simulated match day, in `full` and
+ * `delta` format, before and after issue 17's clock coalescing, from the same simulated day.
+ *
+ *   npx tsx bench/bandwidth.ts [--minutes 240] [--speed 1]
+ *
+ * The day runs through the real pipeline (embedded provider over HTTP, poller, memory store; only the clock
+ * is virtual, see test/helpers/match-day.ts) twice: once storing every clock tick (before: each tick of each
+ * fixture a record, as main did) and once as now (ticks a running clock shows are not stored). Each
+ * record is then framed as the hub frames it (Outgoing, with the previous version the hub would hold) for
+ * three subscribers: every league, the busiest league, the busiest fixture.
+ */
+import { LastVersions, Outgoing } from '../src/fanout/outgoing.ts'
+import type { Format } from '../src/fanout/protocol.ts'
+import type { ChangeRecord } from '../src/live/types.ts'
+import { createStore } from '../src/store/index.ts'
+import { runMatchDay } from '../test/helpers/match-day.ts'
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(`--${name}`)
+  const value = i >= 0 ? Number(process.argv[i + 1]) : dflt
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`)
+  return value
+}
+const minutes = arg('minutes', 240)
+const speed = arg('speed', 1)
+
+async function day (everyTick: boolean): Promise<Outgoing[]> {
+  const store = createStore({ kind: 'memory' })
+  const versions = new LastVersions()
+  const outs: Outgoing[] = []
+  await store.subscribe((record, json) => { outs.push(Outgoing.of(record, json, versions.swap(record))) })
+  await runMatchDay(store, { minutes, simSpeed: speed, everyTick })
+  return outs
+}
+
+interface Tally { frames: number, bytes: number }
+
+function tally (outs: Outgoing[], match: (r: ChangeRecord) => boolean, format: Format): Tally {
+  let frames = 0
+  let bytes = 0
+  for (const out of outs) {
+    if (!match(out.record)) continue
+    frames++
+    bytes += out.bytes('ws', format).length
+  }
+  return { frames, bytes }
+}
+
+function busiest (outs: Outgoing[], key: (r: ChangeRecord) => number): number {
+  const counts = new Map<number, number>()
+  for (const { record } of outs) counts.set(key(record), (counts.get(key(record)) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0
+}
+
+const started = Date.now()
+const before = await day(true)
+const after = await day(false)
+const league = busiest(after, (r) => r.league_id)
+const fixture = busiest(after, (r) => r.fixture_id)
+const subscribers: Array<[string, (r: ChangeRecord) => boolean]> = [
+  ['all leagues', () => true],
+  [`league ${league}`, (r) => r.league_id === league],
+  [`fixture ${fixture}`, (r) => r.fixture_id === fixture]
+]
+const kb = (n: number): string => `${(n / 1024).toFixed(0)} KiB`
+const pct = (a: number, b: number): string => b === 0 ? 'n/a' : `${(100 * a / b).toFixed(1)} %`
+console.log(`bandwidth per subscriber, one simulated match day: ${minutes} min at ${speed}x (${((Date.now() - started) / 1000).toFixed(0)} s to run)`)
+console.log(`records: before ${before.length}, after ${after.length}\n`)
+console.log('| subscriber | full before | full after | delta after | delta / full after | delta / full before |')
+console.log('|---|---|---|---|---|---|')
+for (const [name, match] of subscribers) {
+  const fullBefore = tally(before, match, 'full')
+  const fullAfter = tally(after, match, 'full')
+  const delta = tally(after, match, 'delta')
+  const cell = (t: Tally): string => `${t.frames} frames, ${kb(t.bytes)}`
+  console.log(`| ${name} | ${cell(fullBefore)} | ${cell(fullAfter)} | ${cell(delta)} | bytes ${pct(delta.bytes, fullAfter.bytes)} | bytes ${pct(delta.bytes, fullBefore.bytes)}, frames ${pct(delta.frames, fullBefore.frames)} |`)
+}

@@ -1,0 +1,46 @@
+/**
+ * Applying a compact change frame (`format: "delta"`, DESIGN §4) to the fixture a client holds: the
+ * browser's copy of `applyDelta` in src/live/delta.ts, which documents why the result is exactly the
+ * stored fixture (test/unit/live/delta.test.ts checks that both give the same result).
+ *
+ * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {{ version: number, at: string, changes: Array<{ kind: string, [k: string]: any }> }} DeltaFrame
+ */
+
+/**
+ * The fixture after one delta; `fixture` must be at `frame.version - 1`. Returns a new object.
+ * @param {LiveFixture} fixture
+ * @param {DeltaFrame} frame
+ * @returns {LiveFixture}
+ */
+export function applyDelta (fixture, frame) {
+  /** @type {any} */
+  const next = { ...fixture, version: frame.version, updated_at: frame.at }
+  for (const c of frame.changes) {
+    switch (c.kind) {
+      case 'state_changed': next.state = c.state; break
+      case 'period_changed': next.period = c.period; break
+      case 'clock':
+        next.minute = c.minute
+        if (c.clock !== undefined) next.clock = c.clock
+        break
+      case 'score_changed':
+        if (c.score_type !== undefined) {
+          next.scores = { ...next.scores, [c.score_type]: { home: c.home ?? 0, away: c.away ?? 0 } }
+        } else {
+          next.home = { ...next.home, score: c.home }
+          next.away = { ...next.away, score: c.away }
+          if (next.scores.current !== undefined && c.home !== null && c.away !== null) next.scores = { ...next.scores, current: { home: c.home, away: c.away } }
+        }
+        break
+      case 'event_removed': next.events = next.events.filter((/** @type {any} */ e) => e.id !== c.event.id); break
+      case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? c.event : e); break
+      case 'event_added': next.events = [...next.events, c.event]; break
+      case 'fixture_updated':
+        for (const [key, { value }] of Object.entries(c.fields)) next[key] = value
+        break
+      default: break // fixture_added, fixture_removed: nothing to set
+    }
+  }
+  return next
+}

@@ -1,0 +1,53 @@
+import type { Socket } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import WebSocket, { WebSocketServer } from 'ws'
+import { textFrame, writeFrame } from '../../../src/fanout/writer.ts'
+
+/** A ws server and a client connected to it, over a real socket. */
+async function pair (): Promise<{ server: WebSocket, client: WebSocket, received: string[] }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false })
+  onTestFinished(() => { wss.close() })
+  await new Promise((resolve) => wss.once('listening', resolve))
+  const { port } = wss.address() as { port: number }
+  const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve))
+  const client = new WebSocket(`ws://127.0.0.1:${port}`, { perMessageDeflate: false })
+  const received: string[] = []
+  client.on('message', (data, isBinary) => { expect(isBinary).toBe(false); received.push(data.toString()) })
+  await new Promise((resolve) => client.once('open', resolve))
+  onTestFinished(() => { client.terminate() })
+  return { server: await accepted, client, received }
+}
+
+const until = async (check: () => boolean): Promise<void> => {
+  for (let i = 0; i < 250 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+}
+
+describe('pre-built frames', () => {
+  it('are the text frames ws would send, in order with what ws sends itself, in one write per tick', async () => {
+    const { server, received } = await pair()
+    const socket = (server as unknown as { _socket: Socket })._socket
+    const writes: number[] = []
+    const writev = socket._writev?.bind(socket)
+    const write = socket._write.bind(socket)
+    socket._writev = (chunks, cb) => { writes.push(chunks.length); writev?.(chunks, cb) }
+    socket._write = (chunk, enc, cb) => { writes.push(1); write(chunk, enc, cb) }
+    const big = 'x'.repeat(70_000)
+    const payloads = ['{"n":1}', `{"n":2,"pad":"${'y'.repeat(300)}"}`, `{"n":3,"pad":"${big}"}`].map((s) => Buffer.from(s))
+    for (const p of payloads) writeFrame(server, textFrame(p), p)
+    server.send('{"n":4}')
+    await until(() => received.length === 4)
+    expect(received).toEqual([...payloads.map((p) => p.toString()), '{"n":4}'])
+    // Three pre-built frames and ws' own two-part frame, handed to the kernel at once.
+    expect(writes).toEqual([5])
+  })
+
+  it('writes nothing once the socket is closing', async () => {
+    const { server, client, received } = await pair()
+    server.close(1000, 'bye')
+    const p = Buffer.from('{"late":true}')
+    writeFrame(server, textFrame(p), p)
+    const code = await new Promise((resolve) => client.once('close', resolve))
+    expect(code).toBe(1000)
+    expect(received).toEqual([])
+  })
+})

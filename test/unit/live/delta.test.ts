@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { applyDelta, deltaChanges, type DeltaFrame } from '../../../src/live/delta.ts'
+import type { ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
+import { createStore } from '../../../src/store/index.ts'
+import { runMatchDay } from '../../helpers/match-day.ts'
+
+type Apply = (fixture: LiveFixture, frame: DeltaFrame) => LiveFixture
+// The browser's copy, plain JavaScript without a declaration file.
+// @ts-expect-error TS7016: no types for a browser module
+const { applyDelta: applyDeltaInBrowser } = await import('../../../src/ui/public/lib/delta.js') as { applyDelta: Apply }
+
+/** Every record of twenty hours of simulated matches (at 60x), in log order. */
+async function matchDay (): Promise<ChangeRecord[]> {
+  const store = createStore({ kind: 'memory' })
+  const records: ChangeRecord[] = []
+  await store.subscribe((r) => { records.push(r) })
+  await runMatchDay(store, { minutes: 20 })
+  return records
+}
+
+const frameOf = (r: ChangeRecord, changes: DeltaFrame['changes']): DeltaFrame =>
+  ({ type: 'change', cursor: r.cursor, fixture_id: r.fixture_id, league_id: r.league_id, version: r.fixture.version, at: r.at, changes })
+
+describe('delta frames over a simulated match day', async () => {
+  const records = await matchDay()
+  const kinds = new Set(records.flatMap((r) => r.changes.map((c) => c.kind === 'event_removed' || c.kind === 'event_added' ? `${c.kind}:${c.event.type}` : c.kind)))
+
+  it('is a day with goals, VAR-cancelled goals, cards, extra time and penalties', () => {
+    for (const kind of ['event_added:GOAL', 'event_removed:GOAL', 'event_added:YELLOWCARD', 'event_added:REDCARD', 'period_changed']) expect(kinds).toContain(kind)
+    const states = new Set(records.map((r) => r.fixture.state.code))
+    expect(states).toContain('INPLAY_ET')
+    expect(states).toContain('INPLAY_PENALTIES')
+    expect(records.some((r) => r.changes.some((c) => c.kind === 'score_changed' && c.score_type === 'penalty_shootout'))).toBe(true)
+  })
+
+  it('rebuilds every stored version from the one before, in TypeScript and in the browser copy alike', () => {
+    const held = new Map<number, LiveFixture>()
+    let deltas = 0
+    for (const r of records) {
+      const prev = held.get(r.fixture_id)
+      const changes = deltaChanges(prev, r)
+      if (prev === undefined) expect(changes).toBeUndefined()
+      if (changes !== undefined && prev !== undefined) {
+        deltas++
+        const frame = frameOf(r, changes)
+        expect(applyDelta(prev, frame)).toEqual(r.fixture)
+        expect(applyDeltaInBrowser(prev, JSON.parse(JSON.stringify(frame)))).toEqual(r.fixture)
+      }
+      held.set(r.fixture_id, r.fixture)
+    }
+    expect(deltas).toBeGreaterThan(records.length * 0.9)
+  })
+
+  it('carries no fixture and keeps clock ticks small', () => {
+    const held = new Map<number, LiveFixture>()
+    for (const r of records) {
+      const changes = deltaChanges(held.get(r.fixture_id), r)
+      held.set(r.fixture_id, r.fixture)
+      if (changes === undefined) continue
+      const json = JSON.stringify(frameOf(r, changes))
+      expect(json).not.toContain('"fixture":')
+      // A clock correction carries the clock it sets, and still no fixture.
+      if (r.changes.every((c) => c.kind === 'clock')) expect(json.length).toBeLessThan(450)
+    }
+  })
+
+  it('refuses a base that is not the previous version', () => {
+    const [a, , c] = records.filter((r) => r.fixture_id === records[0]?.fixture_id)
+    expect(a).toBeDefined()
+    expect(deltaChanges(a?.fixture, c as ChangeRecord)).toBeUndefined()
+    expect(deltaChanges(undefined, a as ChangeRecord)).toBeUndefined()
+  })
+})
