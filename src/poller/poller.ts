@@ -21,7 +21,7 @@
  * Hung calls: every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
  * slowest recent call, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that instead of
  * the client's 10 s, and hedged (hedge.ts): one still unanswered well past the upstream's usual time is sent
- * once more beside it, first answer wins; a `latest` poll is not retried (the next poll is its retry).
+ * once more beside it, first answer wins; a `latest` poll retries an error answer once, never a hung attempt.
  * Failures are logged and retried with a short backoff (at most MAX_BACKOFF_MS, so the first poll after an
  * outage goes out within seconds of its end); nothing here throws out of the loop.
  */
@@ -56,6 +56,12 @@ export const LATEST_TIMEOUT_MS = 2500
  * call (which the upstream does not count), and once it is back the next poll is at most this late.
  */
 export const MAX_BACKOFF_MS = 4000
+/**
+ * A `latest` poll retries an error answer once at once (one in three answers is an error on a bad night,
+ * and each failed poll is a second of silence), but not a hung attempt: a hedge already went out beside it,
+ * and the next poll is its retry.
+ */
+const LATEST_RETRIES = { retries: 1, retryTimeouts: false }
 /**
  * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
  * single empty answer may be a glitch, three (about 90 s at the default reconcile interval) are not.
@@ -230,7 +236,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
     const timeoutMs = deadline.current()
-    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? { retries: 0 } : {}) }), deadline.hedgeAfter(), abort.signal)
+    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal)
     // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
     deadline.succeeded(res.durationMs)
     return parseFixtures(res.envelope, { anomalies, source: path })

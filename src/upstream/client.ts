@@ -57,6 +57,8 @@ export interface RequestOptions {
   timeoutMs?: number
   /** Retries for this call (`get`/`paginate`). @default the client's retries */
   retries?: number
+  /** Whether an attempt that timed out is retried (false: only error answers are). @default true */
+  retryTimeouts?: boolean
   /**
    * Runs before every attempt, retries included (`get`/`paginate` only): the poller reserves each call
    * in the budget ledger here. What it throws ends the call with that error, unretried.
@@ -223,6 +225,7 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
         return await getOnce<T>(target, reqOpts)
       } catch (err) {
         if (!(err instanceof UpstreamError) || !err.retryable || attempt >= (reqOpts.retries ?? retries)) throw err
+        if (err.code === UpstreamErrorCode.Timeout && reqOpts.retryTimeouts === false) throw err
         const delayMs = Math.round(random() * Math.min(retryMaxMs, retryBaseMs * 2 ** attempt))
         log?.warn({ path: target.display, attempt: attempt + 1, code: err.code, status: err.status, delayMs }, 'upstream call failed, retrying')
         if (!await sleep(delayMs, [closed.signal, reqOpts.signal])) {

@@ -140,6 +140,15 @@ describe('upstream client: retries on 5xx, timeouts and network errors', () => {
     expect(calls.map((c) => c.status)).toEqual(['timeout', 200])
   })
 
+  it('with retryTimeouts false, retries an error answer but not a hung attempt (the poller hedges those)', async () => {
+    server.on(PATH, SERVER_ERROR, { body: envelope({ id: 5 }) })
+    expect((await open({ timeoutMs: 150 }).get(PATH, {}, { retries: 1, retryTimeouts: false })).data).toEqual({ id: 5 })
+    server.on(PATH, 'hang', { body: envelope({ id: 5 }) })
+    const err = await failure(client.get(PATH, {}, { retries: 1, retryTimeouts: false }))
+    expect(err).toBeInstanceOf(UpstreamTimeoutError)
+    expect(calls.map((c) => c.status)).toEqual([500, 200, 'timeout'])
+  })
+
   it('fails with a Timeout after the last attempt', async () => {
     server.on(PATH, 'hang')
     const err = await failure(open({ timeoutMs: 100, retries: 1 }).get(PATH))
