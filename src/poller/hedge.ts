@@ -1,6 +1,7 @@
 /**
  * A hedged call ("The Tail at Scale"): when the first request has not answered after `afterMs`, the same
- * request goes out once more beside it, and whichever answers first wins; the other is aborted.
+ * request goes out once more beside it (and again after as long, up to `hedges` times), and whichever answers
+ * first wins; the others are aborted.
  *
  * Why the poller wants it: a hung upstream request is only known to be hung at its deadline (2.5 s at
  * least, deadline.ts), and every second of that is a second of silence for every subscriber. A second
@@ -8,7 +9,7 @@
  * deadline. It costs one more call only when the first is already far slower than the upstream's usual pace
  * (the hedge reserves its call in the budget ledger like any other).
  */
-export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal): Promise<T> {
+export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal, hedges = 1): Promise<T> {
   /** Requests still running. */
   const controllers: AbortController[] = []
   const launch = async (): Promise<T> => {
@@ -42,7 +43,16 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
         if (running === 0) finish(() => { reject(err) })
       })
     }
-    const timer = setTimeout(() => { if (!settled && !parent.aborted) start() }, afterMs)
+    let sent = 0
+    let timer: NodeJS.Timeout | undefined
+    const schedule = (): void => {
+      timer = setTimeout(() => {
+        if (settled || parent.aborted) return
+        start()
+        if (++sent < hedges) schedule()
+      }, afterMs)
+    }
+    if (hedges > 0) schedule()
     start()
   })
 }

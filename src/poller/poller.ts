@@ -32,7 +32,7 @@ import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
-import { createAnomalyReporter, UpstreamError, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
+import { createAnomalyReporter, UpstreamError, UpstreamErrorCode, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
 import { hedged } from './hedge.ts'
@@ -62,6 +62,8 @@ export const MAX_BACKOFF_MS = 4000
  * and the next poll is its retry.
  */
 const LATEST_RETRIES = { retries: 1, retryTimeouts: false }
+/** Hedges a call may send beside it: with two, a poll is lost only when three requests in a row hang. */
+const HEDGES = 2
 /**
  * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
  * single empty answer may be a glitch, three (about 90 s at the default reconcile interval) are not.
@@ -236,7 +238,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
     const timeoutMs = deadline.current()
-    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal)
+    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal, HEDGES)
     // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
     deadline.succeeded(res.durationMs)
     return parseFixtures(res.envelope, { anomalies, source: path })
@@ -416,6 +418,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       const bucket = await deps.ledger.get('Fixture')
       return Math.max(pacing.floorMs, (bucket?.resetsAt ?? now()) - now())
     }
+    // A hung call is no sign of overload (its hedges went out already): the next poll goes at the floor.
+    if (err instanceof UpstreamError && err.code === UpstreamErrorCode.Timeout) return backoff(1)
     if (err !== undefined) return backoff(failures)
     const pace = nextPace(await deps.ledger.get('Fixture'), now(), pacing, { reconcileCalls, reconcileEveryMs: reconcileEvery, otherCallsPerMs: otherCallsPerMs() })
     overlapping = pace.kind === 'poll'

@@ -165,8 +165,8 @@ describe('a hung latest poll', () => {
     expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
     expect(String((err as Error).message)).toMatch(/2500 ms/)
     // No retry (the client's 10 s timeout and its two retries would silence changes for ~30 s): the
-    // request and the one hedge sent beside it (hedge.ts), each reserved in the ledger.
-    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(2)
+    // request and the two hedges sent beside it (hedge.ts), each reserved in the ledger.
+    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(3)
     expect(r.reserved()).toBe(r.calls.length)
     expect(waited).toBeLessThan(8000)
     // The next step reconciles (the gap may have lost changes) and succeeds.

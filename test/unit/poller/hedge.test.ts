@@ -47,6 +47,13 @@ describe('hedged', () => {
     await expect(hedged(sequence([request(log, 'a', 100, undefined, new Error('first')), request(log, 'b', 100, undefined, new Error('second'))]), 20, new AbortController().signal)).rejects.toThrow('second')
   })
 
+  it('sends up to `hedges` requests beside the first, one interval apart', async () => {
+    const log: string[] = []
+    const run = sequence([request(log, 'a', undefined), request(log, 'b', undefined), request(log, 'c', 5)])
+    expect(await hedged(run, 30, new AbortController().signal, 2)).toBe('c')
+    expect(log).toEqual(['a sent', 'b sent', 'c sent', 'a aborted', 'b aborted'])
+  })
+
   it('aborts both when the caller aborts', async () => {
     const log: string[] = []
     const parent = new AbortController()
