@@ -26,7 +26,6 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
   }
   return await new Promise<T>((resolve, reject) => {
     let settled = false
-    let running = 0
     const finish = (fn: () => void): void => {
       if (settled) return
       settled = true
@@ -35,12 +34,10 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
       for (const c of controllers) c.abort()
     }
     const start = (): void => {
-      running++
       launch().then((value) => { finish(() => { resolve(value) }) }, (err: unknown) => {
-        running--
-        // A failure settles once no request can still answer. One that fails before the hedge is due (an
+        // A failure settles once no request can still answer (launch has taken its own out of the list). One that fails before the hedge is due (an
         // error answer, not a hang) settles at once: the client has already retried it.
-        if (running === 0) finish(() => { reject(err) })
+        if (controllers.length === 0) finish(() => { reject(err) })
       })
     }
     let sent = 0
