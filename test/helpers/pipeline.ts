@@ -78,3 +78,17 @@ export async function counterValue (metrics: Metrics, name: string, labels: Reco
   const match = metric?.values.filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val))
   return (match ?? []).reduce((sum, v) => sum + v.value, 0)
 }
+
+/** A ledger that counts the reservations it grants, to check that no upstream call went out unreserved. */
+export function countingLedger (inner: BudgetLedger): { ledger: BudgetLedger, granted: () => number } {
+  let granted = 0
+  const ledger: BudgetLedger = {
+    ...inner,
+    reserve: async (entity, n, floor) => {
+      const ok = await inner.reserve(entity, n, floor)
+      if (ok) granted += n ?? 1
+      return ok
+    }
+  }
+  return { ledger, granted: () => granted }
+}

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { afterEach, describe, expect, inject, it } from 'vitest'
+import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
@@ -64,15 +65,7 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
     cleanups.push(async () => { await proxy?.close() })
   }
   const inner = opts.ledger ?? createMemoryLedger()
-  let granted = 0
-  const ledger: BudgetLedger = {
-    ...inner,
-    reserve: async (entity, n, floor) => {
-      const ok = await inner.reserve(entity, n, floor)
-      if (ok) granted += n ?? 1
-      return ok
-    }
-  }
+  const { ledger, granted } = countingLedger(inner)
   const store = opts.store ?? createStore({ kind: 'memory' })
   const calls: CallInfo[] = []
   const upstream = createUpstreamClient({
@@ -85,7 +78,7 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
   })
   const poller = createPoller({ upstream, ledger, store, log }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
   cleanups.push(async () => { await poller.stop(); await upstream.close() })
-  return { provider, upstream, ledger, store, poller, calls, reserved: () => granted, advance: (ms) => { frozen = now() + ms } }
+  return { provider, upstream, ledger, store, poller, calls, reserved: granted, advance: (ms) => { frozen = now() + ms } }
 }
 
 /**

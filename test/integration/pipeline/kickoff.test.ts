@@ -6,6 +6,7 @@
  */
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
 import { LIVE_INCLUDES, createPoller, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
@@ -50,22 +51,14 @@ async function rig (poller: PollerOptions = {}, opts: { token?: string, provider
   cleanups.push(async () => { await proxy.close() })
   cleanups.push(async () => { await provider.close() })
   const inner = createMemoryLedger({ now })
-  let granted = 0
-  const ledger: BudgetLedger = {
-    ...inner,
-    reserve: async (entity, n, floor) => {
-      const ok = await inner.reserve(entity, n, floor)
-      if (ok) granted += n ?? 1
-      return ok
-    }
-  }
+  const { ledger, granted } = countingLedger(inner)
   const store = createStore({ kind: 'memory' })
   const calls: CallInfo[] = []
   const log = pino({ level: 'silent' })
   const upstream = createUpstreamClient({ baseUrl: opts.direct === true ? provider.baseUrl : proxy.baseUrl, token: opts.token ?? DEMO_TOKENS.enterprise, ledger, logger: log, onCall: (c) => { calls.push(c) } })
   const p = createPoller({ upstream, ledger, store, log, now }, { floorMs: 100, reconcileIntervalMs: RECONCILE_MS, feedLeadMs: LEAD_MS, ...poller })
   cleanups.push(async () => { await p.stop(); await upstream.close() })
-  return { provider, ledger, store, poller: p, calls, urls, reserved: () => granted, now, setNow: (ms) => { frozen = ms } }
+  return { provider, ledger, store, poller: p, calls, urls, reserved: granted, now, setNow: (ms) => { frozen = ms } }
 }
 
 /** Ids the provider itself serves at its current time (asked directly, not through the rig's client). */
