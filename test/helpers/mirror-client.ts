@@ -25,7 +25,10 @@ export class MirrorClient {
   cursor = ''
   frames = 0
   bytes = 0
+  /** Resubscriptions made to fill a version jump in delta frames. */
   gaps = 0
+  /** Version jumps seen (a frame more than one version ahead of the copy held), whole or delta frames. */
+  jumps = 0
   private refs = 0
 
   private constructor (private readonly ws: WebSocket, private readonly opts: MirrorOptions) {
@@ -63,12 +66,15 @@ export class MirrorClient {
     this.cursor = frame.cursor
     const held = this.fixtures.get(frame.fixture_id)
     if (frame.fixture !== undefined) {
+      // A whole frame heals a jump by itself: the server sends one when it has no base for a delta.
+      if (held !== undefined && (frame.fixture as LiveFixture).version > held.version + 1) this.jumps++
       if (this.take(frame.fixture as LiveFixture)) this.applied.set(frame.fixture_id, frame.cursor)
       return
     }
     const delta = frame as unknown as DeltaFrame
     if (held !== undefined && delta.version <= held.version) return
     if (held === undefined || delta.version !== held.version + 1) {
+      this.jumps++
       this.gaps++
       const since = this.applied.get(frame.fixture_id)
       this.subscribe(since === undefined ? { snapshot: true } : { since, snapshot: false })
