@@ -3,6 +3,11 @@
  * and followed by the slow-consumer check. `route` is the hot path: the record's JSON comes from the store
  * serialized once, the change frame is built from it once as a Buffer, and that same Buffer is written to
  * every matching socket.
+ *
+ * Records the store hands over are routed at the end of the tick (`enqueue`): one record alone is written
+ * to each socket at once; several are routed as one batch, so each socket gets them in one write
+ * (writer.ts). Routing a tick late is the lag a Redis tail has anyway: `routed` moves the hub's head only
+ * when a record is routed, and the resume floors (connection.ts) absorb the rest.
  */
 import type { BaseLogger } from 'pino'
 import type { ChangeRecord } from '../live/types.ts'
@@ -13,12 +18,15 @@ import type { HubLimits } from './limits.ts'
 import { LastVersions, Outgoing } from './outgoing.ts'
 import { snapshotFrameBytes, type ControlFrame, type Ref } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
+import { inOneWrite } from './writer.ts'
 
 export interface DeliveryDeps {
   registry: ConnectionRegistry
   metrics: Metrics
   log: BaseLogger
   limits: HubLimits
+  /** Called with each record as it is routed (the hub's head). */
+  routed?: (record: ChangeRecord) => void
 }
 
 /** A counter with its labels bound, per transport. */
@@ -34,12 +42,16 @@ export class Delivery {
   private readonly bytes: PerTransport
   /** The previous version of each fixture, for `delta` frames. */
   readonly versions = new LastVersions()
+  private readonly routed: ((record: ChangeRecord) => void) | undefined
+  /** Records handed over in this tick, routed when it ends (`drain`). */
+  private queue: Array<[ChangeRecord, string]> = []
 
   constructor (deps: DeliveryDeps) {
     this.registry = deps.registry
     this.metrics = deps.metrics
     this.log = deps.log
     this.maxBufferedBytes = deps.limits.maxBufferedBytes
+    this.routed = deps.routed
     const { messagesSent, bytesSent } = deps.metrics
     this.sent = { ws: messagesSent.labels({ transport: 'ws', type: 'change' }), sse: messagesSent.labels({ transport: 'sse', type: 'change' }) }
     this.bytes = { ws: bytesSent.labels({ transport: 'ws' }), sse: bytesSent.labels({ transport: 'sse' }) }
@@ -56,18 +68,20 @@ export class Delivery {
     this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures), cursor))
   }
 
-  /** Sends replayed changes, counted and checked for backpressure like live ones. */
+  /** Sends replayed changes, counted and checked for backpressure like live ones; in one write. */
   sendChanges (conn: Connection, outs: Outgoing[]): void {
-    for (const out of outs) {
-      if (conn.closed) return
-      this.countChange(conn, conn.sendChange(out))
-      this.checkBackpressure(conn)
-    }
+    inOneWrite(() => {
+      for (const out of outs) {
+        if (conn.closed) return
+        this.countChange(conn, conn.sendChange(out))
+        this.checkBackpressure(conn)
+      }
+    })
   }
 
   /** Ends the connection's holding of live changes, sends them, and forgets floors the tail has passed. */
   flush (conn: Connection, routedHead: string): void {
-    this.countChange(conn, conn.flushPending())
+    inOneWrite(() => this.countChange(conn, conn.flushPending()))
     const routed = parseCursor(routedHead)
     if (routed !== undefined) conn.dropFloorsThrough(routed)
     this.checkBackpressure(conn)
@@ -79,8 +93,23 @@ export class Delivery {
     this.checkBackpressure(conn)
   }
 
+  /** Takes a record the store appended; it is routed when this tick ends (or at `drain`). */
+  enqueue (record: ChangeRecord, json: string): void {
+    if (this.queue.push([record, json]) === 1) process.nextTick(this.drain)
+  }
+
+  /** Routes the records handed over so far: one at once, several as one batch (one write per socket). */
+  readonly drain = (): void => {
+    const batch = this.queue
+    if (batch.length === 0) return
+    this.queue = []
+    if (batch.length === 1) return this.route(...batch[0] as [ChangeRecord, string])
+    inOneWrite(() => { for (const [record, json] of batch) this.route(record, json) })
+  }
+
   /** Writes one live change to every connection subscribed to its league, fixture or teams. */
   route (record: ChangeRecord, json: string): void {
+    this.routed?.(record)
     // Every record, subscribers or not: the next delta of this fixture is built on this one.
     const prev = this.versions.swap(record)
     if (this.registry.size === 0) return

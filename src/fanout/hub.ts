@@ -97,10 +97,10 @@ export function createHub (deps: HubDeps): Hub {
   const { store, metrics, log } = deps
   const limits = resolveLimits(deps.limits)
   const registry = new ConnectionRegistry(metrics)
-  const delivery = new Delivery({ registry, metrics, log, limits })
+  let head = ''
+  const delivery = new Delivery({ registry, metrics, log, limits, routed: (record) => { head = record.cursor } })
   const snapshots = new SnapshotCache({ store, ttlMs: limits.snapshotCacheMs, maxBytes: limits.snapshotCacheBytes })
   const rate = new RateLimiter(limits.connectionsPerSecondPerIp, limits.connectionBurstPerIp)
-  let head = ''
   let stopTail: (() => Promise<void>) | undefined
   let stopHeartbeats: (() => void) | undefined
   let closing: Promise<void> | undefined
@@ -114,6 +114,8 @@ export function createHub (deps: HubDeps): Hub {
     stopHeartbeats?.()
     recovery.stop()
     await stopTail?.()
+    // Records taken from the tail go out before the goodbye that names the last one.
+    delivery.drain()
     await closeAll(registry, limits.closeGraceMs, head)
   }
 
@@ -126,14 +128,15 @@ export function createHub (deps: HubDeps): Hub {
       let unreachable = false
       stopTail = await store.subscribe((record, json) => {
         unreachable = false
-        head = record.cursor
-        delivery.route(record, json)
+        delivery.enqueue(record, json)
       }, (err) => {
         if (!isRedisOutage(err)) return log.error({ err }, 'hub tail error')
         if (!unreachable) log.warn({ reason: (err as Error).message }, 'hub tail: store unreachable, retrying')
         unreachable = true
       }, (epoch) => {
         unreachable = false
+        // The old log's records come first, then the new epoch's replay and snapshot.
+        delivery.drain()
         head = formatCursor(epoch, 0)
         delivery.versions.clear()
         recovery.logLost(epoch)
@@ -155,8 +158,15 @@ export function createHub (deps: HubDeps): Hub {
       if (closing !== undefined) res.end()
       else adoptSse(parts, flow, ops, res, key, sub, origin)
     },
-    revokeKey: (name) => revokeKey(registry, name),
-    applyKeys: async (lookup) => await applyKeys({ registry, delivery, store, metrics, log }, lookup),
+    // Changes the hub already holds go out under the scope they were made in.
+    revokeKey: (name) => {
+      delivery.drain()
+      return revokeKey(registry, name)
+    },
+    applyKeys: async (lookup) => {
+      delivery.drain()
+      return await applyKeys({ registry, delivery, store, metrics, log }, lookup)
+    },
     liveSnapshot: async (filter, key) => (await snapshots.get(filter, key, head)).fixtures,
     head: () => head,
     stats: () => ({

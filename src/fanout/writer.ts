@@ -3,12 +3,15 @@
  * WebSocket header built by ws' own `Sender.frame`, as Socket.IO's broadcast does) and the same bytes are
  * written straight to every matching socket, so no per-subscriber framing, no per-subscriber copy.
  *
- * Frames for one socket within one tick go out in one write: the first write of a tick corks the socket and
- * one `process.nextTick` uncorks every socket corked in that tick (Node then hands the kernel one writev).
+ * Frames for one socket within one batch go out in one write: `inOneWrite` corks each socket at its first
+ * write in the batch and uncorks every one of them when the batch ends (Node then hands the kernel one
+ * writev). Outside a batch a frame is written at once: corking a single write only costs a buffered entry
+ * and an uncork per socket, which is most of what separates a broadcast loop from the bare write loop.
+ * The hub routes the records of one tick as one batch when there are several (delivery.ts).
  *
  * Why writing under ws is safe: with compression off and no Blob ever sent, ws' Sender writes each frame to
  * the socket synchronously and queues nothing, so frames written here and control frames sent through ws
- * reach the socket in call order. `write` checks that anyway and falls back to `ws.send` whenever the
+ * reach the socket in call order. `writeFrame` checks that anyway and falls back to `ws.send` whenever the
  * Sender is busy or the socket is not open.
  */
 import type { Socket } from 'node:net'
@@ -31,16 +34,30 @@ export function textFrame (payload: Buffer): Buffer {
   return Buffer.concat(frame(payload, TEXT_FRAME))
 }
 
+/** Sockets corked by the open batch. */
 const corked: Socket[] = []
+let batches = 0
 
-function uncorkAll (): void {
-  for (const socket of corked) socket.uncork()
-  corked.length = 0
+/**
+ * Runs `write` with every socket it writes to corked, then uncorks them: the frames `write` sends to one
+ * socket go out in one write. Nests: the outermost batch uncorks.
+ */
+export function inOneWrite (write: () => void): void {
+  batches++
+  try {
+    write()
+  } finally {
+    if (--batches === 0) {
+      for (const socket of corked) socket.uncork()
+      corked.length = 0
+    }
+  }
 }
 
 /**
- * Writes a pre-built frame (`textFrame(payload)`) to the socket, corked until the end of the tick; `payload`
- * is what ws is given instead when it cannot be bypassed. Nothing is written once the socket is closing.
+ * Writes a pre-built frame (`textFrame(payload)`) to the socket (corked until the batch ends inside
+ * `inOneWrite`); `payload` is what ws is given instead when it cannot be bypassed. Nothing is written once
+ * the socket is closing.
  */
 export function writeFrame (ws: WebSocket, framed: Buffer, payload: Buffer): void {
   if (ws.readyState !== WebSocket.OPEN) return
@@ -49,9 +66,9 @@ export function writeFrame (ws: WebSocket, framed: Buffer, payload: Buffer): voi
     ws.send(payload, TEXT)
     return
   }
-  if (socket.writableCorked === 0) {
+  if (batches > 0 && socket.writableCorked === 0) {
     socket.cork()
-    if (corked.push(socket) === 1) process.nextTick(uncorkAll)
+    corked.push(socket)
   }
   socket.write(framed)
 }

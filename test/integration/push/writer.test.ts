@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
-import { textFrame, writeFrame } from '../../../src/fanout/writer.ts'
+import { inOneWrite, textFrame, writeFrame } from '../../../src/fanout/writer.ts'
 
 /** A ws server and a client connected to it, over a real socket. */
 async function pair (): Promise<{ server: WebSocket, client: WebSocket, received: string[] }> {
@@ -23,7 +23,7 @@ const until = async (check: () => boolean): Promise<void> => {
 }
 
 describe('pre-built frames', () => {
-  it('are the text frames ws would send, in order with what ws sends itself, in one write per tick', async () => {
+  it('are the text frames ws would send, in order with what ws sends itself, in one write per batch', async () => {
     const { server, received } = await pair()
     const socket = (server as unknown as { _socket: Socket })._socket
     const writes: number[] = []
@@ -33,12 +33,21 @@ describe('pre-built frames', () => {
     socket._write = (chunk, enc, cb) => { writes.push(1); write(chunk, enc, cb) }
     const big = 'x'.repeat(70_000)
     const payloads = ['{"n":1}', `{"n":2,"pad":"${'y'.repeat(300)}"}`, `{"n":3,"pad":"${big}"}`].map((s) => Buffer.from(s))
-    for (const p of payloads) writeFrame(server, textFrame(p), p)
-    server.send('{"n":4}')
+    inOneWrite(() => {
+      for (const p of payloads) writeFrame(server, textFrame(p), p)
+      server.send('{"n":4}')
+    })
     await until(() => received.length === 4)
     expect(received).toEqual([...payloads.map((p) => p.toString()), '{"n":4}'])
     // Three pre-built frames and ws' own two-part frame, handed to the kernel at once.
     expect(writes).toEqual([5])
+    // Outside a batch a frame is written at once, uncorked.
+    const p = Buffer.from('{"n":5}')
+    writeFrame(server, textFrame(p), p)
+    expect(writes).toEqual([5, 1])
+    expect(socket.writableCorked).toBe(0)
+    await until(() => received.length === 5)
+    expect(received.at(-1)).toBe('{"n":5}')
   })
 
   it('writes nothing once the socket is closing', async () => {
