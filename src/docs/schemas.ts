@@ -7,6 +7,7 @@
  * tests that validate recorded traffic against these documents (test/integration/docs).
  */
 import { CHANGE_KINDS, FORMATS } from '../fanout/protocol.ts'
+import { EVENT_DETAILS } from '../live/delta.ts'
 
 type Schema = Record<string, unknown>
 
@@ -123,10 +124,24 @@ const Change = {
   ]
 }
 
+/** An event as a delta carries it: the details that are null left out (EVENT_DETAILS in src/live/delta.ts). */
+const DeltaEvent = { ...LiveEvent, required: (LiveEvent as { required: string[] }).required.filter((f) => !(EVENT_DETAILS as readonly string[]).includes(f)) }
+
 const DeltaChange = {
-  description: 'One change of a `delta` frame: the typed changes as in `full`; `fixture_updated` carries whole new values only, for every top-level field the other changes leave different.',
+  description: 'One change of a `delta` frame: the new values only, no `previous` (but on `score_changed`). A frame whose changes give no `minute` sets the minute the fixture\'s clock shows at the frame\'s `at`. Events leave out the details that are null. `fixture_updated` carries whole new values, for every top-level field the other changes leave different.',
   oneOf: [
-    ...typedChanges,
+    kind('fixture_added'),
+    kind('state_changed', { state: ref('LiveState') }),
+    kind('score_changed', { home: nullable('integer'), away: nullable('integer'), previous: scorePair, score_type: { type: 'string' } }, ['previous', 'score_type']),
+    kind('event_added', { event: DeltaEvent }),
+    kind('event_updated', { event: DeltaEvent }),
+    kind('event_removed', { event: DeltaEvent }),
+    kind('period_changed', { period: nullable('string') }),
+    kind('clock', {
+      minute: { ...nullable('integer'), description: 'Absent: the minute the clock shows at the frame\'s `at`.' },
+      clock: { oneOf: [{ type: 'null' }, ref('MatchClock')], description: 'Only when the running clock changed.' }
+    }, ['minute', 'clock']),
+    kind('fixture_removed'),
     kind('fixture_updated', { fields: { type: 'object', additionalProperties: object({ value: {} }) } })
   ]
 }

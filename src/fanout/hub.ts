@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics.ts'
 import { formatCursor } from '../store/record.ts'
 import { isRedisOutage } from '../store/unavailable.ts'
 import type { LiveStore } from '../store/types.ts'
+import { minutesAt } from '../live/clock.ts'
 import { ClientOps } from './client-ops.ts'
 import { SseConnection, WsConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
@@ -30,7 +31,7 @@ import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
-import { SnapshotCache, type LiveFilter } from './snapshot-cache.ts'
+import { SnapshotCache, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
 
 export interface HubDeps {
@@ -73,8 +74,8 @@ export interface Hub {
    */
   applyKeys: (lookup: (key: ClientKey) => ClientKey | undefined) => Promise<KeysApplied>
   /**
-   * The live snapshot for `filter` (undefined: every live fixture) as `key` may see it, as a JSON array;
-   * serialized once and shared with every subscribe and request asking for the same until a change is routed.
+   * The live snapshot for `filter` (undefined: every live fixture) as `key` may see it, as a JSON array,
+   * each `minute` the one its running clock shows now; serialized once and shared with every subscribe and request asking for the same until a change is routed.
    */
   liveSnapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Buffer>
   /** Cursor of the last change routed. */
@@ -167,7 +168,7 @@ export function createHub (deps: HubDeps): Hub {
       delivery.drain()
       return await applyKeys({ registry, delivery, store, metrics, log }, lookup)
     },
-    liveSnapshot: async (filter, key) => (await snapshots.get(filter, key, head)).fixtures,
+    liveSnapshot: async (filter, key) => currentMinutes(await snapshots.get(filter, key, head), Date.now()),
     head: () => head,
     stats: () => ({
       connections: registry.size,
@@ -175,6 +176,20 @@ export function createHub (deps: HubDeps): Hub {
       floors: registry.list().reduce((n, conn) => n + (conn.floors?.length ?? 0), 0)
     })
   }
+}
+
+/**
+ * The snapshot's fixtures with each minute the one its clock shows at `now`: a stored minute is the minute
+ * at the fixture's last change, stale for a reader that does not run the clock. Serialized again only when
+ * a minute moved, then shared until the next one moves. Subscribes get the stored fixtures: the deltas
+ * that follow apply to those.
+ */
+function currentMinutes (snap: Snapshot, now: number): Buffer {
+  if (snap.current !== undefined && now < snap.current.until) return snap.current.json
+  const { fixtures, until } = minutesAt(snap.list, now)
+  const json = fixtures === snap.list ? snap.fixtures : Buffer.from(JSON.stringify(fixtures))
+  snap.current = { json, until }
+  return json
 }
 
 /** What serving a subscribe needs from the hub (see subscribe.ts). */

@@ -27,6 +27,10 @@ export interface Snapshot {
   cursor: string
   /** The matching live fixtures the key may see, as a JSON array, sorted by fixture id. */
   fixtures: Buffer
+  /** The same fixtures, parsed. */
+  list: readonly LiveFixture[]
+  /** `fixtures` with every minute as the running clocks show it, until the first of them moves (hub.liveSnapshot). */
+  current?: { json: Buffer, until: number }
 }
 
 export interface SnapshotCacheOptions {
@@ -100,7 +104,7 @@ export class SnapshotCache {
     const fixtures = await this.opts.store.liveFixtures(readFilter(filter, key))
     const matches = fixtureMatcher(filter)
     const visible = fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f))
-    return { cursor, fixtures: Buffer.from(JSON.stringify(visible)) }
+    return { cursor, fixtures: Buffer.from(JSON.stringify(visible)), list: visible }
   }
 
   private remove (id: string, entry: Entry): void {

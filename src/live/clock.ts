@@ -71,3 +71,25 @@ export function isPredictedTick (prev: LiveFixture | undefined, next: LiveFixtur
   if (only?.kind !== 'clock' || only.clock !== undefined) return false
   return sameValue(prev.clock, next.clock) && clockMinute(prev, atMs) === next.minute
 }
+
+/**
+ * The fixtures as they read at `atMs`: each `minute` the one its running clock shows then, as a client
+ * running the clock would show it (for snapshots read over HTTP, whose readers may not run the clock).
+ * `until` is when the first of those minutes moves on; the list itself when no minute moved.
+ */
+export function minutesAt (fixtures: readonly LiveFixture[], atMs: number): { fixtures: readonly LiveFixture[], until: number } {
+  let until = Infinity
+  let out: LiveFixture[] | undefined
+  fixtures.forEach((f, i) => {
+    const minute = clockMinute(f, atMs)
+    const c = f.clock
+    if (c !== undefined && c !== null && c.ticking && minute !== null) {
+      const started = Date.parse(c.period_started_at)
+      if (Number.isFinite(started)) until = Math.min(until, started + (minute - c.counts_from + 1) * 60_000 / c.rate)
+    }
+    if (minute === f.minute) return
+    out ??= fixtures.slice()
+    out[i] = { ...f, minute }
+  })
+  return { fixtures: out ?? fixtures, until }
+}

@@ -1,25 +1,45 @@
 /**
  * Compact change frames (`format: "delta"`, DESIGN §4): the typed changes of a record with the new values
  * they set, and no fixture. Building one needs the fixture as the client holds it, the record's previous
- * version; applying one is `applyDelta`. Pure: no IO, no clock.
+ * version; applying one is `applyDelta`. Pure: no IO, no wall clock.
  *
- * How a delta stays exact: `deltaChanges` takes the record's changes (state, score, events, period, clock
- * carry their new values already), applies them to the previous version with `applyDelta` itself, and puts
- * every top-level field that still differs from the record's fixture into a trailing `fixture_updated` with
- * its whole new value (team details, score types other than the current one, an event list whose order
- * moved, `updated_at` when it is not the record's `at`). So a client that applies every delta in version
- * order holds exactly the stored fixture; `src/ui/public/lib/delta.js` is the same function for browsers
+ * What a delta leaves out, because the client holds it or works it out (issue 17):
+ * - `previous` (the client holds the previous value), except on `score_changed`, where pages use it;
+ * - the minute, when the fixture's clock shows it at the frame's `at`: a frame whose changes give no
+ *   `minute` sets the minute the clock shows then (`clockMinute`), so a goal's frame needs no clock change;
+ * - whole values where one part moved: other score types go as `score_changed` with `score_type`, not as
+ *   the whole `scores`;
+ * - an event's details that are null (`EVENT_DETAILS`: extra minute, related player, result, info,
+ *   addition); applying fills them in.
+ *
+ * How a delta stays exact: `deltaChanges` applies the changes it built to the previous version with
+ * `applyDelta` itself, and puts every top-level field that still differs from the record's fixture into a
+ * trailing `fixture_updated` with its whole new value (team details, a removed score type, an event list
+ * whose order moved, `updated_at` when it is not the record's `at`); if the minute the clock shows is not
+ * the stored one, the minute is given (and always when `fixture_updated` sets the clock). So a client that applies every delta in version order holds exactly
+ * the stored fixture; `src/ui/public/lib/delta.js` is the same function for browsers
  * (test/unit/live/delta.test.ts checks they agree).
  */
 import { sameValue } from '../diff/diff.ts'
-import type { Change, ChangeRecord, LiveFixture } from './types.ts'
+import { clockMinute } from './clock.ts'
+import type { Change, ChangeRecord, LiveEvent, LiveFixture, LiveState, MatchClock } from './types.ts'
 
-/**
- * A change as a delta frame carries it. `fixture_updated` holds whole new values, without `previous`; the
- * other kinds are the record's own changes, unchanged.
- */
+/** Event fields a delta leaves out when null; pages read them as optional already. */
+export const EVENT_DETAILS = ['extra_minute', 'related_player', 'result', 'info', 'addition'] as const
+
+/** An event as a delta carries it: without the details that are null. */
+export type DeltaEvent = Omit<LiveEvent, typeof EVENT_DETAILS[number]> & Partial<Pick<LiveEvent, typeof EVENT_DETAILS[number]>>
+
+/** A change as a delta frame carries it: the new values only. */
 export type DeltaChange =
-  | Exclude<Change, { kind: 'fixture_updated' }>
+  | { kind: 'fixture_added' }
+  | { kind: 'fixture_removed' }
+  | { kind: 'state_changed', state: LiveState }
+  | { kind: 'period_changed', period: string | null }
+  /** `minute` absent: the minute the clock shows at the frame's `at`. */
+  | { kind: 'clock', minute?: number | null, clock?: MatchClock | null }
+  | { kind: 'score_changed', home: number | null, away: number | null, previous?: { home: number | null, away: number | null }, score_type?: string }
+  | { kind: 'event_added' | 'event_updated' | 'event_removed', event: DeltaEvent }
   | { kind: 'fixture_updated', fields: Record<string, { value: unknown }> }
 
 /** The change frame in `delta` format. */
@@ -41,12 +61,13 @@ export interface DeltaFrame {
 export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'version' | 'at' | 'changes'>): LiveFixture {
   const next: LiveFixture = { ...fixture, version: frame.version, updated_at: frame.at }
   const fields = next as unknown as Record<string, unknown>
+  let minuteGiven = false
   for (const c of frame.changes) {
     switch (c.kind) {
       case 'state_changed': next.state = c.state; break
       case 'period_changed': next.period = c.period; break
       case 'clock':
-        next.minute = c.minute
+        if (c.minute !== undefined) { next.minute = c.minute; minuteGiven = true }
         if (c.clock !== undefined) next.clock = c.clock
         break
       case 'score_changed':
@@ -59,14 +80,16 @@ export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'versi
         }
         break
       case 'event_removed': next.events = next.events.filter((e) => e.id !== c.event.id); break
-      case 'event_updated': next.events = next.events.map((e) => e.id === c.event.id ? c.event : e); break
-      case 'event_added': next.events = [...next.events, c.event]; break
+      case 'event_updated': next.events = next.events.map((e) => e.id === c.event.id ? fullEvent(c.event) : e); break
+      case 'event_added': next.events = [...next.events, fullEvent(c.event)]; break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) fields[key] = value
+        if ('minute' in c.fields) minuteGiven = true
         break
       default: break // fixture_added, fixture_removed: nothing to set
     }
   }
+  if (!minuteGiven) next.minute = clockMinute(next, Date.parse(frame.at))
   return next
 }
 
@@ -77,13 +100,73 @@ export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'versi
 export function deltaChanges (prev: LiveFixture | undefined, record: ChangeRecord): DeltaChange[] | undefined {
   const next = record.fixture
   if (prev === undefined || prev.id !== next.id || prev.version !== next.version - 1) return undefined
-  const changes: DeltaChange[] = record.changes.filter((c) => c.kind !== 'fixture_updated' && c.kind !== 'fixture_added') as DeltaChange[]
-  const applied = applyDelta(prev, { version: next.version, at: record.at, changes }) as unknown as Record<string, unknown>
+  return withFields(prev, record, typedChanges(prev, record))
+}
+
+/** The record's own changes as a delta carries them, the minute given only when the clock does not show it. */
+function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
+  const out: DeltaChange[] = []
+  let clockChange: { kind: 'clock', minute?: number | null, clock?: MatchClock | null } | undefined
+  for (const c of record.changes as Change[]) {
+    switch (c.kind) {
+      case 'fixture_added': case 'fixture_updated': break
+      case 'state_changed': out.push({ kind: c.kind, state: c.state }); break
+      case 'period_changed': out.push({ kind: c.kind, period: c.period }); break
+      case 'event_added': case 'event_removed': case 'event_updated': out.push({ kind: c.kind, event: compactEvent(c.event) }); break
+      case 'clock':
+        clockChange = c.clock === undefined ? { kind: 'clock' } : { kind: 'clock', clock: c.clock }
+        out.push(clockChange)
+        break
+      default: out.push(c)
+    }
+  }
+  const minute = record.fixture.minute
+  const shown = applyDelta(prev, { version: record.fixture.version, at: record.at, changes: out }).minute
+  if (shown !== minute) {
+    if (clockChange === undefined) out.push(clockChange = { kind: 'clock' })
+    clockChange.minute = minute
+  }
+  // A clock change that sets nothing: the frame needs it only to not be empty.
+  const kept = out.filter((c) => c.kind !== 'clock' || c.minute !== undefined || c.clock !== undefined)
+  return kept.length > 0 ? kept : out
+}
+
+const NO_DETAILS = Object.fromEntries(EVENT_DETAILS.map((field) => [field, null])) as Pick<LiveEvent, typeof EVENT_DETAILS[number]>
+
+/** The event with its null details left out. */
+export function compactEvent (event: LiveEvent): DeltaEvent {
+  const out: Record<string, unknown> = { ...event }
+  for (const field of EVENT_DETAILS) if (out[field] === null) delete out[field]
+  return out as DeltaEvent
+}
+
+/** The event a delta carries, with the details it left out as null. */
+export function fullEvent (event: DeltaEvent): LiveEvent {
+  return { ...NO_DETAILS, ...event }
+}
+
+/**
+ * `changes`, then a `score_changed` per score type that still differs and a `fixture_updated` with every
+ * other top-level field that does (whole `scores` when a type was removed).
+ */
+function withFields (prev: LiveFixture, record: ChangeRecord, changes: DeltaChange[]): DeltaChange[] {
+  const next = record.fixture
+  const frame = { version: next.version, at: record.at, changes }
+  let applied = applyDelta(prev, frame)
+  if (!sameValue(applied.scores, next.scores) && Object.keys(applied.scores).every((type) => type in next.scores)) {
+    for (const [type, score] of Object.entries(next.scores)) {
+      if (!sameValue(applied.scores[type], score)) changes.push({ kind: 'score_changed', home: score.home, away: score.away, score_type: type })
+    }
+    applied = applyDelta(prev, frame)
+  }
+  const have = applied as unknown as Record<string, unknown>
   const target = next as unknown as Record<string, unknown>
   const fields: Record<string, { value: unknown }> = {}
-  for (const key of new Set([...Object.keys(target), ...Object.keys(applied)])) {
-    if (!sameValue(applied[key], target[key])) fields[key] = { value: target[key] ?? null }
+  for (const key of new Set([...Object.keys(target), ...Object.keys(have)])) {
+    if (!sameValue(have[key], target[key])) fields[key] = { value: target[key] ?? null }
   }
+  // A clock set here was not the one the minute was worked out from: give the minute too.
+  if ('clock' in fields) fields.minute = { value: next.minute }
   if (Object.keys(fields).length > 0) changes.push({ kind: 'fixture_updated', fields })
   return changes
 }

@@ -1,7 +1,7 @@
 /** The HTTP side of the push layer: Server-Sent Events, the /v1/changes feed and the live snapshot. */
 import { describe, expect, it } from 'vitest'
 import { httpGet } from '../../helpers/http.ts'
-import { eventually } from '../../helpers/ws-client.ts'
+import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
 import { AT, fixture, openSse, startPush, type SseStream } from './harness.ts'
 
 const waitEvents = async (stream: SseStream, n: number) => await eventually(() => stream.events.length >= n, 5000, `${n} SSE events`)
@@ -136,5 +136,23 @@ describe('GET /v1/fixtures/live', () => {
     expect((await get('api_token=scoped-key')).body.data.map((f: { id: number }) => f.id)).toEqual([1])
     expect((await get('api_token=scoped-key&leagues=501')).status).toBe(403)
     expect((await get('api_token=')).status).toBe(401)
+  })
+
+  it('shows the minute each running clock shows now, not the minute of the last change', async () => {
+    const s = await startPush()
+    const now = Date.now()
+    // Stored at minute 10, with a clock that started its period 23.5 minutes ago: it shows 23 now.
+    const clock = { period_started_at: new Date(now - 23.5 * 60_000).toISOString(), counts_from: 0, length: 45, added: null, rate: 1, ticking: true }
+    await s.apply(1, 271, { minute: 10, clock })
+    await s.apply(2, 271, { minute: 10, clock: { ...clock, ticking: false } })
+    const live = await httpGet(`${s.base}/v1/fixtures/live?api_token=all-key`)
+    expect(live.body.data.map((f: { id: number, minute: number }) => [f.id, f.minute])).toEqual([[1, 23], [2, 10]])
+    expect(live.body.data[0]).toMatchObject({ version: 1, clock })
+    // Subscribers get the stored fixture: the deltas that follow apply to it.
+    const ws = await WsTestClient.connect(s.wsUrl())
+    await ws.take('hello')
+    expect(await ws.request({ op: 'subscribe', ref: 's', fixtures: [1] })).toMatchObject({ type: 'subscribed' })
+    expect((await ws.take('snapshot')).fixtures[0]).toMatchObject({ id: 1, minute: 10 })
+    ws.ws.close()
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyDelta, deltaChanges, type DeltaFrame } from '../../../src/live/delta.ts'
+import { applyDelta, deltaChanges, EVENT_DETAILS, type DeltaFrame } from '../../../src/live/delta.ts'
 import type { ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
@@ -49,7 +49,31 @@ describe('delta frames over a simulated match day', async () => {
       held.set(r.fixture_id, r.fixture)
     }
     expect(deltas).toBeGreaterThan(records.length * 0.9)
-  })
+  }, 30_000) // a whole day of records, compared twice each: slow on a loaded 2-core machine
+
+  it('leaves out what the client holds or works out: previous values, the minute the clock shows, null event details', () => {
+    const held = new Map<number, LiveFixture>()
+    let ticks = 0
+    let minutesGiven = 0
+    for (const r of records) {
+      const changes = deltaChanges(held.get(r.fixture_id), r)
+      held.set(r.fixture_id, r.fixture)
+      if (changes === undefined) continue
+      if (r.changes.some((c) => c.kind === 'clock' && c.clock === undefined)) ticks++
+      for (const c of changes) {
+        if (c.kind !== 'score_changed') expect(c).not.toHaveProperty('previous')
+        if (c.kind === 'clock' && c.minute !== undefined) minutesGiven++
+        if (c.kind === 'event_added' || c.kind === 'event_updated' || c.kind === 'event_removed') {
+          for (const detail of EVENT_DETAILS) expect(c.event[detail]).not.toBeNull()
+        }
+        // Score types go one by one, not as the whole `scores`.
+        if (c.kind === 'fixture_updated') expect(c.fields).not.toHaveProperty('scores')
+      }
+    }
+    // Most records move the minute; a client running the clock needs it for almost none of them.
+    expect(ticks).toBeGreaterThan(50)
+    expect(minutesGiven).toBeLessThan(ticks / 4)
+  }, 30_000)
 
   it('carries no fixture and keeps clock ticks small', () => {
     const held = new Map<number, LiveFixture>()

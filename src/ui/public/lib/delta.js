@@ -1,11 +1,17 @@
 /**
  * Applying a compact change frame (`format: "delta"`, DESIGN §4) to the fixture a client holds: the
  * browser's copy of `applyDelta` in src/live/delta.ts, which documents why the result is exactly the
- * stored fixture (test/unit/live/delta.test.ts checks that both give the same result).
+ * stored fixture (test/unit/live/delta.test.ts checks that both give the same result). A frame whose
+ * changes give no `minute` sets the minute the fixture's clock shows at the frame's `at`; an event's null
+ * details are left out of the frame and filled in here.
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {{ version: number, at: string, changes: Array<{ kind: string, [k: string]: any }> }} DeltaFrame
  */
+import { runningMinute } from './clock.js'
+
+/** Event fields a delta leaves out when null (EVENT_DETAILS in src/live/delta.ts). */
+const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
 
 /**
  * The fixture after one delta; `fixture` must be at `frame.version - 1`. Returns a new object.
@@ -16,12 +22,13 @@
 export function applyDelta (fixture, frame) {
   /** @type {any} */
   const next = { ...fixture, version: frame.version, updated_at: frame.at }
+  let minuteGiven = false
   for (const c of frame.changes) {
     switch (c.kind) {
       case 'state_changed': next.state = c.state; break
       case 'period_changed': next.period = c.period; break
       case 'clock':
-        next.minute = c.minute
+        if (c.minute !== undefined) { next.minute = c.minute; minuteGiven = true }
         if (c.clock !== undefined) next.clock = c.clock
         break
       case 'score_changed':
@@ -34,13 +41,15 @@ export function applyDelta (fixture, frame) {
         }
         break
       case 'event_removed': next.events = next.events.filter((/** @type {any} */ e) => e.id !== c.event.id); break
-      case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? c.event : e); break
-      case 'event_added': next.events = [...next.events, c.event]; break
+      case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? { ...NO_DETAILS, ...c.event } : e); break
+      case 'event_added': next.events = [...next.events, { ...NO_DETAILS, ...c.event }]; break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) next[key] = value
+        if ('minute' in c.fields) minuteGiven = true
         break
       default: break // fixture_added, fixture_removed: nothing to set
     }
   }
+  if (!minuteGiven) next.minute = runningMinute(next, Date.parse(frame.at))
   return next
 }
