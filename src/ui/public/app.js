@@ -1,15 +1,14 @@
 /**
  * The scoreboard (`/`): every live fixture the key may see, grouped by league, updated live.
  *
- * Which leagues: every league the key sees (from the passthrough's league list, which also gives the
- * headings their names), plus any league that has a live fixture (GET /v1/fixtures/live, checked again
- * every 30 s), so the page still works when the passthrough is unavailable. Subscribing to whole leagues,
- * not just to the fixtures live now, means a match that kicks off later appears at once.
+ * Which leagues: every league the key may see (`leagues: "*"`, lib/live.js), including leagues whose first
+ * match starts later; the passthrough's league list only gives the headings their names. Subscribing to
+ * whole leagues, not just to the fixtures live now, means a match that kicks off later appears at once.
  *
  * The key comes from `?key=` in the page URL (default `demo`).
  */
 import { Board } from './lib/board.js'
-import { LiveFeed, MAX_SUBSCRIPTIONS } from './lib/live.js'
+import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueTitle } from './lib/leagues.js'
 
 const key = new URLSearchParams(location.search).get('key') || 'demo'
@@ -69,7 +68,5 @@ const names = fetchLeagues(base, key).then((m) => {
   board.refresh()
   return m
 })
-const first = await Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
-// As many as one connection may hold (DESIGN §4 limits); discovery adds live leagues within the same limit.
-for (const id of [...(first)?.keys() ?? []].slice(0, MAX_SUBSCRIPTIONS)) feed.leagues.add(id)
+await Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
 await feed.start()
