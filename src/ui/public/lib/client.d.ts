@@ -148,8 +148,10 @@ export interface Subscription {
 export interface WebSocketLike {
   readonly readyState: number
   onopen: ((ev: any) => void) | null
-  onmessage: ((ev: { data: any }) => void) | null
-  onclose: ((ev: { code: number, reason?: string }) => void) | null
+  /** Called with `{ data }` (text frames as strings). */
+  onmessage: ((ev: any) => void) | null
+  /** Called with `{ code, reason }`. */
+  onclose: ((ev: any) => void) | null
   onerror: ((ev: any) => void) | null
   send: (data: string) => void
   close: (code?: number, reason?: string) => void

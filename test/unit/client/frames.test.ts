@@ -1,0 +1,55 @@
+/**
+ * How the client applies a change frame to the fixture it holds (nextFixture): a delta applies to exactly
+ * the previous version, a version jump is a gap (a lost frame, healed by a resubscribe with since), and a
+ * frame that is not newer than the fixture held is stale (replays overlap snapshots), so no change counts twice.
+ */
+import { describe, expect, it } from 'vitest'
+import { nextFixture } from '../../../src/ui/public/lib/client.js'
+
+const fixture = (version: number, home = 0) => ({
+  id: 7,
+  league_id: 271,
+  version,
+  state: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st half', phase: 'live' },
+  minute: 10,
+  home: { id: 1, name: 'A', score: home },
+  away: { id: 2, name: 'B', score: 0 },
+  scores: { current: { home, away: 0 } },
+  events: [],
+  updated_at: '2026-11-21T19:00:00.000Z'
+})
+const goal = (version: number) => ({
+  type: 'change',
+  cursor: `e:${version}`,
+  fixture_id: 7,
+  league_id: 271,
+  version,
+  at: '2026-11-21T19:10:00.000Z',
+  changes: [{ kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }]
+})
+
+describe('nextFixture', () => {
+  it('applies a delta to the previous version', () => {
+    const next = nextFixture(fixture(4) as any, goal(5) as any)
+    expect(next.status).toBe('applied')
+    if (next.status !== 'applied') return
+    expect(next.fixture).toMatchObject({ version: 5, home: { score: 1 }, scores: { current: { home: 1, away: 0 } }, updated_at: '2026-11-21T19:10:00.000Z' })
+  })
+
+  it('calls a skipped version a gap, and a delta for a fixture not held a gap', () => {
+    expect(nextFixture(fixture(4) as any, goal(6) as any)).toEqual({ status: 'gap' })
+    expect(nextFixture(undefined, goal(1) as any)).toEqual({ status: 'gap' })
+  })
+
+  it('calls a delta or a full frame that is not newer stale (a duplicate)', () => {
+    expect(nextFixture(fixture(5) as any, goal(5) as any)).toEqual({ status: 'stale' })
+    expect(nextFixture(fixture(5) as any, goal(3) as any)).toEqual({ status: 'stale' })
+    expect(nextFixture(fixture(5) as any, { ...goal(5), fixture: fixture(5, 1) } as any)).toEqual({ status: 'stale' })
+  })
+
+  it('takes a full frame newer than the fixture held whatever the jump (a replay, or a kinds filter)', () => {
+    const full = { ...goal(9), fixture: fixture(9, 1) }
+    expect(nextFixture(fixture(5) as any, full as any)).toEqual({ status: 'applied', fixture: full.fixture })
+    expect(nextFixture(undefined, full as any)).toEqual({ status: 'applied', fixture: full.fixture })
+  })
+})
