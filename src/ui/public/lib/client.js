@@ -96,6 +96,8 @@ export class TouchlineClient {
     this.appliedAt = new Map()
     /** What the connection follows; sent whole (with `since`) on every connection. */
     this.wanted = { all: false, leagues: new Set(), fixtures: new Set(), teams: new Set(), /** @type {string[] | undefined} */ kinds: undefined, /** @type {'full' | 'delta' | undefined} */ format: undefined }
+    /** What was added while no connection was up (see subscribe). */
+    this.unsynced = { all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() }
     /** @type {Map<string, Set<Function>>} */ this.listeners = new Map()
     /** @type {{ state: string, retryInMs?: number, message?: string, reason?: string }} */ this.status = { state: 'connecting' }
     /** @type {any} */ this.ws = undefined
@@ -160,10 +162,15 @@ export class TouchlineClient {
     const format = what.format ?? (what.kinds !== undefined ? 'full' : this.wanted.format)
     if (format === 'delta' && kinds !== undefined) throw new TypeError('kinds needs format "full": a delta applies to the previous version, so every change of a fixture must arrive')
     const add = { leagues: what.leagues === '*' ? /** @type {'*'} */ ('*') : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
-    if (add.leagues === '*') this.wanted.all = true
-    else for (const id of add.leagues) this.wanted.leagues.add(id)
-    for (const id of add.fixtures) this.wanted.fixtures.add(id)
-    for (const id of add.teams) this.wanted.teams.add(id)
+    // Added while no connection is up, after a first state: the resume replay alone would not give their
+    // state, so the next connection subscribes them apart, with a snapshot.
+    const into = this.ready || this.cursor === undefined ? [this.wanted] : [this.wanted, this.unsynced]
+    for (const set of into) {
+      if (add.leagues === '*') set.all = true
+      else for (const id of add.leagues) set.leagues.add(id)
+      for (const id of add.fixtures) set.fixtures.add(id)
+      for (const id of add.teams) set.teams.add(id)
+    }
     if (what.kinds !== undefined) this.wanted.kinds = [...what.kinds]
     if (format !== undefined) this.wanted.format = format
     if (this.ready) this.request('more', add, { snapshot: true })
@@ -261,10 +268,8 @@ export class TouchlineClient {
     switch (frame.type) {
       case 'hello': return this.hello(frame.heartbeat_ms)
       case 'subscribed':
-        if (String(frame.ref).startsWith('sub-')) {
-          this.attempt = 0
-          this.setStatus({ state: 'live' })
-        }
+        this.attempt = 0
+        if (this.status.state !== 'live') this.setStatus({ state: 'live' })
         return
       case 'snapshot': return this.snapshot(frame)
       case 'replay': return this.replay(frame)
@@ -300,11 +305,31 @@ export class TouchlineClient {
     return w.all || w.leagues.size + w.fixtures.size + w.teams.size > 0
   }
 
-  /** The connection's whole subscription again: from the last cursor when there is one, else with a snapshot. */
+  /**
+   * The connection's whole subscription again: from the last cursor when there is one, else with a snapshot;
+   * what was added while no connection was up comes apart, with its snapshot.
+   */
   resubscribe () {
     const w = this.wanted
-    const what = { leagues: w.all ? /** @type {'*'} */ ('*') : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams] }
-    return this.request('sub', what, this.cursor === undefined ? { snapshot: true } : { since: this.cursor, snapshot: false })
+    const u = this.unsynced
+    this.unsynced = { all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() }
+    if (this.cursor === undefined) return this.request('sub', this.everything(), { snapshot: true })
+    const known = {
+      leagues: w.all && !u.all ? /** @type {'*'} */ ('*') : [...w.leagues].filter((id) => !u.leagues.has(id)),
+      fixtures: [...w.fixtures].filter((id) => !u.fixtures.has(id)),
+      teams: [...w.teams].filter((id) => !u.teams.has(id))
+    }
+    const fresh = { leagues: u.all ? /** @type {'*'} */ ('*') : [...u.leagues], fixtures: [...u.fixtures], teams: [...u.teams] }
+    const some = (/** @type {{ leagues: number[] | '*', fixtures: number[], teams: number[] }} */ what) =>
+      what.leagues === '*' || what.leagues.length + what.fixtures.length + what.teams.length > 0
+    if (some(known)) this.request('sub', known, { since: this.cursor, snapshot: false })
+    if (some(fresh)) this.request('more', fresh, { snapshot: true })
+  }
+
+  /** Everything followed, as a subscribe asks it. */
+  everything () {
+    const w = this.wanted
+    return { leagues: w.all ? /** @type {'*'} */ ('*') : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams] }
   }
 
   /**
@@ -429,9 +454,7 @@ export class TouchlineClient {
   lost (fixtureId) {
     if (this.healing !== undefined) return // the replay under way covers this frame too
     const since = this.appliedAt.get(fixtureId)
-    const w = this.wanted
-    const what = { leagues: w.all ? /** @type {'*'} */ ('*') : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams] }
-    this.healing = this.request('sub', what, since === undefined ? { snapshot: true } : { since, snapshot: false })
+    this.healing = this.request('sub', this.everything(), since === undefined ? { snapshot: true } : { since, snapshot: false })
   }
 
   /** @param {{ ref?: string, code: string, message?: string, leagues?: number[], fixtures?: number[], teams?: number[] }} frame */
