@@ -10,8 +10,11 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { expect } from 'vitest'
 import type { LiveStore } from '../../../src/store/types.ts'
-import { matches, type Matches } from '../../helpers/matches.ts'
+import type { ClientStatus } from '../../../src/ui/public/lib/client.js'
+import { matches, type Match, type Matches } from '../../helpers/matches.ts'
 import { redisFixture } from '../store/helpers.ts'
 
 const MAIN = fileURLToPath(new URL('./gateway-main.ts', import.meta.url))
@@ -141,4 +144,57 @@ export async function recordsSince (store: LiveStore, cursor: string): Promise<s
     at = page.cursor
     if (!page.more) return out
   }
+}
+
+/** What the scenario reads of a client, wherever it runs (this process or a page). */
+export interface ClientProbe {
+  state: () => Promise<string>
+  changes: () => Promise<number>
+  cursor: () => Promise<string | undefined>
+}
+
+type Played = Promise<{ gw: GatewayProcess, downAt: number }>
+
+/**
+ * The match both client tests play: two changes live, the gateway killed (SIGKILL), four changes while it
+ * is down (a goal, a goal, that goal cancelled by VAR, half time) and 3.5 s of failed attempts, the gateway
+ * started again, two more changes live. Resolves once the client has the store's last change, with the new
+ * gateway and when it went down.
+ */
+export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic, hearts]: [Match, Match], probe: ClientProbe): Played {
+  const before = await probe.changes()
+  await celtic.goal('home', 'K. Furuhashi', 12)
+  await hearts.card('away', 'J. Doidge', 31)
+  await until(async () => await probe.changes() === before + 2, 5000, 'two live changes')
+  await gw.kill()
+  await until(async () => await probe.state() !== 'live', 5000, 'the client to notice')
+  const downAt = Date.now()
+  // While the gateway is down the match goes on: the store (Redis) logs it.
+  await celtic.goal('away', 'K. Vassell', 20)
+  await hearts.goal('home', 'L. Shankland', 33)
+  await celtic.cancelGoal('K. Vassell')
+  await celtic.state('HT')
+  await sleep(3500)
+  const restarted = await rig.start()
+  await until(async () => await probe.state() === 'live', 10_000, 'live again')
+  await hearts.goal('home', 'L. Shankland', 40)
+  await celtic.state('INPLAY_2ND_HALF')
+  const head = await rig.store.head()
+  await until(async () => await probe.cursor() === head, 10_000, `the client at ${head}`)
+  return { gw: restarted, downAt }
+}
+
+/**
+ * The pauses between attempts while the gateway was down: several attempts, every announced pause within
+ * the cap and not all the same (jitter), and the observed gaps between sockets near the cap (plus the HTTP
+ * diagnosis of a socket that would not open).
+ */
+export function expectJitteredPauses (statuses: ClientStatus[], opened: number[], downAt: number, capMs: number): void {
+  expect(opened.filter((t) => t >= downAt).length).toBeGreaterThanOrEqual(3)
+  const pauses = statuses.flatMap((s) => s.retryInMs === undefined ? [] : [s.retryInMs])
+  expect(pauses.length).toBeGreaterThanOrEqual(3)
+  expect(Math.max(...pauses)).toBeLessThanOrEqual(capMs)
+  expect(new Set(pauses).size).toBeGreaterThan(1)
+  const gaps = opened.slice(1).map((t, i) => t - (opened[i] as number))
+  expect(Math.max(...gaps)).toBeLessThan(capMs + 1000)
 }
