@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { nextFixture } from '../../../src/ui/public/lib/client.js'
+import { eventsOf } from '../../../src/ui/public/lib/frames.js'
 
-const fixture = (version: number, home = 0) => ({
+const fixture = (version: number, home = 0): any => ({
   id: 7,
   league_id: 271,
   version,
@@ -51,5 +52,37 @@ describe('nextFixture', () => {
     const full = { ...goal(9), fixture: fixture(9, 1) }
     expect(nextFixture(fixture(5) as any, full as any)).toEqual({ status: 'applied', fixture: full.fixture })
     expect(nextFixture(undefined, full as any)).toEqual({ status: 'applied', fixture: full.fixture })
+  })
+})
+
+describe('eventsOf', () => {
+  const event = (type: string, side: 'home' | 'away') => ({ id: 1, type, side, minute: 20, player: { name: 'X' } })
+
+  it('makes a goal per side whose main score went up, with the goal event of that side (an own goal counts for the other)', () => {
+    const frame = {
+      changes: [
+        { kind: 'event_added', event: event('OWNGOAL', 'home') },
+        { kind: 'score_changed', home: 1, away: 1, previous: { home: 1, away: 0 } }
+      ]
+    }
+    expect(eventsOf(frame, fixture(3, 1), fixture(2, 1), true)).toEqual([
+      ['goal', { fixture: fixture(3, 1), side: 'away', score: { home: 1, away: 1 }, event: event('OWNGOAL', 'home'), replayed: true }]
+    ])
+  })
+
+  it('makes no goal for a score going down (VAR), nor for another score type (a shoot-out)', () => {
+    const frame = {
+      changes: [
+        { kind: 'score_changed', home: 0, away: 0, previous: { home: 1, away: 0 } },
+        { kind: 'score_changed', score_type: 'penalty_shootout', home: 3, away: 2, previous: { home: 2, away: 2 } }
+      ]
+    }
+    expect(eventsOf(frame, fixture(3), fixture(2), false)).toEqual([])
+  })
+
+  it('makes a state event for a state change', () => {
+    const ht = { id: 3, code: 'HT', name: 'Half time', phase: 'break' }
+    const frame = { changes: [{ kind: 'state_changed', state: ht, previous: fixture(2).state }] }
+    expect(eventsOf(frame, fixture(3), fixture(2), false)).toEqual([['state', { fixture: fixture(3), state: ht, previous: fixture(2).state, replayed: false }]])
   })
 })

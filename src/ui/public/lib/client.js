@@ -24,56 +24,18 @@
  * store is back); others are passed on as `error` events.
  */
 
+import { backoffDelay } from './backoff.js'
 import { observeServerTime } from './clock.js'
-import { applyDelta } from './delta.js'
+import { diagnose, REFUSALS } from './diagnose.js'
+import { eventsOf, nextFixture } from './frames.js'
+
+export { backoffDelay, nextFixture, REFUSALS }
 
 /** Leagues, fixtures and teams one connection may follow (DESIGN §4 limits). */
 export const MAX_SUBSCRIPTIONS = 100
 
-/** Why the client stopped for good, in plain words (status `refused`). */
-export const REFUSALS = Object.freeze({
-  unauthorized: 'The gateway does not accept this key (HTTP 401).',
-  revoked: 'This key has been revoked.',
-  too_many_connections: 'This key has too many open connections; close one and try again.',
-  forbidden: 'This key may not follow any of the leagues, fixtures or teams asked for.'
-})
-
 /** How long without any frame after a ping before the connection counts as dead (a half-open socket). */
 const DEAD_AFTER_MS = 10_000
-/** How long the HTTP diagnosis of a socket that would not open may take. */
-const DIAGNOSE_TIMEOUT_MS = 5_000
-
-/**
- * The pause before reconnection attempt `attempt` (1, 2, ...): exponential from `baseMs`, capped at `capMs`
- * first, then jittered, so clients dropped together do not come back together and the cap bounds every
- * pause. `equal` jitter (default) waits between half the capped value and all of it; `full` between 0 and all.
- * @param {number} attempt
- * @param {{ baseMs?: number, capMs?: number, jitter?: 'equal' | 'full', random?: () => number }} [opts]
- * @returns {number} milliseconds
- */
-export function backoffDelay (attempt, opts = {}) {
-  const { baseMs = 500, capMs = 15_000, jitter = 'equal', random = Math.random } = opts
-  const capped = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))
-  return Math.round(jitter === 'full' ? random() * capped : capped / 2 + random() * capped / 2)
-}
-
-/**
- * What a change frame does to the fixture held: a full frame replaces it unless it is not newer; a delta
- * applies to exactly the previous version, is `stale` when not newer, and is a `gap` (a lost frame) when
- * it skips a version or the fixture is not held.
- * @param {any} held the fixture held, or undefined
- * @param {any} frame a change frame, full (`fixture`) or delta (`version`)
- * @returns {{ status: 'applied', fixture: any } | { status: 'stale' } | { status: 'gap' }}
- */
-export function nextFixture (held, frame) {
-  if (frame.fixture !== undefined && frame.fixture !== null) {
-    if (held !== undefined && frame.fixture.version <= held.version) return { status: 'stale' }
-    return { status: 'applied', fixture: frame.fixture }
-  }
-  if (held !== undefined && frame.version <= held.version) return { status: 'stale' }
-  if (held === undefined || frame.version !== held.version + 1) return { status: 'gap' }
-  return { status: 'applied', fixture: applyDelta(held, frame) }
-}
 
 /** @param {unknown} list @returns {number[]} */
 const idsOf = (list) => Array.isArray(list) ? list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []
@@ -419,16 +381,7 @@ export class TouchlineClient {
     this.fixtures.set(id, fixture)
     const full = frame.fixture === undefined ? { ...frame, fixture } : frame
     this.emit('change', { frame: full, fixture, replayed })
-    for (const c of frame.changes) {
-      if (c.kind === 'state_changed') this.emit('state', { fixture, state: c.state, previous: c.previous ?? previous?.state, replayed })
-      if (c.kind !== 'score_changed' || c.score_type !== undefined) continue
-      for (const side of /** @type {const} */ (['home', 'away'])) {
-        if ((c[side] ?? 0) <= (c.previous?.[side] ?? 0)) continue
-        const event = frame.changes.find((/** @type {any} */ e) => e.kind === 'event_added' && ['GOAL', 'PENALTY', 'OWNGOAL'].includes(e.event.type) &&
-          (e.event.type === 'OWNGOAL' ? e.event.side !== side : e.event.side === side))?.event
-        this.emit('goal', { fixture, side, score: { home: c.home, away: c.away }, event, replayed })
-      }
-    }
+    for (const [type, payload] of eventsOf(frame, fixture, previous, replayed)) this.emit(type, payload)
     const removed = frame.changes.some((/** @type {any} */ c) => c.kind === 'fixture_removed')
     this.emit('fixture', { fixture, removed: false })
     if (removed) setTimeout(() => this.expire(id, fixture.version), this.keepRemovedMs)
@@ -508,7 +461,7 @@ export class TouchlineClient {
     if (code === 4029) return this.refuse('too_many_connections')
     const generation = this.generation
     // A socket that never opened: the upgrade was refused or the gateway is unreachable; ask why over HTTP.
-    const why = opened ? undefined : await this.diagnose()
+    const why = opened ? undefined : await diagnose(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
     if (this.stopped || generation !== this.generation) return
     if (why?.status === 401) return this.refuse('unauthorized')
     this.attempt++
@@ -518,25 +471,6 @@ export class TouchlineClient {
     this.retryTimer = setTimeout(() => this.open(), delay)
     if (why !== undefined && this.attempt >= 2) this.setStatus({ state: 'offline', retryInMs: delay, message: why.message })
     else this.setStatus({ state: 'reconnecting', retryInMs: delay })
-  }
-
-  /**
-   * Why the socket cannot open, asked over HTTP (a browser hides the upgrade's status code).
-   * @returns {Promise<{ status: number, message: string }>}
-   */
-  async diagnose () {
-    try {
-      const res = await fetch(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`, { signal: AbortSignal.timeout(DIAGNOSE_TIMEOUT_MS) })
-      await res.body?.cancel()
-      if (res.status === 401) return { status: 401, message: REFUSALS.unauthorized }
-      if (res.status === 403) return { status: 403, message: 'This site may not use this key.' }
-      return { status: res.status, message: 'The live feed is unavailable.' }
-    } catch {
-      return {
-        status: 0,
-        message: globalThis.navigator?.onLine === false ? 'You are offline.' : 'Cannot reach the live feed (or this site may not use this key).'
-      }
-    }
   }
 
   /**
