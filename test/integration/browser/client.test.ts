@@ -36,7 +36,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
     rig = await clientRig(inject('redisUrl'), KEYS)
     gw = await rig.start()
     browser = await launchBrowser()
-  })
+  }, 90_000)
   afterAll(async () => {
     await browser?.close()
     await rig?.close()
@@ -98,7 +98,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
     expect(s.statuses.some((st) => st.state === 'offline' && /reach the live feed/.test(st.message ?? ''))).toBe(true)
     expect(errors).toEqual([])
     await page.close()
-  })
+  }, 90_000) // two gateway starts and 3.5 s down: slow on a loaded machine
 
   it('a bad key: refused "unauthorized" after one socket, learnt over HTTP', async () => {
     const { page, errors, connected } = await pageClient('not-a-key')

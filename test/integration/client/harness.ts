@@ -186,15 +186,17 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
 
 /**
  * The pauses between attempts while the gateway was down: several attempts, every announced pause within
- * the cap and not all the same (jitter), and the observed gaps between sockets near the cap (plus the HTTP
- * diagnosis of a socket that would not open).
+ * the cap and not all the same (jitter), and the observed gaps between the attempts near the cap (plus the
+ * HTTP diagnosis of a socket that would not open).
  */
 export function expectJitteredPauses (statuses: ClientStatus[], opened: number[], downAt: number, capMs: number): void {
-  expect(opened.filter((t) => t >= downAt).length).toBeGreaterThanOrEqual(3)
+  const attempts = opened.filter((t) => t >= downAt)
+  expect(attempts.length).toBeGreaterThanOrEqual(3)
   const pauses = statuses.flatMap((s) => s.retryInMs === undefined ? [] : [s.retryInMs])
   expect(pauses.length).toBeGreaterThanOrEqual(3)
   expect(Math.max(...pauses)).toBeLessThanOrEqual(capMs)
   expect(new Set(pauses).size).toBeGreaterThan(1)
-  const gaps = opened.slice(1).map((t, i) => t - (opened[i] as number))
-  expect(Math.max(...gaps)).toBeLessThan(capMs + 1000)
+  // Generous: the diagnosis and a loaded machine add to the pause; waiting out several caps would not fit.
+  const gaps = attempts.slice(1).map((t, i) => t - (attempts[i] as number))
+  expect(Math.max(...gaps)).toBeLessThan(capMs + 2000)
 }

@@ -57,7 +57,7 @@ describe('touchline/client in Node: a gateway killed mid-match', () => {
   beforeAll(async () => {
     rig = await clientRig(inject('redisUrl'))
     gw = await rig.start()
-  })
+  }, 90_000)
   afterAll(async () => { await rig?.close() })
 
   it('is imported as touchline/client by a plain Node 20 script, which takes ws for its socket', async () => {
@@ -89,7 +89,7 @@ describe('touchline/client in Node: a gateway killed mid-match', () => {
 
     expectJitteredPauses(statuses, sockets.opened, run.downAt, 800)
     client.close()
-  })
+  }, 90_000) // two gateway starts and 3.5 s down: slow on a loaded machine
 })
 
 describe('touchline/client in Node: refusals stop it', () => {
@@ -105,7 +105,7 @@ describe('touchline/client in Node: refusals stop it', () => {
     rig = await clientRig(inject('redisUrl'), keys)
     gw = await rig.start()
     await rig.matches.start(7201, 501, 'Celtic', 'Kilmarnock', 10)
-  })
+  }, 90_000)
   afterAll(async () => { await rig?.close() })
 
   /** A client of `key` following league 501, with its socket count and statuses. */
