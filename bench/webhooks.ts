@@ -92,7 +92,10 @@ async function main (): Promise<void> {
   const prefix = `tl-bench-${randomUUID()}:`
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
   const webhooks = createWebhooks({
-    store, keys, metrics: createMetrics({ defaults: false }), log: pino({ level: 'warn' }),
+    store,
+    keys,
+    metrics: createMetrics({ defaults: false }),
+    log: pino({ level: 'warn' }),
     settings: { timeoutMs: 10_000, batch: args.batch, retryBaseMs: 1000, retryMaxMs: 60_000, pauseAfterMs: 3600_000 },
     ...(redis === undefined ? {} : { redis, prefix })
   })
