@@ -63,6 +63,8 @@ async function receivers (count: number): Promise<void> {
     ports.push((server.address() as { port: number }).port)
   }
   process.send?.({ ports })
+  // The parent died or finished: nothing left to receive.
+  process.on('disconnect', () => process.exit(0))
   process.on('message', (msg: { op: string }) => {
     if (msg.op === 'count') process.send?.({ count: seen.length, requests })
     if (msg.op === 'drain') {
