@@ -37,7 +37,7 @@ it('delivers every change of a simulated match day in log order, signed, to two 
   const head = await gw.store.head()
   const log = await wholeLog(gw.store, start)
   expect(log.length).toBeGreaterThan(200)
-  await waitFor('every change acknowledged', async () => (await gw.webhooks.list(gw.keys.all()[0]!)).every((v) => v.cursor === head), 30_000)
+  await waitFor('every change acknowledged', async () => (await gw.webhooks.list(gw.keys.all()[0]!)).every((v) => v.cursor === head), 60_000)
 
   expect(receiver.requests.every((q) => q.signed)).toBe(true)
   expect(receiver.maxInFlight).toBeLessThanOrEqual(2) // one per endpoint
