@@ -63,6 +63,8 @@ async function receivers (count: number): Promise<void> {
     ports.push((server.address() as { port: number }).port)
   }
   process.send?.({ ports })
+  // The parent died or finished: nothing left to receive.
+  process.on('disconnect', () => process.exit(0))
   process.on('message', (msg: { op: string }) => {
     if (msg.op === 'count') process.send?.({ count: seen.length, requests })
     if (msg.op === 'drain') {
@@ -92,7 +94,10 @@ async function main (): Promise<void> {
   const prefix = `tl-bench-${randomUUID()}:`
   const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
   const webhooks = createWebhooks({
-    store, keys, metrics: createMetrics({ defaults: false }), log: pino({ level: 'warn' }),
+    store,
+    keys,
+    metrics: createMetrics({ defaults: false }),
+    log: pino({ level: 'warn' }),
     settings: { timeoutMs: 10_000, batch: args.batch, retryBaseMs: 1000, retryMaxMs: 60_000, pauseAfterMs: 3600_000 },
     ...(redis === undefined ? {} : { redis, prefix })
   })

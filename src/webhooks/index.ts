@@ -13,7 +13,8 @@ import type { Config } from '../config.ts'
 import type { ClientKey, KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { startLeadership, type Leader } from '../poller/leader.ts'
-import { createLease, parseCursor, type LiveStore } from '../store/index.ts'
+import { createSingleFlight } from '../passthrough/singleflight.ts'
+import { createLease, parseCursor, type LiveStore, type ReadSinceResult } from '../store/index.ts'
 import type { WebhookConfig } from './config.ts'
 import { createWebhookAgent, type SelfAddress } from './post.ts'
 import { createEndpointStore, type EndpointState, type EndpointStatus, type EndpointStore } from './state.ts'
@@ -91,12 +92,20 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
   const dispatcher = createWebhookAgent()
   const log = deps.log
   const entries = new Map<string, Entry>()
+  // Workers that are caught up wake together on each record and read the log after the same cursor: with
+  // the same filter, their reads are one (100 endpoints of one filter cost one store read, not 100). Only
+  // concurrent reads are shared, so each worker still sees the log as of its own call.
+  const reads = createSingleFlight<ReadSinceResult>()
+  const store: LiveStore = {
+    ...deps.store,
+    readSince: async (cursor, opts) => (await reads.run(JSON.stringify([cursor, opts]), async () => await deps.store.readSince(cursor, opts))).value
+  }
   let self: SelfAddress | undefined
   let stopTail: (() => Promise<void>) | undefined
   let closing: Promise<void> | undefined
 
   function launch (key: ClientKey, hook: WebhookConfig): Entry {
-    const worker = new EndpointWorker({ store: deps.store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook)
+    const worker = new EndpointWorker({ store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook)
     if (lease === undefined) {
       worker.start()
       return { fingerprint: fingerprint(key, hook), worker, leader: undefined }

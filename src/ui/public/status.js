@@ -88,6 +88,18 @@ function chart (samples, spec, now) {
     h('div', { class: 'chart-axis' }, h('span', { text: '60 min ago' }), h('span', { text: `peak ${peak}` }), h('span', { text: 'now' })))
 }
 
+/**
+ * Webhook endpoints by state (none configured: no tile).
+ * @param {any} w the `webhooks` field of /v1/status
+ */
+function webhookTile (w) {
+  if (w === null || w === undefined || w.endpoints === 0) return []
+  const b = w.by_state
+  const trouble = b.retrying + b.paused + b.refused
+  const detail = trouble === 0 ? `${w.delivering_here} delivered from here` : `${b.retrying} retrying · ${b.paused} paused · ${b.refused} refused`
+  return [tile('Webhooks', `${b.active + b.pending}/${w.endpoints}`, detail)]
+}
+
 /** @param {any} s the /v1/status body */
 function render (s) {
   const now = Date.parse(s.now)
@@ -98,7 +110,8 @@ function render (s) {
     tile('Live fixtures', String(s.live_fixtures), `${p?.tracked ?? 0} tracked`),
     tile('Connections', String(s.connections.total), `${s.connections.ws} WebSocket · ${s.connections.sse} SSE`),
     tile('Messages / s', s.messages_per_s === null ? '–' : s.messages_per_s.toFixed(1), `${s.subscriptions} subscriptions`),
-    tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, 'passthrough, last 10 s'))
+    tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, 'passthrough, last 10 s'),
+    ...webhookTile(s.webhooks))
   byId('charts').replaceChildren(...CHARTS.map((spec) => chart(s.history.samples, spec, now)))
 
   countdowns = []
