@@ -13,14 +13,15 @@ export interface Match {
   readonly id: number
   readonly fixture: LiveFixture
   goal: (side: Side, scorer: string, minute: number, type?: 'GOAL' | 'PENALTY' | 'OWNGOAL') => Promise<ChangeRecord>
-  card: (side: Side, player: string, minute: number, type?: 'YELLOWCARD' | 'REDCARD' | 'YELLOWREDCARD') => Promise<ChangeRecord>
+  /** A card, or another event that leaves the score alone (a missed penalty). */
+  card: (side: Side, player: string, minute: number, type?: 'YELLOWCARD' | 'REDCARD' | 'YELLOWREDCARD' | 'MISSED_PENALTY') => Promise<ChangeRecord>
   /** Removes the goal scored by `scorer` (VAR), the score going down with it. */
   cancelGoal: (scorer: string) => Promise<ChangeRecord>
   clock: (minute: number) => Promise<ChangeRecord>
   state: (code: string) => Promise<ChangeRecord>
 }
 
-const TYPE_IDS: Record<string, number> = { GOAL: 14, OWNGOAL: 15, PENALTY: 16, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
+const TYPE_IDS: Record<string, number> = { GOAL: 14, OWNGOAL: 15, PENALTY: 16, MISSED_PENALTY: 17, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
 let nextEventId = 900_000
 
 export interface Matches {

@@ -16,7 +16,10 @@
  * @typedef {{ type: 'change', cursor: string, fixture_id: number, league_id: number, at: string,
  *   changes: Array<{ kind: string, [k: string]: any }>, fixture: LiveFixture }} ChangeFrame
  * @typedef {'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused'} FeedState
- * @typedef {{ state: FeedState, retryInMs?: number, message?: string }} FeedStatus
+ * @typedef {'unauthorized' | 'revoked' | 'origin_refused' | 'forbidden' | 'too_many_connections' | 'unreachable' | 'offline'} FeedReason
+ *   why the feed is refused (no more retries: `unauthorized` the gateway does not know the key, `revoked`,
+ *   `origin_refused` the key does not allow this site, `forbidden` none of the leagues is the key's) or retrying
+ * @typedef {{ state: FeedState, retryInMs?: number, message?: string, reason?: FeedReason }} FeedStatus
  * @typedef {{ kind: 'snapshot', partial: boolean } | { kind: 'change', frame: ChangeFrame, replayed: boolean }
  *   | { kind: 'expired', fixtureId: number }} FeedUpdate
  *
@@ -36,6 +39,12 @@ import { applyDelta } from './delta.js'
 export const MAX_SUBSCRIPTIONS = 100
 /** Longest pause between two reconnection attempts. */
 const MAX_BACKOFF_MS = 15_000
+/** What a refusal says, in plain words: which of the three it is, and what to do. */
+const REFUSALS = {
+  unauthorized: 'The gateway does not know this key (bad key). Check the key.',
+  revoked: 'This key has been revoked. Ask for a new key.',
+  origin_refused: 'This key does not allow this site (refused origin). Add it to the key\'s allowed origins.'
+}
 /** How long a fixture that left the live set (usually full time) stays on screen. */
 const KEEP_ENDED_MS = 120_000
 
@@ -117,7 +126,7 @@ export class LiveFeed {
   async learnLeagues () {
     try {
       const res = await fetch(`${this.base}/v1/fixtures/live?${this.query()}`)
-      if (res.status === 401) return this.refuse('This key is not valid.')
+      if (res.status === 401) return this.refuse(REFUSALS.unauthorized, 'unauthorized')
       if (!res.ok) return []
       const body = await res.json()
       const fresh = [...new Set(body.data.map((/** @type {LiveFixture} */ f) => f.league_id))]
@@ -231,7 +240,7 @@ export class LiveFeed {
     if (rest.leagues.length + rest.fixtures.length > 0) {
       this.subscribe(kind, rest, kind === 'more' || this.cursor === undefined ? { snapshot: true } : { since: this.cursor, snapshot: false })
     } else if (kind === 'sub') {
-      this.refuse('This key may not follow these leagues.')
+      this.refuse('This key may not follow these leagues.', 'forbidden')
     }
   }
 
@@ -322,7 +331,7 @@ export class LiveFeed {
    */
   closed (code, opened) {
     if (this.stopped) return
-    if (code === 4001) return this.refuse('This key has been revoked.')
+    if (code === 4001) return this.refuse(REFUSALS.revoked, 'revoked')
     this.attempt++
     const cap = this.everOpened ? MAX_BACKOFF_MS : 4 * MAX_BACKOFF_MS
     const backoff = Math.min(cap, 500 * 2 ** Math.min(this.attempt - 1, 7))
@@ -332,15 +341,16 @@ export class LiveFeed {
     clearTimeout(this.retryTimer)
     this.retryTimer = setTimeout(() => this.connect(), delay)
     const loss = ++this.losses
-    if (!opened && this.attempt >= 2) {
-      this.setStatus({ state: 'reconnecting', retryInMs: delay })
-      this.diagnose().then((message) => {
+    const busy = code === 4029 ? { message: 'Too many connections with this key.', reason: /** @type {FeedReason} */ ('too_many_connections') } : {}
+    this.setStatus({ state: 'reconnecting', retryInMs: delay, ...busy })
+    if (!opened && this.attempt >= 2 && code !== 4029) {
+      this.diagnose().then((found) => {
         // Stale when the feed stopped, lost another connection since, or a socket is trying or open again.
         if (this.stopped || loss !== this.losses || this.ws !== undefined) return
-        this.setStatus({ state: 'offline', retryInMs: delay, message })
+        // A refusal does not go away by retrying: say which and stop.
+        if (found.reason === 'unauthorized' || found.reason === 'origin_refused') return this.refuse(found.message, found.reason)
+        this.setStatus({ state: found.reason === 'offline' ? 'offline' : 'reconnecting', retryInMs: delay, ...found })
       })
-    } else {
-      this.setStatus({ state: 'reconnecting', retryInMs: delay })
     }
   }
 
@@ -349,28 +359,35 @@ export class LiveFeed {
     this.connect()
   }
 
-  /** Why the socket cannot open, asked over HTTP (a browser hides the upgrade's status code). */
+  /**
+   * Why the socket cannot open, asked over HTTP (a browser hides the upgrade's status code). A refused origin
+   * shows as a failed fetch (no CORS header): told apart from an unreachable gateway by a file the gateway
+   * serves to every origin.
+   * @returns {Promise<{ message: string, reason: FeedReason }>}
+   */
   async diagnose () {
     try {
       const res = await fetch(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
-      if (res.status === 401) return 'This key is not valid.'
-      if (res.status === 403) return 'This site may not use this key.'
-      return 'The live feed is unavailable.'
+      if (res.status === 401) return { message: REFUSALS.unauthorized, reason: 'unauthorized' }
+      if (res.status === 403) return { message: REFUSALS.origin_refused, reason: 'origin_refused' }
+      return { message: 'The live feed is unavailable.', reason: 'unreachable' }
     } catch {
-      return globalThis.navigator?.onLine === false
-        ? 'You are offline.'
-        : 'Cannot reach the live feed (or this site may not use this key).'
+      if (globalThis.navigator?.onLine === false) return { message: 'You are offline.', reason: 'offline' }
+      const reachable = await fetch(`${this.base}/widget.js`, { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok, () => false)
+      return reachable
+        ? { message: REFUSALS.origin_refused, reason: 'origin_refused' }
+        : { message: `Cannot reach the live feed at ${new URL(this.base).host}.`, reason: 'unreachable' }
     }
   }
 
-  /** @param {string} message */
-  refuse (message) {
+  /** @param {string} message @param {FeedReason} reason */
+  refuse (message, reason) {
     this.stopped = true
     clearTimeout(this.retryTimer)
     clearInterval(this.discoverTimer)
     globalThis.removeEventListener?.('online', this.online)
     if (this.ws !== undefined) this.detach(this.ws)
-    this.setStatus({ state: 'refused', message })
+    this.setStatus({ state: 'refused', message, reason })
     return []
   }
 
