@@ -124,12 +124,14 @@ function render (s) {
   })
   if (rows.length > 0) byId('budget').replaceChildren(...rows)
 
-  byId('poller').replaceChildren(...(p === null
-    ? [h('div', {}, h('dt', { text: 'State' }), h('dd', { text: 'No poller on this instance' }))]
+  const facts = p === null
+    ? [['State', 'No poller on this instance']]
     : [['State', pollerState], ['Interval', `${p.interval_ms} ms`], ['Last poll', ago(p.last_poll_at)], ['Last reconciliation', ago(p.last_reconcile_at)],
         ['Last error', p.last_error ?? 'none'], ['Consecutive failures', String(p.consecutive_failures)], ['Fixtures tracked', String(p.tracked)],
-        ['Awaiting final state', String(p.pending_final)], ['Event log cursor', s.cursor ?? 'store unreachable']]
-        .map(([k, v]) => h('div', k === 'Event log cursor' ? { class: 'wide' } : {}, h('dt', { text: k }), h('dd', { text: v, class: k === 'Event log cursor' ? 'cursor' : null })))))
+        ['Awaiting final state', String(p.pending_final)]]
+  byId('poller').replaceChildren(...facts.map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v }))),
+    // The store's cursor, poller or not: one token on a line of its own.
+    h('div', { class: 'wide' }, h('dt', { text: 'Event log cursor' }), h('dd', { class: 'cursor', text: s.cursor ?? 'store unreachable' })))
 }
 
 /** @param {'live' | 'offline'} state @param {string} text */
