@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
-import { clean, describe, fixtureLine } from './format.ts'
+import { clean, connectionLostLine, describe, fixtureLine } from './format.ts'
 
 export interface TailOptions {
   /** Gateway base URL, e.g. http://127.0.0.1:8080 */
@@ -155,15 +155,17 @@ export async function runTail (opts: TailOptions): Promise<number> {
   try {
     while (!aborted()) {
       if (discover && leagues.size === 0) {
-        await learn(true).catch((err: unknown) => { if (err instanceof Fatal) throw err })
-        if (leagues.size === 0) opts.err('touchline tail: no league to follow yet; checking every 30 s')
+        let reached = true
+        await learn(true).catch((err: unknown) => { if (err instanceof Fatal) throw err; reached = false })
+        // Unreachable: the connection's own line says so (cannot reach <url>), not "no league".
+        if (leagues.size === 0 && reached) opts.err('touchline tail: no league to follow yet; checking every 30 s')
       }
       const code = await session()
       if (aborted()) break
       attempt++
       const backoff = Math.min(opts.maxBackoffMs ?? 15_000, 500 * 2 ** Math.min(attempt - 1, 5))
       const delay = Math.round((code === 1001 ? 500 : backoff) * (0.5 + Math.random() / 2))
-      opts.err(`touchline tail: connection lost (${code}${lastError === '' ? '' : `: ${lastError}`}); reconnecting in ${(delay / 1000).toFixed(1)} s`)
+      opts.err(`touchline tail: ${connectionLostLine({ url: base, code, error: lastError, delayMs: delay })}`)
       lastError = ''
       await sleep(delay, opts.signal)
     }
