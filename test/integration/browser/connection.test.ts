@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     // The cursor is on one line.
     const cursor = page.locator('#poller dd.cursor')
     expect(await cursor.textContent()).toMatch(/\S{6,}/)
-    const lines = await page.evaluate(`(() => { const e = document.querySelector('#poller dd.cursor'); return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })()`)
+    const lines = await page.evaluate('(() => { const e = document.querySelector(\'#poller dd.cursor\'); return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })()')
     expect(lines).toBe(1)
     expect(await page.locator('body[data-stale]').count()).toBe(0)
     expect(await axeViolations(page)).toEqual([])
