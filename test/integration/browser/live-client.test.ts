@@ -83,6 +83,30 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     expect(errors).toEqual([])
   })
 
+  it('stops for good on a revoked key (close 4001) and says so; counts down on too many connections (4029)', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const statuses: any[] = []
+      const feed = new g.LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501], onStatus: (s: any) => statuses.push(s) })
+      await feed.start()
+      g.sockets[0].open()
+      g.sockets[0].onclose({ code: 4029 })
+      const busy = statuses.at(-1)
+      feed.reconnectNow()
+      g.sockets[1].open()
+      g.sockets[1].onclose({ code: 4001 })
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      return { busy, last: statuses.at(-1), sockets: g.sockets.length }
+    })
+    expect(result.busy).toMatchObject({ state: 'reconnecting', reason: 'too_many_connections', message: 'Too many connections with this key.' })
+    expect(result.busy.retryInMs).toBeGreaterThan(0)
+    expect(result.last).toEqual({ state: 'refused', reason: 'revoked', message: 'This key has been revoked. Ask for a new key.' })
+    // No retry after the refusal.
+    expect(result.sockets).toBe(2)
+    expect(errors).toEqual([])
+  })
+
   it('subscribes leagues learned while offline with their snapshot, apart from the resumed ones', async () => {
     const { page, errors } = await blank()
     const sent = await page.evaluate(async () => {

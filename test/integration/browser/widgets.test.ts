@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
+import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
 import { axeViolations, computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
 interface Spec { league?: number, fixture?: number }
@@ -194,6 +195,31 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
       await p.close()
     }
   }, 60_000)
+
+  it('counts down "Reconnecting in N s" while the gateway is down, then is live again', async () => {
+    const proxy = await startTcpProxy(Number(new URL(gw.url).port))
+    try {
+      const html = page(`<div data-touchline-widget id="w1"></div><script src="${hostOrigin}/widget.js?n=1" data-gateway="${proxy.url}" data-key="host-key" data-league="501" async></script>`)
+      const { page: p, errors } = await openPage('/down', html, { width: 390 })
+      const widget = p.locator('#w1')
+      await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 8000 })
+      expect(await widget.locator('.tlw-message').isVisible()).toBe(false)
+      proxy.pause()
+      proxy.cut()
+      await widget.locator('.tlw-conn[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+      await expect.poll(async () => await widget.locator('.tlw-message').textContent(), { timeout: 5000 }).toMatch(/^Reconnecting in \d+ s/)
+      // The rows stay, as they were last known.
+      expect(await widget.locator('article.tl-match').count()).toBeGreaterThan(0)
+      await shot(p, 'widget-reconnecting', { docs: true })
+      proxy.resume()
+      await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 20_000 })
+      expect(await widget.locator('.tlw-message').isVisible()).toBe(false)
+      expect(errors).toEqual([])
+      await p.close()
+    } finally {
+      await proxy.close()
+    }
+  }, 40_000)
 
   it('still follows a match that goes on: rangers scores in the fixture widget', async () => {
     const { page: p } = await openPage('/rangers', page(snippet({ fixture: 8102 }, 1)))
