@@ -55,7 +55,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
   it('lists every live fixture grouped by league, with names from the passthrough', async () => {
     const { page, errors } = await open(`${gw.url}/`)
     await expect.poll(async () => await page.locator('article.tl-match').count()).toBe(3)
-    const headings = await page.locator('.tl-league').allTextContents()
+    const headings = await page.locator('#board .tl-league').allTextContents()
     expect(headings).toEqual(['Premiership · Scotland', 'Superliga · Denmark'])
     const scottish = page.locator('section.tl-group', { has: page.getByRole('heading', { name: /Premiership/ }) })
     await expect.poll(async () => await scottish.locator('article').count()).toBe(2)

@@ -43,11 +43,14 @@ function getJson (url) {
   return body
 }
 
-/** `2026-11-24`, the reader's local date, `days` from today. @param {number} [days] */
+/** `2026-11-24`: the reader's local date of a time. @param {Date} d */
+export const dateOf = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+
+/** The reader's local date `days` from today. @param {number} [days] */
 export function localDate (days = 0) {
   const d = new Date()
   d.setDate(d.getDate() + days)
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+  return dateOf(d)
 }
 
 /**

@@ -12,7 +12,7 @@ import { Board } from '../lib/board.js'
 import { connectionText, h } from '../lib/format.js'
 import { LiveFeed } from '../lib/live.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
-import { fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
+import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
 
 /**
  * @typedef {{ base: string, key: string, league: string | null, fixture: string | null, theme: string | null,
@@ -104,7 +104,7 @@ export function mount (host, config) {
     const list = await fetchFixtures(config.base, config.key, { leagues, from: localDate(), to: localDate(7) })
     const today = localDate()
     const upcoming = list.filter((f) => f.state.phase === 'scheduled').slice(0, NEXT_FIXTURES)
-    const done = list.filter((f) => f.state.phase !== 'scheduled' && (f.starting_at === null || localDateOf(f.starting_at) === today))
+    const done = list.filter((f) => f.state.phase !== 'scheduled' && (f.starting_at === null || dateOf(new Date(f.starting_at)) === today))
     schedule = new Map([...done, ...upcoming].map((f) => [f.id, f]))
     draw()
   }
@@ -162,10 +162,4 @@ export function mount (host, config) {
   }
   feed.start()
   return feed
-}
-
-/** The reader's local date of an ISO time. @param {string} iso */
-function localDateOf (iso) {
-  const d = new Date(iso)
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
