@@ -54,10 +54,10 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
 
   it('lists every live fixture grouped by league, with names from the passthrough', async () => {
     const { page, errors } = await open(`${gw.url}/`)
-    await expect.poll(async () => await page.locator('article.tl-match').count()).toBe(3)
+    await expect.poll(async () => await page.locator('#board article.tl-match').count()).toBe(3)
     const headings = await page.locator('#board .tl-league').allTextContents()
     expect(headings).toEqual(['Premiership · Scotland', 'Superliga · Denmark'])
-    const scottish = page.locator('section.tl-group', { has: page.getByRole('heading', { name: /Premiership/ }) })
+    const scottish = page.locator('#board section.tl-group', { has: page.getByRole('heading', { name: /Premiership/ }) })
     await expect.poll(async () => await scottish.locator('article').count()).toBe(2)
     expect(await card(page, 7001).textContent()).toMatch(/18'.*Celtic.*0-0.*Kilmarnock/)
     await openEvents(page, 7003)

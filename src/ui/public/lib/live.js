@@ -361,22 +361,25 @@ export class LiveFeed {
 
   /**
    * Why the socket cannot open, asked over HTTP (a browser hides the upgrade's status code). A refused origin
-   * shows as a failed fetch (no CORS header): told apart from an unreachable gateway by a file the gateway
-   * serves to every origin.
+   * shows as a failed fetch (no CORS header), told apart from an unreachable gateway by a file the gateway
+   * serves to every origin, answering just before and just after (a gateway coming back or going away
+   * meanwhile is not mistaken for a refusal). Same-origin pages have no CORS: a failed fetch is unreachable.
    * @returns {Promise<{ message: string, reason: FeedReason }>}
    */
   async diagnose () {
+    const unreachable = () => globalThis.navigator?.onLine === false
+      ? { message: 'You are offline.', reason: /** @type {FeedReason} */ ('offline') }
+      : { message: `Cannot reach the live feed at ${new URL(this.base).host}.`, reason: /** @type {FeedReason} */ ('unreachable') }
+    const crossOrigin = new URL(this.base).origin !== globalThis.location?.origin
+    const reachable = () => fetch(`${this.base}/widget.js`, { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok, () => false)
+    if (crossOrigin && !(await reachable())) return unreachable()
     try {
       const res = await fetch(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
       if (res.status === 401) return { message: REFUSALS.unauthorized, reason: 'unauthorized' }
       if (res.status === 403) return { message: REFUSALS.origin_refused, reason: 'origin_refused' }
       return { message: 'The live feed is unavailable.', reason: 'unreachable' }
     } catch {
-      if (globalThis.navigator?.onLine === false) return { message: 'You are offline.', reason: 'offline' }
-      const reachable = await fetch(`${this.base}/widget.js`, { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok, () => false)
-      return reachable
-        ? { message: REFUSALS.origin_refused, reason: 'origin_refused' }
-        : { message: `Cannot reach the live feed at ${new URL(this.base).host}.`, reason: 'unreachable' }
+      return crossOrigin && await reachable() ? { message: REFUSALS.origin_refused, reason: 'origin_refused' } : unreachable()
     }
   }
 
