@@ -373,10 +373,13 @@ export class LiveFeed {
     const crossOrigin = new URL(this.base).origin !== globalThis.location?.origin
     const reachable = () => fetch(`${this.base}/widget.js`, { method: 'HEAD', cache: 'no-store' }).then((r) => r.ok, () => false)
     if (crossOrigin && !(await reachable())) return unreachable()
+    // One league the feed follows keeps the answer small; a league outside the key's scope would be a 403 too.
+    const first = [...this.leagues][0]
     try {
-      const res = await fetch(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
+      const res = await fetch(`${this.base}/v1/fixtures/live?${this.query(first === undefined ? '' : `&leagues=${first}`)}`)
       if (res.status === 401) return { message: REFUSALS.unauthorized, reason: 'unauthorized' }
-      if (res.status === 403) return { message: REFUSALS.origin_refused, reason: 'origin_refused' }
+      // A 403 a page can read is not its origin's (that one comes without CORS headers: a failed fetch).
+      if (res.status === 403) return { message: 'This key may not follow these leagues.', reason: 'forbidden' }
       return { message: 'The live feed is unavailable.', reason: 'unreachable' }
     } catch {
       return crossOrigin && await reachable() ? { message: REFUSALS.origin_refused, reason: 'origin_refused' } : unreachable()
