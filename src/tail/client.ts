@@ -9,7 +9,7 @@
  */
 import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '../ui/public/lib/client.js'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
-import { clean, describe, fixtureLine } from './format.ts'
+import { cannotReachLine, clean, describe, fixtureLine } from './format.ts'
 
 export interface TailOptions {
   /** Gateway base URL, e.g. http://127.0.0.1:8080 */
@@ -84,6 +84,9 @@ export async function runTail (opts: TailOptions): Promise<number> {
       } else if (s.state === 'refused') {
         opts.err(`touchline tail: the gateway refused the connection (${s.reason ?? 'refused'}): ${s.message ?? ''}`)
         finish(1)
+      } else if (s.reason === 'unreachable' && s.retryInMs !== undefined) {
+        opts.err(`touchline tail: ${cannotReachLine({ url: opts.url, ...(s.detail !== undefined ? { detail: s.detail } : {}), delayMs: s.retryInMs })}`)
+        lost = true
       } else if (s.state === 'offline') {
         opts.err(`touchline tail: ${s.message ?? 'offline'}${retry}`)
         lost = true

@@ -95,14 +95,14 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
 
     expectJitteredPauses(s.statuses, s.opened, run.downAt, 800)
     // While down the page said why in words (asked over HTTP: the browser hides the upgrade's failure).
-    expect(s.statuses.some((st) => st.state === 'offline' && /reach the live feed/.test(st.message ?? ''))).toBe(true)
+    expect(s.statuses.some((st) => st.reason === 'unreachable' && /Cannot reach the live feed/.test(st.message ?? ''))).toBe(true)
     expect(errors).toEqual([])
     await page.close()
   }, 90_000) // two gateway starts and 3.5 s down: slow on a loaded machine
 
   it('a bad key: refused "unauthorized" after one socket, learnt over HTTP', async () => {
     const { page, errors, connected } = await pageClient('not-a-key')
-    expect(connected).toEqual({ state: 'refused', reason: 'unauthorized', message: 'The gateway does not accept this key (HTTP 401).' })
+    expect(connected).toEqual({ state: 'refused', reason: 'unauthorized', message: 'The gateway does not know this key (bad key). Check the key.' })
     await sleep(1000)
     const s = await read(page)
     expect(s.opened).toHaveLength(1)
@@ -119,7 +119,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
     await until(async () => (await read(page)).state === 'refused', 5000, 'refused')
     await sleep(1000)
     const s = await read(page)
-    expect(s.statuses.at(-1)).toEqual({ state: 'refused', reason: 'revoked', message: 'This key has been revoked.' })
+    expect(s.statuses.at(-1)).toEqual({ state: 'refused', reason: 'revoked', message: 'This key has been revoked. Ask for a new key.' })
     expect(s.opened).toHaveLength(1)
     expect(errors).toEqual([])
     rig.writeKeys(KEYS)

@@ -131,7 +131,7 @@ describe('touchline/client in Node: refusals stop it', () => {
   it('a bad key: HTTP 401 before the upgrade, one attempt, refused "unauthorized" with a clear message', async () => {
     const c = clientOf('not-a-key')
     const status = await c.client.connect()
-    expect(status).toEqual({ state: 'refused', reason: 'unauthorized', message: 'The gateway does not accept this key (HTTP 401).' })
+    expect(status).toEqual({ state: 'refused', reason: 'unauthorized', message: 'The gateway does not know this key (bad key). Check the key.' })
     await expectStopped(c, 'unauthorized')
     expect(c.sockets.opened).toHaveLength(1)
   })

@@ -4,6 +4,7 @@
  * resume after a dropped connection that prints what happened meanwhile exactly once.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
@@ -101,7 +102,18 @@ describe('touchline tail', () => {
   it('exits 1 when the gateway refuses the key', async () => {
     const t = tail(['--url', gw.url, '--key', 'not-a-key', '--league', '501'])
     expect(await t.exited).toBe(1)
-    expect(t.stderr()).toMatch(/refused the connection \(unauthorized\): The gateway does not accept this key \(HTTP 401\)/)
+    expect(t.stderr()).toMatch(/refused the connection \(unauthorized\): The gateway does not know this key \(bad key\)/)
+  })
+
+  it('says "cannot reach <url>" when nothing answers there, not "no league to follow"', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((resolve) => probe.close(resolve))
+    const t = tail(['--url', `http://127.0.0.1:${port}`])
+    await t.waitFor(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); retrying in \\d+\\.\\d s`), 10_000, 'stderr')
+    expect(t.stderr()).not.toMatch(/no league/)
   })
 
   describe('after a dropped connection', () => {

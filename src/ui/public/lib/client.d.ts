@@ -92,17 +92,34 @@ export interface ChangeFrame {
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused'
 /** Why the client stopped for good (state `refused`). */
-export type RefusalReason = 'unauthorized' | 'revoked' | 'too_many_connections' | 'forbidden'
+export type RefusalReason = 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden'
+/** Why the client is retrying (state `reconnecting` or `offline`), when it asked. */
+export type RetryReason = 'unreachable' | 'unavailable' | 'offline' | 'forbidden'
 
-export interface ClientStatus {
-  state: ConnectionState
+/** A stop for good: retrying cannot help. */
+export interface RefusedStatus {
+  state: 'refused'
+  reason: RefusalReason
+  /** Plain words for a person: which refusal, and what to do. */
+  message: string
+  /** No next attempt. */
+  retryInMs?: never
+  detail?: never
+}
+
+export interface ConnectionStatus {
+  state: Exclude<ConnectionState, 'refused'>
   /** With `reconnecting` and `offline`: the pause before the next attempt. */
   retryInMs?: number
-  /** Plain words for a person: why it is offline or refused. */
+  /** Plain words for a person: why it is retrying. */
   message?: string
-  /** With `refused`. */
-  reason?: RefusalReason
+  /** What the gateway's HTTP side said when the socket would not open. */
+  reason?: RetryReason
+  /** With `unreachable` in Node: the network error's code (ECONNREFUSED, ENOTFOUND...). */
+  detail?: string
 }
+
+export type ClientStatus = RefusedStatus | ConnectionStatus
 
 export interface ChangeEvent { frame: ChangeFrame, fixture: LiveFixture, /** Sent again from history after a reconnection. */ replayed: boolean }
 export interface GoalEvent {

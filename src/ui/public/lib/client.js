@@ -460,17 +460,20 @@ export class TouchlineClient {
     if (code === 4001) return this.refuse('revoked')
     if (code === 4029) return this.refuse('too_many_connections')
     const generation = this.generation
-    // A socket that never opened: the upgrade was refused or the gateway is unreachable; ask why over HTTP.
-    const why = opened ? undefined : await diagnose(`${this.base}/v1/fixtures/live?${this.query('&leagues=1')}`)
+    // A socket that never opened: the upgrade was refused or the gateway is unreachable; ask why over HTTP,
+    // naming one league followed (a league-limited key is refused others: that would read as forbidden).
+    const league = [...this.wanted.leagues][0]
+    const why = opened ? undefined : await diagnose(this.base, this.query(league === undefined ? '' : `&leagues=${league}`))
     if (this.stopped || generation !== this.generation) return
-    if (why?.status === 401) return this.refuse('unauthorized')
+    // A refusal does not go away by retrying: say which and stop.
+    if (why?.reason === 'unauthorized' || why?.reason === 'origin_refused') return this.refuse(why.reason)
     this.attempt++
     // 1001: the server is shutting down; another instance (or this one restarted) answers at once.
     const delay = backoffDelay(code === 1001 ? 1 : this.attempt, this.backoff)
     clearTimeout(this.retryTimer)
     this.retryTimer = setTimeout(() => this.open(), delay)
-    if (why !== undefined && this.attempt >= 2) this.setStatus({ state: 'offline', retryInMs: delay, message: why.message })
-    else this.setStatus({ state: 'reconnecting', retryInMs: delay })
+    if (why === undefined) this.setStatus({ state: 'reconnecting', retryInMs: delay })
+    else this.setStatus({ state: why.reason === 'offline' ? 'offline' : 'reconnecting', retryInMs: delay, ...why })
   }
 
   /**
