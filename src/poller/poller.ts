@@ -6,9 +6,9 @@
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
  *  - a reconcile also at the first poll after an upcoming fixture enters the feed (kick-off minus
  *    `feedLeadMs`) and, if it was not found then, after its kick-off: `latest` does not list a fixture that
- *    enters the feed unchanged. The kick-offs come from a list call about once an hour, made after a
- *    `latest` poll while polls overlap (kickoffs.ts); with a bucket too small for that every poll is a
- *    reconcile anyway;
+ *    enters the feed unchanged. The kick-offs come from a list call about once an hour, started after a
+ *    `latest` poll while polls overlap (kickoffs.ts) and run beside the polls, so a slow or hung list never
+ *    holds one up; with a bucket too small for that every poll is a reconcile anyway;
  *  - fixtures that left the feed while live in the store, or while in the feed at the previous reconcile
  *    (the poller's own memory, which outlives a store that lost its data or cannot be read), are fetched
  *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
@@ -56,6 +56,12 @@ export const LATEST_TIMEOUT_MS = 2500
  * call (which the upstream does not count), and once it is back the next poll is at most this late.
  */
 export const MAX_BACKOFF_MS = 4000
+/**
+ * Pause while the budget ledger cannot be read: it lives in our own Redis, so asking it again costs no
+ * upstream call, and a Redis that restarts is back within moments; a growing backoff would only delay the
+ * first poll after it.
+ */
+export const LEDGER_RETRY_MS = 500
 /**
  * A `latest` poll retries an error answer once at once (one in three answers is an error on a bad night,
  * and each failed poll is a second of silence), but not a hung attempt: a hedge already went out beside it,
@@ -133,7 +139,10 @@ export interface Poller {
   /** Stops after the call in flight; resolves when the loop has ended. */
   stop: () => Promise<void>
   status: () => PollerStatus
-  /** Runs one step now (tests and benchmarks drive the loop by hand with this). */
+  /**
+   * Runs one step now, and waits for the kick-off list it may have started (tests and benchmarks drive the
+   * loop by hand with this; the loop itself does not wait for the list).
+   */
   step: () => Promise<void>
   /** Makes the next step a full reconciliation (after a leadership change, or on an operator's request). */
   forceReconcile: () => void
@@ -176,6 +185,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /** When the kick-off list is next fetched, and the pages the last one took (for pacing). */
   let nextListAt = 0
   let listPages = 1
+  /** The kick-off list running beside the polls, if one is. */
+  let listing: Promise<void> | undefined
   /** Whether the last pace let `latest` polls overlap: only then is the kick-off list worth its calls. */
   let overlapping = true
   /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
@@ -329,6 +340,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /**
    * Lists the upcoming kick-offs, page by page, each page reserved like every call. Best effort: a failed
    * or refused list keeps the schedule it had and is tried again later; the poll it follows still counts.
+   * Never throws. It runs beside the polls: a fixture a `latest` poll lists meanwhile may be scheduled
+   * again, which costs at most one reconcile that finds it in the feed.
    */
   async function listKickoffs (): Promise<void> {
     const t = now()
@@ -352,10 +365,12 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: 'ok' })
   }
 
-  /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due. */
-  async function afterLatest (fixtures: readonly UpstreamFixture[]): Promise<void> {
+  /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due (not awaited). */
+  function afterLatest (fixtures: readonly UpstreamFixture[]): void {
     kickoffs.seen(fixtures.map((f) => f.id))
-    if (listEvery > 0 && overlapping && now() >= nextListAt) await listKickoffs()
+    if (listEvery > 0 && overlapping && listing === undefined && now() >= nextListAt) {
+      listing = listKickoffs().finally(() => { listing = undefined })
+    }
   }
 
   async function step (): Promise<void> {
@@ -366,7 +381,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       else {
         const fixtures = await call('/football/livescores/latest', true)
         await ingest(fixtures)
-        await afterLatest(fixtures)
+        afterLatest(fixtures)
       }
       lastPollAt = startedAt
       failures = 0
@@ -390,7 +405,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     }
   }
 
-  /** Exponential backoff with jitter, from the failures (or ledger outages) in a row: the floor after one. */
+  /** Exponential backoff with jitter, from the failures in a row: the floor after one. */
   function backoff (count: number): number {
     return Math.min(maxBackoff, pacing.floorMs * 2 ** (Math.min(Math.max(1, count), 10) - 1)) * (0.5 + Math.random() / 2)
   }
@@ -409,9 +424,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function delayAfter (err: unknown): Promise<number> {
     if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
     if (err instanceof PollSkipped && err.reason === 'budget_ledger_unavailable') {
-      ledgerOutages++
-      log.warn({ err: err.cause }, 'budget ledger cannot be read; polling nothing until it can')
-      return backoff(ledgerOutages)
+      if (ledgerOutages++ === 0) log.warn({ err: err.cause }, 'budget ledger cannot be read; polling nothing until it can')
+      return LEDGER_RETRY_MS
     }
     ledgerOutages = 0
     if (err instanceof PollSkipped) {
@@ -450,11 +464,18 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     async stop () {
       abort.abort()
       await loop
+      await listing
       loop = undefined
       // A stopped poller can still be stepped by hand.
       abort = new AbortController()
     },
-    step,
+    async step () {
+      try {
+        await step()
+      } finally {
+        await listing
+      }
+    },
     forceReconcile () { needReconcile = true },
     status: () => ({
       running: loop !== undefined,

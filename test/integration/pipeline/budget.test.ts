@@ -12,7 +12,7 @@ import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
 import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
-import { createPoller, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, LEDGER_RETRY_MS, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
@@ -145,6 +145,16 @@ describe('the poller spends only what it reserved', () => {
     await r.poller.stop()
     expect(r.calls.length).toBe(before)
     expect(r.poller.status()).toMatchObject({ lastError: 'budget_ledger_unavailable', consecutiveFailures: 0 })
+    // Asking our own Redis costs no upstream call: the pause stays short, not a growing backoff, so polling
+    // resumes moments after Redis is back.
+    expect(r.poller.status().intervalMs).toBeLessThanOrEqual(LEDGER_RETRY_MS)
+    await own.start()
+    r.poller.start()
+    const back = Date.now()
+    while (r.calls.length === before && Date.now() - back < 10_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await r.poller.stop()
+    expect(r.calls.length).toBeGreaterThan(before)
+    expect(r.reserved()).toBe(r.calls.length)
   }, 30_000)
 })
 
