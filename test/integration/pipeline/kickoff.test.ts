@@ -213,4 +213,3 @@ describe('a fixture that enters livescores before kick-off', () => {
     expect(r.reserved()).toBe(r.calls.length)
   }, 30_000)
 })
-
