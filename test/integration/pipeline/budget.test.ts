@@ -12,7 +12,7 @@ import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
 import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
-import { createPoller, LEDGER_RETRY_MS, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, FAILURES_AT_FLOOR, LEDGER_RETRY_MS, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
@@ -47,6 +47,8 @@ interface RigOptions {
   poller?: PollerOptions
   frozen?: boolean
   onCall?: (c: CallInfo, provider: RunningProvider) => void
+  /** Replaces the poller's pauses (the loop then runs without waiting). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
 const cleanups: Array<() => Promise<void>> = []
@@ -76,7 +78,7 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
     retryBaseMs: 20,
     onCall: (c) => { calls.push(c); opts.onCall?.(c, provider) }
   })
-  const poller = createPoller({ upstream, ledger, store, log }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
+  const poller = createPoller({ upstream, ledger, store, log, ...(opts.sleep !== undefined ? { sleep: opts.sleep } : {}) }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
   cleanups.push(async () => { await poller.stop(); await upstream.close() })
   return { provider, upstream, ledger, store, poller, calls, reserved: granted, advance: (ms) => { frozen = now() + ms } }
 }
@@ -158,7 +160,43 @@ describe('the poller spends only what it reserved', () => {
   }, 30_000)
 })
 
+describe('failed polls', () => {
+  it('are retried at the floor while sporadic, with a backoff that grows only after FAILURES_AT_FLOOR in a row', async () => {
+    const pauses: number[] = []
+    const r = await rig({
+      poller: { floorMs: 1000, maxBackoffMs: 4000 },
+      provider: { faults: { errorRate: 1, pathContains: '/livescores/latest' } },
+      sleep: async (ms) => { pauses.push(ms) }
+    })
+    r.poller.start()
+    const started = Date.now()
+    while (pauses.length < 2 + FAILURES_AT_FLOOR && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await r.poller.stop()
+    // The pause after the reconcile, then one after each failed poll (jittered down to half).
+    const [, ...afterFailures] = pauses
+    expect(r.poller.status().consecutiveFailures).toBeGreaterThan(FAILURES_AT_FLOOR)
+    for (const ms of afterFailures.slice(0, FAILURES_AT_FLOOR)) expect(ms).toBeLessThanOrEqual(1000)
+    expect(afterFailures[FAILURES_AT_FLOOR]).toBeGreaterThan(1000)
+    // Each failed poll: the request and both hedges, each answered 500 twice (the client retries once).
+    expect(r.calls.filter((c) => c.status === 500).length).toBeGreaterThanOrEqual(6 * (FAILURES_AT_FLOOR + 1))
+  }, 30_000)
+})
+
 describe('a hung latest poll', () => {
+  it('has a deadline and hedges of its own: a slow reconcile does not lengthen them', async () => {
+    // The full livescores takes 1.2 s here: four times that would be the deadline of every call.
+    const r = await rig({ provider: { faults: { latencyMs: 1200, pathContains: '/livescores?' } }, poller: { reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 } })
+    await r.poller.step() // reconcile, slow
+    await r.poller.step() // latest, fast: its own pace from now on
+    r.provider.faults.set({ hangRate: 1, pathContains: '/livescores/latest' })
+    const started = Date.now()
+    const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
+    expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
+    expect(String((err as Error).message)).toMatch(/2500 ms/)
+    // Hedges at 0.5 s and 1 s (the latest polls' own pace), each hung for the 2.5 s deadline.
+    expect(Date.now() - started).toBeLessThan(4500)
+  }, 30_000)
+
   it('is abandoned after the short deadline, not retried, and the next poll goes out', async () => {
     const r = await rig({ provider: { faults: { hangRate: 1, pathContains: '/livescores/latest' } } })
     await r.poller.step() // reconcile: livescores answers
