@@ -273,7 +273,10 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
     const deadline = latest ? deadlines.latest : deadlines.reconcile
     const timeoutMs = deadline.current()
-    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal, HEDGES, worthHedging)
+    // After FAILURES_AT_FLOOR failed polls in a row the upstream is likely down: a failure then ends the
+    // call when no request can still answer, without sending the next hedge at once.
+    const onFailure = failures < FAILURES_AT_FLOOR ? worthHedging : undefined
+    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal, HEDGES, onFailure)
     // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
     deadline.succeeded(res.durationMs)
     return parseFixtures(res.envelope, { anomalies, source: path })
