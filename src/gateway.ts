@@ -155,7 +155,9 @@ function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, lo
     marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
     onElected: () => poller.start(),
-    onDeposed: async () => { await poller.stop() }
+    onDeposed: async () => { await poller.stop() },
+    // The lease went with Redis's data, the live log with it: fill the new log now, not at the next interval.
+    onRetaken: () => poller.forceReconcile()
   })
 }
 
