@@ -185,6 +185,17 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
 }
 
 /**
+ * Which of the match's last eight changes came replayed: the two before the kill came live, the four
+ * logged while the gateway was down came in the replay. The two after the restart may come either way (the
+ * client is live once subscribed, and a change logged before the server read its replay is part of it).
+ */
+export function expectReplayedWhileDown (replayed: boolean[]): void {
+  const last = replayed.slice(-8)
+  expect(last.slice(0, 2)).toEqual([false, false])
+  expect(last.slice(2, 6)).toEqual([true, true, true, true])
+}
+
+/**
  * The pauses between attempts while the gateway was down: several attempts, every announced pause within
  * the cap and not all the same (jitter), and the observed gaps between the attempts near the cap (plus the
  * HTTP diagnosis of a socket that would not open).
