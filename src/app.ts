@@ -14,12 +14,14 @@ import { liveRoutes } from './http/live.ts'
 import { passthroughRoutes } from './http/passthrough.ts'
 import { statusRoutes } from './http/status.ts'
 import { uiRoutes } from './http/ui.ts'
+import { webhookRoutes } from './http/webhooks.ts'
 import type { KeyRing } from './keys.ts'
 import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
 import type { Poller } from './poller/poller.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
+import type { Webhooks } from './webhooks/index.ts'
 import { frameworkErrorBody, internalErrorBody } from './errors.ts'
 
 export interface AppDeps {
@@ -44,6 +46,8 @@ export interface AppDeps {
    * cannot pick its own address. @default false
    */
   trustProxy?: boolean | number | string[]
+  /** Webhook delivery (`/v1/webhooks`, issue 14); absent in tests that build the app without it. */
+  webhooks?: Webhooks
 }
 
 /**
@@ -94,7 +98,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     const publicUrl = deps.publicUrl ?? (() => { throw new Error('buildApp: a passthrough needs publicUrl') })
     await app.register(passthroughRoutes({ passthrough: deps.passthrough, publicUrl }))
   }
-  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store }))
+  if (deps.webhooks !== undefined) await app.register(webhookRoutes({ webhooks: deps.webhooks, keys: deps.keys }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store, webhooks: deps.webhooks }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes())

@@ -14,8 +14,10 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
            [--latest all|base]
                              only the embedded provider: a local sandbox of the football data API,
                              with optional fault injection (off by default)
-  tail [--league ID]... [--fixture ID]... [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]
-                             print live changes in the terminal (all leagues of the key without --league/--fixture)
+  tail [--league ID]... [--fixture ID]... [--team ID]... [--kinds KIND,...] [--since CURSOR] [--json]
+       [--url http://127.0.0.1:8080] [--key demo]
+                             print live changes in the terminal (all leagues of the key without --league,
+                             --fixture or --team; --kinds e.g. score_changed,state_changed)
 `
 
 /**

@@ -50,7 +50,20 @@ export const ConfigSchema = z.object({
   /** The upstream plan's hourly limit per entity, for an upstream whose `rate_limit` gives no total; unset: learned. */
   TOUCHLINE_UPSTREAM_HOURLY_LIMIT: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** Directory where the poller records every upstream response it receives (NDJSON, hourly files). */
-  TOUCHLINE_RECORD_DIR: z.string().min(1).optional()
+  TOUCHLINE_RECORD_DIR: z.string().min(1).optional(),
+  /** Webhooks (src/webhooks): longest wait for a receiver's answer (connect, headers, body) per attempt. */
+  TOUCHLINE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Changes per webhook request at most. */
+  TOUCHLINE_WEBHOOK_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  /** First retry delay of a failed delivery; doubled per attempt, with jitter, up to the max. */
+  TOUCHLINE_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+  TOUCHLINE_WEBHOOK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  /** An endpoint failing this long without a success is paused until resumed or the keys are reloaded. */
+  TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
+  /** Over Redis, the lease that makes one instance deliver to each endpoint; a dead holder's endpoints move within it. */
+  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000)
+}).refine((c) => c.TOUCHLINE_WEBHOOK_RETRY_MAX_MS >= c.TOUCHLINE_WEBHOOK_RETRY_BASE_MS, {
+  path: ['TOUCHLINE_WEBHOOK_RETRY_MAX_MS'], message: 'must not be below TOUCHLINE_WEBHOOK_RETRY_BASE_MS'
 })
 
 export type Config = z.infer<typeof ConfigSchema>

@@ -24,6 +24,7 @@ import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/ind
 import { LIVESCORES_WINDOW_SECONDS } from './provider/sim/index.ts'
 import { createLease, createStore, type LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
+import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
 
 export interface Gateway {
   app: FastifyInstance
@@ -37,6 +38,7 @@ export interface Gateway {
   metrics: Metrics
   poller: Poller
   hub: Hub
+  webhooks: Webhooks
   isLeader: () => boolean
   /**
    * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once and to open
@@ -59,6 +61,8 @@ export interface GatewayOverrides {
   leaseTtlMs?: number
   /** REST passthrough options (tests: a movable clock for quota windows and cache expiry, TTLs, timeouts). */
   passthrough?: PassthroughOptions
+  /** Length of the event log (tests: a short log that a stopped webhook receiver falls behind). */
+  storeMaxLength?: number
 }
 
 /** Things to undo on shutdown, in reverse order of creation. */
@@ -151,7 +155,9 @@ function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, lo
     marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
     onElected: () => poller.start(),
-    onDeposed: async () => { await poller.stop() }
+    onDeposed: async () => { await poller.stop() },
+    // The lease went with Redis's data, the live log with it: fill the new log now, not at the next interval.
+    onRetaken: () => poller.forceReconcile()
   })
 }
 
@@ -163,7 +169,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const redis = await redisOf(cfg, log, scope)
   const prefix = cfg.TOUCHLINE_REDIS_PREFIX
 
-  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
+  const maxLength = overrides.storeMaxLength === undefined ? {} : { maxLength: overrides.storeMaxLength }
+  const store = redis === undefined ? createStore({ kind: 'memory', ...maxLength }) : createStore({ kind: 'redis', redis, prefix, ...maxLength })
   scope.defer(async () => { await store.close() })
   const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
   const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger(limit) : createRedisLedger({ redis, prefix, ...limit })
@@ -219,11 +226,24 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   await hub.start()
   scope.defer(async () => { await hub.close() })
 
+  // Started once the listener's port is known: a webhook URL that reaches the gateway itself is refused.
+  const webhooks = createWebhooks({
+    store,
+    keys,
+    metrics,
+    log: log.child({ component: 'webhooks' }),
+    settings: webhookSettings(cfg),
+    leaseTtlMs: cfg.TOUCHLINE_WEBHOOK_LEASE_TTL_MS,
+    ...(redis === undefined ? {} : { redis, prefix })
+  })
+  scope.defer(async () => { await webhooks.close() })
+
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
   const listening = { url: '' }
   const app = await buildApp({
     log,
     hub,
+    webhooks,
     passthrough,
     publicUrl: () => cfg.TOUCHLINE_PUBLIC_URL ?? listening.url,
     store,
@@ -247,6 +267,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
   const host = cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST
   listening.url = `http://${host}:${port}`
+  await webhooks.start({ host: cfg.TOUCHLINE_HOST, port, publicUrl: cfg.TOUCHLINE_PUBLIC_URL })
+  // Before the app closes: deliveries in flight end (their leases are released) while Redis is still up.
+  scope.defer(async () => { await webhooks.close() })
 
   return {
     app,
@@ -259,10 +282,13 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     metrics,
     poller,
     hub,
+    webhooks,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
     async reloadKeys () {
       if (cfg.TOUCHLINE_KEYS_FILE === undefined) return { removed: [], revoked: 0, narrowed: 0, ended: 0, overLimit: 0 }
       const removed = keys.replace(loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
+      // New, changed and removed webhook endpoints; paused ones resume (issue 14).
+      await webhooks.reload()
       // A connection's record is found again by its key, so a renamed key keeps its connections.
       return { removed, ...await hub.applyKeys((old) => keys.find(old.key)) }
     },

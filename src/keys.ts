@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
+import { checkWebhooks, WebhookSchema } from './webhooks/config.ts'
 
 export const DEMO_KEY = 'demo'
 
@@ -22,8 +23,12 @@ const KeySchema = z.object({
    * Paid upstream features the key may use through the passthrough (spec 7, 403 row): expected goals
    * (`xg`), `odds`, `predictions`. Default: all of them (what the gateway's upstream token has).
    */
-  features: z.array(z.enum(['xg', 'odds', 'predictions'])).default(['xg', 'odds', 'predictions'])
-}).strict()
+  features: z.array(z.enum(['xg', 'odds', 'predictions'])).default(['xg', 'odds', 'predictions']),
+  /** Endpoints that receive this key's changes by HTTP POST (src/webhooks). */
+  webhooks: z.array(WebhookSchema).max(50).optional()
+}).strict().superRefine((k, ctx) => {
+  checkWebhooks(k.webhooks ?? [], k.leagues, (path, message) => ctx.addIssue({ code: 'custom', path: ['webhooks', ...path], message }))
+})
 
 export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) => {
   const seen = new Set<string>()

@@ -19,7 +19,9 @@ export function loggerOptions (level: string): LoggerOptions {
       paths: [
         'req.headers.authorization', 'req.headers["x-api-key"]', 'req.query.api_token',
         'token', '*.token', 'apiToken', '*.apiToken', 'upstreamToken', '*.upstreamToken', 'api_token', '*.api_token',
-        'config.TOUCHLINE_UPSTREAM_TOKEN', 'TOUCHLINE_UPSTREAM_TOKEN'
+        'config.TOUCHLINE_UPSTREAM_TOKEN', 'TOUCHLINE_UPSTREAM_TOKEN',
+        // Webhook secrets (keys file): a hook or key record logged whole must not show them.
+        'secret', '*.secret', 'webhooks[*].secret', '*.webhooks[*].secret'
       ],
       censor: '[redacted]'
     },

@@ -58,6 +58,12 @@ export function createMetrics (opts: MetricsOptions = {}) {
     slowConsumerCloses: new Counter({ name: 'touchline_slow_consumer_closes_total', help: 'Connections closed with 4008 for buffering more than 1 MiB', registers: r }),
     replays: new Counter({ name: 'touchline_replays_total', help: 'Resumes from a cursor, by outcome', labelNames: ['recovered'] as const, registers: r }),
     cacheRequests: new Counter({ name: 'touchline_cache_requests_total', help: 'Passthrough requests by cache outcome (hit, miss, coalesced, live)', labelNames: ['outcome'] as const, registers: r }),
+    webhookDeliveries: new Counter({
+      name: 'touchline_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by endpoint (client key name/endpoint id) and outcome (acked, http_error, timeout, network_error, refused)',
+      labelNames: ['endpoint', 'outcome'] as const,
+      registers: r
+    }),
     passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r })
   }
 }

@@ -23,6 +23,8 @@ export async function runServer (cfg: Config): Promise<void> {
     `    WebSocket                ${gateway.url.replace('http', 'ws')}/v1/live?api_token=${key}`,
     `    REST passthrough         ${gateway.url}/v3/football/livescores?api_token=${key}`,
     `    metrics                  ${gateway.url}/metrics`,
+    // The actual URL (TOUCHLINE_PORT=0 picks a free port): copied as it is, the tail reaches this gateway.
+    `    terminal                 npx touchline tail --url ${gateway.url}${cfg.TOUCHLINE_KEYS_FILE === undefined ? '' : ' --key <your key>'}`,
     gateway.provider !== undefined
       ? `  embedded provider          ${gateway.provider.baseUrl}  (matches at ${cfg.TOUCHLINE_SIM_SPEED}x; tokens demo-free ... demo-enterprise)`
       : '  upstream                   ' + (cfg.TOUCHLINE_UPSTREAM_URL ?? ''),

@@ -35,7 +35,7 @@ const schemas: Record<string, Schema> = {
   ...sharedSchemas,
   Error: object({
     error: { type: 'string', examples: ['Bad Request'] },
-    code: { enum: ['invalid_request', 'unauthorized', 'forbidden', 'limit_exceeded', 'too_many_connections', 'rate_limited', 'shutting_down', 'unavailable'] },
+    code: { enum: ['invalid_request', 'unauthorized', 'forbidden', 'limit_exceeded', 'too_many_connections', 'rate_limited', 'shutting_down', 'unavailable', 'not_found'] },
     message: { type: 'string' }
   }),
   ChangesPage: object({
@@ -91,8 +91,32 @@ const schemas: Record<string, Schema> = {
           cache_hit_ratio: nullable('number')
         })
       }
-    })
+    }),
+    webhooks: {
+      oneOf: [{ type: 'null' }, object({
+        endpoints: { type: 'integer' },
+        by_state: { type: 'object', additionalProperties: { type: 'integer' } },
+        delivering_here: { type: 'integer' }
+      })],
+      description: 'Webhook endpoints by state; null without webhooks or while the store cannot be read.'
+    }
   }),
+  WebhookState: { enum: ['pending', 'active', 'retrying', 'paused', 'refused'] },
+  Webhook: object({
+    id: { type: 'string' },
+    url: { type: 'string', description: 'Scheme, host and path only: never the query, credentials or the secret.' },
+    format: ref('Format'),
+    state: ref('WebhookState'),
+    cursor: { ...nullable('string'), description: 'Last acknowledged cursor.' },
+    lag: { ...nullable('integer'), description: 'Log entries after `cursor` (matching or not); null when the cursor is from a lost log.' },
+    last_status: nullable('integer'),
+    last_error: nullable('string'),
+    last_attempt_at: isoOrNull,
+    last_ack_at: isoOrNull,
+    failing_since: isoOrNull
+  }),
+  Webhooks: object({ data: { type: 'array', items: ref('Webhook') } }),
+  WebhookResumed: object({ data: ref('Webhook') }),
   Health: object({ status: { const: 'ok' } }),
   Readiness: object({ status: { enum: ['ready', 'not_ready'] }, checks: { type: 'object', additionalProperties: { type: 'boolean' } } })
 }
@@ -101,6 +125,7 @@ const responses: Record<string, Schema> = {
   E400: json('Error', 'Invalid query, including `format=delta` with `kinds` (`invalid_request`), or too many ids for a stream (`limit_exceeded`).'),
   E401: json('Error', 'Missing or unknown `api_token` (`unauthorized`).'),
   E403: json('Error', 'Leagues or teams outside the key\'s scope, or an origin the key does not allow (`forbidden`).'),
+  E404: json('Error', 'The key has no webhook with that id (`not_found`).'),
   E429: json('Error', 'Too many new connections from this address (`rate_limited`, with Retry-After) or for this key (`too_many_connections`).'),
   E503: json('Error', 'The live store is unreachable (`unavailable`, with Retry-After), or the server is shutting down (`shutting_down`).')
 }
@@ -139,6 +164,20 @@ export const openApiDocument = {
         description: '`kinds` is accepted for symmetry with the other endpoints and has nothing to narrow here: the snapshot lists fixtures, not changes.',
         parameters: filters,
         responses: { 200: json('LiveFixtures', 'Every matching live fixture the key may see, sorted by id.'), ...errors(400, 401, 403, 503) }
+      }
+    },
+    '/v1/webhooks': {
+      get: {
+        summary: 'The key\'s webhook endpoints: state, acknowledged cursor, lag, last status and error',
+        parameters: [p('ApiToken')],
+        responses: { 200: json('Webhooks', 'Every endpoint the keys file gives this key.'), ...errors(401) }
+      }
+    },
+    '/v1/webhooks/{id}/resume': {
+      post: {
+        summary: 'Resumes a paused webhook endpoint from its acknowledged cursor',
+        parameters: [p('ApiToken'), { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 200: json('WebhookResumed', 'The endpoint, as it is now.'), ...errors(401, 404) }
       }
     },
     '/v1/status': {

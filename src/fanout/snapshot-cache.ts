@@ -100,11 +100,8 @@ export class SnapshotCache {
   }
 
   private async read (filter: LiveFilter | undefined, key: ClientKey): Promise<Snapshot> {
-    const cursor = await this.opts.store.head()
-    const fixtures = await this.opts.store.liveFixtures(readFilter(filter, key))
-    const matches = fixtureMatcher(filter)
-    const visible = fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f))
-    return { cursor, fixtures: Buffer.from(JSON.stringify(visible)), list: visible }
+    const { cursor, fixtures } = await readSnapshot(this.opts.store, filter, key)
+    return { cursor, fixtures: Buffer.from(JSON.stringify(fixtures)), list: fixtures }
   }
 
   private remove (id: string, entry: Entry): void {
@@ -126,6 +123,17 @@ export class SnapshotCache {
       this.remove(id, entry)
     }
   }
+}
+
+/**
+ * The live fixtures matching `filter` that `key` may see, with the store head read before them: every change
+ * up to that cursor is reflected in the fixtures.
+ */
+export async function readSnapshot (store: LiveStore, filter: LiveFilter | undefined, key: ClientKey): Promise<{ cursor: string, fixtures: LiveFixture[] }> {
+  const cursor = await store.head()
+  const fixtures = await store.liveFixtures(readFilter(filter, key))
+  const matches = fixtureMatcher(filter)
+  return { cursor, fixtures: fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f)) }
 }
 
 /** What to ask the store for: the filter itself, or with teams, everything the key may see. */

@@ -6,10 +6,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { LastVersions, Outgoing } from '../fanout/outgoing.ts'
-import { CHANGE_KINDS, changeFrameJson, DELTA_WITH_KINDS, FORMATS, type Format } from '../fanout/protocol.ts'
-import { fixtureMatcher, readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
-import { withKinds } from '../fanout/subscriptions.ts'
+import { pageFrames, scopeFilter } from '../fanout/page-frames.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, type Format } from '../fanout/protocol.ts'
+import { readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { ChangeKind } from '../live/types.ts'
@@ -103,10 +102,7 @@ async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply:
     httpError(reply, 403, 'forbidden', `teams playing only outside this key's scope: ${outside.join(',')}`)
     return undefined
   }
-  if (q.leagues === '*' || (q.leagues === undefined && q.fixtures === undefined && q.teams === undefined)) {
-    return { filter: key.leagues === '*' ? undefined : { leagues: key.leagues } }
-  }
-  return { filter: { leagues: q.leagues ?? [], fixtures: q.fixtures ?? [], teams: q.teams ?? [] } }
+  return { filter: scopeFilter(q, key) }
 }
 
 export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
@@ -169,31 +165,14 @@ const DATA_OPEN = Buffer.from('{"data":')
 const OBJECT_CLOSE = Buffer.from('}')
 
 /**
- * The `/v1/changes` body, `{"data":[change...],"cursor","recovered","more"}`, spliced from the JSON the store
- * returned with the records (ReadSinceResult.json) rather than serialized again; the same change frames as
- * the WebSocket sends. Teams and kinds are filtered here (the store filters by league and fixture only), so
- * a page may hold fewer than `limit` changes, or none, while `more` is true; `cursor` still moves past
- * what was filtered out. In `delta` format (never with kinds, see DELTA_WITH_KINDS) a fixture's first record
- * of the page is full (the page does not know what the client holds) and its later ones are deltas on it.
+ * The `/v1/changes` body, `{"data":[change...],"cursor","recovered","more"}`: the same change frames as the
+ * WebSocket sends (page-frames.ts). Teams and kinds are filtered there, so a page may hold fewer than
+ * `limit` changes, or none, while `more` is true; `cursor` still moves past what was filtered out. In
+ * `delta` format a fixture's first record of the page is full (the page does not know what the client
+ * holds) and its later ones are deltas on it.
  */
 function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined, format: Format): string {
-  const json = page.json?.length === page.records.length ? page.json : undefined
-  const matches = fixtureMatcher(filter)
-  const wanted = kinds === undefined ? undefined : new Set(kinds)
-  const versions = new LastVersions()
-  const data: string[] = []
-  page.records.forEach((record, i) => {
-    // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
-    if (!leagueAllowed(key, record.league_id) || !matches(record.fixture)) return
-    const recordJson = json?.[i] ?? JSON.stringify(record)
-    if (format === 'delta') {
-      data.push(Outgoing.of(record, recordJson, versions.swap(record)).frameJson('delta'))
-      return
-    }
-    const view = wanted === undefined ? record : withKinds(record, wanted)
-    if (view === undefined) return
-    data.push(changeFrameJson(view === record ? recordJson : JSON.stringify(view)))
-  })
+  const data = pageFrames(page, key, filter, kinds, format)
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }
 

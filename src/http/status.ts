@@ -13,6 +13,7 @@ import type { Poller } from '../poller/poller.ts'
 import { createStatusHistory, type StatusSample } from '../status/history.ts'
 import type { LiveStore } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
+import type { Webhooks, WebhooksSummary } from '../webhooks/index.ts'
 
 export interface StatusRouteDeps {
   ledger: BudgetLedger
@@ -22,6 +23,8 @@ export interface StatusRouteDeps {
   store: LiveStore
   /** Sampling period of the history, ms. @default 10_000 */
   sampleIntervalMs?: number
+  /** Webhook delivery, when configured: endpoints counted by state (no URL, key or error text: the page is open). */
+  webhooks?: Webhooks | undefined
 }
 
 export interface StatusBody {
@@ -55,6 +58,8 @@ export interface StatusBody {
   messages_per_s: number | null
   cache_hit_ratio: number | null
   history: { interval_s: number, samples: StatusSample[] }
+  /** Webhook endpoints by state; null without webhooks or while the store cannot be read. */
+  webhooks: WebhooksSummary | null
 }
 
 const iso = (ms: number | null): string | null => ms === null ? null : new Date(ms).toISOString()
@@ -82,12 +87,13 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
     app.get('/v1/status', async (_req, reply): Promise<StatusBody> => {
       const now = Date.now()
       // A store outage is what this page must show, not a reason to fail: read it as "down".
-      const [buckets, connections, subscriptions, liveFixtures, cursor] = await Promise.all([
+      const [buckets, connections, subscriptions, liveFixtures, cursor, webhooks] = await Promise.all([
         deps.ledger.all().catch(() => []),
         byLabel(deps.metrics.connections, 'transport'),
         single(deps.metrics.subscriptions),
         single(deps.metrics.liveFixtures),
-        deps.store.head().catch((err: unknown) => { if (isStoreUnavailable(err)) return null; throw err })
+        deps.store.head().catch((err: unknown) => { if (isStoreUnavailable(err)) return null; throw err }),
+        deps.webhooks?.summary().catch(() => null) ?? null
       ])
       const p = deps.poller()?.status()
       const latest = history.latest()
@@ -122,7 +128,8 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
         cursor,
         messages_per_s: latest?.messages_per_s ?? null,
         cache_hit_ratio: latest?.cache_hit_ratio ?? null,
-        history: { interval_s: history.intervalMs / 1000, samples: history.samples() }
+        history: { interval_s: history.intervalMs / 1000, samples: history.samples() },
+        webhooks
       }
     })
   }

@@ -5,7 +5,7 @@
  * (and more with retries), while 2.5 s would fail every reconcile of an upstream whose full `livescores`
  * normally takes 3 s. So the deadline follows the upstream: `factor` times the slowest of the last
  * `window` successful calls, never below `floorMs` (a fast upstream: a hung call costs little more than the
- * floor) nor above `ceilingMs`. Before any call has succeeded it is twice the floor.
+ * floor) nor above `ceilingMs`. Before any call has succeeded it is the fallback's, else twice the floor.
  */
 export interface CallDeadlineOptions {
   floorMs: number
@@ -17,6 +17,11 @@ export interface CallDeadlineOptions {
   window?: number
   /** @default 500 */
   hedgeFloorMs?: number
+  /**
+   * Followed until a call of this kind has succeeded: `latest` polls take the reconciles' pace at start (a
+   * full `livescores` is no faster than `latest`), rather than twice the floor or a guess that may be too short.
+   */
+  fallback?: CallDeadline
 }
 
 export interface CallDeadline {
@@ -38,14 +43,17 @@ export function createCallDeadline (opts: CallDeadlineOptions): CallDeadline {
   const hedgeFloor = opts.hedgeFloorMs ?? 500
   const recent: number[] = []
   const slowest = (): number | undefined => recent.length === 0 ? undefined : Math.max(...recent)
+  const fallback = opts.fallback
   const current = (): number => {
     const s = slowest()
+    if (s === undefined && fallback !== undefined) return fallback.current()
     return Math.min(ceiling, s === undefined ? 2 * opts.floorMs : Math.max(opts.floorMs, factor * s))
   }
   return {
     current,
     hedgeAfter () {
       const s = slowest()
+      if (s === undefined && fallback !== undefined) return fallback.hedgeAfter()
       return Math.min(current() / 2, Math.max(hedgeFloor, s === undefined ? current() / 2 : factor * s))
     },
     succeeded (durationMs) {

@@ -8,8 +8,13 @@
  * request sent after a fraction of it usually answers at once, so a hang costs `afterMs` instead of the whole
  * deadline. It costs one more call only when the first is already far slower than the upstream's usual pace
  * (the hedge reserves its call in the budget ledger like any other).
+ *
+ * `worthHedging`: a request that fails with such an error (an error answer the client already retried,
+ * not a refusal like a 429) sends the next hedge at once rather than leave the call to the others, or fail
+ * it: on a bad night the next request usually answers. Without it, a failure only ends the call once no
+ * request can still answer.
  */
-export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal, hedges = 1): Promise<T> {
+export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal, hedges = 1, worthHedging?: (err: unknown) => boolean): Promise<T> {
   /** Requests still running. */
   const controllers: AbortController[] = []
   const launch = async (): Promise<T> => {
@@ -35,6 +40,7 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
     }
     const start = (): void => {
       launch().then((value) => { finish(() => { resolve(value) }) }, (err: unknown) => {
+        if (worthHedging?.(err) === true && hedge()) return
         // A failure settles once no request can still answer (launch has taken its own out of the list). One that fails before the hedge is due (an
         // error answer, not a hang) settles at once: the client has already retried it.
         if (controllers.length === 0) finish(() => { reject(err) })
@@ -42,12 +48,17 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
     }
     let sent = 0
     let timer: NodeJS.Timeout | undefined
+    /** Sends the next hedge now, if one is left; the one after it is due `afterMs` later. */
+    const hedge = (): boolean => {
+      if (settled || parent.aborted || sent >= hedges) return false
+      clearTimeout(timer)
+      sent++
+      start()
+      if (sent < hedges) schedule()
+      return true
+    }
     const schedule = (): void => {
-      timer = setTimeout(() => {
-        if (settled || parent.aborted) return
-        start()
-        if (++sent < hedges) schedule()
-      }, afterMs)
+      timer = setTimeout(hedge, afterMs)
     }
     if (hedges > 0) schedule()
     start()

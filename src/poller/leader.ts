@@ -10,6 +10,11 @@
  * a timer fires at the deadline, whatever the pending command does. The margin covers the time the poller
  * takes to stop and the drift between the two clocks over one ttl. A renewal that fails (Redis down, a
  * command timeout) is retried every `campaignMs` until then, so a short blip does not stop polling.
+ *
+ * A renewal that finds the lease gone, not taken by another (Redis restarted without its data, or was
+ * flushed), takes it again at once and keeps polling: nobody else can hold a lease that is free, and
+ * stopping would cost the subscribers a lease period of silence for nothing. `onRetaken` tells the owner,
+ * since whatever else that Redis held (the live store) is gone too.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
@@ -33,6 +38,8 @@ export interface LeaderOptions {
   log: Logger
   onElected: () => void
   onDeposed: () => Promise<void>
+  /** The holder found its lease gone (not taken by another) and took it again without stopping. */
+  onRetaken?: () => void
   /** @default Date.now */
   now?: () => number
 }
@@ -70,15 +77,21 @@ export function startLeadership (opts: LeaderOptions): Leader {
 
   async function tick (): Promise<void> {
     const sentAt = now()
-    const held = leader
-      ? await opts.lease.renew(opts.name, opts.holderId, ttl)
-      : await opts.lease.acquire(opts.name, opts.holderId, ttl)
+    const renewing = leader
+    let held = await (renewing ? opts.lease.renew(opts.name, opts.holderId, ttl) : opts.lease.acquire(opts.name, opts.holderId, ttl))
+    // Not renewed: taken by another (then acquire fails too), or gone with the data of a Redis that lost it.
+    const retaken = renewing && !held && await opts.lease.acquire(opts.name, opts.holderId, ttl)
+    held ||= retaken
     // The deadline may have fired meanwhile: the poller must have stopped before it can be started again.
     await deposing
     // A reply that comes after the local deadline proves nothing about now: the lease may be a successor's.
     const fresh = now() < sentAt + ttl - margin
     if (held && fresh) {
       holdUntil(sentAt)
+      if (retaken && leader) {
+        opts.log.warn({ holderId: opts.holderId }, 'lease found gone (Redis lost its data): taken again, still polling')
+        opts.onRetaken?.()
+      }
       if (!leader) {
         leader = true
         opts.log.info({ holderId: opts.holderId }, 'elected leader: polling')

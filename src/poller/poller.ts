@@ -6,9 +6,9 @@
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
  *  - a reconcile also at the first poll after an upcoming fixture enters the feed (kick-off minus
  *    `feedLeadMs`) and, if it was not found then, after its kick-off: `latest` does not list a fixture that
- *    enters the feed unchanged. The kick-offs come from a list call about once an hour, made after a
- *    `latest` poll while polls overlap (kickoffs.ts); with a bucket too small for that every poll is a
- *    reconcile anyway;
+ *    enters the feed unchanged. The kick-offs come from a list call about once an hour, started after a
+ *    `latest` poll while polls overlap (kickoffs.ts) and run beside the polls, so a slow or hung list never
+ *    holds one up; with a bucket too small for that every poll is a reconcile anyway;
  *  - fixtures that left the feed while live in the store, or while in the feed at the previous reconcile
  *    (the poller's own memory, which outlives a store that lost its data or cannot be read), are fetched
  *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
@@ -19,11 +19,16 @@
  * list), and a ledger that cannot be read means no call at all (status `last_error`: `budget_refused`,
  * `budget_ledger_unavailable`). The pace comes from pacing.ts.
  * Hung calls: every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
- * slowest recent call, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that instead of
- * the client's 10 s, and hedged (hedge.ts): one still unanswered well past the upstream's usual time is sent
- * once more beside it, first answer wins; a `latest` poll retries an error answer once, never a hung attempt.
- * Failures are logged and retried with a short backoff (at most MAX_BACKOFF_MS, so the first poll after an
- * outage goes out within seconds of its end); nothing here throws out of the loop.
+ * slowest recent call of its kind, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that
+ * instead of the client's 10 s, and hedged (hedge.ts): one still unanswered well past the upstream's usual
+ * time is sent once more beside it (up to HEDGES times), first answer wins, and one that fails with an
+ * error answer sends the next hedge at once. `latest` polls keep their own pace apart from the reconciles'
+ * (a full `livescores` is far slower than `latest`, and would make every hung poll cost its pace). A
+ * `latest` poll retries an error answer once, never a hung attempt.
+ * Failures are logged and retried with a short backoff: at the floor while failures are sporadic (a bad
+ * night's error answers and hangs are no sign of overload), growing after FAILURES_AT_FLOOR in a row, to
+ * at most MAX_BACKOFF_MS, so the first poll after an outage goes out within seconds of its end; nothing
+ * here throws out of the loop.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
@@ -31,6 +36,7 @@ import type { BudgetLedger } from '../budget/index.ts'
 import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/index.ts'
+import { isStoreUnavailable } from '../store/unavailable.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamErrorCode, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
@@ -57,13 +63,27 @@ export const LATEST_TIMEOUT_MS = 2500
  */
 export const MAX_BACKOFF_MS = 4000
 /**
+ * Pause while the budget ledger cannot be read: it lives in our own Redis, so asking it again costs no
+ * upstream call, and a Redis that restarts is back within moments; a growing backoff would only delay the
+ * first poll after it.
+ */
+export const LEDGER_RETRY_MS = 500
+/**
  * A `latest` poll retries an error answer once at once (one in three answers is an error on a bad night,
  * and each failed poll is a second of silence), but not a hung attempt: a hedge already went out beside it,
  * and the next poll is its retry.
  */
 const LATEST_RETRIES = { retries: 1, retryTimeouts: false }
-/** Hedges a call may send beside it: with two, a poll is lost only when three requests in a row hang. */
+/** Hedges a call may send beside it: with two, a poll is lost only when three requests in a row fail. */
 const HEDGES = 2
+/** Which failures send the next hedge at once: error answers, hangs and network errors, not refusals (429, 4xx). */
+const worthHedging = (err: unknown): boolean => err instanceof UpstreamError && err.retryable
+/**
+ * Failures in a row retried at the floor before the backoff grows: on a bad night one poll in thirty or so
+ * fails even with its hedges, and waiting longer after it only lengthens the silence; an outage still
+ * backs off within a few polls.
+ */
+export const FAILURES_AT_FLOOR = 2
 /**
  * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
  * single empty answer may be a glitch, three (about 90 s at the default reconcile interval) are not.
@@ -133,7 +153,10 @@ export interface Poller {
   /** Stops after the call in flight; resolves when the loop has ended. */
   stop: () => Promise<void>
   status: () => PollerStatus
-  /** Runs one step now (tests and benchmarks drive the loop by hand with this). */
+  /**
+   * Runs one step now, and waits for the kick-off list it may have started (tests and benchmarks drive the
+   * loop by hand with this; the loop itself does not wait for the list).
+   */
   step: () => Promise<void>
   /** Makes the next step a full reconciliation (after a leadership change, or on an operator's request). */
   forceReconcile: () => void
@@ -154,7 +177,12 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? SLOWEST_POLL_MS }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
   const maxBackoff = opts.maxBackoffMs ?? MAX_BACKOFF_MS
-  const deadline = createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS })
+  /** Deadlines and hedge delays: one for `latest` polls, one for the reconciles' calls (livescores, multi). */
+  const reconcileDeadline = createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS })
+  const deadlines = {
+    latest: createCallDeadline({ floorMs: opts.latestTimeoutMs ?? LATEST_TIMEOUT_MS, fallback: reconcileDeadline }),
+    reconcile: reconcileDeadline
+  }
   const feedLeadMs = opts.feedLeadMs ?? FEED_LEAD_MS
   const listEvery = opts.kickoffListEveryMs ?? KICKOFF_LIST_EVERY_MS
   const clock = { clockRate: opts.clockRate ?? 1, everyTick: opts.everyTick ?? false }
@@ -176,6 +204,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /** When the kick-off list is next fetched, and the pages the last one took (for pacing). */
   let nextListAt = 0
   let listPages = 1
+  /** The kick-off list running beside the polls, if one is. */
+  let listing: Promise<void> | undefined
   /** Whether the last pace let `latest` polls overlap: only then is the kick-off list worth its calls. */
   let overlapping = true
   /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
@@ -196,18 +226,22 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
    * upstream drops a fixture from the feed 15 minutes after its end, so one no longer in play is final then,
    * FT included (a cup tie bound for extra time stays in the feed), and leaves the live index.
    * @throws after trying every fixture, when any could not be stored: the step then counts as failed and
-   *   the next one reconciles, so the changes are picked up again.
+   *   the next one reconciles, so the changes are picked up again. At once when the store cannot be reached
+   *   (each further write would only wait out the same command timeout: a step of ten fixtures would hold
+   *   the loop, and a deposed leader's stop, for twenty seconds), or when the poller is stopping.
    */
   async function ingest (fixtures: readonly UpstreamFixture[], leftFeed = false): Promise<void> {
     const at = new Date(now()).toISOString()
     let failed = 0
     for (const fixture of fixtures) {
+      if (abort.signal.aborted) throw new Error('the poller stopped before every fixture was stored')
       const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
       try {
         const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true, ...clock } : clock)
         if (final) pendingFinal.delete(fixture.id)
         if (result !== undefined) observe(result)
       } catch (err) {
+        if (isStoreUnavailable(err)) throw err
         failed++
         log.error({ err, fixtureId: fixture.id }, 'fixture could not be applied')
       }
@@ -237,8 +271,12 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   /** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
   async function call (path: string, latest = false): Promise<UpstreamFixture[]> {
+    const deadline = latest ? deadlines.latest : deadlines.reconcile
     const timeoutMs = deadline.current()
-    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal, HEDGES)
+    // After FAILURES_AT_FLOOR failed polls in a row the upstream is likely down: a failure then ends the
+    // call when no request can still answer, without sending the next hedge at once.
+    const onFailure = failures < FAILURES_AT_FLOOR ? worthHedging : undefined
+    const res = await hedged(async (signal) => await deps.upstream.get(path, query, { signal, beforeAttempt: reserveCall, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), abort.signal, HEDGES, onFailure)
     // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
     deadline.succeeded(res.durationMs)
     return parseFixtures(res.envelope, { anomalies, source: path })
@@ -329,6 +367,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   /**
    * Lists the upcoming kick-offs, page by page, each page reserved like every call. Best effort: a failed
    * or refused list keeps the schedule it had and is tried again later; the poll it follows still counts.
+   * Never throws. It runs beside the polls: a fixture a `latest` poll lists meanwhile may be scheduled
+   * again, which costs at most one reconcile that finds it in the feed.
    */
   async function listKickoffs (): Promise<void> {
     const t = now()
@@ -352,10 +392,12 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: 'ok' })
   }
 
-  /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due. */
-  async function afterLatest (fixtures: readonly UpstreamFixture[]): Promise<void> {
+  /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due (not awaited). */
+  function afterLatest (fixtures: readonly UpstreamFixture[]): void {
     kickoffs.seen(fixtures.map((f) => f.id))
-    if (listEvery > 0 && overlapping && now() >= nextListAt) await listKickoffs()
+    if (listEvery > 0 && overlapping && listing === undefined && now() >= nextListAt) {
+      listing = listKickoffs().finally(() => { listing = undefined })
+    }
   }
 
   async function step (): Promise<void> {
@@ -366,7 +408,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       else {
         const fixtures = await call('/football/livescores/latest', true)
         await ingest(fixtures)
-        await afterLatest(fixtures)
+        afterLatest(fixtures)
       }
       lastPollAt = startedAt
       failures = 0
@@ -390,9 +432,9 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     }
   }
 
-  /** Exponential backoff with jitter, from the failures (or ledger outages) in a row: the floor after one. */
+  /** Exponential backoff with jitter, from the failures in a row: the floor up to FAILURES_AT_FLOOR. */
   function backoff (count: number): number {
-    return Math.min(maxBackoff, pacing.floorMs * 2 ** (Math.min(Math.max(1, count), 10) - 1)) * (0.5 + Math.random() / 2)
+    return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(Math.max(0, count - FAILURES_AT_FLOOR), 10)) * (0.5 + Math.random() / 2)
   }
 
   /**
@@ -409,9 +451,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function delayAfter (err: unknown): Promise<number> {
     if (err instanceof UpstreamRateLimitedError) return Math.max(1000, (err.retryAfterSeconds ?? 60) * 1000)
     if (err instanceof PollSkipped && err.reason === 'budget_ledger_unavailable') {
-      ledgerOutages++
-      log.warn({ err: err.cause }, 'budget ledger cannot be read; polling nothing until it can')
-      return backoff(ledgerOutages)
+      if (ledgerOutages++ === 0) log.warn({ err: err.cause }, 'budget ledger cannot be read; polling nothing until it can')
+      return LEDGER_RETRY_MS
     }
     ledgerOutages = 0
     if (err instanceof PollSkipped) {
@@ -450,11 +491,18 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     async stop () {
       abort.abort()
       await loop
+      await listing
       loop = undefined
       // A stopped poller can still be stepped by hand.
       abort = new AbortController()
     },
-    step,
+    async step () {
+      try {
+        await step()
+      } finally {
+        await listing
+      }
+    },
     forceReconcile () { needReconcile = true },
     status: () => ({
       running: loop !== undefined,

@@ -110,3 +110,27 @@ export function passthroughKeys (prefix: string = DEFAULT_PREFIX): PassthroughKe
     pattern: `${prefix}pt:*`
   }
 }
+
+/** Keys of webhook delivery (src/webhooks): one hash per endpoint, and its delivery lease. */
+export interface WebhookKeys {
+  /**
+   * Hash of one endpoint (client key name + endpoint id): `cursor` (last acknowledged), `status` (JSON of the
+   * worker's last state), `paused` (`1` after failing too long; `0` once resumed).
+   */
+  endpoint: (keyName: string, endpointId: string) => string
+  /** Lease name (for `StoreKeys.lease`) of the one instance that delivers to the endpoint. */
+  leaseName: (keyName: string, endpointId: string) => string
+  /** SCAN MATCH pattern covering every endpoint hash under this prefix. */
+  readonly pattern: string
+}
+
+export function webhookKeys (prefix: string = DEFAULT_PREFIX): WebhookKeys {
+  checkPrefix(prefix)
+  // Key names are free text: encoded so a `:` or a glob character in one cannot reach another's keys.
+  const id = (keyName: string, endpointId: string): string => `${encodeURIComponent(keyName).replace(/[*?[\]]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}:${endpointId}`
+  return {
+    endpoint: (keyName, endpointId) => `${prefix}wh:${id(keyName, endpointId)}`,
+    leaseName: (keyName, endpointId) => `wh:${id(keyName, endpointId)}`,
+    pattern: `${prefix}wh:*`
+  }
+}

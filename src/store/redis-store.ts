@@ -161,14 +161,21 @@ function startTail (
   // Blocking reads need their own connection; the command connection must stay free for everyone else.
   // Its command timeout must outlast the XREAD's own BLOCK, or every idle read would time out. It queues
   // commands until it is connected (its first XREAD is sent at once), whatever the command connection does.
+  // A read the connection loses fails at once (no retries per request) rather than being sent again after
+  // the reconnection, where it would block a whole `blockMs` on a restarted Redis before the epoch is checked.
   const timeout = redis.options.commandTimeout
-  const conn = redis.duplicate({ enableOfflineQueue: true, ...(timeout === undefined ? {} : { commandTimeout: timeout + blockMs }) })
+  const conn = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: 0, ...(timeout === undefined ? {} : { commandTimeout: timeout + blockMs }) })
   // Connection errors also fail the pending XREAD, which reports them; this only keeps ioredis from printing them.
   conn.on('error', () => {})
   // An object, not a `let`: the loop condition reads it while the stop function flips it.
   const state = { closed: false }
   let epoch = start.epoch
   let lastId = `${start.offset}-0`
+  /**
+   * Whether the log may have been lost since the last read: after a failed read (a restart drops the
+   * connection) the epoch is checked before waiting on XREAD, so a reset does not wait for an idle read.
+   */
+  let suspect = false
 
   /** The log was lost: follow the new one from its start, and tell the listener before its first record. */
   const reset = (next: string): void => {
@@ -177,13 +184,21 @@ function startTail (
     if (!state.closed) onReset?.(next)
   }
 
+  /** Resets when the epoch changed. A missing epoch is a lost log nobody has written to yet: open the new one now. */
+  const checkEpoch = async (): Promise<boolean> => {
+    const current = await conn.hget(keys.meta, 'epoch') ?? (await ensureEpoch()).epoch
+    suspect = false
+    if (current === epoch) return false
+    reset(current)
+    return true
+  }
+
   const step = async (): Promise<void> => {
+    if (suspect && await checkEpoch()) return
     const reply = await conn.xread('COUNT', TAIL_BATCH, 'BLOCK', blockMs, 'STREAMS', keys.log, lastId)
     if (reply === null) {
-      // Idle: a flush may have restarted offsets below lastId, where XREAD would never look. A missing epoch
-      // is a lost log nobody has written to yet: open the new epoch now, so readers reset without waiting.
-      const current = await conn.hget(keys.meta, 'epoch') ?? (await ensureEpoch()).epoch
-      if (current !== epoch) reset(current)
+      // Idle: a flush may have restarted offsets below lastId, where XREAD would never look.
+      await checkEpoch()
       return
     }
     for (const [id, fields] of reply[0]?.[1] ?? []) {
@@ -211,6 +226,7 @@ function startTail (
         await step()
       } catch (err) {
         if (state.closed) break
+        suspect = true
         onError?.(err)
         await new Promise((resolve) => setTimeout(resolve, TAIL_RETRY_MS))
       }

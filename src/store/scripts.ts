@@ -30,6 +30,7 @@ declare module 'ioredis' {
     tlLeaseAcquire: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRenew: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRelease: (key: RedisKey, holderId: string) => Result<0 | 1, Context>
+    tlWebhookSave: (lease: RedisKey, endpoint: RedisKey, holderId: string, ...fields: string[]) => Result<0 | 1, Context>
   }
 }
 
@@ -41,7 +42,8 @@ const SCRIPTS = {
   tlLiveFixtures: 'liveFixtures-2',
   tlLeaseAcquire: 'leaseAcquire-1',
   tlLeaseRenew: 'leaseRenew-1',
-  tlLeaseRelease: 'leaseRelease-1'
+  tlLeaseRelease: 'leaseRelease-1',
+  tlWebhookSave: 'webhookSave-2'
 } as const
 
 // Read once per process; the sources never change at run time.

@@ -41,13 +41,21 @@ const STATE_WORDS: Record<string, string> = {
 
 const ANSI = { green: '\u001b[32m', yellow: '\u001b[33m', red: '\u001b[31m', bold: '\u001b[1m', reset: '\u001b[0m' }
 
+/** Where each period's regulation time ends, for a fixture without a clock `length`. */
+const PERIOD_ENDS: Record<string, number> = { '1st-half': 45, '2nd-half': 90, 'extra-time': 105, 'et-1st-half': 105, 'et-2nd-half': 120 }
+
 /**
- * `23'`, `HT`, `FT`, `NS`: the running minute at `atMs` (the fixture's clock runs on its own: the gateway
- * sends no tick it shows anyway), or the state's short name.
+ * `23'`, `90+3'`, `HT`, `FT`, `NS`: the running minute at `atMs` (the fixture's clock runs on its own: the
+ * gateway sends no tick it shows anyway), written as events are (93 in the second half is 90+3), or the
+ * state's short name.
  */
 export function clockLabel (f: LiveFixture, atMs = Date.now()): string {
   const minute = clockMinute(f, atMs)
-  if (f.state.phase === 'live' && minute !== null) return `${minute}'`
+  if (f.state.phase === 'live' && minute !== null) {
+    const c = f.clock
+    const end = c !== undefined && c !== null && c.length !== null ? c.counts_from + c.length : PERIOD_ENDS[f.period ?? '']
+    return end !== undefined && minute > end ? `${end}+${minute - end}'` : `${minute}'`
+  }
   return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
@@ -129,4 +137,13 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { 
     }
   }
   return lines
+}
+
+/**
+ * The stderr line while nothing answers at the gateway's address (it is down, or the URL is wrong):
+ * `cannot reach <url> (ECONNREFUSED); retrying in 2.0 s`, with the network error's code when known.
+ */
+export function cannotReachLine (what: { url: string, detail?: string, delayMs: number }): string {
+  const code = what.detail === undefined ? '' : ` (${clean(what.detail)})`
+  return `cannot reach ${what.url}${code}; retrying in ${(what.delayMs / 1000).toFixed(1)} s`
 }

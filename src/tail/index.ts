@@ -1,28 +1,44 @@
 /**
- * `touchline tail [--league ID] [--fixture ID] [--since CURSOR] [--json] [--url URL] [--key KEY]`: the
+ * `touchline tail [--league ID] [--fixture ID] [--team ID] [--kinds K,...] [--since CURSOR] [--json] [--url URL] [--key KEY]`: the
  * command-line entry of the terminal client (client.ts). Settings are flags only: tail is a client of a
  * gateway, not part of one, so the gateway's TOUCHLINE_* variables do not apply to it.
  */
 import { parseArgs } from 'node:util'
+import { CHANGE_KINDS } from '../fanout/protocol.ts'
+import type { ChangeKind } from '../live/types.ts'
 import { runTail } from './client.ts'
 
-export const TAIL_USAGE = 'tail [--league ID]... [--fixture ID]... [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]'
+export const TAIL_USAGE = 'tail [--league ID]... [--fixture ID]... [--team ID]... [--kinds KIND,...] [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]'
+
+const badValue = (message: string): TypeError => Object.assign(new TypeError(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
 
 /** `--league 271 --league 501` or `--league 271,501` */
 function ids (values: string[] | undefined, flag: string): number[] {
   const out = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '').map(Number)
   const bad = out.find((n) => !Number.isSafeInteger(n) || n <= 0)
-  if (bad !== undefined) throw Object.assign(new TypeError(`--${flag} expects positive integer ids`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
+  if (bad !== undefined) throw badValue(`--${flag} expects positive integer ids`)
   return out
 }
 
-/** Runs the command; resolves with the exit code (0 after Ctrl-C, 1 when the gateway refuses the key). */
+/** `--kinds score_changed,state_changed` (or the flag repeated): undefined when not given. */
+function kindsOf (values: string[] | undefined): ChangeKind[] | undefined {
+  if (values === undefined) return undefined
+  const out = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
+  const known = new Set<string>(CHANGE_KINDS)
+  const bad = out.find((k) => !known.has(k))
+  if (bad !== undefined || out.length === 0) throw badValue(`--kinds expects change kinds among ${CHANGE_KINDS.join(', ')}${bad === undefined ? '' : `, got "${bad}"`}`)
+  return [...new Set(out)] as ChangeKind[]
+}
+
+/** Runs the command; resolves with the exit code (0 after Ctrl-C, 1 when the gateway refuses for good). */
 export async function tailCommand (args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
       league: { type: 'string', multiple: true },
       fixture: { type: 'string', multiple: true },
+      team: { type: 'string', multiple: true },
+      kinds: { type: 'string', multiple: true },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },
       url: { type: 'string', default: 'http://127.0.0.1:8080' },
@@ -35,7 +51,7 @@ export async function tailCommand (args: string[]): Promise<number> {
     url = new URL(values.url)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)')
   } catch {
-    throw Object.assign(new TypeError(`--url expects the gateway's http(s) URL, got "${values.url}"`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
+    throw badValue(`--url expects the gateway's http(s) URL, got "${values.url}"`)
   }
   const abort = new AbortController()
   const stop = (): void => abort.abort()
@@ -50,6 +66,8 @@ export async function tailCommand (args: string[]): Promise<number> {
       key: values.key,
       leagues: ids(values.league, 'league'),
       fixtures: ids(values.fixture, 'fixture'),
+      teams: ids(values.team, 'team'),
+      ...(values.kinds !== undefined ? { kinds: kindsOf(values.kinds) } : {}),
       ...(values.since !== undefined ? { since: values.since } : {}),
       json: values.json,
       color: process.stdout.isTTY && process.env.NO_COLOR === undefined,

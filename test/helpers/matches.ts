@@ -13,14 +13,15 @@ export interface Match {
   readonly id: number
   readonly fixture: LiveFixture
   goal: (side: Side, scorer: string, minute: number, type?: 'GOAL' | 'PENALTY' | 'OWNGOAL') => Promise<ChangeRecord>
-  card: (side: Side, player: string, minute: number, type?: 'YELLOWCARD' | 'REDCARD' | 'YELLOWREDCARD') => Promise<ChangeRecord>
+  /** A card, or another event that leaves the score alone (a missed penalty). */
+  card: (side: Side, player: string, minute: number, type?: 'YELLOWCARD' | 'REDCARD' | 'YELLOWREDCARD' | 'MISSED_PENALTY') => Promise<ChangeRecord>
   /** Removes the goal scored by `scorer` (VAR), the score going down with it. */
   cancelGoal: (scorer: string) => Promise<ChangeRecord>
   clock: (minute: number) => Promise<ChangeRecord>
   state: (code: string) => Promise<ChangeRecord>
 }
 
-const TYPE_IDS: Record<string, number> = { GOAL: 14, OWNGOAL: 15, PENALTY: 16, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
+const TYPE_IDS: Record<string, number> = { GOAL: 14, OWNGOAL: 15, PENALTY: 16, MISSED_PENALTY: 17, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
 let nextEventId = 900_000
 
 export interface Matches {
@@ -30,7 +31,9 @@ export interface Matches {
 export function matches (store: LiveStore): Matches {
   return {
     async start (id, leagueId, home, away, minute = 1) {
-      const state = STATE_BY_CODE.get('INPLAY_1ST_HALF')
+      // A match started past the 45th minute is in its second half (the clock reads 80', not 45+35').
+      const second = minute > 45
+      const state = STATE_BY_CODE.get(second ? 'INPLAY_2ND_HALF' : 'INPLAY_1ST_HALF')
       if (state === undefined) throw new Error('no state')
       let current: LiveFixture = {
         id,
@@ -42,7 +45,7 @@ export function matches (store: LiveStore): Matches {
         starting_at: KICKOFF,
         state: { id: state.id, code: state.state, name: state.name, phase: state.phase },
         minute,
-        period: '1st-half',
+        period: second ? '2nd-half' : '1st-half',
         home: { id: id * 10, name: home, short_code: null, image_path: null, score: 0 },
         away: { id: id * 10 + 1, name: away, short_code: null, image_path: null, score: 0 },
         scores: { current: { home: 0, away: 0 } },

@@ -1,16 +1,23 @@
 /**
  * The scoreboard (`/`): every live fixture the key may see, grouped by league, updated live.
  *
- * Which leagues: every league the key sees (from the passthrough's league list, which also gives the
- * headings their names), plus any league that has a live fixture (GET /v1/fixtures/live, checked again
- * every 30 s), so the page still works when the passthrough is unavailable. Subscribing to whole leagues,
- * not just to the fixtures live now, means a match that kicks off later appears at once.
+ * Which leagues: every league the key may see (`leagues: "*"`, lib/live.js), including leagues whose first
+ * match starts later; the passthrough's league list only gives the headings their names. Subscribing to
+ * whole leagues, not just to the fixtures live now, means a match that kicks off later appears at once.
+ *
+ * Below the live matches: today's results and kick-offs of the same leagues, from the passthrough
+ * (lib/schedule.js), refreshed every minute; a match leaves that list while it is in the live one.
+ *
+ * The connection line counts down to the next attempt ("Reconnecting in 4 s"); a refusal (bad key, revoked
+ * key, refused origin) is said once, in plain words, and ends the retries.
  *
  * The key comes from `?key=` in the page URL (default `demo`).
  */
 import { Board } from './lib/board.js'
-import { LiveFeed, MAX_SUBSCRIPTIONS } from './lib/live.js'
+import { connectionText } from './lib/format.js'
+import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueTitle } from './lib/leagues.js'
+import { fetchFixtures, localDate } from './lib/schedule.js'
 
 const key = new URLSearchParams(location.search).get('key') || 'demo'
 const base = location.origin
@@ -25,21 +32,46 @@ const board = new Board(byId('board'), byId('announcer'), {
   leagueName: (id) => leagueTitle(leagues.get(id), id)
 })
 
-const STATUS_TEXT = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'Offline', refused: 'Refused' }
+const today = new Board(byId('today-board'), byId('announcer'), {
+  grouped: true,
+  headingLevel: 'h3',
+  idPrefix: 'today',
+  labelledBy: 'today-h',
+  leagueName: (id) => leagueTitle(leagues.get(id), id)
+})
+
+/** @type {import('./lib/live.js').FeedStatus} */
+let status = { state: 'connecting' }
+/** @type {number | undefined} when the next connection attempt is due */
+let retryAt
+
+function drawStatus () {
+  const el = byId('connection')
+  const text = connectionText(status, retryAt)
+  const label = /** @type {HTMLElement} */ (el.querySelector('.conn-label'))
+  if (label.textContent !== text) label.textContent = text
+  el.title = text
+}
 
 /** @param {import('./lib/live.js').FeedStatus} s */
 function showStatus (s) {
+  status = s
+  retryAt = s.retryInMs === undefined ? undefined : Date.now() + s.retryInMs
   const el = byId('connection')
   el.dataset.state = s.state
+  if (s.reason) el.dataset.reason = s.reason
+  else delete el.dataset.reason
   document.body.dataset.conn = s.state
-  let text = STATUS_TEXT[s.state]
-  if (s.state === 'reconnecting' && s.retryInMs !== undefined) text = `Reconnecting in ${Math.max(1, Math.round(s.retryInMs / 1000))} s…`
-  if (s.message && s.state !== 'live') text = `${text}: ${s.message}`
-  const label = /** @type {HTMLElement} */ (el.querySelector('.conn-label'))
-  label.textContent = text
-  el.title = s.message ?? text
-  if (s.state === 'refused') byId('summary').textContent = s.message ?? 'The gateway refused this key.'
+  drawStatus()
+  if (s.state === 'refused') {
+    const refusal = byId('refusal')
+    refusal.textContent = s.message ?? 'The gateway refused this key.'
+    refusal.hidden = false
+    byId('summary').textContent = 'Not connected: the gateway refused this key.'
+    byId('board').removeAttribute('aria-busy')
+  }
 }
+setInterval(() => { if (retryAt !== undefined) drawStatus() }, 1000)
 
 function summarize () {
   const all = [...feed.fixtures.values()]
@@ -56,7 +88,17 @@ const feed = new LiveFeed({
   base,
   key,
   discover: true,
-  onUpdate: (u) => { board.update(feed.fixtures, u); summarize() },
+  onUpdate: (u) => {
+    board.update(feed.fixtures, u)
+    summarize()
+    // A match that leaves the live list (after full time) goes to today's, as it ended.
+    if (u.kind === 'change') { const f = feed.fixtures.get(u.frame.fixture_id); if (f !== undefined) ended.set(f.id, f) }
+    if (u.kind === 'expired') {
+      const last = ended.get(u.fixtureId)
+      if (last !== undefined) todays = [...todays.filter((f) => f.id !== last.id), last]
+    }
+    if (u.kind !== 'change') showToday()
+  },
   onStatus: showStatus
 })
 
@@ -69,7 +111,29 @@ const names = fetchLeagues(base, key).then((m) => {
   board.refresh()
   return m
 })
-const first = await Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
-// As many as one connection may hold (DESIGN §4 limits); discovery adds live leagues within the same limit.
-for (const id of [...(first)?.keys() ?? []].slice(0, MAX_SUBSCRIPTIONS)) feed.leagues.add(id)
+await Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
+/** @type {import('./lib/live.js').LiveFixture[]} */
+let todays = []
+/** @type {Map<number, import('./lib/live.js').LiveFixture>} the last state of each fixture the feed changed */
+const ended = new Map()
+/** Today's fixtures that are not in the live list. */
+function showToday () {
+  const rest = new Map(todays.filter((f) => !feed.fixtures.has(f.id)).map((f) => [f.id, f]))
+  byId('today').hidden = rest.size === 0
+  today.show(rest)
+}
+/** The key's leagues (named by the passthrough) and any with a live fixture: the feed follows them all ("*"). */
+function followed () {
+  return [...new Set([...leagues.keys(), ...[...feed.fixtures.values()].map((f) => f.league_id)])]
+}
+async function loadToday () {
+  if (feed.status.state === 'refused') return
+  const fetched = await fetchFixtures(base, key, { leagues: followed(), from: localDate(), to: localDate() })
+  // What the feed saw last is newer than the passthrough's cached copy.
+  todays = fetched.map((f) => ended.get(f.id) ?? f)
+  showToday()
+}
+setInterval(loadToday, 60_000)
+
 await feed.start()
+loadToday()

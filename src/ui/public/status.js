@@ -3,6 +3,10 @@
  * (with a reset countdown ticking every second), the poller, connections and rates, and an hour of 10 s
  * samples as small inline SVG charts (no chart library).
  *
+ * While the gateway cannot be reached every figure is marked stale (dimmed, "as of" the last answer) and
+ * the line at the top counts down to the next try, so an outage never reads as "Running, 0 s ago".
+ * A figure shown twice (a tile and its chart) is the same number: the latest sample's.
+ *
  * @typedef {{ t: number, poll_interval_s: number | null, detection_p50_s: number | null, messages_per_s: number,
  *   cache_hit_ratio: number | null }} Sample
  */
@@ -76,7 +80,9 @@ function chart (samples, spec, now) {
     else run.push([x(p.t), y(p.v)])
   }
   flush()
-  const latest = values.length > 0 ? spec.unit(/** @type {number} */ (values[values.length - 1])) : '–'
+  // The latest sample's value, as the tile shows it: '–' when that sample has none (no request then).
+  const last = points.at(-1)?.v ?? null
+  const latest = last === null ? '–' : spec.unit(last)
   const peak = values.length > 0 ? spec.unit(Math.max(...values)) : '–'
   const box = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'spark', role: 'img', 'aria-label': `${spec.title}: now ${latest}, peak ${peak} over the last hour` })
   box.append(svg('line', { x1: 0, x2: W, y1: H - 0.5, y2: H - 0.5, class: 'axis' }))
@@ -86,6 +92,18 @@ function chart (samples, spec, now) {
     h('figcaption', {}, h('span', { text: spec.title }), h('span', { class: 'chart-now', text: latest })),
     box,
     h('div', { class: 'chart-axis' }, h('span', { text: '60 min ago' }), h('span', { text: `peak ${peak}` }), h('span', { text: 'now' })))
+}
+
+/**
+ * Webhook endpoints by state (none configured: no tile).
+ * @param {any} w the `webhooks` field of /v1/status
+ */
+function webhookTile (w) {
+  if (w === null || w === undefined || w.endpoints === 0) return []
+  const b = w.by_state
+  const trouble = b.retrying + b.paused + b.refused
+  const detail = trouble === 0 ? `${w.delivering_here} delivered from here` : `${b.retrying} retrying · ${b.paused} paused · ${b.refused} refused`
+  return [tile('Webhooks', `${b.active + b.pending}/${w.endpoints}`, detail)]
 }
 
 /** @param {any} s the /v1/status body */
@@ -98,7 +116,8 @@ function render (s) {
     tile('Live fixtures', String(s.live_fixtures), `${p?.tracked ?? 0} tracked`),
     tile('Connections', String(s.connections.total), `${s.connections.ws} WebSocket · ${s.connections.sse} SSE`),
     tile('Messages / s', s.messages_per_s === null ? '–' : s.messages_per_s.toFixed(1), `${s.subscriptions} subscriptions`),
-    tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, 'passthrough, last 10 s'))
+    tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, s.cache_hit_ratio === null ? 'no passthrough request in the last 10 s' : 'passthrough, last 10 s'),
+    ...webhookTile(s.webhooks))
   byId('charts').replaceChildren(...CHARTS.map((spec) => chart(s.history.samples, spec, now)))
 
   countdowns = []
@@ -118,12 +137,14 @@ function render (s) {
   })
   if (rows.length > 0) byId('budget').replaceChildren(...rows)
 
-  byId('poller').replaceChildren(...(p === null
-    ? [h('div', {}, h('dt', { text: 'State' }), h('dd', { text: 'No poller on this instance' }))]
+  const facts = p === null
+    ? [['State', 'No poller on this instance']]
     : [['State', pollerState], ['Interval', `${p.interval_ms} ms`], ['Last poll', ago(p.last_poll_at)], ['Last reconciliation', ago(p.last_reconcile_at)],
         ['Last error', p.last_error ?? 'none'], ['Consecutive failures', String(p.consecutive_failures)], ['Fixtures tracked', String(p.tracked)],
-        ['Awaiting final state', String(p.pending_final)], ['Event log cursor', s.cursor ?? 'store unreachable']]
-        .map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v })))))
+        ['Awaiting final state', String(p.pending_final)]]
+  byId('poller').replaceChildren(...facts.map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v }))),
+    // The store's cursor, poller or not: one token on a line of its own.
+    h('div', { class: 'wide' }, h('dt', { text: 'Event log cursor' }), h('dd', { class: 'cursor', text: s.cursor ?? 'store unreachable' })))
 }
 
 /** @param {'live' | 'offline'} state @param {string} text */
@@ -131,24 +152,52 @@ function connection (state, text) {
   const el = byId('connection')
   el.dataset.state = state
   const label = /** @type {HTMLElement} */ (el.querySelector('.conn-label'))
-  label.textContent = text
+  if (label.textContent !== text) label.textContent = text
+}
+
+/** When the last answer came (Date.now() time), and when the next try is due. */
+let answeredAt = 0
+let nextAt = 0
+/** @type {string} */
+let failure = ''
+
+/** Marks every figure stale while the gateway does not answer, and says since when. */
+function drawStale () {
+  const stale = failure !== ''
+  document.body.toggleAttribute('data-stale', stale)
+  for (const id of ['tiles', 'charts', 'budget', 'poller']) {
+    if (stale) byId(id).setAttribute('aria-describedby', 'stale')
+    else byId(id).removeAttribute('aria-describedby')
+  }
+  const note = byId('stale')
+  note.hidden = !stale
+  if (!stale) return
+  const since = answeredAt === 0 ? 'No figures yet' : `Stale: figures as of ${new Date(answeredAt).toLocaleTimeString()} (${ago(new Date(answeredAt).toISOString())})`
+  note.textContent = `${since}. The gateway does not answer (${failure}).`
+  const secs = Math.max(0, Math.ceil((nextAt - Date.now()) / 1000))
+  connection('offline', secs > 0 ? `Cannot reach the gateway · retrying in ${secs} s` : 'Cannot reach the gateway · retrying now')
 }
 
 async function refresh () {
+  nextAt = Date.now() + REFRESH_MS
   try {
     const res = await fetch('/v1/status', { cache: 'no-store' })
     if (!res.ok) throw new Error(`HTTP ${res.status}`)
     render(await res.json())
+    answeredAt = Date.now()
+    failure = ''
     // The label is a live region: it says only what changes rarely. The time of each refresh goes outside it.
     connection('live', 'Live')
     byId('updated').textContent = ` · updated ${new Date().toLocaleTimeString()}`
   } catch (err) {
-    connection('offline', `Cannot load /v1/status (${/** @type {Error} */ (err).message})`)
+    failure = /** @type {Error} */ (err).message
   }
+  drawStale()
 }
 
 setInterval(() => {
   for (const c of countdowns) c.cell.textContent = c.resetsAt <= Date.now() ? 'reset' : clock(c.resetsAt - Date.now())
+  if (failure !== '') drawStale()
 }, 1000)
 setInterval(refresh, REFRESH_MS)
 await refresh()

@@ -6,8 +6,11 @@
  *
  * Options (on the script tag, or on the placeholder, which wins): data-league (id, or ids separated by
  * commas), data-fixture (id), data-key (client key; default `demo`), data-theme (`light` | `dark`; default:
- * the reader's prefers-color-scheme), data-title (heading; default: the league's name).
- * It renders into the first `[data-touchline-widget]` element not yet taken, or right after the script tag.
+ * the reader's prefers-color-scheme), data-title (heading; default: the league's name), data-target (id or
+ * selector of the placeholder, for a script that cannot sit right after it).
+ * Each script renders into its own placeholder: the one its data-target names, else the
+ * `[data-touchline-widget]` element right before the script tag, else a new one right after the tag. So
+ * several widgets on a page keep their places whatever order their async scripts load in.
  * Theme with CSS custom properties on the placeholder (--tl-bg, --tl-fg, --tl-accent, --tl-font...: see
  * /lib/card.css). The key must allow the host page's origin (`allowed_origins` in the keys file).
  *
@@ -18,13 +21,23 @@
   const script = document.currentScript
   if (!script || !script.src) return
   const src = new URL(script.src, location.href)
-  let host = document.querySelector('[data-touchline-widget]:not([data-touchline-ready])')
+  let host = placeholder(script)
   if (!host) {
     host = document.createElement('div')
     host.setAttribute('data-touchline-widget', '')
     script.insertAdjacentElement('afterend', host)
   }
   host.setAttribute('data-touchline-ready', '')
+  /** @param {Element} tag @returns {Element | null} */
+  function placeholder (tag) {
+    const target = tag.getAttribute('data-target')
+    if (target) {
+      const named = /^#?[\w-]+$/.test(target) ? document.getElementById(target.replace(/^#/, '')) : document.querySelector(target)
+      if (named) return named
+    }
+    const before = tag.previousElementSibling
+    return before && before.hasAttribute('data-touchline-widget') && !before.hasAttribute('data-touchline-ready') ? before : null
+  }
   /** @param {string} name */
   function option (name) {
     const value = host.getAttribute('data-' + name)

@@ -3,7 +3,7 @@
  * gateway on free ports whose store the test drives by hand (no poller), so a goal appears at an exact
  * moment. Screenshots go to test-results/screenshots/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
@@ -27,13 +27,32 @@ export async function launchBrowser (): Promise<Browser> {
   })
 }
 
-/** Saves a screenshot as test-results/screenshots/<name>.png. */
-export async function shot (page: Page, name: string): Promise<string> {
+/** Where `docs: true` screenshots go when TOUCHLINE_DOCS_SCREENSHOTS=1 (the README links them). */
+export const DOCS_SCREENSHOTS = join(process.cwd(), 'docs', 'ui')
+
+/**
+ * Saves a screenshot as test-results/screenshots/<name>.png; with `docs`, and TOUCHLINE_DOCS_SCREENSHOTS=1
+ * set, also as docs/ui/<name>.png (how the README's pictures are made: the tests put each state on screen).
+ */
+export async function shot (page: Page, name: string, opts: { docs?: boolean, fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   const path = join(SCREENSHOTS, `${name}.png`)
-  await page.screenshot({ path })
+  await page.screenshot({ path, fullPage: opts.fullPage === true })
+  if (opts.docs === true && process.env.TOUCHLINE_DOCS_SCREENSHOTS === '1') {
+    mkdirSync(DOCS_SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage === true })
+  }
   return path
 }
+
+/** axe-core's violations on the page (open shadow roots included), as `rule: target` lines. */
+export async function axeViolations (page: Page): Promise<string[]> {
+  // Evaluated, not added as a script tag: the gateway's pages have a CSP that forbids inline scripts.
+  if (await page.evaluate('typeof axe') === 'undefined') await page.evaluate(readFileSync(AXE, 'utf8'))
+  const found = await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => JSON.stringify(n.target)).join(", ")))')
+  return found as string[]
+}
+const AXE = join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js')
 
 /** A computed style property of the element, read in the page (tests are typed without the DOM library). */
 export async function computed (locator: Locator, prop: string): Promise<string> {

@@ -1,7 +1,8 @@
 /**
- * LiveFeed and Board (the browser client's modules) in headless Chromium against a scripted WebSocket:
- * never two sockets at once, errors answering a subscribe (forbidden, internal) handled, and clock-only
- * frames updating just the clock.
+ * TouchlineClient (lib/client.js) and Board in headless Chromium against a scripted WebSocket: never two
+ * sockets at once, additions made offline subscribed with their snapshot, errors answering a subscribe
+ * (forbidden, internal) handled, a lost delta healed once with since, and clock-only frames updating just
+ * the clock.
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,8 +41,8 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     await page.goto(`${gw.url}/status`)
     await page.evaluate(FAKE_SOCKET)
     // As a string: vitest would rewrite a dynamic import() written in this file.
-    await page.evaluate(`Promise.all([import('/lib/live.js'), import('/lib/board.js')])
-      .then(([live, board]) => { globalThis.LiveFeed = live.LiveFeed; globalThis.Board = board.Board })`)
+    await page.evaluate(`Promise.all([import('/lib/client.js'), import('/lib/board.js')])
+      .then(([client, board]) => { globalThis.TouchlineClient = client.TouchlineClient; globalThis.Board = board.Board })`)
     return { page, errors }
   }
 
@@ -49,24 +50,24 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     const { page, errors } = await blank()
     const result = await page.evaluate(async () => {
       const g = globalThis as any
-      const LiveFeed = g.LiveFeed
-      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501] })
-      await feed.start()
+      const client = new g.TouchlineClient({ url: g.location.origin, key: 'demo' })
+      client.subscribe({ leagues: [501] })
+      client.connect()
       const first = g.sockets[0]
       first.open()
       first.frame({ type: 'hello', heartbeat_ms: 60_000 })
       first.frame({ type: 'subscribed' })
       first.frame({ type: 'snapshot', ref: first.sent[0].ref, cursor: 'c1', fixtures: [] })
       first.onclose({ code: 1006 }) // dropped: a retry is scheduled, state reconnecting
-      feed.reconnectNow() // a new socket, connecting
+      client.reconnectNow() // a new socket, connecting
       const second = g.sockets[1]
       g.dispatchEvent(new g.Event('online')) // still reconnecting, but a socket is trying: no third one
       const afterOnline = g.sockets.length
-      feed.connect() // a direct reconnection closes the connecting socket first
+      client.open() // a direct reconnection closes the connecting socket first
       const third = g.sockets[2]
       third.open()
       third.frame({ type: 'hello', heartbeat_ms: 60_000 })
-      feed.stop()
+      client.close()
       return {
         afterOnline,
         total: g.sockets.length,
@@ -79,32 +80,32 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     expect(result.total).toBe(3)
     expect(result.secondClosed).toBe(true)
     expect(result.secondDetached).toBe(true)
-    expect(result.resumed).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c1', snapshot: false })
+    expect(result.resumed).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c1', snapshot: false, format: 'delta' })
     expect(errors).toEqual([])
   })
 
-  it('subscribes leagues learned while offline with their snapshot, apart from the resumed ones', async () => {
+  it('subscribes what was added while offline with its snapshot, apart from the resumed subscription', async () => {
     const { page, errors } = await blank()
     const sent = await page.evaluate(async () => {
       const g = globalThis as any
-      const LiveFeed = g.LiveFeed
-      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501] })
-      await feed.start()
+      const client = new g.TouchlineClient({ url: g.location.origin, key: 'demo' })
+      client.subscribe({ leagues: [501] })
+      client.connect()
       g.sockets[0].open()
       g.sockets[0].frame({ type: 'hello', heartbeat_ms: 60_000 })
       g.sockets[0].frame({ type: 'snapshot', ref: g.sockets[0].sent[0].ref, cursor: 'c1', fixtures: [] })
       g.sockets[0].onclose({ code: 1006 })
-      feed.leagues.add(271)
-      feed.subscribeMore([271]) // no socket open: remembered
-      feed.reconnectNow()
+      client.subscribe({ leagues: [271], teams: [53] }) // no socket open: remembered
+      client.reconnectNow()
       g.sockets[1].open()
       g.sockets[1].frame({ type: 'hello', heartbeat_ms: 60_000 })
-      feed.stop()
+      client.close()
       return g.sockets[1].sent
     })
     expect(sent).toHaveLength(2)
     expect(sent[0]).toMatchObject({ leagues: [501], since: 'c1', snapshot: false })
-    expect(sent[1]).toMatchObject({ leagues: [271], snapshot: true })
+    expect(sent[0].teams).toBeUndefined()
+    expect(sent[1]).toMatchObject({ leagues: [271], teams: [53], snapshot: true })
     expect(String(sent[1].ref)).toMatch(/^more-/)
     expect(errors).toEqual([])
   })
@@ -113,10 +114,11 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     const { page, errors } = await blank()
     const result = await page.evaluate(async () => {
       const g = globalThis as any
-      const LiveFeed = g.LiveFeed
-      const states: string[] = []
-      const feed = new LiveFeed({ base: g.location.origin, key: 'demo', leagues: [501, 8], onStatus: (s: any) => states.push(s.state) })
-      await feed.start()
+      const states: any[] = []
+      const client = new g.TouchlineClient({ url: g.location.origin, key: 'demo' })
+      client.on('status', (s: any) => states.push(s))
+      client.subscribe({ leagues: [501, 8] })
+      client.connect()
       const ws = g.sockets[0]
       ws.open()
       ws.frame({ type: 'hello', heartbeat_ms: 60_000 })
@@ -128,14 +130,75 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
       await new Promise((resolve) => setTimeout(resolve, 1300))
       const caughtUp = ws.sent[2]
       ws.frame({ type: 'error', ref: caughtUp.ref, code: 'forbidden', message: "leagues outside this key's scope: 501", leagues: [501] })
-      return { retried, caughtUp, leagues: [...feed.leagues], states, closed: ws.closedWith !== undefined }
+      return { retried, caughtUp, leagues: [...client.wanted.leagues], states, closed: ws.closedWith !== undefined }
     })
     expect(result.retried).toMatchObject({ op: 'subscribe', leagues: [501], snapshot: true })
     expect(result.caughtUp).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c7', snapshot: false })
     expect(result.leagues).toEqual([])
-    expect(result.states.at(-1)).toBe('refused')
-    expect(result.states).toContain('live')
+    expect(result.states.at(-1)).toEqual({ state: 'refused', reason: 'forbidden', message: 'This key may not follow any of the leagues, fixtures or teams asked for.' })
+    expect(result.states.map((s: any) => s.state)).toContain('live')
     expect(result.closed).toBe(true)
+    expect(errors).toEqual([])
+  })
+
+  it('heals a lost delta frame with since (once while the replay is under way), and takes each change once', async () => {
+    const { page, errors } = await blank()
+    const result = await page.evaluate(async () => {
+      const g = globalThis as any
+      const client = new g.TouchlineClient({ url: g.location.origin, key: 'demo' })
+      const seen: string[] = []
+      const goals: any[] = []
+      client.on('change', (e: any) => seen.push(e.frame.cursor))
+      client.on('goal', (e: any) => goals.push({ side: e.side, score: e.score, replayed: e.replayed }))
+      client.subscribe({ leagues: [501] })
+      client.connect()
+      const ws = g.sockets[0]
+      ws.open()
+      ws.frame({ type: 'hello', heartbeat_ms: 60_000 })
+      const fx = (version: number, home: number) => ({
+        id: 1,
+        league_id: 501,
+        version,
+        state: { code: 'INPLAY_1ST_HALF', name: '1st half', phase: 'live' },
+        minute: 10,
+        home: { name: 'Celtic', score: home },
+        away: { name: 'Kilmarnock', score: 0 },
+        events: [],
+        scores: { current: { home, away: 0 } },
+        starting_at: null
+      })
+      const goal = (version: number, home: number) => ({
+        type: 'change',
+        cursor: `e:${version}`,
+        fixture_id: 1,
+        league_id: 501,
+        version,
+        at: new Date().toISOString(),
+        changes: [{ kind: 'score_changed', home, away: 0, previous: { home: home - 1, away: 0 } }]
+      })
+      ws.frame({ type: 'subscribed', ref: ws.sent[0].ref })
+      ws.frame({ type: 'snapshot', ref: ws.sent[0].ref, cursor: 'e:1', fixtures: [fx(1, 0)] })
+      ws.frame(goal(2, 1)) // applied
+      ws.frame(goal(4, 3)) // version 3 lost: heal from e:2
+      ws.frame(goal(5, 4)) // still a gap: the heal under way covers it
+      const heal = ws.sent.slice(1)
+      ws.frame({ type: 'subscribed', ref: heal[0].ref })
+      ws.frame({ type: 'replay', ref: heal[0].ref, recovered: true, count: 3, cursor: 'e:5' })
+      ws.frame({ ...goal(3, 2), fixture: fx(3, 2) })
+      ws.frame({ ...goal(4, 3), fixture: fx(4, 3) })
+      ws.frame({ ...goal(5, 4), fixture: fx(5, 4) })
+      ws.frame({ ...goal(5, 4), fixture: fx(5, 4) }) // a duplicate: dropped
+      ws.frame(goal(6, 5)) // a delta again, on the healed fixture
+      client.close()
+      return { heal, seen, goals, cursor: client.cursor, score: client.fixtures.get(1).home.score }
+    })
+    expect(result.heal).toHaveLength(1)
+    expect(result.heal[0]).toMatchObject({ op: 'subscribe', leagues: [501], since: 'e:2', snapshot: false })
+    expect(result.seen).toEqual(['e:2', 'e:3', 'e:4', 'e:5', 'e:6'])
+    expect(result.goals.map((g: any) => g.score.home)).toEqual([1, 2, 3, 4, 5])
+    expect(result.goals.map((g: any) => g.replayed)).toEqual([false, true, true, true, false])
+    expect(result.cursor).toBe('e:6')
+    expect(result.score).toBe(5)
     expect(errors).toEqual([])
   })
 

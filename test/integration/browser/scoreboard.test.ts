@@ -45,15 +45,22 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
   }
 
   const card = (page: Page, id: number) => page.locator(`article[data-fixture="${id}"]`)
+  /** Opens a row's events (they stay open across updates). */
+  async function openEvents (page: Page, id: number): Promise<void> {
+    const toggle = card(page, id).locator('button.tl-toggle')
+    await toggle.waitFor()
+    if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click()
+  }
 
   it('lists every live fixture grouped by league, with names from the passthrough', async () => {
     const { page, errors } = await open(`${gw.url}/`)
-    await expect.poll(async () => await page.locator('article.tl-match').count()).toBe(3)
-    const headings = await page.locator('.tl-league').allTextContents()
+    await expect.poll(async () => await page.locator('#board article.tl-match').count()).toBe(3)
+    const headings = await page.locator('#board .tl-league').allTextContents()
     expect(headings).toEqual(['Premiership · Scotland', 'Superliga · Denmark'])
-    const scottish = page.locator('section.tl-group', { has: page.getByRole('heading', { name: /Premiership/ }) })
+    const scottish = page.locator('#board section.tl-group', { has: page.getByRole('heading', { name: /Premiership/ }) })
     await expect.poll(async () => await scottish.locator('article').count()).toBe(2)
     expect(await card(page, 7001).textContent()).toMatch(/18'.*Celtic.*0-0.*Kilmarnock/)
+    await openEvents(page, 7003)
     expect(await card(page, 7003).locator('.tl-ev').textContent()).toContain('J. Hansen')
     expect(await page.locator('main').count()).toBe(1)
     expect(await page.locator('[aria-live="polite"]').count()).toBe(1)
@@ -74,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
     expect(await card(page, 7001).locator('.tl-scored').count()).toBe(1)
     await shot(page, 'scoreboard-goal-flash')
     await expect.poll(async () => await page.locator('#announcer').textContent()).toContain('Goal for Celtic by K. Furuhashi')
-    expect(await card(page, 7001).locator('.tl-ev').textContent()).toMatch(/23'.*K\. Furuhashi/)
+    expect(await card(page, 7001).locator('.tl-latest').textContent()).toMatch(/23'.*K\. Furuhashi/)
     expect(errors).toEqual([])
     await page.close()
   })
@@ -83,6 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
     const { page } = await open(`${gw.url}/`)
     await midtjylland.goal('home', 'P. Sisto', 41)
     await expect.poll(async () => await card(page, 7003).locator('.tl-score').textContent()).toBe('1-0')
+    await openEvents(page, 7003)
     await midtjylland.cancelGoal('P. Sisto')
     await expect.poll(async () => await card(page, 7003).locator('.tl-score').textContent()).toBe('0-0')
     expect(await card(page, 7003).locator('.tl-cancelled s').textContent()).toBe('P. Sisto')
@@ -117,6 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       proxy.resume()
       await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
       await expect.poll(async () => await card(page, 7004).locator('.tl-score').textContent(), { timeout: 5000 }).toBe('1-1')
+      await openEvents(page, 7004)
       const events = await card(page, 7004).locator('.tl-ev').allTextContents()
       expect(events).toHaveLength(3)
       expect(events.join(' | ')).toMatch(/L\. Shinnie.*G\. Mackay-Steven.*B\. Miovski/)

@@ -74,8 +74,8 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
     expect(await widget.locator('article[data-fixture="8003"]').count()).toBe(0)
     await expect.poll(async () => await widget.locator('.tlw-title').textContent()).toBe('Premiership · Scotland')
     // The host page's styles do not reach into the widget...
-    const border = await computed(widget.locator('article[data-fixture="8001"]'), 'borderTopStyle')
-    expect(border).toBe('solid')
+    const border = await computed(widget.locator('article[data-fixture="8001"]'), 'borderLeftWidth')
+    expect(border).toBe('0px')
     // ...but its --tl-* theme variables do.
     const accent = await computed(widget.locator('article[data-fixture="8001"] .tl-clock'), 'color')
     expect(accent).toBe('rgb(200, 30, 120)')
@@ -103,13 +103,19 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
     await page.close()
   })
 
-  it('is refused with a key that does not allow the host origin', async () => {
+  it('is refused with a key that does not allow the host origin, says so, and stops retrying', async () => {
     const { page } = await open('/refused')
+    let sockets = 0
+    page.on('websocket', () => { sockets++ })
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="offline"]').waitFor({ timeout: 10_000 })
-    expect(await widget.locator('.tlw-message').textContent()).toMatch(/may not use this key|Cannot reach/)
+    await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
+    expect(await widget.locator('.tlw-message').textContent()).toBe('This key does not allow this site (refused origin). Add it to the key\'s allowed origins.')
     expect(await widget.locator('article').count()).toBe(0)
-    await shot(page, 'widget-refused')
+    await shot(page, 'widget-refused', { docs: true })
+    // No retry loop: no socket opened in the next 5 s (the backoff before the refusal was under 4 s).
+    const before = sockets
+    await page.waitForTimeout(5000)
+    expect(sockets).toBe(before)
     await page.close()
   })
 

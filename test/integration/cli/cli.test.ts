@@ -78,6 +78,8 @@ describe('touchline command', () => {
     const s = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_LOG_LEVEL: 'warn' })
     const [, url] = await s.waitFor(/touchline gateway\s+(http:\/\/\S+)/)
     expect(s.output()).toMatch(/client key\s+demo/)
+    // The tail command for this gateway's actual port (TOUCHLINE_PORT=0 chose it).
+    expect(s.output()).toContain(`terminal                 npx touchline tail --url ${url}\n`)
     const health = await fetch(`${url}/healthz`)
     expect(await health.json()).toEqual({ status: 'ok' })
     // The poller fills the store within a few seconds.

@@ -12,7 +12,7 @@ import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
 import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
-import { createPoller, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, FAILURES_AT_FLOOR, LEDGER_RETRY_MS, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
@@ -47,6 +47,8 @@ interface RigOptions {
   poller?: PollerOptions
   frozen?: boolean
   onCall?: (c: CallInfo, provider: RunningProvider) => void
+  /** Replaces the poller's pauses (the loop then runs without waiting). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
 const cleanups: Array<() => Promise<void>> = []
@@ -76,7 +78,7 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
     retryBaseMs: 20,
     onCall: (c) => { calls.push(c); opts.onCall?.(c, provider) }
   })
-  const poller = createPoller({ upstream, ledger, store, log }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
+  const poller = createPoller({ upstream, ledger, store, log, ...(opts.sleep !== undefined ? { sleep: opts.sleep } : {}) }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
   cleanups.push(async () => { await poller.stop(); await upstream.close() })
   return { provider, upstream, ledger, store, poller, calls, reserved: granted, advance: (ms) => { frozen = now() + ms } }
 }
@@ -145,10 +147,64 @@ describe('the poller spends only what it reserved', () => {
     await r.poller.stop()
     expect(r.calls.length).toBe(before)
     expect(r.poller.status()).toMatchObject({ lastError: 'budget_ledger_unavailable', consecutiveFailures: 0 })
+    // Asking our own Redis costs no upstream call: the pause stays short, not a growing backoff, so polling
+    // resumes moments after Redis is back.
+    expect(r.poller.status().intervalMs).toBeLessThanOrEqual(LEDGER_RETRY_MS)
+    await own.start()
+    r.poller.start()
+    const back = Date.now()
+    while (r.calls.length === before && Date.now() - back < 10_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await r.poller.stop()
+    expect(r.calls.length).toBeGreaterThan(before)
+    expect(r.reserved()).toBe(r.calls.length)
+  }, 30_000)
+})
+
+describe('failed polls', () => {
+  it('are retried at the floor while sporadic, with a backoff that grows only after FAILURES_AT_FLOOR in a row', async () => {
+    const pauses: number[] = []
+    const r = await rig({
+      poller: { floorMs: 1000, maxBackoffMs: 4000 },
+      provider: { faults: { errorRate: 1, pathContains: '/livescores/latest' } },
+      // No waiting, and no step after the one the test looks at: the loop holds there until stopped.
+      sleep: async (ms, signal) => {
+        pauses.push(ms)
+        if (pauses.length >= 2 + FAILURES_AT_FLOOR) await new Promise((resolve) => { signal.addEventListener('abort', resolve) })
+      }
+    })
+    r.poller.start()
+    const started = Date.now()
+    while (pauses.length < 2 + FAILURES_AT_FLOOR && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await r.poller.stop()
+    // The pause after the reconcile, then one after each failed poll (jittered down to half).
+    const [, ...afterFailures] = pauses
+    expect(r.poller.status().consecutiveFailures).toBeGreaterThan(FAILURES_AT_FLOOR)
+    for (const ms of afterFailures.slice(0, FAILURES_AT_FLOOR)) expect(ms).toBeLessThanOrEqual(1000)
+    expect(afterFailures[FAILURES_AT_FLOOR]).toBeGreaterThan(1000)
+    // The first FAILURES_AT_FLOOR failed polls: the request and both hedges, sent at once on each failure,
+    // each answered 500 twice (the client retries once). After them the upstream looks down: the request
+    // alone (its hedges are due only long after its error answers), so an outage is not met with triples.
+    const errors = r.calls.filter((c) => c.status === 500).length
+    expect(errors).toBeGreaterThanOrEqual(6 * FAILURES_AT_FLOOR + 2)
+    expect(errors).toBeLessThan(6 * (FAILURES_AT_FLOOR + 1))
   }, 30_000)
 })
 
 describe('a hung latest poll', () => {
+  it('has a deadline and hedges of its own: a slow reconcile does not lengthen them', async () => {
+    // The full livescores takes 1.2 s here: four times that would be the deadline of every call.
+    const r = await rig({ provider: { faults: { latencyMs: 1200, pathContains: '/livescores?' } }, poller: { reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 } })
+    await r.poller.step() // reconcile, slow
+    await r.poller.step() // latest, fast: its own pace from now on
+    r.provider.faults.set({ hangRate: 1, pathContains: '/livescores/latest' })
+    const started = Date.now()
+    const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
+    expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
+    expect(String((err as Error).message)).toMatch(/2500 ms/)
+    // Hedges at 0.5 s and 1 s (the latest polls' own pace), each hung for the 2.5 s deadline.
+    expect(Date.now() - started).toBeLessThan(4500)
+  }, 30_000)
+
   it('is abandoned after the short deadline, not retried, and the next poll goes out', async () => {
     const r = await rig({ provider: { faults: { hangRate: 1, pathContains: '/livescores/latest' } } })
     await r.poller.step() // reconcile: livescores answers

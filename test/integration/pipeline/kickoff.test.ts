@@ -198,4 +198,18 @@ describe('a fixture that enters livescores before kick-off', () => {
     expect(hung.calls.filter((c) => c.status === 'timeout')).toHaveLength(1)
     expect(hung.poller.status()).toMatchObject({ lastError: null, consecutiveFailures: 0 })
   }, 30_000)
+
+  it('does not hold up the polls: while a list hangs, the poller keeps polling beside it', async () => {
+    const r = await rig({}, { direct: true, provider: { faults: { hangRate: 1, pathContains: '/fixtures/between/' } } })
+    r.poller.start()
+    const started = Date.now()
+    while (!r.calls.some((c) => c.status === 'timeout') && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 50))
+    await r.poller.stop()
+    const hungAt = r.calls.findIndex((c) => c.status === 'timeout')
+    expect(hungAt, 'the hung list timed out').toBeGreaterThan(0)
+    // Before it: the reconcile at start and the poll the list followed, then the polls made while it hung
+    // (at the 100 ms floor: dozens in its 5 s deadline).
+    expect(r.calls.slice(0, hungAt).filter((c) => c.status === 200).length).toBeGreaterThan(5)
+    expect(r.reserved()).toBe(r.calls.length)
+  }, 30_000)
 })

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import type { LiveStore } from '../../../src/store/index.ts'
+import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 
 const redisUrl = inject('redisUrl')
@@ -53,5 +54,31 @@ describe('poller edge cases', () => {
     await p.poller.step()
     expect(p.poller.status().consecutiveFailures).toBe(0)
     expect(p.poller.status().lastReconcileAt).toBeGreaterThan(reconciles ?? 0)
+  }, 30_000)
+
+  it('fails a step at the first write the store cannot take for an outage, without trying every other fixture', async () => {
+    let down = false
+    let writes = 0
+    const wrap = (store: LiveStore): LiveStore => ({
+      ...store,
+      apply: async (input) => {
+        writes++
+        if (down) throw new StoreUnavailableError(new Error('Command timed out'))
+        return await store.apply(input)
+      }
+    })
+    pipeline = await startPipeline('memory', redisUrl, { provider: { simSpeed: 60, liveTarget: 6 }, wrapStore: wrap })
+    const p = pipeline
+    p.freeze()
+    await p.poller.step()
+    expect(writes, 'several fixtures stored by the first reconcile').toBeGreaterThan(3)
+    down = true
+    writes = 0
+    // Ten minutes of match time later every fixture in the feed has changed.
+    p.advance(10_000)
+    p.poller.forceReconcile()
+    await expect(p.poller.step()).rejects.toBeInstanceOf(StoreUnavailableError)
+    expect(writes).toBe(1)
+    expect(p.poller.status()).toMatchObject({ consecutiveFailures: 1, lastError: 'StoreUnavailableError' })
   }, 30_000)
 })

@@ -62,4 +62,21 @@ describe('the Redis tail across a lost log', () => {
     await server.start()
     await expectResetThenNewLog(first.cursor.split(':')[0] as string)
   })
+
+  it('restart: the new epoch is reported as soon as the tail is connected again, not after an idle read', async () => {
+    // A tail whose idle check would come only after 20 s: the reset must come from the reconnection.
+    const slow = createStore({ kind: 'redis', redis, tailBlockMs: 20_000 })
+    const seen: string[] = []
+    const stopSlow = await slow.subscribe(() => {}, () => {}, (epoch) => seen.push(epoch))
+    try {
+      const oldEpoch = await slow.epoch()
+      await server.stop()
+      await server.start()
+      await waitFor('the reset of the slow tail', () => seen.length > 0, 8000)
+      expect(seen).toEqual([await slow.epoch()])
+      expect(seen[0]).not.toBe(oldEpoch)
+    } finally {
+      await stopSlow()
+    }
+  })
 })

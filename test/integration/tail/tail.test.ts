@@ -1,9 +1,10 @@
 /**
  * `touchline tail` as a child process against a real gateway whose store the test drives: readable lines
- * for goals, cards, VAR removals and states; `--json` change frames; and a resume after a dropped
- * connection that prints what happened meanwhile exactly once.
+ * for goals, cards, VAR removals and states; `--json` change frames; `--team` and `--kinds` filters; and a
+ * resume after a dropped connection that prints what happened meanwhile exactly once.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
@@ -75,10 +76,44 @@ describe('touchline tail', () => {
     expect(frames[0]).toMatchObject({ type: 'change', cursor: record.cursor, fixture_id: 9001, changes: record.changes })
   })
 
+  it('--team follows one team\'s fixtures only, and --kinds prints only those kinds of change', async () => {
+    const hearts = await gw.matches.start(9002, 501, 'Hearts', 'Hibernian', 10)
+    const byTeam = tail(['--url', gw.url, '--team', String(hearts.fixture.away.id), '--json'])
+    const goalsOnly = tail(['--url', gw.url, '--league', '501', '--kinds', 'score_changed,state_changed', '--json'])
+    await until(async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 2, 10_000, 'both subscriptions')
+    await celtic.goal('home', 'N. Kuhn', 80)
+    await hearts.card('home', 'B. Nieuwenhof', 12)
+    await hearts.goal('away', 'M. Boyle', 14)
+    await byTeam.waitFor(/"fixture_id":9002.*score_changed/)
+    await goalsOnly.waitFor(/"fixture_id":9002.*score_changed/)
+    const frames = (t: ReturnType<typeof tail>) => t.lines().map((l) => JSON.parse(l) as { fixture_id: number, changes: Array<{ kind: string }> })
+    // The team's two changes, the card too; nothing of Celtic's match.
+    expect(frames(byTeam).map((f) => f.fixture_id)).toEqual([9002, 9002])
+    // Both goals, with only their score change; the card had nothing of those kinds and was not sent.
+    expect(frames(goalsOnly).map((f) => [f.fixture_id, f.changes.map((c) => c.kind)])).toEqual([[9001, ['score_changed']], [9002, ['score_changed']]])
+  })
+
+  it('refuses an unknown change kind with usage and exit code 2', async () => {
+    const t = tail(['--url', gw.url, '--kinds', 'goal'])
+    expect(await t.exited).toBe(2)
+    expect(t.stderr()).toMatch(/--kinds expects change kinds among fixture_added, .*got "goal"/)
+  })
+
   it('exits 1 when the gateway refuses the key', async () => {
     const t = tail(['--url', gw.url, '--key', 'not-a-key', '--league', '501'])
     expect(await t.exited).toBe(1)
-    expect(t.stderr()).toMatch(/refused/)
+    expect(t.stderr()).toMatch(/refused the connection \(unauthorized\): The gateway does not know this key \(bad key\)/)
+  })
+
+  it('says "cannot reach <url>" when nothing answers there, not "no league to follow"', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise((resolve) => probe.close(resolve))
+    const t = tail(['--url', `http://127.0.0.1:${port}`])
+    await t.waitFor(new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); retrying in \\d+\\.\\d s`), 10_000, 'stderr')
+    expect(t.stderr()).not.toMatch(/no league/)
   })
 
   describe('after a dropped connection', () => {

@@ -30,4 +30,15 @@ describe('call deadline', () => {
     d.succeeded(2000)
     expect(d.hedgeAfter(), 'half the 8 s deadline').toBe(4000)
   })
+
+  it('follows its fallback until a call of its own succeeded', () => {
+    const reconcile = createCallDeadline({ floorMs: 2500 })
+    reconcile.succeeded(1000)
+    const latest = createCallDeadline({ floorMs: 2500, fallback: reconcile })
+    expect(latest.current()).toBe(4000)
+    expect(latest.hedgeAfter()).toBe(2000)
+    latest.succeeded(20)
+    expect(latest.current()).toBe(2500)
+    expect(latest.hedgeAfter()).toBe(500)
+  })
 })

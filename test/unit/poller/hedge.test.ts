@@ -63,4 +63,23 @@ describe('hedged', () => {
     await expect(done).rejects.toThrow('aborted')
     expect(log.sort()).toEqual(['a aborted', 'a sent', 'b aborted', 'b sent'])
   })
+
+  it('sends the next hedge at once when a request fails with an error the caller says is worth one, and takes its answer', async () => {
+    const log: string[] = []
+    const run = sequence([request(log, 'a', 5, undefined, new Error('500')), request(log, 'b', 5)])
+    const started = Date.now()
+    expect(await hedged(run, 10_000, new AbortController().signal, 2, (err) => String(err).includes('500'))).toBe('b')
+    expect(Date.now() - started, 'not after the hedge interval').toBeLessThan(1000)
+    expect(log).toEqual(['a sent', 'b sent'])
+  })
+
+  it('fails at once on an error the caller says is not worth a hedge (a 429), and when no hedge is left', async () => {
+    const log: string[] = []
+    const worth = (err: unknown): boolean => String(err).includes('500')
+    await expect(hedged(sequence([request(log, 'a', 5, undefined, new Error('429'))]), 10_000, new AbortController().signal, 2, worth)).rejects.toThrow('429')
+    expect(log).toEqual(['a sent'])
+    const fails = (name: string) => request(log, name, 5, undefined, new Error(`500 ${name}`))
+    await expect(hedged(sequence([fails('b'), fails('c'), fails('d')]), 10_000, new AbortController().signal, 2, worth)).rejects.toThrow('500 d')
+    expect(log).toEqual(['a sent', 'b sent', 'c sent', 'd sent'])
+  })
 })

@@ -32,6 +32,7 @@ function freezable (lease: Lease): Lease & { freeze: () => void, thaw: () => voi
 
 function start (lease: Lease, holderId: string, events: string[], ttlMs = 1000): Leader {
   const leader = startLeadership({
+    onRetaken: () => { events.push(`${holderId} retook at ${Date.now()}`) },
     lease,
     name: 'poller',
     holderId,
@@ -91,5 +92,30 @@ describe('leadership with a local deadline', () => {
     await sleep(800)
     expect(la.isLeader()).toBe(true)
     expect(events.filter((e) => e.includes('deposed'))).toEqual([])
+  })
+
+  it('a holder whose lease vanished (Redis restarted empty, flushed) takes it again at its next renewal without stopping', async () => {
+    const shared = createLease({ kind: 'memory' })
+    const events: string[] = []
+    const la = start(shared, 'a', events)
+    await until(() => la.isLeader(), 'a leads')
+    // The key is gone behind the holder's back, as after a restart without persistence.
+    expect(await shared.release('poller', 'a')).toBe(true)
+    await until(() => events.some((e) => e.startsWith('a retook')), 'a takes the lease again')
+    expect(await shared.holder('poller')).toBe('a')
+    expect(la.isLeader()).toBe(true)
+    expect(events.filter((e) => e.includes('deposed'))).toEqual([])
+  })
+
+  it('a holder whose lease another instance took meanwhile stops: it takes only a free lease', async () => {
+    const shared = createLease({ kind: 'memory' })
+    const events: string[] = []
+    const la = start(shared, 'a', events)
+    await until(() => la.isLeader(), 'a leads')
+    await shared.release('poller', 'a')
+    expect(await shared.acquire('poller', 'b', 60_000)).toBe(true)
+    await until(() => !la.isLeader(), 'a stops leading')
+    expect(await shared.holder('poller')).toBe('b')
+    expect(events.filter((e) => e.includes('retook'))).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Change, LiveEvent, LiveFixture } from '../../../src/live/types.ts'
-import { clean, clockLabel, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
+import { clean, clockLabel, cannotReachLine, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const f = (overrides: Partial<LiveFixture> = {}): LiveFixture => fixture(1, 501, {
@@ -60,6 +60,25 @@ describe('tail lines', () => {
     expect(clockLabel(f({ state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' }, minute: null }))).toBe('FT')
     expect(fixtureLine(f({ state: { id: 8, code: 'FT_PEN', name: 'After Penalties', phase: 'finished' }, scores: { current: { home: 1, away: 1 }, penalty_shootout: { home: 4, away: 3 } } })))
       .toBe('FTP Celtic 1-0 Kilmarnock (4-3 pens)')
+  })
+
+  it('writes stoppage time as events do: 90+3\', not 93\'', () => {
+    const at = Date.parse('2026-11-24T20:00:00Z')
+    const clock = (countsFrom: number, minutesAgo: number): LiveFixture['clock'] =>
+      ({ period_started_at: new Date(at - minutesAgo * 60_000 - 10_000).toISOString(), counts_from: countsFrom, length: 45, added: 4, rate: 1, ticking: true })
+    expect(clockLabel(f({ minute: 93, clock: clock(45, 48) }), at)).toBe("90+3'")
+    expect(clockLabel(f({ minute: 46, clock: clock(0, 46) }), at)).toBe("45+1'")
+    expect(clockLabel(f({ minute: 67, clock: clock(45, 22) }), at)).toBe("67'")
+    // No clock: the period says where regulation time ends.
+    expect(clockLabel(f({ minute: 94, period: '2nd-half', clock: null }))).toBe("90+4'")
+  })
+
+  it('says "cannot reach <url>" when nothing answers there, with the network error when known', () => {
+    expect(cannotReachLine({ url: 'http://127.0.0.1:8080', detail: 'ECONNREFUSED', delayMs: 1500 }))
+      .toBe('cannot reach http://127.0.0.1:8080 (ECONNREFUSED); retrying in 1.5 s')
+    expect(cannotReachLine({ url: 'https://scores.example', detail: 'ENOTFOUND', delayMs: 500 }))
+      .toBe('cannot reach https://scores.example (ENOTFOUND); retrying in 0.5 s')
+    expect(cannotReachLine({ url: 'https://scores.example', delayMs: 400 })).toBe('cannot reach https://scores.example; retrying in 0.4 s')
   })
 
   it('colours goals when asked', () => {

@@ -1,20 +1,22 @@
 /**
- * Board: renders a LiveFeed's fixtures as match cards (optionally grouped by league), keeps each card's
- * element stable across updates (so the goal flash animation is not restarted by a clock tick), flashes a
- * card on a goal, keeps goals cancelled by VAR struck through, and speaks goals in an aria-live region.
- * Shared by the scoreboard page and the widget; styles are in `card.css`.
+ * Board: renders fixtures as compact livescore rows (clock with a live mark, teams, score, latest goal),
+ * optionally grouped by league, with each match's events behind a button (keyboard-operable, also opened by
+ * a click anywhere on the row). Goals (og, pen, missed pen), red cards and VAR decisions are always listed
+ * when the events are open; other events (yellow cards...) are capped, with a "+N more" button.
+ * Keeps each row's element stable across updates (so the goal flash animation is not restarted by a clock
+ * tick), flashes a row on a goal, keeps goals cancelled by VAR struck through, and speaks goals in an
+ * aria-live region. Shared by the scoreboard page and the widget; styles are in `card.css`.
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./live.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
-import { runningMinute } from './clock.js'
-import { announcements, cancelledIn, clockLabel, creditedSide, eventMinute, eventStyle, goalsIn, goalsText, h, playerName, shootout } from './format.js'
+import { announcements, cancelledIn, clockLabel, clockReading, creditedSide, eventMinute, eventStyle, eventText, goalsIn, goalsText, h, isGoalType, isKeyEvent, notStarted, playerName, shootout } from './format.js'
 
 /** How long the scoring side's score stays highlighted after a goal. */
 const SCORED_MS = 8000
-/** Most recent events shown per card. */
-const MAX_EVENTS = 8
+/** Events other than goals, red cards and VAR listed before "+N more" (the most recent ones). */
+const MAX_OTHER_EVENTS = 3
 
 export class Board {
   /**
@@ -24,6 +26,10 @@ export class Board {
    * @param {boolean} [opts.grouped] one section per league, with a heading
    * @param {(leagueId: number) => string} [opts.leagueName]
    * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
+   * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
+   * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
+   * @param {string} [opts.labelledBy] id of an element whose text starts each league section's name (two
+   *   boards on a page: "Today Premiership" is not the live board's "Premiership")
    */
   constructor (root, announcer, opts = {}) {
     this.root = root
@@ -31,6 +37,11 @@ export class Board {
     this.grouped = opts.grouped === true
     this.leagueName = opts.leagueName ?? ((id) => `League ${id}`)
     this.headingLevel = opts.headingLevel ?? 'h2'
+    this.expanded = opts.expanded === true
+    this.idPrefix = opts.idPrefix ?? 'tl'
+    this.labelledBy = opts.labelledBy === undefined ? '' : `${opts.labelledBy} `
+    /** @type {Map<number, { open: boolean, all: boolean }>} which rows show their events, and all of them */
+    this.open = new Map()
     /** @type {Map<number, HTMLElement>} */ this.cards = new Map()
     /** @type {Map<number, { section: HTMLElement, heading: HTMLElement, list: HTMLElement }>} */ this.sections = new Map()
     /** @type {Map<number, { home: number, away: number }>} when each side's score highlight ends */ this.scored = new Map()
@@ -78,6 +89,15 @@ export class Board {
     this.layout()
   }
 
+  /**
+   * Shows exactly these fixtures (a list fetched over HTTP rather than a feed's).
+   * @param {Map<number, LiveFixture>} fixtures
+   */
+  show (fixtures) {
+    this.fixtures = fixtures
+    this.refresh()
+  }
+
   /** @param {import('./live.js').ChangeFrame} frame */
   celebrate (frame) {
     const goals = goalsIn(frame)
@@ -106,6 +126,12 @@ export class Board {
     if (el === undefined) {
       el = h('article', { class: 'tl-match', 'data-fixture': f.id })
       el.addEventListener('animationend', () => el?.classList.remove('tl-flash'))
+      // A click anywhere on the row opens the events, as on livescore sites; the button is the keyboard way.
+      el.addEventListener('click', (ev) => {
+        const target = /** @type {Element} */ (ev.target)
+        if (target.closest('.tl-more') !== null) this.toggle(f.id, true)
+        else if (target.closest('.tl-row') !== null && el?.querySelector('.tl-toggle') !== null) this.toggle(f.id)
+      })
       this.cards.set(f.id, el)
     }
     return el
@@ -122,45 +148,81 @@ export class Board {
     el.setAttribute('aria-label', cardLabel(f))
   }
 
+  /** Opens or closes a row's events. @param {number} id @param {boolean} [all] also list every event */
+  toggle (id, all) {
+    const o = this.openState(id)
+    this.open.set(id, all === undefined ? { open: !o.open, all: o.all } : { open: true, all })
+    const f = this.fixtures.get(id)
+    if (f !== undefined) this.renderCard(f)
+    const focus = this.cards.get(id)?.querySelector(all === undefined ? '.tl-toggle' : '.tl-events')
+    if (focus instanceof HTMLElement) focus.focus()
+  }
+
+  /** @param {number} id */
+  openState (id) {
+    return this.open.get(id) ?? { open: this.expanded, all: false }
+  }
+
   /** @param {LiveFixture} f */
   renderCard (f) {
     const el = this.card(f)
     const scored = this.scored.get(f.id) ?? { home: 0, away: 0 }
     const now = Date.now()
     const pens = shootout(f)
+    const before = notStarted(f)
+    const events = this.listed(f)
+    const state = this.openState(f.id)
+    const detailsId = `${this.idPrefix}-events-${f.id}`
     el.dataset.phase = f.state.phase
     el.dataset.league = String(f.league_id)
+    el.dataset.open = String(state.open && events.length > 0)
     el.setAttribute('aria-label', cardLabel(f))
+    const goal = latestGoal(f)
     el.replaceChildren(
       h('div', { class: 'tl-row' },
         h('span', { class: 'tl-clock', title: f.state.name }, f.state.phase === 'live' ? h('span', { class: 'tl-dot', 'aria-hidden': 'true' }) : null,
           h('span', { class: 'tl-clock-text', text: clockLabel(f) })),
-        h('span', { class: 'tl-team tl-home' }, h('span', { class: 'tl-name', text: f.home.name, title: f.home.name })),
-        h('span', { class: 'tl-score', 'aria-hidden': 'true' },
-          h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: goalsText(f.home.score) }),
+        h('span', { class: 'tl-team tl-home' }, h('span', { class: 'tl-name', text: f.home.name })),
+        h('span', { class: `tl-score${before ? ' tl-not-started' : ''}`, 'aria-hidden': 'true' },
+          h('span', { class: `tl-goals${scored.home > now ? ' tl-scored' : ''}`, text: before ? '' : goalsText(f.home.score) }),
           h('span', { class: 'tl-sep', text: '-' }),
-          h('span', { class: `tl-goals${scored.away > now ? ' tl-scored' : ''}`, text: goalsText(f.away.score) })),
-        h('span', { class: 'tl-team tl-away' }, h('span', { class: 'tl-name', text: f.away.name, title: f.away.name }))),
-      ...[pens ? h('div', { class: 'tl-pens', text: pens }) : null, this.events(f)].filter((x) => x !== null))
+          h('span', { class: `tl-goals${scored.away > now ? ' tl-scored' : ''}`, text: before ? '' : goalsText(f.away.score) })),
+        h('span', { class: 'tl-team tl-away' }, h('span', { class: 'tl-name', text: f.away.name })),
+        goal ? h('span', { class: 'tl-latest', title: 'Latest goal' }, h('span', { class: 'tl-icon tl-icon-goal', 'aria-hidden': 'true' }), ` ${eventMinute(goal)} ${eventText(goal)}`) : h('span', { class: 'tl-latest' }),
+        events.length > 0
+          ? h('button', { type: 'button', class: 'tl-toggle', 'aria-expanded': String(state.open), 'aria-controls': detailsId, title: `${state.open ? 'Hide' : 'Show'} the match events` },
+            h('span', { class: 'tl-count', text: String(events.length) }), h('span', { class: 'tl-visually-hidden', text: ` ${events.length === 1 ? 'event' : 'events'}` }),
+            h('span', { class: 'tl-chevron', 'aria-hidden': 'true' }))
+          : h('span', { class: 'tl-toggle-space' })),
+      ...[pens ? h('div', { class: 'tl-pens', text: pens }) : null,
+        state.open && events.length > 0 ? this.details(f, events, state.all, detailsId) : null].filter((x) => x !== null))
   }
 
-  /** Goals, cards and VAR-cancelled goals, most recent last. @param {LiveFixture} f */
-  events (f) {
-    /** @type {Array<{ e: LiveEvent, cancelled: boolean }>} */
-    const shown = f.events.filter((e) => eventStyle(e) !== undefined && e.side).map((e) => ({ e, cancelled: false }))
+  /**
+   * Every event a row can list (goals, cards, VAR; VAR-cancelled goals kept struck through), oldest first.
+   * @param {LiveFixture} f
+   * @returns {Array<{ e: LiveEvent, cancelled: boolean }>}
+   */
+  listed (f) {
+    const shown = (f.events ?? []).filter((e) => eventStyle(e) !== undefined && e.side).map((e) => ({ e, cancelled: false }))
     for (const e of this.cancelled.get(f.id) ?? []) if (!f.events.some((x) => x.id === e.id)) shown.push({ e, cancelled: true })
-    if (shown.length === 0) return null
-    shown.sort((a, b) => (a.e.minute ?? 0) - (b.e.minute ?? 0) || (a.e.extra_minute ?? 0) - (b.e.extra_minute ?? 0) || a.e.id - b.e.id)
-    return h('ul', { class: 'tl-events', 'aria-label': 'Match events' }, ...shown.slice(-MAX_EVENTS).map(({ e, cancelled }) => {
-      const style = eventStyle(e) ?? { cls: 'other', label: e.type }
-      const who = playerName(e) || style.label
-      const note = { OWNGOAL: ' (og)', PENALTY: ' (pen)', MISSED_PENALTY: ' (pen missed)' }[/** @type {string} */ (e.type)] ?? ''
-      return h('li', { class: `tl-ev tl-${creditedSide(e)}${cancelled ? ' tl-cancelled' : ''}`, title: `${style.label}${cancelled ? ', cancelled by VAR' : ''}` },
-        h('span', { class: 'tl-min', text: eventMinute(e) }),
-        h('span', { class: `tl-icon tl-icon-${style.cls}`, role: 'img', 'aria-label': cancelled ? `${style.label} cancelled by VAR` : style.label }),
-        cancelled ? h('s', { text: who }) : h('span', { text: who + note }),
-        cancelled ? h('span', { class: 'tl-var', text: 'VAR' }) : null)
-    }))
+    return shown.sort((a, b) => (a.e.minute ?? 0) - (b.e.minute ?? 0) || (a.e.extra_minute ?? 0) - (b.e.extra_minute ?? 0) || a.e.id - b.e.id)
+  }
+
+  /**
+   * The open events: goals, red cards and VAR always; the other events capped, with "+N more".
+   * @param {LiveFixture} f @param {Array<{ e: LiveEvent, cancelled: boolean }>} shown @param {boolean} all @param {string} id
+   */
+  details (f, shown, all, id) {
+    const others = shown.filter(({ e, cancelled }) => !cancelled && !isKeyEvent(e))
+    const hidden = new Set(all ? [] : others.slice(0, Math.max(0, others.length - MAX_OTHER_EVENTS)).map(({ e }) => e.id))
+    const list = h('ul', { class: 'tl-events', 'aria-label': `Match events: ${f.home.name} v ${f.away.name}`, tabindex: '-1' },
+      ...shown.filter(({ e, cancelled }) => cancelled || !hidden.has(e.id)).map(({ e, cancelled }) => eventItem(e, cancelled)))
+    return h('div', { class: 'tl-details', id },
+      list,
+      hidden.size > 0
+        ? h('button', { type: 'button', class: 'tl-more', 'aria-label': `Show ${hidden.size} more ${hidden.size === 1 ? 'event' : 'events'} (cards, substitutions)` }, `+${hidden.size} more`)
+        : null)
   }
 
   /** Puts sections and cards in order, moving only what is out of place; drops cards of gone fixtures. */
@@ -185,19 +247,33 @@ export class Board {
   section (id) {
     let s = this.sections.get(id)
     if (s === undefined) {
-      const heading = h(this.headingLevel, { class: 'tl-league', id: `league-${id}`, text: this.leagueName(id) })
+      const heading = h(this.headingLevel, { class: 'tl-league', id: `${this.idPrefix}-league-${id}`, text: this.leagueName(id) })
       const list = h('div', { class: 'tl-list' })
-      s = { section: h('section', { class: 'tl-group', 'aria-labelledby': `league-${id}` }, heading, list), heading, list }
+      s = { section: h('section', { class: 'tl-group', 'aria-labelledby': `${this.labelledBy}${this.idPrefix}-league-${id}` }, heading, list), heading, list }
       this.sections.set(id, s)
     }
     return s
   }
 }
 
-/** The card's accessible name: both sides' scores and the clock. @param {LiveFixture} f */
+/** The row's accessible name: both sides' scores (none before kick-off) and the clock. @param {LiveFixture} f */
 function cardLabel (f) {
-  const minute = runningMinute(f)
-  return `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, ${f.state.phase === 'live' && minute !== null ? `minute ${minute}` : f.state.name}`
+  const r = clockReading(f)
+  const when = f.state.phase === 'live' && r !== null ? `minute ${r.minute}${r.extra ? ` plus ${r.extra}` : ''}` : f.state.phase === 'scheduled' ? `kick-off ${clockLabel(f)}` : f.state.name
+  return notStarted(f) ? `${f.home.name} v ${f.away.name}, ${when}` : `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, ${when}`
+}
+
+/** The last goal that stands, for the row's summary. @param {LiveFixture} f */
+const latestGoal = (f) => (f.events ?? []).filter((e) => isGoalType(e.type)).at(-1)
+
+/** One line of the open events. @param {LiveEvent} e @param {boolean} cancelled */
+function eventItem (e, cancelled) {
+  const style = eventStyle(e) ?? { cls: 'other', label: e.type }
+  return h('li', { class: `tl-ev tl-${creditedSide(e)}${cancelled ? ' tl-cancelled' : ''}${isKeyEvent(e) ? ' tl-key' : ''}`, 'data-type': e.type, title: `${style.label}${cancelled ? ', cancelled by VAR' : ''}` },
+    h('span', { class: 'tl-min', text: eventMinute(e) }),
+    h('span', { class: `tl-icon tl-icon-${style.cls}`, role: 'img', 'aria-label': cancelled ? `${style.label} cancelled by VAR` : style.label }),
+    cancelled ? h('s', { text: playerName(e) || style.label }) : h('span', { class: 'tl-who', text: eventText(e) }),
+    cancelled ? h('span', { class: 'tl-var', text: 'VAR' }) : null)
 }
 
 /**

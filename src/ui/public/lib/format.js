@@ -28,22 +28,39 @@ export function h (tag, attrs = {}, ...children) {
   return el
 }
 
-/** Event types shown on a card, with their CSS modifier and spoken name. */
+/** Event types shown on a card, with their CSS modifier, spoken name and whether they always show. */
 const SHOWN = {
-  GOAL: { cls: 'goal', label: 'Goal' },
-  PENALTY: { cls: 'goal', label: 'Penalty goal' },
-  OWNGOAL: { cls: 'own-goal', label: 'Own goal' },
-  MISSED_PENALTY: { cls: 'missed', label: 'Missed penalty' },
-  YELLOWCARD: { cls: 'yellow', label: 'Yellow card' },
-  YELLOWREDCARD: { cls: 'second-yellow', label: 'Second yellow card' },
-  REDCARD: { cls: 'red', label: 'Red card' }
+  GOAL: { cls: 'goal', label: 'Goal', key: true },
+  PENALTY: { cls: 'goal', label: 'Penalty goal', key: true },
+  OWNGOAL: { cls: 'own-goal', label: 'Own goal', key: true },
+  MISSED_PENALTY: { cls: 'missed', label: 'Missed penalty', key: true },
+  REDCARD: { cls: 'red', label: 'Red card', key: true },
+  YELLOWREDCARD: { cls: 'second-yellow', label: 'Second yellow card', key: true },
+  VAR: { cls: 'var', label: 'VAR decision', key: true },
+  VAR_CARD: { cls: 'var', label: 'Card reviewed by VAR', key: true },
+  YELLOWCARD: { cls: 'yellow', label: 'Yellow card', key: false },
+  SUBSTITUTION: { cls: 'sub', label: 'Substitution', key: false }
 }
+
+/** What follows a player's name: the kind of goal, so "(og)" or "(pen missed)" is never lost. */
+const NOTES = { OWNGOAL: ' (og)', PENALTY: ' (pen)', MISSED_PENALTY: ' (pen missed)' }
 
 /** @param {string} type */
 export const isGoalType = (type) => type === 'GOAL' || type === 'PENALTY' || type === 'OWNGOAL'
 
-/** @param {LiveEvent} e @returns {{ cls: string, label: string } | undefined} */
+/** @param {LiveEvent} e @returns {{ cls: string, label: string, key: boolean } | undefined} */
 export const eventStyle = (e) => SHOWN[/** @type {keyof typeof SHOWN} */ (e.type)]
+
+/** Whether an event is always listed (goals, missed penalties, red cards, VAR) rather than counted in "+N more". */
+export const isKeyEvent = (/** @type {LiveEvent} */ e) => eventStyle(e)?.key === true
+
+/** `Name (og)`: the player (or the event's name) and the kind of goal. @param {LiveEvent} e */
+export const eventText = (e) => {
+  const name = playerName(e) || eventStyle(e)?.label || e.type
+  const note = NOTES[/** @type {keyof typeof NOTES} */ (e.type)] ?? ''
+  const info = (e.type === 'VAR' || e.type === 'VAR_CARD') && e.result ? `: ${e.result}` : ''
+  return name + note + info
+}
 
 /** `45+2'`, or '' when upstream gave no minute @param {{ minute: number | null, extra_minute: number | null }} e */
 export const eventMinute = (e) => e.minute === null ? '' : `${e.minute}${e.extra_minute ? `+${e.extra_minute}` : ''}'`
@@ -72,20 +89,55 @@ const STATE_LABELS = {
   TBA: 'TBA'
 }
 
+/** Where each period's regulation time ends, for a clock that has no `length` (older frames). */
+const PERIOD_ENDS = { '1st-half': 45, '2nd-half': 90, 'extra-time': 105, 'et-1st-half': 105, 'et-2nd-half': 120 }
+
+/** Shoot-out kicks count kicks, not minutes: never a clock reading. */
+const SHOOTOUT = new Set(['PENALTY_SHOOTOUT_GOAL', 'PENALTY_SHOOTOUT_MISS'])
+
 /**
- * What the clock column shows: the running minute, a state label, or the local kick-off time.
+ * The live clock as minute and added minute, as events are written (93 in the second half is 90+3), and
+ * never behind the last event (the clock may be a little late when a goal arrives: the goal's minute wins).
+ * @param {LiveFixture} f
+ * @returns {{ minute: number, extra: number } | null}
+ */
+export function clockReading (f) {
+  const running = runningMinute(f)
+  if (running === null || running === undefined) return null
+  const c = f.clock
+  const end = c && c.length !== null && c.length !== undefined
+    ? c.counts_from + c.length
+    : PERIOD_ENDS[/** @type {keyof typeof PERIOD_ENDS} */ (String(/** @type {any} */ (f).period ?? '').toLowerCase())]
+  /** @type {{ minute: number, extra: number }} */
+  let reading = end !== undefined && running > end ? { minute: end, extra: running - end } : { minute: running, extra: 0 }
+  const from = c?.counts_from ?? 0
+  for (const e of f.events ?? []) {
+    if (e.minute === null || e.minute === undefined || SHOOTOUT.has(e.type) || e.minute < from) continue
+    const extra = e.extra_minute ?? 0
+    if (e.minute > reading.minute || (e.minute === reading.minute && extra > reading.extra)) reading = { minute: e.minute, extra }
+  }
+  return reading
+}
+
+/**
+ * What the clock column shows: the running minute (`67'`, `90+3'`), a state label, or the local kick-off time.
  * @param {LiveFixture} f
  */
 export function clockLabel (f) {
   const label = STATE_LABELS[/** @type {keyof typeof STATE_LABELS} */ (f.state.code)]
   if (label !== undefined) return label
-  const minute = runningMinute(f)
-  if (f.state.phase === 'live') return minute === null ? 'Live' : `${minute}'`
+  if (f.state.phase === 'live') {
+    const r = clockReading(f)
+    return r === null ? 'Live' : eventMinute({ minute: r.minute, extra_minute: r.extra })
+  }
   if (f.state.phase === 'scheduled' && f.starting_at) {
-    return new Date(f.starting_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    return new Date(f.starting_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
   }
   return f.state.name
 }
+
+/** Whether the match has not started: its score is shown as "-", not 0-0. @param {LiveFixture} f */
+export const notStarted = (f) => f.state.phase === 'scheduled' || f.state.code === 'NS'
 
 /** Shoot-out score as `(4-3 pens)`, or '' @param {LiveFixture} f */
 export function shootout (f) {
@@ -145,4 +197,20 @@ export function announcements (frame) {
   const state = frame.changes.find((c) => c.kind === 'state_changed')
   if (state && state.state.phase === 'finished') out.push(`Full time: ${line}.`)
   return out
+}
+
+/**
+ * The connection state in words, for the page's and the widget's status line: "Reconnecting in 4 s" (counted
+ * down by the caller), or a refusal that says which (bad key, revoked key, refused origin).
+ * @param {import('./live.js').FeedStatus} s
+ * @param {number} [retryAt] when the next attempt is due (Date.now() time)
+ */
+export function connectionText (s, retryAt) {
+  if (s.state === 'live') return 'Live'
+  if (s.state === 'connecting') return 'Connecting…'
+  if (s.state === 'refused') return s.message ?? 'The gateway refused this key.'
+  const secs = retryAt === undefined ? undefined : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))
+  const when = secs === undefined ? 'Reconnecting…' : secs === 0 ? 'Reconnecting now…' : `Reconnecting in ${secs} s`
+  const head = s.state === 'offline' ? `Offline · ${when.toLowerCase()}` : when
+  return s.message ? `${head} · ${s.message}` : head
 }

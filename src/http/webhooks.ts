@@ -1,0 +1,33 @@
+/**
+ * `GET /v1/webhooks?api_token=` (the key's endpoints: state, acknowledged cursor, lag, last status and error)
+ * and `POST /v1/webhooks/{id}/resume?api_token=` (a paused endpoint delivers again, from its cursor).
+ * Thin: the state is the webhooks module's; a key sees its own endpoints only.
+ */
+import type { FastifyPluginAsync } from 'fastify'
+import type { KeyRing } from '../keys.ts'
+import type { Webhooks } from '../webhooks/index.ts'
+import { httpError, keyOf } from './live.ts'
+
+export interface WebhookRouteDeps {
+  webhooks: Webhooks
+  keys: KeyRing
+}
+
+export function webhookRoutes (deps: WebhookRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/v1/webhooks', async (request, reply) => {
+      const key = keyOf(deps.keys, request)
+      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+      reply.header('cache-control', 'no-store')
+      return { data: await deps.webhooks.list(key) }
+    })
+
+    app.post<{ Params: { id: string } }>('/v1/webhooks/:id/resume', async (request, reply) => {
+      const key = keyOf(deps.keys, request)
+      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+      const view = await deps.webhooks.resume(key, request.params.id)
+      if (view === undefined) return reply.code(404).send({ error: 'Not Found', code: 'not_found', message: 'this key has no webhook with that id' })
+      return { data: view }
+    })
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * One delivery attempt: a signed POST with undici (DESIGN §5, issue 14 item 5). The request has one
+ * deadline covering connect, headers and body; redirects are never followed (undici's `request` does not,
+ * and a 3xx is not a 2xx, so it is retried like any failure); at most `MAX_RESPONSE_BYTES` of the answer
+ * are read and thrown away, so a receiver cannot make the gateway buffer a large body.
+ */
+import { lookup } from 'node:dns/promises'
+import { isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { Agent, request } from 'undici'
+import { signWebhook } from './signature.ts'
+
+/**
+ * Response bytes read at most: enough for an error message in a log line, nothing a receiver could use to
+ * tie up memory. The rest of the body is discarded with its connection.
+ * @default 4096
+ */
+export const MAX_RESPONSE_BYTES = 4096
+
+export type Outcome = 'acked' | 'http_error' | 'timeout' | 'network_error' | 'refused'
+
+export interface AttemptResult {
+  outcome: Outcome
+  status: number | null
+  /** What went wrong, without the URL's query or credentials. */
+  error: string | null
+}
+
+export interface Attempt {
+  url: string
+  webhookId: string
+  deliveryId: string
+  secret: string
+  body: string
+  timeoutMs: number
+  /** Aborted when the worker stops (lease lost, shutdown): the attempt ends at once. */
+  signal: AbortSignal
+  dispatcher: Agent
+  now?: () => number
+}
+
+/** An undici Agent for webhook requests: small pools, keep-alive, connect bounded by the attempt's deadline. */
+export function createWebhookAgent (): Agent {
+  return new Agent({ connections: 4, keepAliveTimeout: 30_000, pipelining: 1 })
+}
+
+export async function postWebhook (a: Attempt): Promise<AttemptResult> {
+  const timestamp = String(Math.floor((a.now ?? Date.now)() / 1000))
+  const timeout = AbortSignal.timeout(a.timeoutMs)
+  try {
+    const res = await request(a.url, {
+      method: 'POST',
+      dispatcher: a.dispatcher,
+      signal: AbortSignal.any([a.signal, timeout]),
+      headersTimeout: a.timeoutMs,
+      bodyTimeout: a.timeoutMs,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'touchline-webhooks/1',
+        'x-touchline-webhook-id': a.webhookId,
+        'x-touchline-delivery': a.deliveryId,
+        'x-touchline-timestamp': timestamp,
+        'x-touchline-signature': signWebhook(a.secret, timestamp, a.body)
+      },
+      body: a.body
+    })
+    const excerpt = await readCapped(res.body)
+    if (res.statusCode >= 200 && res.statusCode < 300) return { outcome: 'acked', status: res.statusCode, error: null }
+    const why = res.statusCode >= 300 && res.statusCode < 400 ? 'redirect not followed' : excerpt.replace(/\s+/g, ' ').trim().slice(0, 200)
+    return { outcome: 'http_error', status: res.statusCode, error: `HTTP ${res.statusCode}${why === '' ? '' : `: ${why}`}` }
+  } catch (err) {
+    if (timeout.aborted && !a.signal.aborted) return { outcome: 'timeout', status: null, error: `no answer within ${a.timeoutMs} ms` }
+    const e = err as Error & { code?: string }
+    return { outcome: 'network_error', status: null, error: e.code ?? e.name }
+  }
+}
+
+/** Reads up to MAX_RESPONSE_BYTES, then drops the rest (destroying the stream closes its connection). */
+async function readCapped (body: AsyncIterable<Buffer> & { destroy: () => void }): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    chunks.push(chunk)
+    size += chunk.length
+    if (size >= MAX_RESPONSE_BYTES) {
+      body.destroy()
+      break
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8')
+}
+
+/** Where the gateway answers: its listener and its public URL. */
+export interface SelfAddress {
+  /** TOUCHLINE_HOST: a wildcard (`0.0.0.0`, `::`) listens on every local address. */
+  host: string
+  port: number
+  /** TOUCHLINE_PUBLIC_URL, when set. */
+  publicUrl?: string | undefined
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', ''])
+const isLoopback = (ip: string): boolean => ip.startsWith('127.') || ip === '::1' || ip.startsWith('::ffff:127.')
+const defaultPort = (u: URL): number => u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80
+
+function localAddresses (): Set<string> {
+  const out = new Set<string>(['0.0.0.0', '::'])
+  for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) out.add(i.address)
+  return out
+}
+
+/**
+ * Why `url` would reach the gateway itself, or undefined when it would not: same origin as the public URL,
+ * or a name that resolves to an address the listener answers on, at its port. A webhook to itself would
+ * post every change back to its own `/v1` routes: refused, and shown as `refused`.
+ */
+export async function selfTarget (url: string, self: SelfAddress, resolve = resolveAll): Promise<string | undefined> {
+  const u = new URL(url)
+  if (self.publicUrl !== undefined) {
+    const p = new URL(self.publicUrl)
+    if (p.hostname.toLowerCase() === u.hostname.toLowerCase() && defaultPort(p) === defaultPort(u)) return 'the URL is the gateway\'s public URL'
+  }
+  if (defaultPort(u) !== self.port) return undefined
+  const host = u.hostname.replace(/^\[|\]$/g, '')
+  const addresses = isIP(host) !== 0 ? [host] : await resolve(host).catch(() => [])
+  const wildcard = WILDCARDS.has(self.host)
+  const local = wildcard ? localAddresses() : undefined
+  for (const ip of addresses) {
+    const mine = local !== undefined ? local.has(ip) || isLoopback(ip) : ip === self.host || (isLoopback(ip) && isLoopback(self.host))
+    if (mine) return 'the URL resolves to the gateway\'s own listener'
+  }
+  return undefined
+}
+
+async function resolveAll (host: string): Promise<string[]> {
+  return (await lookup(host, { all: true })).map((a) => a.address)
+}

@@ -1,0 +1,109 @@
+/**
+ * Connection states in words (issue 15): the scoreboard counts down "Reconnecting in N s" while the gateway
+ * cannot be reached and comes back live; a bad key is refused in plain words ("bad key") with no retry
+ * loop; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
+ * its tile and its chart, keeps the cursor on one line, and has no axe-core violation.
+ */
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+
+describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
+  let browser: Browser
+  let gw: UiGateway
+  let proxy: TcpProxy
+
+  beforeAll(async () => {
+    gw = await startUiGateway([{ key: 'good-key', name: 'good', allowed_origins: '*' }])
+    proxy = await startTcpProxy(Number(new URL(gw.url).port))
+    browser = await launchBrowser()
+    await gw.matches.start(9501, 501, 'Celtic', 'Kilmarnock', 20)
+    // One passthrough call, so the status page has a budget row and a cache figure.
+    await fetch(`${gw.url}/v3/football/leagues?api_token=good-key`)
+  })
+  // A test that failed while the proxy refused connections must not leave it so for the next.
+  afterEach(() => { proxy?.resume() })
+  afterAll(async () => {
+    await browser?.close()
+    await proxy?.close()
+    await gw?.close()
+  })
+
+  async function open (url: string, width = 1366): Promise<{ page: Page, errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height: 800 } })
+    const errors = watchErrors(page)
+    await page.goto(url)
+    return { page, errors }
+  }
+
+  it('says "Reconnecting in N s" while the gateway is down, then comes back live', async () => {
+    const { page, errors } = await open(`${proxy.url}/?key=good-key`, 390)
+    const conn = page.locator('#connection .conn-label')
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    proxy.pause()
+    proxy.cut()
+    await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+    await expect.poll(async () => await conn.textContent(), { timeout: 5000 }).toMatch(/^Reconnecting in \d+ s/)
+    // Once the page has asked why: the gateway cannot be reached (not the key's fault).
+    await expect.poll(async () => await conn.textContent(), { timeout: 15_000 }).toMatch(/^Reconnecting (in \d+ s|now…) · Cannot reach the live feed at 127\.0\.0\.1:\d+\.$/)
+    expect(await conn.textContent()).not.toMatch(/key/)
+    await shot(page, 'page-reconnecting', { docs: true })
+    proxy.resume()
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    expect(await conn.textContent()).toBe('Live')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('refuses a bad key in plain words and stops trying', async () => {
+    const { page } = await open(`${gw.url}/?key=not-a-key`)
+    let sockets = 0
+    page.on('websocket', () => { sockets++ })
+    await page.locator('#connection[data-state="refused"][data-reason="unauthorized"]').waitFor({ timeout: 10_000 })
+    expect(await page.locator('#refusal').textContent()).toBe('The gateway does not know this key (bad key). Check the key.')
+    expect(await page.locator('#refusal').isVisible()).toBe(true)
+    // One attempt at most (the socket's 401, then asked over HTTP why), and none after the refusal.
+    const tried = sockets
+    expect(tried).toBeLessThanOrEqual(1)
+    await page.waitForTimeout(4000)
+    expect(sockets).toBe(tried)
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('refused')
+    await shot(page, 'page-bad-key', { docs: true })
+    await page.close()
+  })
+
+  it('marks every figure of /status stale while the gateway does not answer', async () => {
+    const { page, errors } = await open(`${proxy.url}/status`, 390)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await page.locator('#budget tr', { hasText: 'League' }).waitFor()
+    // One cache figure: the tile and the chart's "now" say the same.
+    const tile = await page.locator('.tile', { hasText: 'Cache hit ratio' }).locator('.tile-value').textContent()
+    const chart = await page.locator('figure.chart', { hasText: 'Cache hit ratio' }).locator('.chart-now').textContent()
+    expect(tile).toBe(chart)
+    // The cursor is on one line.
+    const cursor = page.locator('#poller dd.cursor')
+    expect(await cursor.textContent()).toMatch(/\S{6,}/)
+    const lines = await page.evaluate('(() => { const e = document.querySelector(\'#poller dd.cursor\'); return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })()')
+    expect(lines).toBe(1)
+    expect(await page.locator('body[data-stale]').count()).toBe(0)
+    expect(await axeViolations(page)).toEqual([])
+
+    proxy.pause()
+    proxy.cut()
+    await page.locator('body[data-stale]').waitFor({ timeout: 12_000 })
+    expect(await page.locator('#stale').textContent()).toMatch(/^Stale: figures as of .+\. The gateway does not answer \(.+\)\.$/)
+    await expect.poll(async () => await page.locator('#connection .conn-label').textContent()).toMatch(/^Cannot reach the gateway · retrying (in \d+ s|now)$/)
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('offline')
+    // Every figure says so: tiles, charts, budget, poller facts.
+    const marked = await page.evaluate(`[...document.querySelectorAll('.tile-value, .chart-now, .meter-text, #poller dd')]
+      .map((e) => getComputedStyle(e, '::after').content)`)
+    expect((marked as string[]).every((c) => c.includes('stale'))).toBe(true)
+    expect(await axeViolations(page)).toEqual([])
+    await shot(page, 'status-stale', { docs: true, fullPage: true })
+    proxy.resume()
+    await expect.poll(async () => await page.locator('body[data-stale]').count(), { timeout: 12_000 }).toBe(0)
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
+})

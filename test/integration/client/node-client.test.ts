@@ -1,0 +1,172 @@
+/**
+ * `touchline/client` in Node 20 against a real gateway process on Redis: killed with SIGKILL mid-match and
+ * started again, the client resumes from its cursor and ends equal to the store, having seen every change
+ * of the log once and in order, with jittered pauses under the cap between its attempts; and it stops for
+ * good, saying why, on a bad key (401), a revoked key (4001), too many connections (4029), and `forbidden`
+ * for everything asked.
+ */
+import { execFile } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { WebSocket } from 'ws'
+import { TouchlineClient, type ChangeEvent, type ClientStatus } from '../../../src/ui/public/lib/client.js'
+import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from './harness.ts'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+
+/**
+ * A consumer's script: imports the library by the package's name (self-reference through
+ * `exports["./client"]`), in plain Node 20 with no build step and no global WebSocket.
+ */
+const CONSUMER = `
+import { TouchlineClient } from 'touchline/client'
+const client = new TouchlineClient({ url: process.env.TL_URL, key: 'demo' })
+client.subscribe({ leagues: [501] })
+const snapshot = new Promise((resolve) => client.on('snapshot', resolve))
+const status = await client.connect()
+await snapshot
+console.log(JSON.stringify({ status, globalWebSocket: typeof globalThis.WebSocket, fixtures: [...client.fixtures.keys()] }))
+client.close()
+`
+
+/** The `ws` WebSocket, counting the sockets the client opens (its connection attempts). */
+function countingSockets (): { WebSocket: new (url: string) => WebSocket, opened: number[] } {
+  const opened: number[] = []
+  class Counting extends WebSocket {
+    constructor (url: string) {
+      super(url)
+      opened.push(Date.now())
+    }
+  }
+  return { WebSocket: Counting, opened }
+}
+
+function watch (client: TouchlineClient): { changes: ChangeEvent[], statuses: ClientStatus[] } {
+  const changes: ChangeEvent[] = []
+  const statuses: ClientStatus[] = []
+  client.on('change', (e) => changes.push(e))
+  client.on('status', (s) => statuses.push(s))
+  return { changes, statuses }
+}
+
+describe('touchline/client in Node: a gateway killed mid-match', () => {
+  let rig: ClientRig
+  let gw: GatewayProcess
+  beforeAll(async () => {
+    rig = await clientRig(inject('redisUrl'))
+    gw = await rig.start()
+  }, 90_000)
+  afterAll(async () => { await rig?.close() })
+
+  it('is imported as touchline/client by a plain Node 20 script, which takes ws for its socket', async () => {
+    await rig.matches.start(7100, 501, 'Aberdeen', 'Dundee', 5)
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', CONSUMER], { cwd: ROOT, env: { ...process.env, TL_URL: rig.url }, timeout: 20_000 })
+    expect(JSON.parse(stdout)).toEqual({ status: { state: 'live' }, globalWebSocket: 'undefined', fixtures: [7100] })
+  })
+
+  it('resumes from its cursor after a SIGKILL and a restart: equal to the store, every change once and in order, jittered pauses under the cap', async () => {
+    const celtic = await rig.matches.start(7101, 501, 'Celtic', 'Kilmarnock', 10)
+    const hearts = await rig.matches.start(7102, 501, 'Hearts', 'Hibernian', 30)
+    const sockets = countingSockets()
+    const client = new TouchlineClient({ url: rig.url, key: 'demo', WebSocket: sockets.WebSocket, backoff: { baseMs: 100, capMs: 800 } })
+    const { changes, statuses } = watch(client)
+    client.subscribe({ leagues: [501] })
+    expect((await client.connect()).state).toBe('live')
+    await until(() => client.fixtures.has(7101) && client.fixtures.has(7102), 5000, 'the snapshot')
+    const from = client.cursor as string
+
+    const probe = { state: async () => client.status.state, changes: async () => changes.length, cursor: async () => client.cursor }
+    const run = await killMidMatch(rig, gw, [celtic, hearts], probe)
+    gw = run.gw
+
+    // Equal to the store: deltas applied on the client give exactly the stored fixtures.
+    for (const id of [7100, 7101, 7102]) expect(client.fixtures.get(id)).toEqual(await rig.store.getFixture(id))
+    // Every change of the log after its snapshot, once, in order: none missed while down, none twice.
+    expect(changes.map((c) => c.frame.cursor)).toEqual(await recordsSince(rig.store, from))
+    expectReplayedWhileDown(changes.map((c) => c.replayed))
+
+    expectJitteredPauses(statuses, sockets.opened, run.downAt, 800)
+    client.close()
+  }, 90_000) // two gateway starts and 3.5 s down: slow on a loaded machine
+})
+
+describe('touchline/client in Node: refusals stop it', () => {
+  let rig: ClientRig
+  let gw: GatewayProcess
+  const keys = [
+    { key: 'client-main', name: 'main' },
+    { key: 'client-gone', name: 'gone' },
+    { key: 'client-single', name: 'single', max_connections: 1 },
+    { key: 'client-scoped', name: 'scoped', leagues: [501] }
+  ]
+  beforeAll(async () => {
+    rig = await clientRig(inject('redisUrl'), keys)
+    gw = await rig.start()
+    await rig.matches.start(7201, 501, 'Celtic', 'Kilmarnock', 10)
+  }, 90_000)
+  afterAll(async () => { await rig?.close() })
+
+  /** A client of `key` following league 501, with its socket count and statuses. */
+  function clientOf (key: string, leagues = [501]) {
+    const sockets = countingSockets()
+    const client = new TouchlineClient({ url: rig.url, key, WebSocket: sockets.WebSocket, backoff: { baseMs: 100, capMs: 400 } })
+    const { statuses } = watch(client)
+    client.subscribe({ leagues })
+    return { client, sockets, statuses }
+  }
+
+  /** Refused with `reason`, and no further socket in the next second (4 pauses' worth). */
+  async function expectStopped (c: ReturnType<typeof clientOf>, reason: string): Promise<void> {
+    await until(() => c.client.status.state === 'refused', 10_000, () => `refused (${reason}); statuses ${JSON.stringify(c.statuses)}`)
+    expect(c.client.status).toMatchObject({ state: 'refused', reason })
+    expect(c.client.status.message).toMatch(/key/)
+    const sockets = c.sockets.opened.length
+    await sleep(1000)
+    expect(c.sockets.opened.length).toBe(sockets)
+    expect(c.statuses.at(-1)?.state).toBe('refused')
+  }
+
+  it('a bad key: HTTP 401 before the upgrade, one attempt, refused "unauthorized" with a clear message', async () => {
+    const c = clientOf('not-a-key')
+    const status = await c.client.connect()
+    expect(status).toEqual({ state: 'refused', reason: 'unauthorized', message: 'The gateway does not know this key (bad key). Check the key.' })
+    await expectStopped(c, 'unauthorized')
+    expect(c.sockets.opened).toHaveLength(1)
+  })
+
+  it('a revoked key: close 4001 on a keys reload, refused "revoked"', async () => {
+    const c = clientOf('client-gone')
+    expect((await c.client.connect()).state).toBe('live')
+    rig.writeKeys(keys.filter((k) => k.name !== 'gone'))
+    await gw.reloadKeys()
+    await expectStopped(c, 'revoked')
+    expect(c.sockets.opened).toHaveLength(1)
+    rig.writeKeys(keys)
+    await gw.reloadKeys()
+  })
+
+  it('too many connections: close 4029, refused "too_many_connections"', async () => {
+    const first = clientOf('client-single')
+    expect((await first.client.connect()).state).toBe('live')
+    const second = clientOf('client-single')
+    second.client.connect().catch(() => {})
+    await expectStopped(second, 'too_many_connections')
+    expect(second.sockets.opened).toHaveLength(1)
+    expect(first.client.status.state).toBe('live')
+    first.client.close()
+  })
+
+  it('forbidden for everything asked: refused "forbidden"; a partly forbidden subscribe keeps the rest', async () => {
+    const none = clientOf('client-scoped', [8])
+    await none.client.connect()
+    await expectStopped(none, 'forbidden')
+
+    const some = clientOf('client-scoped', [501, 8])
+    expect((await some.client.connect()).state).toBe('live')
+    await until(() => some.client.fixtures.has(7201), 5000, 'the allowed league\'s snapshot')
+    expect(some.client.status.state).toBe('live')
+    some.client.close()
+  })
+})

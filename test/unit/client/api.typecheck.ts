@@ -1,0 +1,57 @@
+/**
+ * Type test of `touchline/client` (checked by `tsc --noEmit`, not run): the package's own name resolves to
+ * client.d.ts through `exports["./client"].types`, the API is typed as documented, misuse does not compile,
+ * and the hand-written LiveFixture and Change types are the gateway's own (src/live/types.ts), both ways.
+ */
+import { TouchlineClient, backoffDelay, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
+import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/live/types.ts'
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const assert = <T extends true>(): T => true as T
+/** Marks a value as used: the point is its declared type. */
+const use = (..._values: unknown[]): undefined => undefined
+
+assert<Same<LiveFixture, GatewayFixture>>()
+// The client's fixture_updated may omit `previous` (delta frames carry only the new value).
+assert<GatewayChange extends Change ? true : false>()
+export const recordIsFrame = (r: ChangeRecord): Omit<ChangeFrame, 'type' | 'version'> => r
+
+export async function usage (): Promise<ClientStatus> {
+  const client = new TouchlineClient({ url: 'http://127.0.0.1:8080', key: 'demo', backoff: { capMs: 10_000, jitter: 'full' } })
+  client.subscribe({ leagues: '*' }).subscribe({ teams: [53], kinds: ['score_changed', 'state_changed'], format: 'full' })
+  const off = client.on('goal', (g) => {
+    const side: 'home' | 'away' = g.side
+    const name: string = g.fixture[side].name
+    use(name)
+  })
+  off()
+  client.on('change', ({ frame, fixture, replayed }) => {
+    const version: number = fixture.version
+    const kinds: string[] = frame.changes.map((c) => c.kind)
+    use(version, kinds, replayed)
+  })
+  client.on('status', (s) => {
+    if (s.state === 'refused') {
+      const reason: 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden' = s.reason
+      use(reason)
+    }
+  })
+  client.on('state', (e) => { const phase: string = e.state.phase; use(phase) })
+  client.on('fixture', (e) => { const removed: boolean = e.removed; use(removed) })
+  const held: LiveFixture | undefined = client.fixtures.get(1)
+  use(held)
+  const pause: number = backoffDelay(3, { baseMs: 500, capMs: 15_000 })
+  use(pause)
+
+  // @ts-expect-error: no such event
+  client.on('goals', () => {})
+  // @ts-expect-error: a goal event has no `kind`
+  client.on('goal', (g) => g.kind)
+  // @ts-expect-error: leagues is ids or "*"
+  client.subscribe({ leagues: 'all' })
+  // @ts-expect-error: not a change kind
+  client.subscribe({ kinds: ['goal'] })
+  // @ts-expect-error: the key is required
+  use(new TouchlineClient({ url: 'http://127.0.0.1:8080' }))
+  return await client.connect()
+}
