@@ -9,11 +9,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pino } from 'pino'
-import { onTestFinished } from 'vitest'
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, inject, onTestFinished } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
+import { deleteMatching } from '../../helpers/redis.ts'
 
 export const SECRET = 'a-webhook-secret-of-some-length'
 
@@ -144,5 +147,24 @@ export async function waitFor (what: string, test: () => boolean | Promise<boole
   while (!(await test())) {
     if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
     await sleep(25)
+  }
+}
+
+/**
+ * The shared Redis for a test file, and fresh key prefixes on it whose keys are deleted (SCAN, never a
+ * flush) after the file: call at the top level of the file.
+ */
+export function sharedRedis (): { redis: () => Redis, prefix: () => string } {
+  let redis: Redis | undefined
+  const prefixes: string[] = []
+  beforeAll(async () => { redis = new Redis(inject('redisUrl')) })
+  afterAll(async () => {
+    if (redis === undefined) return
+    for (const p of prefixes) await deleteMatching(redis, `${p}*`)
+    await redis.quit()
+  })
+  return {
+    redis: () => { if (redis === undefined) throw new Error('sharedRedis: used outside a test'); return redis },
+    prefix: () => { const p = `tl-test-${randomUUID()}:`; prefixes.push(p); return p }
   }
 }

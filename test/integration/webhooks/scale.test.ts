@@ -3,27 +3,17 @@
  * deliver to an endpoint at the same time, and the survivor of a shutdown goes on from the stored cursor; a
  * gateway process killed with SIGKILL mid-delivery and started again resumes from the acknowledged cursor.
  */
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Redis } from 'ioredis'
-import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { expect, inject, it } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import { webhookKeys } from '../../../src/store/keys.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
 import { spawnGateway } from '../ops/gateway-process.ts'
 import { applier } from '../push/harness.ts'
 import { startUpstream } from '../resilience/harness.ts'
-import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
 
-let redis: Redis
-const prefixes: string[] = []
-const prefix = (): string => { const p = `tl-test-${randomUUID()}:`; prefixes.push(p); return p }
-
-beforeAll(async () => { redis = new Redis(inject('redisUrl')) })
-afterAll(async () => {
-  for (const p of prefixes) await deleteMatching(redis, `${p}*`)
-  await redis.quit()
-})
+const shared = sharedRedis()
+const { prefix } = shared
 
 /** The acknowledged frames' cursors with repeats (a redelivery after a takeover) removed, in order. */
 const distinct = (cursors: string[]): string[] => [...new Set(cursors)]
@@ -74,13 +64,13 @@ it('SIGKILL mid-delivery, then a restart on the same Redis: delivery resumes rig
     TOUCHLINE_WEBHOOK_BATCH: '4'
   }
   const endpointKey = webhookKeys(p).endpoint('hooks', 'killed')
-  const store = createStore({ kind: 'redis', redis, prefix: p })
+  const store = createStore({ kind: 'redis', redis: shared.redis(), prefix: p })
   try {
     const first = await spawnGateway({ env })
     await waitFor('a few deliveries acknowledged, one in flight', () => acknowledged(receiver).length >= 12 && pending > 0, 60_000)
     first.child.kill('SIGKILL')
     await first.exited
-    const acked = await redis.hget(endpointKey, 'cursor') as string
+    const acked = await shared.redis().hget(endpointKey, 'cursor') as string
     const killedAt = receiver.requests.length
     // What follows the stored cursor in the log: where the next delivery must start.
     const next = (await store.readSince(acked, { limit: 1 })).records[0]
@@ -91,7 +81,7 @@ it('SIGKILL mid-delivery, then a restart on the same Redis: delivery resumes rig
     const resumed = receiver.requests[killedAt]!
     expect(resumed.body.type).toBe('changes')
     expect(resumed.body.data?.[0]?.cursor).toBe(next?.cursor)
-    await waitFor('caught up with the log', async () => await redis.hget(endpointKey, 'cursor') === await store.head(), 30_000)
+    await waitFor('caught up with the log', async () => await shared.redis().hget(endpointKey, 'cursor') === await store.head(), 30_000)
 
     // Nothing lost: every change from the first delivered one on, in order; repeats only of the batch in
     // flight at the kill (acknowledged by the receiver, not yet stored by the gateway).
