@@ -2,8 +2,8 @@
  * A local HTTP server that answers the way the real football data API does (spec/upstream-facts.md), not
  * the way our embedded provider does: for tests of the gateway against the real shapes. Port 0, real HTTP.
  *
- * Observed (real captures in shared/data/real/ and recorded/, or quoted from the docs):
- * - bodies: those of shared/data/real/*.json for their paths (January 2023: legacy `home_score`,
+ * Observed (real captures in test/fixtures/upstream/real/ and recorded/, or quoted from the docs):
+ * - bodies: those of test/fixtures/upstream/real/*.json for their paths (January 2023: legacy `home_score`,
  *   `away_score`, `last_processed_at`, no `has_premium_odds`, no includes, `subscription[].meta` = []);
  * - `rate_limit: { resets_in_seconds, remaining, requested_entity }` with no total, per entity
  *   (`Fixture` for fixtures and livescores, `State` for states);
@@ -49,7 +49,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { LIVE_STATE_IDS } from '../../src/contract/states.ts'
 
-const SHARED_DATA = new URL('../../../shared/data/', import.meta.url)
+const SHARED_DATA = new URL('../fixtures/upstream/', import.meta.url)
 
 export const NO_RESULTS = 'No result(s) found matching your request. Either the query did not return any results or you don\'t have access to it via your current subscription.'
 export const SHOOTOUT_FIXTURE_ID = 19683241

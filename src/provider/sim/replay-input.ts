@@ -1,6 +1,6 @@
 /**
  * What `--replay` accepts, told apart by shape: a single fixture response (bare or enveloped, as in
- * shared/data/recorded), a livescores list (an envelope whose `data` is a list, or a bare list), or a
+ * test/fixtures/upstream/recorded), a livescores list (an envelope whose `data` is a list, or a bare list), or a
  * recording (`touchline serve` with TOUCHLINE_RECORD_DIR: lines `{ at, path, status, body }`). Single fixtures
  * and the fixtures of a list are re-scripted as live matches (replay.ts); a recording's responses become
  * timed observations of each fixture, played back as they were (replay-playback.ts).

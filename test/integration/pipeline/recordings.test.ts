@@ -6,7 +6,7 @@ import type { Change, ChangeRecord } from '../../../src/live/types.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 
-const RECORDED = new URL('../../../../shared/data/recorded/', import.meta.url)
+const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)
 const FILES = ['fixture-19135043-manutd-villa.json', 'fixture-19683241-psg-arsenal-penalties.json']
 const recordings = FILES.map((file) => ({ file, json: JSON.parse(readFileSync(new URL(file, RECORDED), 'utf8')) as unknown }))
 /** The recordings as the differ sees them: the expected end of each change log. */

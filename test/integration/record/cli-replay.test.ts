@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
-const RECORDED = fileURLToPath(new URL('../../../../shared/data/recorded/', import.meta.url))
+const RECORDED = fileURLToPath(new URL('../../fixtures/upstream/recorded/', import.meta.url))
 const FILES = ['fixture-19135043-manutd-villa.json', 'fixture-19683241-psg-arsenal-penalties.json'].map((f) => `${RECORDED}${f}`)
 const children: ChildProcess[] = []
 afterEach(() => { for (const c of children.splice(0)) c.kill('SIGTERM') })

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { ENDPOINTS, ENDPOINT_FEATURES } from '../../../src/contract/endpoints.ts'
 import { ErrorCode, matchEndpoint, parseQuery, singleValues } from '../../../src/contract/query.ts'
 
-const REAL_PATHS = new URL('../../../../shared/spec/real-paths.md', import.meta.url)
+const REAL_PATHS = new URL('../../fixtures/upstream/real-paths.md', import.meta.url)
 
 /** The 130 paths of the real API's 2023 document, with `{param}` placeholders. */
 function realPaths (): string[] {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { planReplays, readReplayFiles, REPLAY_GAP_S } from '../../../src/provider/replays.ts'
 import { replayInput } from '../../../src/provider/sim/replay-input.ts'
 
-const RECORDED = new URL('../../../../shared/data/recorded/', import.meta.url)
+const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)
 const VILLA = new URL('fixture-19135043-manutd-villa.json', RECORDED).pathname
 const PSG = new URL('fixture-19683241-psg-arsenal-penalties.json', RECORDED).pathname
 const load = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>

@@ -5,7 +5,7 @@ import { REPLAY_GAP_S } from '../../../src/provider/replays.ts'
 import type { FixtureRecord, Observation } from '../../../src/provider/sim/replay-input.ts'
 import { createPlayback } from '../../../src/provider/sim/replay-playback.ts'
 
-const RECORDED = new URL('../../../../shared/data/recorded/fixture-19135043-manutd-villa.json', import.meta.url)
+const RECORDED = new URL('../../fixtures/upstream/recorded/fixture-19135043-manutd-villa.json', import.meta.url)
 const json = JSON.parse(readFileSync(RECORDED, 'utf8')) as { data?: FixtureRecord } & FixtureRecord
 const FINAL = (json.data ?? json) as FixtureRecord & { events: unknown[], starting_at_timestamp: number }
 const ID = FINAL.id

@@ -8,7 +8,7 @@ import type { MatchScript } from '../../../src/provider/sim/model.ts'
 import { scriptFromRecording } from '../../../src/provider/sim/replay.ts'
 import { goalsFromEvents, row, samplePoints } from './helpers.ts'
 
-const RECORDED = new URL('../../../../shared/data/recorded/', import.meta.url)
+const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)
 const load = (name: string): unknown => JSON.parse(readFileSync(new URL(name, RECORDED), 'utf8'))
 const fixtureOf = (raw: unknown): Record<string, unknown> & { events: Array<Record<string, unknown>>, scores: Score[] } =>
   ((raw as { data?: unknown }).data ?? raw) as never

@@ -1,5 +1,5 @@
 /**
- * Every real body we have (shared/data/real/, captured 2023, and shared/data/recorded/, with includes) goes
+ * Every real body we have (test/fixtures/upstream/real/, captured 2023, and recorded/, with includes) goes
  * through the upstream client over real HTTP, the fixture parser, the normalizer and the differ. Nothing
  * may be dropped or throw; the only anomalies allowed are the includes the 2023 captures were made without.
  */
@@ -12,9 +12,9 @@ import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { startServer, type TestServer } from './client-server.ts'
 
-const SHARED = new URL('../../../../shared/data/', import.meta.url)
+const SHARED = new URL('../../fixtures/upstream/', import.meta.url)
 
-/** The request each body answered (shared/data/real/README.md); recorded fixtures answer a by-id request. */
+/** The request each body answered (real/README.md); recorded fixtures answer a by-id request. */
 const PATHS: Readonly<Record<string, string>> = {
   'real/livescores-2023.json': '/football/livescores',
   'real/livescores-inplay-2023.json': '/football/livescores/inplay',
@@ -49,7 +49,7 @@ describe('the corpus of real bodies', () => {
     await server.close()
   })
 
-  it('knows the request of every body in shared/data', () => {
+  it('knows the request of every body in test/fixtures/upstream', () => {
     expect(bodies.length).toBeGreaterThanOrEqual(9)
     expect(bodies.map((b) => b.file).filter((file) => PATHS[file] === undefined)).toEqual([])
   })
