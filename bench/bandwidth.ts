@@ -76,3 +76,12 @@ for (const [name, match] of subscribers) {
   const cell = (t: Tally): string => `${t.frames} frames, ${kb(t.bytes)}`
   console.log(`| ${name} | ${cell(fullBefore)} | ${cell(fullAfter)} | ${cell(delta)} | bytes ${pct(delta.bytes, fullAfter.bytes)} | bytes ${pct(delta.bytes, fullBefore.bytes)}, frames ${pct(delta.frames, fullBefore.frames)} |`)
 }
+
+/** What the stored records of the day are made of: frames by the set of change kinds they carry. */
+const shapes = new Map<string, number>()
+for (const { record } of after) {
+  const shape = [...new Set(record.changes.map((c) => c.kind))].sort().join('+')
+  shapes.set(shape, (shapes.get(shape) ?? 0) + 1)
+}
+console.log('\nframes (after) by the change kinds they carry:')
+for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${shape}`)

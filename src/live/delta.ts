@@ -10,7 +10,10 @@
  * - whole values where one part moved: other score types go as `score_changed` with `score_type`, not as
  *   the whole `scores`;
  * - an event's details that are null (`EVENT_DETAILS`: extra minute, related player, result, info,
- *   addition); applying fills them in.
+ *   addition); applying fills them in;
+ * - the whole event list when an added event lands before others (a goal of the 57th minute listed before a
+ *   substitution of the same minute): `event_added` gives its `index` in the list then, and is appended
+ *   when it has none.
  *
  * How a delta stays exact: `deltaChanges` applies the changes it built to the previous version with
  * `applyDelta` itself, and puts every top-level field that still differs from the record's fixture into a
@@ -39,7 +42,9 @@ export type DeltaChange =
   /** `minute` absent: the minute the clock shows at the frame's `at`. */
   | { kind: 'clock', minute?: number | null, clock?: MatchClock | null }
   | { kind: 'score_changed', home: number | null, away: number | null, previous?: { home: number | null, away: number | null }, score_type?: string }
-  | { kind: 'event_added' | 'event_updated' | 'event_removed', event: DeltaEvent }
+  | { kind: 'event_updated' | 'event_removed', event: DeltaEvent }
+  /** `index`: where the event goes in `events` when it is not appended (the list as it is when applied). */
+  | { kind: 'event_added', event: DeltaEvent, index?: number }
   | { kind: 'fixture_updated', fields: Record<string, { value: unknown }> }
 
 /** The change frame in `delta` format. */
@@ -81,7 +86,7 @@ export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'versi
         break
       case 'event_removed': next.events = next.events.filter((e) => e.id !== c.event.id); break
       case 'event_updated': next.events = next.events.map((e) => e.id === c.event.id ? fullEvent(c.event) : e); break
-      case 'event_added': next.events = [...next.events, fullEvent(c.event)]; break
+      case 'event_added': next.events = withEvent(next.events, fullEvent(c.event), c.index); break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) fields[key] = value
         if ('minute' in c.fields) minuteGiven = true
@@ -112,7 +117,8 @@ function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
       case 'fixture_added': case 'fixture_updated': break
       case 'state_changed': out.push({ kind: c.kind, state: c.state }); break
       case 'period_changed': out.push({ kind: c.kind, period: c.period }); break
-      case 'event_added': case 'event_removed': case 'event_updated': out.push({ kind: c.kind, event: compactEvent(c.event) }); break
+      case 'event_removed': case 'event_updated': out.push({ kind: c.kind, event: compactEvent(c.event) }); break
+      case 'event_added': out.push(placed(prev, record.fixture, c.event, out)); break
       case 'clock':
         clockChange = c.clock === undefined ? { kind: 'clock' } : { kind: 'clock', clock: c.clock }
         out.push(clockChange)
@@ -129,6 +135,27 @@ function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
   // A clock change that sets nothing: the frame needs it only to not be empty.
   const kept = out.filter((c) => c.kind !== 'clock' || c.minute !== undefined || c.clock !== undefined)
   return kept.length > 0 ? kept : out
+}
+
+/** `events` with `event` inserted at `index`, or appended. */
+function withEvent (events: LiveEvent[], event: LiveEvent, index: number | undefined): LiveEvent[] {
+  if (index === undefined || index >= events.length) return [...events, event]
+  return [...events.slice(0, index), event, ...events.slice(index)]
+}
+
+/**
+ * `event_added` for `event`, with its index in `next.events` when appending would put it elsewhere. The
+ * differ lists added events in the fixture's event order after the removed and updated ones, so inserting
+ * each at its final index rebuilds the list whenever the other events kept their order (and `withFields`
+ * sends the whole list when they did not).
+ */
+function placed (prev: LiveFixture, next: LiveFixture, event: LiveEvent, before: DeltaChange[]): DeltaChange {
+  const removed = before.filter((c) => c.kind === 'event_removed').length
+  const added = before.filter((c) => c.kind === 'event_added').length
+  const length = prev.events.length - removed + added
+  const index = next.events.findIndex((e) => e.id === event.id)
+  const change: DeltaChange = { kind: 'event_added', event: compactEvent(event) }
+  return index >= 0 && index < length ? { ...change, index } : change
 }
 
 const NO_DETAILS = Object.fromEntries(EVENT_DETAILS.map((field) => [field, null])) as Pick<LiveEvent, typeof EVENT_DETAILS[number]>

@@ -75,6 +75,27 @@ describe('delta frames over a simulated match day', async () => {
     expect(minutesGiven).toBeLessThan(ticks / 4)
   }, 30_000)
 
+  it('places an added event by index instead of resending the event list when it does not go last', () => {
+    const held = new Map<number, LiveFixture>()
+    let placed = 0
+    for (const r of records) {
+      const prev = held.get(r.fixture_id)
+      const changes = deltaChanges(prev, r)
+      held.set(r.fixture_id, r.fixture)
+      if (changes === undefined || prev === undefined) continue
+      const onlyAdded = r.changes.every((c) => c.kind !== 'event_removed' && c.kind !== 'event_updated')
+      if (onlyAdded) expect(changes.filter((c) => c.kind === 'fixture_updated' && 'events' in c.fields)).toEqual([])
+      for (const c of changes) {
+        if (c.kind !== 'event_added' || c.index === undefined) continue
+        placed++
+        expect(c.index).toBeLessThan(r.fixture.events.length - 1)
+        expect(r.fixture.events[c.index]?.id).toBe(c.event.id)
+      }
+    }
+    // Same-minute events come out of order often enough on a day of matches for this to be exercised.
+    expect(placed).toBeGreaterThan(0)
+  })
+
   it('carries no fixture and keeps clock ticks small', () => {
     const held = new Map<number, LiveFixture>()
     for (const r of records) {

@@ -3,7 +3,8 @@
  * browser's copy of `applyDelta` in src/live/delta.ts, which documents why the result is exactly the
  * stored fixture (test/unit/live/delta.test.ts checks that both give the same result). A frame whose
  * changes give no `minute` sets the minute the fixture's clock shows at the frame's `at`; an event's null
- * details are left out of the frame and filled in here.
+ * details are left out of the frame and filled in here; an added event goes at its `index` when the frame
+ * gives one, else at the end.
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {{ version: number, at: string, changes: Array<{ kind: string, [k: string]: any }> }} DeltaFrame
@@ -12,6 +13,17 @@ import { runningMinute } from './clock.js'
 
 /** Event fields a delta leaves out when null (EVENT_DETAILS in src/live/delta.ts). */
 const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
+
+/**
+ * `events` with `event` inserted at `index`, or appended.
+ * @param {any[]} events
+ * @param {any} event
+ * @param {number | undefined} index
+ */
+function withEvent (events, event, index) {
+  if (index === undefined || index >= events.length) return [...events, event]
+  return [...events.slice(0, index), event, ...events.slice(index)]
+}
 
 /**
  * The fixture after one delta; `fixture` must be at `frame.version - 1`. Returns a new object.
@@ -42,7 +54,7 @@ export function applyDelta (fixture, frame) {
         break
       case 'event_removed': next.events = next.events.filter((/** @type {any} */ e) => e.id !== c.event.id); break
       case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? { ...NO_DETAILS, ...c.event } : e); break
-      case 'event_added': next.events = [...next.events, { ...NO_DETAILS, ...c.event }]; break
+      case 'event_added': next.events = withEvent(next.events, { ...NO_DETAILS, ...c.event }, c.index); break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) next[key] = value
         if ('minute' in c.fields) minuteGiven = true
