@@ -3,7 +3,7 @@
  *   touchline: memory store -> hub -> /v1/live (fastify + @fastify/websocket), changes through store.apply
  *   baseline:  a bare ws server, serialize once, `for (const c of wss.clients) c.send(buf)`, no protocol
  *   floor:     no ws at all: one pre-built frame written to every raw socket (cork, write, uncork)
- * Phases: idle memory per connection, a burst (throughput), a paced stream (latency).
+ * Phases: idle memory per connection, a burst (throughput), a stream paced on a schedule (latency).
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -186,11 +186,15 @@ async function run (opts: BenchOptions): Promise<ModeResult> {
     }
     return ms
   })
+  // Paced on a schedule (change k at k / rate seconds), not with a pause after each publish: a server
+  // whose publish returns before its writes are done (touchline's hub writes at the end of the tick) would
+  // otherwise be sent twice the rate of one that writes inside publish (the plain loop, the floor).
   const paced = opts.rate * opts.seconds
   const latency = await phase(clients, connected * paced, async () => {
-    for (const end = i + paced; i < end;) {
+    const first = now()
+    for (let k = 0; k < paced; k++) {
+      await sleep(first + k * 1000 / opts.rate - now())
       await server.publish(i++)
-      await sleep(1000 / opts.rate)
     }
     return 0
   })

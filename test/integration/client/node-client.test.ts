@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { TouchlineClient, type ChangeEvent, type ClientStatus } from '../../../src/ui/public/lib/client.js'
-import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from './harness.ts'
+import { clientRig, expectJitteredPauses, freePort, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -168,5 +168,71 @@ describe('touchline/client in Node: refusals stop it', () => {
     await until(() => some.client.fixtures.has(7201), 5000, 'the allowed league\'s snapshot')
     expect(some.client.status.state).toBe('live')
     some.client.close()
+  })
+})
+
+describe('touchline/client in Node: unsubscribe and close', () => {
+  let rig: ClientRig
+  beforeAll(async () => {
+    rig = await clientRig(inject('redisUrl'))
+    await rig.start()
+  }, 90_000)
+  afterAll(async () => { await rig?.close() })
+
+  /** The `ws` WebSocket, keeping every frame the server sent, parsed. */
+  function recordingSockets (): { WebSocket: new (url: string) => WebSocket, frames: Array<{ type: string, fixture_id?: number }>, opened: () => number } {
+    const frames: Array<{ type: string, fixture_id?: number }> = []
+    let opened = 0
+    class Recording extends WebSocket {
+      constructor (url: string) {
+        super(url)
+        opened++
+        this.on('message', (data) => frames.push(JSON.parse(String(data)) as { type: string }))
+      }
+    }
+    return { WebSocket: Recording, frames, opened: () => opened }
+  }
+
+  it('forgets the fixtures it no longer follows at once, and the server stops sending them; following again brings them back', async () => {
+    const dropped = await rig.matches.start(7301, 501, 'Aberdeen', 'Ross County', 20)
+    const kept = await rig.matches.start(7302, 271, 'Brondby', 'Odense', 20)
+    const sockets = recordingSockets()
+    const client = new TouchlineClient({ url: rig.url, key: 'demo', WebSocket: sockets.WebSocket })
+    const removed: number[] = []
+    const changed: number[] = []
+    client.on('fixture', (e) => { if (e.removed) removed.push(e.fixture.id) })
+    client.on('change', (e) => changed.push(e.fixture.id))
+    client.subscribe({ leagues: [501, 271] })
+    expect((await client.connect()).state).toBe('live')
+    await until(() => client.fixtures.has(7301) && client.fixtures.has(7302), 5000, 'the snapshot')
+
+    client.unsubscribe({ leagues: [501] })
+    expect([...client.fixtures.keys()]).toEqual([7302])
+    expect(removed).toEqual([7301])
+    await until(() => sockets.frames.some((f) => f.type === 'unsubscribed'), 5000, 'the server\'s unsubscribed')
+    const heard = sockets.frames.length
+
+    await dropped.goal('home', 'Watt', 25)
+    await kept.goal('away', 'Frederiksen', 26)
+    await until(() => client.fixtures.get(7302)?.away.score === 1, 5000, 'the followed league\'s goal')
+    expect(client.fixtures.has(7301)).toBe(false)
+    expect(changed).not.toContain(7301)
+    expect(sockets.frames.slice(heard).filter((f) => f.type === 'change').map((f) => f.fixture_id)).toEqual([7302])
+    // No resubscribe to heal a "lost" frame of a fixture it let go: still the one socket, no subscribe sent.
+    expect(sockets.opened()).toBe(1)
+
+    client.subscribe({ leagues: [501] })
+    await until(() => client.fixtures.get(7301)?.home.score === 1, 5000, 'the league followed again, with its goal')
+    client.close()
+  })
+
+  it('resolves a connect() still waiting when close() comes first, with state closed', async () => {
+    const port = await freePort()
+    const client = new TouchlineClient({ url: `http://127.0.0.1:${port}`, key: 'demo', backoff: { baseMs: 50, capMs: 100 } })
+    client.subscribe({ leagues: [501] })
+    const connected = client.connect()
+    await until(() => client.status.state !== 'connecting', 5000, 'the first attempt failing')
+    client.close()
+    await expect(connected).resolves.toEqual({ state: 'closed' })
   })
 })

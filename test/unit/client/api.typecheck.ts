@@ -51,6 +51,9 @@ export async function usage (): Promise<ClientStatus> {
   client.subscribe({ leagues: 'all' })
   // @ts-expect-error: not a change kind
   client.subscribe({ kinds: ['goal'] })
+  client.unsubscribe({ leagues: [271], teams: [53] }).unsubscribe({ leagues: '*' })
+  // @ts-expect-error: unsubscribe takes no kinds (a kinds filter is changed by subscribe)
+  client.unsubscribe({ kinds: ['clock'] })
   // @ts-expect-error: the key is required
   use(new TouchlineClient({ url: 'http://127.0.0.1:8080' }))
   return await client.connect()

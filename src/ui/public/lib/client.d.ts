@@ -90,7 +90,7 @@ export interface ChangeFrame {
   version?: number
 }
 
-export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused'
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused' | 'closed'
 /** Why the client stopped for good (state `refused`). */
 export type RefusalReason = 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden'
 /** Why the client is retrying (state `reconnecting` or `offline`), when it asked. */
@@ -219,7 +219,12 @@ export declare class TouchlineClient {
   off<K extends keyof ClientEvents>(type: K, listener: (event: ClientEvents[K]) => void): void
   /** Follows more (before or after connect); throws TypeError for kinds with format `delta`. */
   subscribe (what?: Subscription): this
-  /** Opens the connection; resolves with the status once live or refused (never rejects). */
+  /**
+   * Follows less; the fixtures no longer followed are forgotten at once (a `fixture` event with removed:
+   * true each) and frames for them still on the way are dropped.
+   */
+  unsubscribe (what?: Pick<Subscription, 'leagues' | 'fixtures' | 'teams'>): this
+  /** Opens the connection; resolves with the status once live or refused, or `closed` if close() comes first (never rejects). */
   connect (): Promise<ClientStatus>
   /** Retries at once instead of waiting out the backoff. */
   reconnectNow (): void

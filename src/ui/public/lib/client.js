@@ -60,6 +60,10 @@ export class TouchlineClient {
     this.wanted = { all: false, leagues: new Set(), fixtures: new Set(), teams: new Set(), /** @type {string[] | undefined} */ kinds: undefined, /** @type {'full' | 'delta' | undefined} */ format: undefined }
     /** What was added while no connection was up (see subscribe). */
     this.unsynced = { all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() }
+    /** Fixtures forgotten by unsubscribe: frames for them still in flight are dropped, not healed. */
+    /** @type {Set<number>} */ this.dropped = new Set()
+    /** Resolves the promises of connect() still waiting when close() is called. */
+    /** @type {Set<(status: any) => void>} */ this.waiting = new Set()
     /** @type {Map<string, Set<Function>>} */ this.listeners = new Map()
     /** @type {{ state: string, retryInMs?: number, message?: string, reason?: string }} */ this.status = { state: 'connecting' }
     /** @type {any} */ this.ws = undefined
@@ -140,8 +144,52 @@ export class TouchlineClient {
   }
 
   /**
+   * Follows less: leagues (ids, or `"*"` for the every-league subscription), fixtures, teams. The fixtures
+   * no longer followed (by any league, fixture or team left) are forgotten at once, each with a `fixture`
+   * event (removed: true), and frames for them still on the way are dropped; the next connection asks only
+   * for what is left.
+   * @param {{ leagues?: number[] | '*', fixtures?: number[], teams?: number[] }} [what]
+   */
+  unsubscribe (what = {}) {
+    const drop = { leagues: what.leagues === '*' ? /** @type {'*'} */ ('*') : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
+    for (const set of [this.wanted, this.unsynced]) {
+      if (drop.leagues === '*') set.all = false
+      else for (const id of drop.leagues) set.leagues.delete(id)
+      for (const id of drop.fixtures) set.fixtures.delete(id)
+      for (const id of drop.teams) set.teams.delete(id)
+    }
+    if (this.ready) {
+      this.send({
+        op: 'unsubscribe',
+        ref: `unsub-${++this.refs}`,
+        ...(drop.leagues === '*' || drop.leagues.length > 0 ? { leagues: drop.leagues } : {}),
+        ...(drop.fixtures.length > 0 ? { fixtures: drop.fixtures } : {}),
+        ...(drop.teams.length > 0 ? { teams: drop.teams } : {})
+      })
+    }
+    for (const [id, f] of this.fixtures) {
+      if (this.follows(f)) continue
+      this.fixtures.delete(id)
+      this.appliedAt.delete(id)
+      this.dropped.add(id)
+      this.emit('fixture', { fixture: f, removed: true })
+    }
+    return this
+  }
+
+  /**
+   * Whether what is followed takes in this fixture.
+   * @param {{ id: number, league_id: number, home?: { id: number }, away?: { id: number } }} f
+   */
+  follows (f) {
+    const w = this.wanted
+    return w.all || w.leagues.has(f.league_id) || w.fixtures.has(f.id) ||
+      (f.home !== undefined && w.teams.has(f.home.id)) || (f.away !== undefined && w.teams.has(f.away.id))
+  }
+
+  /**
    * Opens the connection (once; later calls only wait). Resolves with the status once the client is live
-   * or refused; it never rejects.
+   * or refused, or when close() is called first (state `closed`); it never rejects.
    * @returns {Promise<{ state: string, retryInMs?: number, message?: string, reason?: string }>}
    */
   connect () {
@@ -152,18 +200,22 @@ export class TouchlineClient {
     }
     return new Promise((resolve) => {
       if (this.status.state === 'live' || this.stopped) return resolve(this.status)
+      const done = (/** @type {any} */ s) => { off(); this.waiting.delete(done); resolve(s) }
       const off = this.on('status', (/** @type {any} */ s) => {
-        if (s.state === 'live' || s.state === 'refused' || this.stopped) { off(); resolve(s) }
+        if (s.state === 'live' || s.state === 'refused') done(s)
       })
+      this.waiting.add(done)
     })
   }
 
-  /** Closes the connection for good (no status event: the caller knows). */
+  /** Closes the connection for good (no status event: the caller knows; a connect() still waiting resolves with state `closed`). */
   close () {
     this.stopped = true
     globalThis.removeEventListener?.('online', this.online)
     clearTimeout(this.retryTimer)
     if (this.ws !== undefined) this.detach(this.ws, 1000)
+    if (this.status.state !== 'refused') this.status = { state: 'closed' }
+    for (const done of [...this.waiting]) done(this.status)
   }
 
   /** Retries at once, without waiting out the backoff. */
@@ -337,6 +389,7 @@ export class TouchlineClient {
     for (const f of frame.fixtures) {
       this.fixtures.set(f.id, f)
       this.appliedAt.set(f.id, frame.cursor)
+      this.dropped.delete(f.id)
     }
     this.emit('snapshot', { partial, fixtures: frame.fixtures })
     for (const f of frame.fixtures) this.emit('fixture', { fixture: f, removed: false })
@@ -364,6 +417,14 @@ export class TouchlineClient {
     if (replayed) this.replayLeft--
     observeServerTime(frame.at)
     const id = frame.fixture_id
+    if (this.dropped.has(id)) {
+      // Unsubscribed: sent before the server heard it. Followed again (a new subscribe, a full frame): take it.
+      if (frame.fixture === undefined || !this.follows(frame.fixture)) {
+        if (replayed && this.replayLeft === 0) this.replayDone()
+        return
+      }
+      this.dropped.delete(id)
+    }
     const next = nextFixture(this.fixtures.get(id), frame)
     if (next.status === 'gap') this.lost(id)
     if (next.status === 'applied') this.applied(frame, next.fixture, replayed)
