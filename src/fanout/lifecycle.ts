@@ -18,20 +18,40 @@ export interface LifecycleDeps {
   rate: RateLimiter
 }
 
+/**
+ * How many slices the WebSocket heartbeat is cut into: a slice of the connections is pinged every
+ * `heartbeatMs / slices`, so each is pinged once per `heartbeatMs` but never all at once. Pinging 10,000
+ * sockets in one go is a write loop as long as a change's fan-out (~100 ms here), plus 10,000 pongs to read
+ * right after: a stall every 25 s that the changes queued behind it would wait out (bench:fanout's p99).
+ * At most one slice per 200 ms, so a short test heartbeat stays one sweep.
+ */
+export function heartbeatSlices (heartbeatMs: number): number {
+  return Math.max(1, Math.min(25, Math.floor(heartbeatMs / 200)))
+}
+
 /** Starts the WebSocket and SSE heartbeats; returns the function that stops them. */
 export function startHeartbeats (deps: LifecycleDeps): () => void {
+  const slices = heartbeatSlices(deps.limits.heartbeatMs)
+  let slice = 0
   const timers = [
-    setInterval(() => { pingPeers(deps); deps.rate.sweep() }, deps.limits.heartbeatMs),
+    setInterval(() => {
+      pingPeers(deps, slice, slices)
+      if (slice === 0) deps.rate.sweep()
+      slice = (slice + 1) % slices
+    }, deps.limits.heartbeatMs / slices),
     setInterval(() => sseHeartbeat(deps), deps.limits.sseHeartbeatMs)
   ]
   for (const t of timers) t.unref()
   return () => { for (const t of timers) clearInterval(t) }
 }
 
-/** Terminates WebSocket peers that did not answer the previous ping, and pings the others. */
-function pingPeers ({ registry, log }: LifecycleDeps): void {
+/**
+ * Terminates the WebSocket peers of slice `slice` (of `slices`, by connection id) that did not answer the
+ * previous ping, one heartbeat ago, and pings the others.
+ */
+function pingPeers ({ registry, log }: LifecycleDeps, slice: number, slices: number): void {
   for (const conn of registry.list()) {
-    if (!(conn instanceof WsConnection)) continue
+    if (!(conn instanceof WsConnection) || conn.id % slices !== slice) continue
     if (!conn.alive) {
       log.debug({ conn: conn.id }, 'dead peer dropped')
       conn.terminate()

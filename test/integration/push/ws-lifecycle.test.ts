@@ -1,6 +1,7 @@
 /** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
 import type { Socket } from 'node:net'
 import { expect, it } from 'vitest'
+import { heartbeatSlices } from '../../../src/fanout/lifecycle.ts'
 import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, startPush, type PushServer } from './harness.ts'
 
@@ -63,6 +64,30 @@ it('drops a peer that stops answering pings and keeps one that answers', async (
   expect(await alive.request({ op: 'ping', ref: 'still' })).toMatchObject({ type: 'pong' })
   alive.close()
 })
+
+it('spreads the heartbeat: each peer pinged once per interval, a slice at a time, and a silent one still dropped', async () => {
+  // 2 s: ten slices of 200 ms.
+  expect(heartbeatSlices(2000)).toBe(10)
+  const s = await startPush({ limits: { heartbeatMs: 2000 } })
+  const clients = await Promise.all(Array.from({ length: 30 }, async () => await WsTestClient.connect(s.wsUrl())))
+  const dead = await WsTestClient.connect(s.wsUrl(), { autoPong: false })
+  const start = Date.now()
+  const pings: number[][] = clients.map(() => [])
+  clients.forEach((c, i) => c.ws.on('ping', () => pings[i]?.push(Date.now() - start)))
+  await new Promise((resolve) => setTimeout(resolve, 4300))
+  // Every peer pinged once per interval: twice in two intervals, the two pings an interval apart...
+  for (const p of pings) {
+    expect(p.length).toBeGreaterThanOrEqual(2)
+    for (let i = 1; i < p.length; i++) expect((p[i] ?? 0) - (p[i - 1] ?? 0)).toBeGreaterThan(1700)
+  }
+  // ...and not all at once: the pings fall into most of the interval's ten 200 ms windows.
+  const windows = new Set(pings.map((p) => Math.floor(((p[0] ?? 0) % 2000) / 200)))
+  expect(windows.size).toBeGreaterThanOrEqual(6)
+  // The silent peer is judged at its slice's next turn, one interval after its ping.
+  expect((await dead.closed).code).toBe(1006)
+  expect(s.hub.stats().connections).toBe(30)
+  for (const c of clients) c.close()
+}, 15_000)
 
 it('closes every socket with 1001 and the final cursor on shutdown', async () => {
   const s = await startPush()
