@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyDelta, deltaChanges, EVENT_DETAILS, type DeltaFrame } from '../../../src/live/delta.ts'
-import type { ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
+import type { Change, ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 
@@ -8,6 +8,9 @@ type Apply = (fixture: LiveFixture, frame: DeltaFrame) => LiveFixture
 // The browser's copy, plain JavaScript without a declaration file.
 // @ts-expect-error TS7016: no types for a browser module
 const { applyDelta: applyDeltaInBrowser } = await import('../../../src/ui/public/lib/delta.js') as { applyDelta: Apply }
+type Complete = (changes: DeltaFrame['changes'], before: LiveFixture, after: LiveFixture) => Change[]
+// @ts-expect-error TS7016: no types for a browser module
+const { completeChanges } = await import('../../../src/ui/public/lib/frames.js') as { completeChanges: Complete }
 
 /** Every record of twenty hours of simulated matches (at 60x), in log order. */
 async function matchDay (): Promise<ChangeRecord[]> {
@@ -95,6 +98,33 @@ describe('delta frames over a simulated match day', async () => {
     // Same-minute events come out of order often enough on a day of matches for this to be exercised.
     expect(placed).toBeGreaterThan(0)
   })
+
+  it('is handed out by touchline/client as the full frame gives it: previous values, the minute, whole events', () => {
+    const held = new Map<number, LiveFixture>()
+    const seen = new Set<string>()
+    for (const r of records) {
+      const prev = held.get(r.fixture_id)
+      const changes = deltaChanges(prev, r)
+      held.set(r.fixture_id, r.fixture)
+      if (changes === undefined || prev === undefined) continue
+      for (const c of completeChanges(JSON.parse(JSON.stringify(changes)) as DeltaFrame['changes'], prev, r.fixture)) {
+        seen.add(c.kind)
+        if (c.kind === 'clock') {
+          expect(c).toMatchObject({ minute: r.fixture.minute, previous: prev.minute })
+        } else if (c.kind === 'score_changed' && c.score_type !== undefined) {
+          // Score types go one by one in a delta (a full frame has them in fixture_updated.scores, and says
+          // nothing of a shoot-out row appearing at 0-0): the previous value is the one held.
+          expect(c.previous).toEqual(prev.scores[c.score_type] ?? { home: 0, away: 0 })
+          const full = r.changes.find((f) => f.kind === 'score_changed' && f.score_type === c.score_type)
+          if (full !== undefined) expect(c).toEqual(full)
+        } else if (c.kind !== 'fixture_updated') {
+          const { index: _index, ...same } = c as Change & { index?: number }
+          expect(r.changes).toContainEqual(same)
+        }
+      }
+    }
+    for (const kind of ['state_changed', 'period_changed', 'score_changed', 'event_added', 'event_removed', 'clock']) expect(seen).toContain(kind)
+  }, 30_000)
 
   it('carries no fixture and keeps clock ticks small', () => {
     const held = new Map<number, LiveFixture>()

@@ -68,7 +68,8 @@ export type Change =
   | { kind: 'fixture_added' }
   | { kind: 'state_changed', state: LiveState, previous: LiveState }
   | { kind: 'score_changed', home: number | null, away: number | null, previous: { home: number | null, away: number | null }, score_type?: string }
-  | { kind: 'event_added', event: LiveEvent }
+  /** `index`: where the event went in `events` when not last (delta frames). */
+  | { kind: 'event_added', event: LiveEvent, index?: number }
   | { kind: 'event_updated', event: LiveEvent, previous: LiveEvent }
   | { kind: 'event_removed', event: LiveEvent }
   | { kind: 'period_changed', period: string | null, previous: string | null }
@@ -76,7 +77,12 @@ export type Change =
   | { kind: 'fixture_updated', fields: Record<string, { value: unknown, previous?: unknown }> }
   | { kind: 'fixture_removed' }
 
-/** A change as the client hands it out: always with the fixture after it, whatever the wire format. */
+/**
+ * A change as the client hands it out: always with the fixture after it and each change's previous values,
+ * whatever the wire format (a delta is completed from the fixture held before it; its score types other than
+ * the current one and the shoot-out's come as `score_changed` with `score_type`, where a full frame has them in
+ * `fixture_updated`).
+ */
 export interface ChangeFrame {
   type: 'change'
   /** Opaque resume point. */

@@ -27,7 +27,7 @@
 import { backoffDelay } from './backoff.js'
 import { observeServerTime } from './clock.js'
 import { diagnose, REFUSALS } from './diagnose.js'
-import { eventsOf, nextFixture } from './frames.js'
+import { completeChanges, eventsOf, nextFixture } from './frames.js'
 
 export { backoffDelay, nextFixture, REFUSALS }
 
@@ -440,9 +440,10 @@ export class TouchlineClient {
     this.cursor = frame.cursor
     this.appliedAt.set(id, frame.cursor)
     this.fixtures.set(id, fixture)
-    const full = frame.fixture === undefined ? { ...frame, fixture } : frame
+    // A delta is handed out as a full frame: with the fixture after it and every change's previous values.
+    const full = frame.fixture === undefined ? { ...frame, changes: completeChanges(frame.changes, previous, fixture), fixture } : frame
     this.emit('change', { frame: full, fixture, replayed })
-    for (const [type, payload] of eventsOf(frame, fixture, previous, replayed)) this.emit(type, payload)
+    for (const [type, payload] of eventsOf(full, fixture, previous, replayed)) this.emit(type, payload)
     const removed = frame.changes.some((/** @type {any} */ c) => c.kind === 'fixture_removed')
     this.emit('fixture', { fixture, removed: false })
     if (removed) setTimeout(() => this.expire(id, fixture.version), this.keepRemovedMs)

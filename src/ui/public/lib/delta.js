@@ -12,7 +12,7 @@
 import { runningMinute } from './clock.js'
 
 /** Event fields a delta leaves out when null (EVENT_DETAILS in src/live/delta.ts). */
-const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
+export const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
 
 /**
  * `events` with `event` inserted at `index`, or appended.

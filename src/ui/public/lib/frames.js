@@ -3,7 +3,7 @@
  * and the `goal` and `state` events it makes. client.js re-exports nextFixture; typed in client.d.ts.
  */
 
-import { applyDelta } from './delta.js'
+import { applyDelta, NO_DETAILS } from './delta.js'
 
 const GOAL_TYPES = ['GOAL', 'PENALTY', 'OWNGOAL']
 
@@ -47,4 +47,34 @@ export function eventsOf (frame, fixture, previous, replayed) {
     }
   }
   return out
+}
+
+/**
+ * A delta frame's changes as a full frame gives them, from the fixtures before and after it: the `previous`
+ * values the wire left out, the minute the clock shows, events with their null details. So an app reads
+ * `c.previous.state`, `c.minute` or `c.event.extra_minute` whatever the format it subscribed with (client.d.ts
+ * `Change`). Score types other than the current one and the shoot-out's come one by one, as the delta sends
+ * them, each with its previous value.
+ * @param {any[]} changes a delta frame's changes
+ * @param {any} before the fixture before the frame @param {any} after the fixture after it
+ * @returns {any[]}
+ */
+export function completeChanges (changes, before, after) {
+  const events = new Map(before.events.map((/** @type {any} */ e) => [e.id, e]))
+  return changes.map((c) => {
+    switch (c.kind) {
+      case 'state_changed': return { ...c, previous: before.state }
+      case 'period_changed': return { ...c, previous: before.period }
+      case 'clock': return { ...c, minute: after.minute, previous: before.minute }
+      case 'score_changed':
+        if (c.previous !== undefined) return c
+        return { ...c, previous: c.score_type === undefined ? { home: before.home.score, away: before.away.score } : before.scores[c.score_type] ?? { home: 0, away: 0 } }
+      case 'event_added': return { ...c, event: { ...NO_DETAILS, ...c.event } }
+      case 'event_updated': return { ...c, event: { ...NO_DETAILS, ...c.event }, previous: events.get(c.event.id) }
+      case 'event_removed': return { ...c, event: events.get(c.event.id) ?? { ...NO_DETAILS, ...c.event } }
+      case 'fixture_updated':
+        return { ...c, fields: Object.fromEntries(Object.entries(c.fields).map(([k, f]) => [k, { value: /** @type {any} */ (f).value, previous: before[k] ?? null }])) }
+      default: return c
+    }
+  })
 }
