@@ -385,6 +385,8 @@ export class TouchlineClient {
         this.emit('fixture', { fixture: f, removed: true })
       }
       this.cursor = frame.cursor
+      // The whole subscription's state: frames sent before it (for fixtures let go) are behind it on the socket.
+      this.dropped.clear()
     }
     for (const f of frame.fixtures) {
       this.fixtures.set(f.id, f)
