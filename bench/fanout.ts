@@ -76,6 +76,14 @@ async function main (): Promise<void> {
     const rs = of(mode)
     console.log(`${mode.padEnd(10)} median: ${int(mid(rs, perCpu))} deliveries per server CPU-second (${(1e6 / mid(rs, perCpu)).toFixed(1)} µs each), idle ${kib(mid(rs, (r) => r.idleRssPerConn))} KiB RSS per connection, p50/p99 ${mid(rs, (r) => r.latency.p50).toFixed(0)}/${mid(rs, (r) => r.latency.p99).toFixed(0)} ms`)
   }
+  // The spread behind each median: one round moves by more than the gaps being compared on a small VM.
+  if (args.rounds > 1) {
+    console.log('\nround by round')
+    for (const mode of args.modes) {
+      const rs = of(mode)
+      console.log(`${mode.padEnd(10)} per CPU-second ${rs.map((r) => int(perCpu(r))).join(', ')}; p99 ${rs.map((r) => r.latency.p99.toFixed(0)).join(', ')} ms`)
+    }
+  }
 }
 
 function median (values: number[]): number {

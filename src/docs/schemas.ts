@@ -133,7 +133,10 @@ const DeltaChange = {
     kind('fixture_added'),
     kind('state_changed', { state: ref('LiveState') }),
     kind('score_changed', { home: nullable('integer'), away: nullable('integer'), previous: scorePair, score_type: { type: 'string' } }, ['previous', 'score_type']),
-    kind('event_added', { event: DeltaEvent }),
+    kind('event_added', {
+      event: DeltaEvent,
+      index: { type: 'integer', minimum: 0, description: 'Only when the event does not go last: its position in `events` as the list is when this change is applied (else it is appended).' }
+    }, ['index']),
     kind('event_updated', { event: DeltaEvent }),
     kind('event_removed', { event: DeltaEvent }),
     kind('period_changed', { period: nullable('string') }),

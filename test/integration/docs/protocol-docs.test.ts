@@ -201,4 +201,14 @@ describe('protocol documents', () => {
     expect(responseErrors('/v1/nothing', 200, {})).not.toEqual([])
     expect(serverFrameErrors({ type: 'pong', ref: '1' })).toEqual([])
   })
+
+  it('document every field of a delta frame, an added event\'s index included', () => {
+    const event = { id: 5, type_id: 14, type: 'GOAL', minute: 57, side: 'home', team_id: 10, player: { id: 1, name: 'A' }, result: '1-0', sort_order: 1 }
+    const frame = (change: Record<string, unknown>): Record<string, unknown> =>
+      ({ type: 'change', cursor: 'e:9', fixture_id: 1, league_id: 271, version: 4, at: '2026-11-26T06:00:00.000Z', changes: [change] })
+    expect(serverFrameErrors(frame({ kind: 'event_added', event, index: 3 }))).toEqual([])
+    expect(serverFrameErrors(frame({ kind: 'event_added', event }))).toEqual([])
+    expect(serverFrameErrors(frame({ kind: 'event_added', event, index: -1 }))).not.toEqual([])
+    expect(serverFrameErrors(frame({ kind: 'event_added', event, position: 3 }))).not.toEqual([])
+  })
 })
