@@ -3,6 +3,8 @@
  *   touchline: memory store -> hub -> /v1/live (fastify + @fastify/websocket), changes through store.apply
  *   baseline:  a bare ws server, serialize once, `for (const c of wss.clients) c.send(buf)`, no protocol
  *   floor:     no ws at all: one pre-built frame written to every raw socket (cork, write, uncork)
+ *   stack:     touchline's server stack without the hub: fastify + @fastify/websocket, one pre-built frame
+ *              written to each socket under ws (what the hub's routing costs on top of the framework)
  * Phases: idle memory per connection, a burst (throughput), a stream paced on a schedule (latency).
  */
 import { fork, type ChildProcess } from 'node:child_process'
@@ -11,9 +13,10 @@ import { createServer } from 'node:http'
 import type { Socket } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import websocket from '@fastify/websocket'
 import Fastify from 'fastify'
 import { pino } from 'pino'
-import { WebSocketServer } from 'ws'
+import { WebSocketServer, type WebSocket } from 'ws'
 import { createHub } from '../src/fanout/hub.ts'
 import { textFrame } from '../src/fanout/writer.ts'
 import { liveRoutes } from '../src/http/live.ts'
@@ -158,7 +161,26 @@ async function phase (clients: ChildProcess, total: number, publish: () => Promi
   return { ...result, wallSeconds: (now() - start) / 1000, fanoutMs, cpuSeconds: (used.user + used.system) / 1e6 }
 }
 
-const SERVERS = { touchline, baseline, floor }
+async function stack (): Promise<BenchServer> {
+  const app = Fastify({ logger: false })
+  const sockets: WebSocket[] = []
+  await app.register(websocket, { options: { perMessageDeflate: false } })
+  app.get('/', { websocket: true }, (socket) => { socket.on('error', () => {}); sockets.push(socket) })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  return {
+    url: `ws://127.0.0.1:${port}/`,
+    async publish (i) {
+      const start = performance.now()
+      const frame = textFrame(plainFrame(i))
+      for (const ws of sockets) (ws as unknown as { _socket: Socket })._socket.write(frame)
+      return performance.now() - start
+    },
+    slowConsumerCloses: async () => 0
+  }
+}
+
+const SERVERS = { touchline, baseline, floor, stack }
 
 async function run (opts: BenchOptions): Promise<ModeResult> {
   const gc = collector()

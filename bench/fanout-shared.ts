@@ -3,7 +3,7 @@
  */
 import type { LiveFixture } from '../src/live/types.ts'
 
-export type Mode = 'touchline' | 'baseline' | 'floor'
+export type Mode = 'touchline' | 'baseline' | 'floor' | 'stack'
 
 export interface BenchOptions {
   mode: Mode
@@ -105,6 +105,8 @@ export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes
     return value
   }
   const only = argv.indexOf('--mode')
-  const modes: Mode[] = only >= 0 ? [argv[only + 1] as Mode] : ['touchline', 'baseline', 'floor']
+  const modes = (only >= 0 ? (argv[only + 1] ?? '').split(',') : ['touchline', 'baseline', 'floor']) as Mode[]
+  const known: Mode[] = ['touchline', 'baseline', 'floor', 'stack']
+  for (const mode of modes) if (!known.includes(mode)) throw new Error(`--mode takes a comma-separated list of ${known.join(', ')}; got "${mode}"`)
   return { modes, rounds: get('rounds', 1), subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
 }

@@ -3,8 +3,10 @@
  * floor (one pre-built frame written to each raw socket, no ws, no protocol), with the same subscribers (a
  * separate process of raw sockets on 127.0.0.1) and the same payload.
  *
- *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--rounds 1] [--mode touchline|baseline|floor]
+ *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--rounds 1] [--mode touchline,baseline,floor,stack]
  *
+ * `--mode` takes a comma-separated list (default: touchline, baseline, floor; `stack` is touchline's fastify
+ * and @fastify/websocket without the hub).
  * Loopback throughput on a small VM varies by ±30 % between runs; `--rounds 3` alternates the modes and
  * compares medians. `ulimit -n` is per process: the server and its subscriber process each hold one
  * descriptor per subscriber, so a hard limit of 20,000 allows about 19,900 subscribers.
