@@ -21,11 +21,27 @@ async function matchDay (): Promise<ChangeRecord[]> {
   return records
 }
 
+/** A record with the fixture's version before it (none for a fixture's first record) and the delta built on it. */
+interface Step { r: ChangeRecord, prev: LiveFixture | undefined, changes: DeltaFrame['changes'] | undefined }
+type DeltaStep = Step & { prev: LiveFixture, changes: DeltaFrame['changes'] }
+
+/** Every record's step, in log order: each delta built once for all the tests below. */
+function stepsOf (records: ChangeRecord[]): Step[] {
+  const held = new Map<number, LiveFixture>()
+  return records.map((r) => {
+    const prev = held.get(r.fixture_id)
+    held.set(r.fixture_id, r.fixture)
+    return { r, prev, changes: deltaChanges(prev, r) }
+  })
+}
+
 const frameOf = (r: ChangeRecord, changes: DeltaFrame['changes']): DeltaFrame =>
   ({ type: 'change', cursor: r.cursor, fixture_id: r.fixture_id, league_id: r.league_id, version: r.fixture.version, at: r.at, changes })
 
 describe('delta frames over a simulated match day', async () => {
   const records = await matchDay()
+  const steps = stepsOf(records)
+  const deltas = steps.filter((s): s is DeltaStep => s.changes !== undefined && s.prev !== undefined)
   const kinds = new Set(records.flatMap((r) => r.changes.map((c) => c.kind === 'event_removed' || c.kind === 'event_added' ? `${c.kind}:${c.event.type}` : c.kind)))
 
   it('is a day with goals, VAR-cancelled goals, cards, extra time and penalties', () => {
@@ -37,31 +53,19 @@ describe('delta frames over a simulated match day', async () => {
   })
 
   it('rebuilds every stored version from the one before, in TypeScript and in the browser copy alike', () => {
-    const held = new Map<number, LiveFixture>()
-    let deltas = 0
-    for (const r of records) {
-      const prev = held.get(r.fixture_id)
-      const changes = deltaChanges(prev, r)
-      if (prev === undefined) expect(changes).toBeUndefined()
-      if (changes !== undefined && prev !== undefined) {
-        deltas++
-        const frame = frameOf(r, changes)
-        expect(applyDelta(prev, frame)).toEqual(r.fixture)
-        expect(applyDeltaInBrowser(prev, JSON.parse(JSON.stringify(frame)))).toEqual(r.fixture)
-      }
-      held.set(r.fixture_id, r.fixture)
+    for (const { prev, changes } of steps) if (prev === undefined) expect(changes).toBeUndefined()
+    for (const { r, prev, changes } of deltas) {
+      const frame = frameOf(r, changes)
+      expect(applyDelta(prev, frame)).toEqual(r.fixture)
+      expect(applyDeltaInBrowser(prev, JSON.parse(JSON.stringify(frame)))).toEqual(r.fixture)
     }
-    expect(deltas).toBeGreaterThan(records.length * 0.9)
+    expect(deltas.length).toBeGreaterThan(records.length * 0.9)
   }, 30_000) // a whole day of records, compared twice each: slow on a loaded 2-core machine
 
   it('leaves out what the client holds or works out: previous values, the minute the clock shows, null event details', () => {
-    const held = new Map<number, LiveFixture>()
     let ticks = 0
     let minutesGiven = 0
-    for (const r of records) {
-      const changes = deltaChanges(held.get(r.fixture_id), r)
-      held.set(r.fixture_id, r.fixture)
-      if (changes === undefined) continue
+    for (const { r, changes } of deltas) {
       if (r.changes.some((c) => c.kind === 'clock' && c.clock === undefined)) ticks++
       for (const c of changes) {
         if (c.kind !== 'score_changed') expect(c).not.toHaveProperty('previous')
@@ -79,13 +83,8 @@ describe('delta frames over a simulated match day', async () => {
   }, 30_000)
 
   it('places an added event by index instead of resending the event list when it does not go last', () => {
-    const held = new Map<number, LiveFixture>()
     let placed = 0
-    for (const r of records) {
-      const prev = held.get(r.fixture_id)
-      const changes = deltaChanges(prev, r)
-      held.set(r.fixture_id, r.fixture)
-      if (changes === undefined || prev === undefined) continue
+    for (const { r, changes } of deltas) {
       const onlyAdded = r.changes.every((c) => c.kind !== 'event_removed' && c.kind !== 'event_updated')
       if (onlyAdded) expect(changes.filter((c) => c.kind === 'fixture_updated' && 'events' in c.fields)).toEqual([])
       for (const c of changes) {
@@ -100,13 +99,8 @@ describe('delta frames over a simulated match day', async () => {
   })
 
   it('is handed out by touchline/client as the full frame gives it: previous values, the minute, whole events', () => {
-    const held = new Map<number, LiveFixture>()
     const seen = new Set<string>()
-    for (const r of records) {
-      const prev = held.get(r.fixture_id)
-      const changes = deltaChanges(prev, r)
-      held.set(r.fixture_id, r.fixture)
-      if (changes === undefined || prev === undefined) continue
+    for (const { r, prev, changes } of deltas) {
       for (const c of completeChanges(JSON.parse(JSON.stringify(changes)) as DeltaFrame['changes'], prev, r.fixture)) {
         seen.add(c.kind)
         if (c.kind === 'clock') {
@@ -127,11 +121,7 @@ describe('delta frames over a simulated match day', async () => {
   }, 30_000)
 
   it('carries no fixture and keeps clock ticks small', () => {
-    const held = new Map<number, LiveFixture>()
-    for (const r of records) {
-      const changes = deltaChanges(held.get(r.fixture_id), r)
-      held.set(r.fixture_id, r.fixture)
-      if (changes === undefined) continue
+    for (const { r, changes } of deltas) {
       const json = JSON.stringify(frameOf(r, changes))
       expect(json).not.toContain('"fixture":')
       // A clock correction carries the clock it sets, and still no fixture.
