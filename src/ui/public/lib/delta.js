@@ -12,7 +12,15 @@
 import { runningMinute } from './clock.js'
 
 /** Event fields a delta leaves out when null (EVENT_DETAILS in src/live/delta.ts). */
-export const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
+const NO_DETAILS = { extra_minute: null, related_player: null, result: null, info: null, addition: null }
+
+/**
+ * The event a delta carries, with the details it left out as null (`fullEvent` in src/live/delta.ts).
+ * @param {any} event
+ */
+export function fullEvent (event) {
+  return { ...NO_DETAILS, ...event }
+}
 
 /**
  * `events` with `event` inserted at `index`, or appended.
@@ -53,8 +61,8 @@ export function applyDelta (fixture, frame) {
         }
         break
       case 'event_removed': next.events = next.events.filter((/** @type {any} */ e) => e.id !== c.event.id); break
-      case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? { ...NO_DETAILS, ...c.event } : e); break
-      case 'event_added': next.events = withEvent(next.events, { ...NO_DETAILS, ...c.event }, c.index); break
+      case 'event_updated': next.events = next.events.map((/** @type {any} */ e) => e.id === c.event.id ? fullEvent(c.event) : e); break
+      case 'event_added': next.events = withEvent(next.events, fullEvent(c.event), c.index); break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) next[key] = value
         if ('minute' in c.fields) minuteGiven = true

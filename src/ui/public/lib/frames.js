@@ -3,7 +3,7 @@
  * and the `goal` and `state` events it makes. client.js re-exports nextFixture; typed in client.d.ts.
  */
 
-import { applyDelta, NO_DETAILS } from './delta.js'
+import { applyDelta, fullEvent } from './delta.js'
 
 const GOAL_TYPES = ['GOAL', 'PENALTY', 'OWNGOAL']
 
@@ -69,9 +69,9 @@ export function completeChanges (changes, before, after) {
       case 'score_changed':
         if (c.previous !== undefined) return c
         return { ...c, previous: c.score_type === undefined ? { home: before.home.score, away: before.away.score } : before.scores[c.score_type] ?? { home: 0, away: 0 } }
-      case 'event_added': return { ...c, event: { ...NO_DETAILS, ...c.event } }
-      case 'event_updated': return { ...c, event: { ...NO_DETAILS, ...c.event }, previous: events.get(c.event.id) }
-      case 'event_removed': return { ...c, event: events.get(c.event.id) ?? { ...NO_DETAILS, ...c.event } }
+      case 'event_added': return { ...c, event: fullEvent(c.event) }
+      case 'event_updated': return { ...c, event: fullEvent(c.event), previous: events.get(c.event.id) }
+      case 'event_removed': return { ...c, event: events.get(c.event.id) ?? fullEvent(c.event) }
       case 'fixture_updated':
         return { ...c, fields: Object.fromEntries(Object.entries(c.fields).map(([k, f]) => [k, { value: /** @type {any} */ (f).value, previous: before[k] ?? null }])) }
       default: return c
