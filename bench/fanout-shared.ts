@@ -33,7 +33,7 @@ export interface ModeResult {
     /** Server CPU (user + system) over the phase; unlike wall time, not inflated when the OS runs the clients. */
     serverCpuSeconds: number
   }
-  latency: { changes: number, deliveries: number, p50: number, p99: number, max: number }
+  latency: { changes: number, deliveries: number, p50: number, p99: number, max: number, serverCpuSeconds: number }
   slowConsumerCloses: number
 }
 

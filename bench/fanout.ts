@@ -27,7 +27,7 @@ import { parseArgs, type ModeResult } from './fanout-shared.ts'
 
 async function runMode (mode: ModeResult['mode'], args: ReturnType<typeof parseArgs>): Promise<ModeResult> {
   const { modes: _modes, rounds: _rounds, ...rest } = args
-  const child = fork(new URL('./fanout-server.ts', import.meta.url), [JSON.stringify({ ...rest, mode })], { execArgv: ['--expose-gc', '--import', 'tsx'] })
+  const child = fork(new URL('./fanout-server.ts', import.meta.url), [JSON.stringify({ ...rest, mode })], { execArgv: ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ') ?? []), '--import', 'tsx'] })
   return await new Promise((resolve, reject) => {
     child.once('message', (msg) => resolve(msg as ModeResult))
     child.once('exit', (code) => { if (code !== 0) reject(new Error(`${mode} run exited with ${code}`)) })
@@ -42,7 +42,7 @@ function print (r: ModeResult): void {
   console.log(`  idle memory per connection   ${kib(r.idleRssPerConn)} KiB RSS, ${kib(r.idleHeapPerConn)} KiB heap+external`)
   console.log(`  burst of ${r.burst.changes} changes         ${int(r.burst.perSecond)} deliveries/s end to end (${int(r.burst.deliveries)} in ${r.burst.seconds.toFixed(2)} s)`)
   console.log(`  server fan-out               ${int(r.burst.serverFanoutPerSecond)} deliveries/s of publish time, ${int(r.burst.deliveries / r.burst.serverCpuSeconds)} per server CPU-second`)
-  console.log(`  latency (${r.latency.changes} paced changes)  p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, max ${r.latency.max.toFixed(1)} ms (${int(r.latency.deliveries)} deliveries)`)
+  console.log(`  latency (${r.latency.changes} paced changes)  p50 ${r.latency.p50.toFixed(1)} ms, p99 ${r.latency.p99.toFixed(1)} ms, max ${r.latency.max.toFixed(1)} ms (${int(r.latency.deliveries)} deliveries, ${(r.latency.serverCpuSeconds * 1e6 / r.latency.deliveries).toFixed(1)} µs server CPU each)`)
   if (r.slowConsumerCloses > 0) console.log(`  slow-consumer closes         ${r.slowConsumerCloses}`)
 }
 

@@ -7,13 +7,15 @@
  * encapsulated context, so its hooks and its ws server options (no compression, maxPayload) apply to this
  * route only.
  */
+import type { ServerResponse } from 'node:http'
 import websocket from '@fastify/websocket'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
 import { originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
-import { wsErrorHandler } from './ws-faults.ts'
+import type WebSocket from 'ws'
+import { wsErrorHandler, type WsFaultHandler } from './ws-faults.ts'
 
 export interface LiveRouteDeps {
   hub: Hub
@@ -60,10 +62,27 @@ export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, r
   return key
 }
 
+/**
+ * Lets go of the upgrade's request and response once the socket is adopted. @fastify/websocket routes the
+ * upgrade through a ServerResponse it assigns to the socket, and gives the socket an `error` listener that
+ * closes over fastify's request and reply: both would keep the request, its headers and the response alive
+ * as long as the connection, about 2.7 KiB of heap per idle connection (bench:fanout's stack mode: 5.3 KiB of
+ * heap per connection with them, 2.6 without, as much as a bare ws server). The same fault handler is put
+ * back holding only the client's address.
+ */
+function release (socket: WebSocket, request: FastifyRequest, response: ServerResponse, onFault: WsFaultHandler): void {
+  const ip = request.ip
+  socket.removeAllListeners('error')
+  socket.on('error', (err) => onFault(err, socket, { ip }))
+  if (response.socket !== null) response.detachSocket(response.socket)
+}
+
 export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
   const { hub, keys } = deps
-  // The key found in preValidation, handed to the handler without decorating every request of the app.
-  const admitted = new WeakMap<FastifyRequest, ClientKey>()
+  // The key found in preValidation and the upgrade's response, handed to the handler without decorating
+  // every request of the app.
+  const admitted = new WeakMap<FastifyRequest, { key: ClientKey, response: ServerResponse }>()
+  const onFault = wsErrorHandler(deps.log)
 
   return async (app) => {
     await app.register(websocket, {
@@ -74,7 +93,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
         maxPayload: hub.limits.maxPayloadBytes
       },
       // Client protocol violations at warn, without stack, rate-limited (the default logs each at error).
-      errorHandler: wsErrorHandler(deps.log),
+      errorHandler: onFault,
       // Our own preClose: the hub closes sockets with 1001 and the final cursor (not the plugin's bare 1000).
       preClose: async () => {
         await hub.close()
@@ -87,13 +106,16 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
       preValidation: async (request, reply) => {
         const key = admitStream(hub, keys, request, reply)
         if (key === undefined) return reply
-        admitted.set(request, key)
+        admitted.set(request, { key, response: reply.raw })
       }
     }, (socket, request) => {
-      const key = admitted.get(request)
+      const admission = admitted.get(request)
       admitted.delete(request)
-      // acceptWebSocket attaches every listener, `error` included, before this handler returns (STYLE rule 5).
-      if (key !== undefined) return hub.acceptWebSocket(socket, key, request.headers.origin)
+      if (admission !== undefined) {
+        release(socket, request, admission.response, onFault)
+        // acceptWebSocket attaches every listener before this handler returns (STYLE rule 5).
+        return hub.acceptWebSocket(socket, admission.key, request.headers.origin)
+      }
       socket.on('error', (err) => deps.log.debug({ err }, 'websocket error'))
       socket.close(1011, 'not admitted')
     })

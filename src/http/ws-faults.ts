@@ -20,14 +20,17 @@ export interface FaultLogOptions {
 
 const PEER_GONE = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
 
+/** Handles an error of an established socket; `client` is the request's address (or the request itself). */
+export type WsFaultHandler = (error: Error, socket: WebSocket, client: Pick<FastifyRequest, 'ip'>) => void
+
 /** An `errorHandler` for @fastify/websocket. */
-export function wsErrorHandler (log: BaseLogger, opts: FaultLogOptions = {}): (error: Error, socket: WebSocket, request: FastifyRequest) => void {
+export function wsErrorHandler (log: BaseLogger, opts: FaultLogOptions = {}): WsFaultHandler {
   const allow = logBudget(opts.burst ?? 5, opts.windowMs ?? 60_000, opts.now ?? Date.now)
-  return (error, socket, request) => {
+  return (error, socket, client) => {
     const code = (error as { code?: unknown }).code
     if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
       const suppressed = allow()
-      if (suppressed !== false) log.warn({ code, reason: error.message, ip: request.ip, ...(suppressed > 0 ? { suppressed } : {}) }, 'client protocol violation; connection closed')
+      if (suppressed !== false) log.warn({ code, reason: error.message, ip: client.ip, ...(suppressed > 0 ? { suppressed } : {}) }, 'client protocol violation; connection closed')
       return
     }
     if (typeof code === 'string' && PEER_GONE.has(code)) log.debug({ code }, 'websocket peer gone')

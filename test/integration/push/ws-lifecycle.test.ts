@@ -1,9 +1,18 @@
 /** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { expect, it } from 'vitest'
 import { heartbeatSlices } from '../../../src/fanout/lifecycle.ts'
 import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, startPush, type PushServer } from './harness.ts'
+
+/** `gc()` without --expose-gc on the command line. */
+function collector (): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
 
 const rawSocket = (c: WsTestClient): Socket => (c.ws as unknown as { _socket: Socket })._socket
 
@@ -132,4 +141,19 @@ it('revoking a key closes its WebSockets with 4001, ends its SSE streams, and le
   expect(s.hub.revokeKey('scoped')).toBe(0)
   otherWs.close()
   otherSse.close()
+})
+
+it('lets go of the upgrade request once the socket is adopted (nothing of fastify\'s routing is held per connection)', async () => {
+  const s = await startPush()
+  const requests: Array<WeakRef<IncomingMessage>> = []
+  s.app.server.on('upgrade', (req: IncomingMessage) => { requests.push(new WeakRef(req)) })
+  const clients = await Promise.all(Array.from({ length: 3 }, async () => await WsTestClient.connect(s.wsUrl())))
+  // Each is served after adoption: the route, the hub and the socket's listeners are all in place.
+  for (const c of clients) await c.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
+  expect(requests).toHaveLength(3)
+  const gc = collector()
+  await eventually(() => { gc(); return requests.every((r) => r.deref() === undefined) }, 5000, 'the upgrade requests to be collected')
+  // Still served afterwards: nothing the connection needs went with the request.
+  const { cursor } = await s.apply(1, 271)
+  for (const c of clients) await c.take((f) => f.type === 'change' && f.cursor === cursor)
 })
