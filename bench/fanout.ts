@@ -20,7 +20,9 @@
  *                 to last frame received; on a 2-core machine this includes the subscriber process' own
  *                 work), server fan-out rate (deliveries per second of time spent inside publish) and
  *                 deliveries per server CPU-second (the steadiest of the three on a shared machine)
- *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max
+ *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max, and the
+ *                 server's CPU per delivery over the phase
+ * BENCH_SERVER_FLAGS passes node flags to the server processes (say `--cpu-prof` or `--trace-gc`).
  */
 import { execSync, fork } from 'node:child_process'
 import { parseArgs, type ModeResult } from './fanout-shared.ts'
