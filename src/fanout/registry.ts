@@ -33,6 +33,15 @@ export class ConnectionRegistry {
     return [...this.conns]
   }
 
+  /**
+   * Registered connections, walked in place: unregistering the one being visited is safe (a Set's
+   * iteration), and connections registered during the walk are visited too. For walks that only read or
+   * drop the current connection; `list` for anything else.
+   */
+  live (): IterableIterator<Connection> {
+    return this.conns.values()
+  }
+
   /** Registered and lingering connections alike, for the final cut at shutdown. */
   everything (): Connection[] {
     return [...this.conns, ...this.lingering]

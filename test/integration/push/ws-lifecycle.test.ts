@@ -76,7 +76,9 @@ it('drops a peer that stops answering pings and keeps one that answers', async (
 
 it('spreads the heartbeat: each peer pinged once per interval, a slice at a time, and a silent one still dropped', async () => {
   // 2 s: ten slices of 200 ms.
-  expect(heartbeatSlices(2000)).toBe(10)
+  // One slice per 100 ms: 20 here, 250 for the default 25 s (40 pings a tick at 10,000 connections).
+  expect(heartbeatSlices(2000)).toBe(20)
+  expect(heartbeatSlices(25_000)).toBe(250)
   const s = await startPush({ limits: { heartbeatMs: 2000 } })
   const clients = await Promise.all(Array.from({ length: 30 }, async () => await WsTestClient.connect(s.wsUrl())))
   const dead = await WsTestClient.connect(s.wsUrl(), { autoPong: false })
