@@ -24,7 +24,7 @@ import { createKeyRing } from '../src/keys.ts'
 import type { Change } from '../src/live/types.ts'
 import { createMetrics } from '../src/metrics.ts'
 import { createStore } from '../src/store/index.ts'
-import { benchFixture, now, type BenchOptions, type FromClients, type ModeResult } from './fanout-shared.ts'
+import { benchFixture, now, pinTo, type BenchOptions, type FromClients, type ModeResult } from './fanout-shared.ts'
 
 interface BenchServer {
   url: string
@@ -190,6 +190,7 @@ async function run (opts: BenchOptions): Promise<ModeResult> {
   gc()
   const before = process.memoryUsage()
   const clients = fork(new URL('./fanout-clients.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] })
+  if (opts.pin && clients.pid !== undefined) pinTo(clients.pid, 1)
   const ready = nextMessage(clients, 'ready')
   clients.send({ cmd: 'connect', url: server.url, count: opts.subscribers, subscribe: opts.mode === 'touchline' })
   const { connected } = await ready

@@ -1,6 +1,7 @@
 /**
  * What the fan-out benchmark's three processes share: the IPC messages, the payload, the clock.
  */
+import { execFileSync } from 'node:child_process'
 import type { LiveFixture } from '../src/live/types.ts'
 
 export type Mode = 'touchline' | 'baseline' | 'floor' | 'stack'
@@ -13,6 +14,8 @@ export interface BenchOptions {
   /** Changes per second in the latency phase, and its length in seconds. */
   rate: number
   seconds: number
+  /** Server on CPU 0, subscribers on CPU 1 (`taskset`), so neither migrates onto the other's core. */
+  pin: boolean
 }
 
 /** Orchestrator <- server: one mode's measurements. */
@@ -48,6 +51,11 @@ export type FromClients =
   | { type: 'ready', connected: number, failed: number }
   | { type: 'armed' }
   | { type: 'reached', received: number, seconds: number, p50: number, p99: number, max: number, closes: number }
+
+/** Moves a process and every thread it has (and will start) onto one CPU. */
+export function pinTo (pid: number, cpu: number): void {
+  execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' })
+}
 
 /** Wall-clock milliseconds with sub-ms precision, comparable across processes on one machine. */
 export function now (): number {
@@ -108,5 +116,5 @@ export function parseArgs (argv: string[]): Omit<BenchOptions, 'mode'> & { modes
   const modes = (only >= 0 ? (argv[only + 1] ?? '').split(',') : ['touchline', 'baseline', 'floor']) as Mode[]
   const known: Mode[] = ['touchline', 'baseline', 'floor', 'stack']
   for (const mode of modes) if (!known.includes(mode)) throw new Error(`--mode takes a comma-separated list of ${known.join(', ')}; got "${mode}"`)
-  return { modes, rounds: get('rounds', 1), subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
+  return { modes, pin: argv.includes('--pin'), rounds: get('rounds', 1), subscribers: get('subscribers', 10_000), burst: get('burst', 200), rate: get('rate', 10), seconds: get('seconds', 5) }
 }

@@ -3,7 +3,7 @@
  * floor (one pre-built frame written to each raw socket, no ws, no protocol), with the same subscribers (a
  * separate process of raw sockets on 127.0.0.1) and the same payload.
  *
- *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--rounds 1] [--mode touchline,baseline,floor,stack]
+ *   npx tsx bench/fanout.ts [--subscribers 10000] [--burst 200] [--rate 10] [--seconds 5] [--rounds 1] [--mode touchline,baseline,floor,stack] [--pin]
  *
  * `--mode` takes a comma-separated list (default: touchline, baseline, floor; `stack` is touchline's fastify
  * and @fastify/websocket without the hub).
@@ -25,11 +25,12 @@
  * BENCH_SERVER_FLAGS passes node flags to the server processes (say `--cpu-prof` or `--trace-gc`).
  */
 import { execSync, fork } from 'node:child_process'
-import { parseArgs, type ModeResult } from './fanout-shared.ts'
+import { parseArgs, pinTo, type ModeResult } from './fanout-shared.ts'
 
 async function runMode (mode: ModeResult['mode'], args: ReturnType<typeof parseArgs>): Promise<ModeResult> {
   const { modes: _modes, rounds: _rounds, ...rest } = args
   const child = fork(new URL('./fanout-server.ts', import.meta.url), [JSON.stringify({ ...rest, mode })], { execArgv: ['--expose-gc', ...(process.env.BENCH_SERVER_FLAGS?.split(' ') ?? []), '--import', 'tsx'] })
+  if (args.pin && child.pid !== undefined) pinTo(child.pid, 0)
   return await new Promise((resolve, reject) => {
     child.once('message', (msg) => resolve(msg as ModeResult))
     child.once('exit', (code) => { if (code !== 0) reject(new Error(`${mode} run exited with ${code}`)) })
