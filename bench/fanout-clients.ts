@@ -79,34 +79,47 @@ function onData (peer: Peer, chunk: Buffer): void {
     onFrame(peer, (buf[off] as number) & 0x0f, buf, off + head, off + head + len)
     off += head + len
   }
-  // Copy the tail: a subarray would keep the whole 64 KiB read buffer alive per idle socket.
+  // Copy the tail: the read buffer is shared by every socket and overwritten by the next read.
   peer.rest = off < buf.length ? Buffer.from(buf.subarray(off)) : null
 }
 
+/**
+ * One read buffer for every socket: with `onread` Node reads straight into it and calls back with no stream
+ * machinery and no Buffer per read, so this process keeps up with the server (frames are handled before
+ * the next read; only an incomplete tail is copied).
+ */
+const READ_BUFFER = Buffer.alloc(256 * 1024)
+
 async function open (url: URL, subscribe: boolean): Promise<Peer> {
   return await new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname)
     // Touchline answers hello then subscribed before it is ready; the baseline says nothing.
-    const peer: Peer = { socket, rest: null, ready: !subscribe, framesBeforeReady: 2 }
     let header = ''
-    socket.setNoDelay(true)
-    socket.on('error', reject)
-    socket.on('close', () => { closes++ })
-    socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
-    const onHeader = (chunk: Buffer): void => {
-      header += chunk.toString('latin1')
+    let upgraded = false
+    const onRead = (n: number): boolean => {
+      if (upgraded) {
+        onData(peer, READ_BUFFER.subarray(0, n))
+        return true
+      }
+      header += READ_BUFFER.toString('latin1', 0, n)
       const end = header.indexOf('\r\n\r\n')
-      if (end < 0) return
-      socket.off('data', onHeader)
-      if (!header.startsWith('HTTP/1.1 101')) return reject(new Error(header.split('\r\n')[0]))
-      socket.on('data', (c: Buffer) => onData(peer, c))
+      if (end < 0) return true
+      upgraded = true
+      if (!header.startsWith('HTTP/1.1 101')) {
+        reject(new Error(header.split('\r\n')[0]))
+        return true
+      }
       const extra = Buffer.from(header.slice(end + 4), 'latin1')
       if (extra.length > 0) onData(peer, extra)
       if (subscribe) socket.write(textFrame('{"op":"subscribe","ref":"b","leagues":[271],"snapshot":false}'))
       resolve(peer)
+      return true
     }
-    socket.on('data', onHeader)
+    const socket = connect({ port: Number(url.port), host: url.hostname, noDelay: true, onread: { buffer: READ_BUFFER, callback: onRead } })
+    const peer: Peer = { socket, rest: null, ready: !subscribe, framesBeforeReady: 2 }
+    socket.on('error', reject)
+    socket.on('close', () => { closes++ })
+    socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
   })
 }
 
