@@ -7,9 +7,10 @@
  *
  * `--mode` takes a comma-separated list (default: touchline, baseline, floor; `stack` is touchline's fastify
  * and @fastify/websocket without the hub).
- * Loopback throughput on a small VM varies by ±30 % between runs; `--rounds 3` alternates the modes and
- * compares medians. `ulimit -n` is per process: the server and its subscriber process each hold one
- * descriptor per subscriber, so a hard limit of 20,000 allows about 19,900 subscribers.
+ * Loopback throughput on a small VM varies by ±30 % between runs; `--rounds 3` alternates the modes (each
+ * round starting one mode later) and compares medians. `ulimit -n` is per process: the server and its
+ * subscriber process each hold one descriptor per subscriber, so a hard limit of 20,000 allows about 19,900
+ * subscribers.
  * Each mode runs in a fresh server process (so one mode's heap does not skew the other's memory figure),
  * which forks its subscriber process. Both hold one socket per subscriber: `ulimit -n` must exceed the
  * subscriber count plus a few dozen (raise it with `ulimit -n 65536` before running with more than ~19,000).
@@ -55,15 +56,18 @@ async function main (): Promise<void> {
   try { limit = execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim() } catch {}
   if (Number(limit) < args.subscribers + 64) console.warn(`ulimit -n is ${limit}: raise it (ulimit -n 65536) or use fewer --subscribers`)
   console.log(`fan-out benchmark: ${args.subscribers} subscribers, burst ${args.burst}, ${args.rate}/s for ${args.seconds} s, ulimit -n ${limit}`)
-  const results: ModeResult[] = []
+  const results: Array<ModeResult & { round: number }> = []
   for (let round = 0; round < args.rounds; round++) {
-    for (const mode of args.modes) {
+    // Each round starts one mode later (touchline, plain, floor; plain, floor, touchline; ...), so over as
+    // many rounds as modes each mode runs once in each position and a drift within a round (the VM
+    // warming up or slowing down) does not always favour the same mode.
+    for (const mode of rotate(args.modes, round)) {
       const r = await runMode(mode, args)
       print(r)
-      results.push(r)
+      results.push({ ...r, round })
     }
   }
-  const of = (mode: ModeResult['mode']): ModeResult[] => results.filter((r) => r.mode === mode)
+  const of = (mode: ModeResult['mode']): typeof results => results.filter((r) => r.mode === mode)
   const ours = of('touchline')
   const mid = (rs: ModeResult[], pick: (r: ModeResult) => number): number => median(rs.map(pick))
   const perCpu = (r: ModeResult): number => r.burst.deliveries / r.burst.serverCpuSeconds
@@ -88,7 +92,22 @@ async function main (): Promise<void> {
       const rs = of(mode)
       console.log(`${mode.padEnd(10)} per CPU-second ${rs.map((r) => int(perCpu(r))).join(', ')}; p99 ${rs.map((r) => r.latency.p99.toFixed(0)).join(', ')} ms`)
     }
+    // Paired within each round (the modes of one round ran minutes apart, the rounds further apart): the
+    // spread of these says how far one run's medians can be trusted.
+    for (const other of ['baseline', 'floor'] as const) {
+      const pairs = ours.flatMap((r) => {
+        const b = results.find((x) => x.mode === other && x.round === r.round)
+        return b === undefined ? [] : [perCpu(r) / perCpu(b)]
+      })
+      if (pairs.length > 0) console.log(`touchline / ${other} per CPU-second, round by round: ${pairs.map((x) => x.toFixed(2)).join(', ')}`)
+    }
   }
+}
+
+/** The list starting at position `by` (mod its length), wrapping around. */
+function rotate<T> (list: readonly T[], by: number): T[] {
+  const k = by % list.length
+  return [...list.slice(k), ...list.slice(0, k)]
 }
 
 function median (values: number[]): number {
