@@ -4,12 +4,13 @@
  * transport's way of writing frames. Kept small: an idle connection must cost well under 16 KiB.
  */
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../keys.ts'
 import type { ChangeKind } from '../live/types.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
-import { writeFrame } from './writer.ts'
+import { directSocket, writeFrame } from './writer.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame, type Format } from './protocol.ts'
 
 export type Transport = 'ws' | 'sse'
@@ -179,9 +180,12 @@ const TEXT = { binary: false } as const
 
 export class WsConnection extends Connection {
   readonly transport = 'ws' as const
+  /** The socket change frames are written to directly, decided once (writer.ts); undefined: through ws. */
+  private readonly direct: Socket | undefined
 
   constructor (id: number, key: ClientKey, readonly socket: WebSocket) {
     super(id, key)
+    this.direct = directSocket(socket)
   }
 
   sendControl (frame: ControlFrame): number {
@@ -192,7 +196,7 @@ export class WsConnection extends Connection {
 
   sendChange (out: Outgoing): number {
     const payload = out.bytes('ws', this.format)
-    writeFrame(this.socket, out.wsFrame(this.format), payload)
+    writeFrame(this.socket, this.direct, out.wsFrame(this.format), payload)
     return payload.length
   }
 
@@ -202,7 +206,9 @@ export class WsConnection extends Connection {
   }
 
   bufferedAmount (): number {
-    return this.socket.bufferedAmount
+    // The same figure as ws' bufferedAmount (its Sender holds nothing without compression), read from the
+    // socket the delivery just wrote to.
+    return this.direct !== undefined ? this.direct.writableLength : this.socket.bufferedAmount
   }
 
   close (code: number, reason: string): void {

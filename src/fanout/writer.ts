@@ -10,24 +10,24 @@
  * The hub routes the records of one tick as one batch when there are several (delivery.ts).
  *
  * Why writing under ws is safe: with compression off and no Blob ever sent, ws' Sender writes each frame to
- * the socket synchronously and queues nothing, so frames written here and control frames sent through ws
- * reach the socket in call order. `writeFrame` checks that anyway and falls back to `ws.send` whenever the
- * Sender is busy or the socket is not open.
+ * the socket synchronously and queues nothing (its queue is only for deflating and for reading a Blob), so
+ * frames written here and control frames sent through ws reach the socket in call order. Whether a
+ * connection negotiated compression is known once it is open: `directSocket` decides then, and a connection
+ * that did (never one of the hub's: DESIGN §4 turns it off) has every frame go through `ws.send`. Deciding
+ * once keeps ws' Sender out of the per-delivery path: at 20,000 connections each object a delivery touches
+ * is a likely cache miss.
  */
 import type { Socket } from 'node:net'
 import * as wsModule from 'ws'
 import WebSocket from 'ws'
 
-interface SenderInternals { _state: number, _queue: unknown[] }
-interface WebSocketInternals { _socket: Socket | null, _sender: SenderInternals | null }
+interface WebSocketInternals { _socket: Socket | null, _extensions: Record<string, unknown> }
 type Framer = (data: Buffer, options: { fin: boolean, opcode: number, mask: boolean, readOnly: boolean, rsv1: boolean }) => Buffer[]
 
 // Sender is exported by ws (ESM and CommonJS alike) but not declared by @types/ws.
 const frame = (wsModule as unknown as { Sender: { frame: Framer } }).Sender.frame
 const TEXT_FRAME = { fin: true, opcode: 0x1, mask: false, readOnly: false, rsv1: false }
 const TEXT = { binary: false } as const
-/** ws' Sender state when nothing is being compressed or read (lib/sender.js DEFAULT). */
-const SENDER_IDLE = 0
 
 /** A complete unmasked text frame around `payload`, in one Buffer. */
 export function textFrame (payload: Buffer): Buffer {
@@ -55,14 +55,22 @@ export function inOneWrite (write: () => void): void {
 }
 
 /**
- * Writes a pre-built frame (`textFrame(payload)`) to the socket (corked until the batch ends inside
- * `inOneWrite`); `payload` is what ws is given instead when it cannot be bypassed. Nothing is written once
- * the socket is closing.
+ * The socket under an open WebSocket when frames may be written to it directly (no extension negotiated:
+ * ws' Sender then never queues), undefined when every frame must go through `ws.send`.
  */
-export function writeFrame (ws: WebSocket, framed: Buffer, payload: Buffer): void {
+export function directSocket (ws: WebSocket): Socket | undefined {
+  const { _socket: socket, _extensions: extensions } = ws as unknown as WebSocketInternals
+  return socket !== null && Object.keys(extensions).length === 0 ? socket : undefined
+}
+
+/**
+ * Writes a pre-built frame (`textFrame(payload)`) to `socket`, the connection's `directSocket` (corked until
+ * the batch ends inside `inOneWrite`); without one, `payload` goes through `ws.send`. Nothing is written
+ * once the WebSocket is closing.
+ */
+export function writeFrame (ws: WebSocket, socket: Socket | undefined, framed: Buffer, payload: Buffer): void {
   if (ws.readyState !== WebSocket.OPEN) return
-  const { _socket: socket, _sender: sender } = ws as unknown as WebSocketInternals
-  if (socket === null || sender === null || sender._state !== SENDER_IDLE || sender._queue.length > 0) {
+  if (socket === undefined) {
     ws.send(payload, TEXT)
     return
   }
