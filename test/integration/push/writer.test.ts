@@ -58,8 +58,8 @@ describe('pre-built frames', () => {
     const socket = (server as unknown as { _socket: Socket })._socket
     const before = socket.bytesWritten
     const payloads = [1, 2, 3].map((n) => Buffer.from(`{"n":${n},"pad":"${'z'.repeat(2_000)}"}`))
-    // ws deflates asynchronously and queues what follows: order must hold across the two paths.
-    for (const p of payloads) writeFrame(server, undefined, textFrame(p), p)
+    // ws deflates asynchronously and queues what follows: the frames and ws' own send keep their order.
+    for (const p of payloads) writeFrame(server, directSocket(server), textFrame(p), p)
     server.send('{"n":4}')
     await until(() => received.length === 4)
     expect(received).toEqual([...payloads.map((p) => p.toString()), '{"n":4}'])
