@@ -46,7 +46,7 @@ async function touchline (): Promise<BenchServer> {
   const metrics = createMetrics({ defaults: false })
   const log = pino({ level: 'warn' })
   // No per-IP rate limit: every subscriber comes from 127.0.0.1.
-  const hub = createHub({ store, metrics, log, limits: { connectionsPerSecondPerIp: 1e9, connectionBurstPerIp: 1e9 } })
+  const hub = createHub({ store, metrics, log, limits: { connectionsPerSecondPerIp: 1e9, connectionBurstPerIp: 1e9, ...(process.env.BENCH_HEARTBEAT_MS ? { heartbeatMs: Number(process.env.BENCH_HEARTBEAT_MS) } : {}) } })
   await hub.start()
   const keys = createKeyRing([{ key: 'bench', name: 'bench', leagues: '*', hourly_quota: 3000, max_connections: 1e9, allowed_origins: '*', features: [] }])
   const app = Fastify({ logger: false })

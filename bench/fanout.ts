@@ -24,6 +24,7 @@
  *   latency       `--rate` changes per second for `--seconds`: publish-to-receive p50 / p99 / max, and the
  *                 server's CPU per delivery over the phase
  * BENCH_SERVER_FLAGS passes node flags to the server processes (say `--cpu-prof` or `--trace-gc`).
+ * BENCH_HEARTBEAT_MS sets touchline's heartbeat (default 25,000; a huge value pings nobody), to weigh its share.
  */
 import { execSync, fork } from 'node:child_process'
 import { parseArgs, pinTo, type ModeResult } from './fanout-shared.ts'
