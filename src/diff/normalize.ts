@@ -222,3 +222,39 @@ export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions
     version: 0
   }
 }
+
+/**
+ * What the upstream did not send says nothing, so the stored values stand: an include absent, null or not
+ * a list (upstream/schemas.ts reads all three as not sent), a league or state id it could not give (0,
+ * the schemas' fallback), a live fixture without any period to read the clock from. Without this one odd
+ * poll would tell every client that the events were removed, the score unknown, the crests gone, the
+ * fixture moved to league 0 or the clock stopped, and the next poll would put it all back. A fixture seen
+ * for the first time has nothing stored: it is taken as it came.
+ */
+export function keepUnsent (prev: LiveFixture | undefined, next: LiveFixture, upstream: FixtureInput): LiveFixture {
+  if (prev === undefined) return next
+  const out = { ...next }
+  if (next.league_id === 0) out.league_id = prev.league_id
+  // Without its state the clock cannot be read either (it runs only in play).
+  const stateUnsent = next.state.id === 0
+  if (stateUnsent) out.state = prev.state
+  if (!Array.isArray(upstream.participants)) {
+    out.home = { ...prev.home, score: out.home.score }
+    out.away = { ...prev.away, score: out.away.score }
+  }
+  if (!Array.isArray(upstream.scores) && typeof upstream.home_score !== 'number' && typeof upstream.away_score !== 'number') {
+    out.scores = prev.scores
+    out.home = { ...out.home, score: prev.home.score }
+    out.away = { ...out.away, score: prev.away.score }
+  }
+  if (!Array.isArray(upstream.events)) out.events = prev.events
+  const periodsUnsent = !Array.isArray(upstream.periods) && !Array.isArray(upstream.detailedperiods) && !isObject(upstream.currentperiod)
+  if (stateUnsent || (periodsUnsent && out.state.phase === 'live' && out.state.id === prev.state.id)) {
+    out.minute = prev.minute
+    out.period = prev.period
+    out.clock = prev.clock
+  }
+  return out
+}
+
+const isObject = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -1,10 +1,11 @@
 /**
- * Turns upstream fixtures into appended changes: normalize, diff against the stored fixture, apply with a
- * version check. Two pollers cannot both append the same change: on a version conflict the fixture is
- * re-read and re-diffed once, which yields nothing when the other writer already stored the same state.
+ * Turns upstream fixtures into appended changes: normalize, keep what the upstream did not send as stored
+ * (keepUnsent), diff against the stored fixture, apply with a version check. Two pollers cannot both append
+ * the same change: on a version conflict the fixture is re-read and re-diffed once, which yields nothing when
+ * the other writer already stored the same state.
  */
 import { diffFixtures } from '../diff/diff.ts'
-import { normalizeFixture } from '../diff/normalize.ts'
+import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
 import { isPredictedTick, settleClock } from '../live/clock.ts'
 import type { Change, ChangeRecord } from '../live/types.ts'
@@ -26,7 +27,7 @@ export async function ingestFixture (store: LiveStore, upstream: FixtureInput, a
   const atMs = Date.parse(at)
   for (let attempt = 0; attempt < 2; attempt++) {
     const prev = await store.getFixture(normalized.id)
-    const next = settleClock(prev, normalized, atMs)
+    const next = settleClock(prev, keepUnsent(prev, normalized, upstream), atMs)
     const changes: Change[] = diffFixtures(prev, next)
     if (opts.removed === true && prev !== undefined) changes.push({ kind: 'fixture_removed' })
     if (changes.length === 0 || (opts.everyTick !== true && isPredictedTick(prev, next, changes, atMs))) return undefined
