@@ -41,7 +41,12 @@ export const presentedKey = (req: Pick<PassRequest, 'query' | 'authorization'>):
 const DEFAULTS: Readonly<Record<string, string>> = { page: '1', order: 'asc', per_page: '25', timezone: 'UTC' }
 const EMPTY_MEANS_NONE = new Set(['include', 'select', 'filters'])
 
-function canonicalPath (path: string): string {
+/**
+ * The path as it is sent upstream: each segment decoded and encoded one way, the trailing slash dropped.
+ * `/football/%6Fdds/` is `/football/odds` to the upstream, so it must be to everything that judges a
+ * request too (catalogue, features, quota, cache, scope); a segment that does not decode is left as is.
+ */
+export function canonicalPath (path: string): string {
   const segments = path.split('/')
   if (segments.length > 2 && segments.at(-1) === '') segments.pop()
   return segments.map((s) => {

@@ -44,7 +44,7 @@ import {
   rateLimitHeaders, serverError, tooManyRequests, unauthorized, unknownForScopedKey, type QuotaView, type Reply
 } from './replies.ts'
 import { withGatewayLinks } from './links.ts'
-import { presentedKey, upstreamRequest, type PassRequest } from './request.ts'
+import { canonicalPath, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
 import { fetchInputOf, routeRequest } from './route.ts'
 import { filterRecords, isScoped, learnLeagues, learnShown, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
 import { createSingleFlight } from './singleflight.ts'
@@ -279,7 +279,9 @@ export function createPassthrough (deps: PassthroughDeps, opts: PassthroughOptio
     })
   }
 
-  async function serveKey (req: PassRequest, key: ClientKey, presented: string): Promise<Reply> {
+  async function serveKey (sent: PassRequest, key: ClientKey, presented: string): Promise<Reply> {
+    // Judged as the upstream would read it: an encoded spelling of a path is that path (canonicalPath).
+    const req = { ...sent, path: canonicalPath(sent.path) }
     // Account paths describe the key (my.ts): one not answered here is never forwarded.
     if (isUnservedAccountPath(req.path)) return pathNotFound(`/v3${req.path}`)
     const routed = routeRequest(req.path, req.query as Record<string, string | undefined>)
