@@ -292,13 +292,17 @@ function keepChildren (r: Rec, pos: Position, judge: Judge): Rec {
 /** Kinds whose records belong to one league. */
 const LEAGUE_KINDS: ReadonlySet<Kind> = new Set(['league', 'season', 'stage', 'round', 'group', 'fixture', 'standing'])
 
-/** The records of `data` the key may see (a lone object on a list endpoint counts as a list of one). */
+/**
+ * The records of `data` the key may see (a lone object on a list endpoint counts as a list of one). A record
+ * whose league is not known (`league_id` null or absent) is withheld from a scoped key, as `scopeEntry`
+ * withholds one it cannot place.
+ */
 export function filterRecords (key: ClientKey, kind: Kind, data: unknown): unknown[] {
   const records = Array.isArray(data) ? data : data === undefined || data === null ? [] : [data]
   if (key.leagues === '*') return records
   return records.filter((record) => {
     const league = leagueOf(kind, record)
-    return league === undefined || leagueAllowed(key, league)
+    return league !== undefined && leagueAllowed(key, league)
   })
 }
 
