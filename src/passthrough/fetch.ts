@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Kind } from '../contract/resources.ts'
-import { UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
+import { parseRetryAfter, UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
 import { requestedEntity, type ChargedEntities } from './charged.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
@@ -109,7 +109,7 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
   if (res.status === 200) return entryOf(deps, input, text)
   // An error may echo the request URL; any `api_token=` in it goes too. Not applied to data, where a
   // `?token=` can be part of a legitimate (signed) image URL.
-  if (res.status === 429) return { kind: 'budget', retryAfter: retryAfterOf(res.headers['retry-after'], text), sent: true }
+  if (res.status === 429) return { kind: 'budget', retryAfter: await retryAfterOf(res.headers['retry-after'], text, async () => await resetOf(deps.ledger, entity, ledgerNow())), sent: true }
   if (PASSED_THROUGH.has(res.status)) {
     const ttlMs = input.rejectionTtlMs ?? (res.status === 404 ? Math.min(input.ttlMs, input.notFoundTtlMs) : 0)
     const entry: CachedEntry = {
@@ -157,13 +157,27 @@ function entryOf (deps: FetchDeps, input: FetchInput, text: string): Fetched {
   return { kind: 'entry', entry, cacheable: true }
 }
 
-/** Seconds from a 429: the `Retry-After` header, else the body's `retry_after`, else a minute. */
-function retryAfterOf (header: string | string[] | undefined, text: string): number {
-  const raw = Array.isArray(header) ? header[0] : header
-  if (raw !== undefined && /^\d+$/.test(raw)) return Math.max(1, Number(raw))
+/**
+ * Seconds from a 429: the `Retry-After` header (seconds or an HTTP date), else the body's `retry_after`, else
+ * the reset of the window the ledger knows (the real API's 429 is a bare `{"message":"Too Many Attempts."}`),
+ * else a minute.
+ */
+async function retryAfterOf (header: string | string[] | undefined, text: string, reset: () => Promise<number | undefined>): Promise<number> {
+  const fromHeader = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now())
+  if (fromHeader !== undefined) return Math.max(1, fromHeader)
   try {
     const body = JSON.parse(text) as { retry_after?: unknown }
     if (typeof body.retry_after === 'number' && body.retry_after > 0) return Math.ceil(body.retry_after)
   } catch {}
-  return 60
+  return await reset() ?? 60
+}
+
+/** Seconds until the ledger's window for `entity` resets, when it knows one still ahead. */
+async function resetOf (ledger: BudgetLedger, entity: string, nowMs: number): Promise<number | undefined> {
+  try {
+    const bucket = await ledger.get(entity)
+    return bucket !== undefined && bucket.resetsAt > nowMs ? Math.ceil((bucket.resetsAt - nowMs) / 1000) : undefined
+  } catch {
+    return undefined
+  }
 }
