@@ -78,18 +78,25 @@ export class ConfigError extends Error {
 const KNOWN = new Set(Object.keys(ConfigSchema.shape))
 
 /**
- * Reads the TOUCHLINE_* variables of `env`. Empty strings count as unset, so `TOUCHLINE_X= cmd` resets a value.
+ * Reads the TOUCHLINE_* variables of `env`. Empty strings count as unset, so `TOUCHLINE_X= cmd` resets a value;
+ * a value of only spaces is refused.
  * @throws ConfigError naming every invalid or unknown variable
  */
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const input: Record<string, string> = {}
   const unknown: string[] = []
+  const blank: string[] = []
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('TOUCHLINE_') || value === undefined || value === '') continue
-    if (KNOWN.has(name)) input[name] = value
-    else unknown.push(name)
+    if (!KNOWN.has(name)) unknown.push(name)
+    // Spaces are not "unset" and not a value either: a number would read them as 0 (a random port, no reserve).
+    else if (value.trim() === '') blank.push(name)
+    else input[name] = value
   }
-  const problems: string[] = unknown.map((name) => `${name}: unknown setting (known: ${[...KNOWN].join(', ')})`)
+  const problems: string[] = [
+    ...unknown.map((name) => `${name}: unknown setting (known: ${[...KNOWN].join(', ')})`),
+    ...blank.map((name) => `${name}: only spaces (leave it empty or unset it for the default)`)
+  ]
   const parsed = ConfigSchema.safeParse(input)
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`)
