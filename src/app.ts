@@ -72,6 +72,15 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (_err, _req, reply) => { (reply as unknown as FastifyReply).code(400).send(frameworkErrorBody()) }
   }) as unknown as FastifyInstance
 
+  // Requests that were in flight when the close began are answered with `Connection: close`: fastify only
+  // closes the connections idle at that moment, and a keep-alive one freed later would hold the close open.
+  let closing = false
+  app.addHook('preClose', async () => { closing = true })
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
+
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500
     if (status >= 500) {

@@ -102,6 +102,8 @@ main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) fail(`${err.message}\n${USAGE}`, 2)
   // A bad keys file is a bad setting: named, no stack, exit code 2 like the other settings.
   if (err instanceof KeysFileError) fail(err.message, 2)
+  // A setting the start found wrong (Redis unreachable, an address it cannot listen on): named, exit code 2.
+  if (err instanceof ConfigError) fail(err.message, 2)
   process.stderr.write(`touchline: ${(err as Error).stack ?? String(err)}\n`)
   process.exit(1)
 })

@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
-import type { Config } from './config.ts'
+import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import {
@@ -66,6 +66,9 @@ export interface GatewayOverrides {
 }
 
 /** Things to undo on shutdown, in reverse order of creation. */
+/** How long passthrough calls in flight at shutdown may still wait on the upstream. */
+const PASSTHROUGH_DRAIN_MS = 5000
+
 class Scope {
   readonly #steps: Array<() => Promise<unknown>> = []
   constructor (private readonly log: Logger) {}
@@ -97,7 +100,7 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
     simSpeed: cfg.TOUCHLINE_SIM_SPEED,
     logger: log.child({ component: 'provider' }, { level: 'warn' }),
     ...overrides.provider
-  })
+  }).catch((err: unknown) => { throw listenError(err, cfg.TOUCHLINE_HOST, 'TOUCHLINE_PROVIDER_PORT', cfg.TOUCHLINE_PROVIDER_PORT) })
   scope.defer(async () => { await provider.close() })
   return { baseUrl: provider.baseUrl, token, provider }
 }
@@ -127,9 +130,40 @@ async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis |
     if (down) log.info('redis connection back')
     down = false
   })
-  await redis.connect()
+  try {
+    await redis.connect()
+  } catch (err) {
+    redis.disconnect()
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
+  }
   scope.defer(async () => { await redis.quit() })
   return redis
+}
+
+/** A Redis URL fit for a message: its password (if any) masked. */
+function withoutPassword (url: string): string {
+  const u = new URL(url)
+  if (u.password !== '') u.password = '***'
+  return u.toString()
+}
+
+async function listen (app: FastifyInstance, cfg: Config): Promise<void> {
+  try {
+    await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
+  } catch (err) {
+    throw listenError(err, cfg.TOUCHLINE_HOST, 'TOUCHLINE_PORT', cfg.TOUCHLINE_PORT)
+  }
+}
+
+/**
+ * A failed listen that a setting explains, as the error naming it: an address that does not resolve or is
+ * not this machine's (TOUCHLINE_HOST), a port taken or not allowed (`portVar`). Any other error as it was.
+ */
+function listenError (err: unknown, host: string, portVar: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code
+  if (code === 'EADDRINUSE' || code === 'EACCES') return new ConfigError(`${portVar}: cannot listen on port ${port} (${code})`, [portVar])
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL') return new ConfigError(`TOUCHLINE_HOST: cannot listen on ${host} (${code})`, ['TOUCHLINE_HOST'])
+  return err
 }
 
 /** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
@@ -175,14 +209,21 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
   const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger(limit) : createRedisLedger({ redis, prefix, ...limit })
   scope.defer(async () => { await ledger.close() })
-  const upstream = createUpstreamClient({
-    baseUrl,
-    token,
-    ledger,
-    logger: log.child({ component: 'upstream' }),
-    onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
-  })
-  scope.defer(async () => { await upstream.close() })
+  // Two clients, each with its own connection pool: the poller's calls never queue behind passthrough
+  // requests, which clients choose (eight to an upstream path that hangs would hold every socket of one pool).
+  const upstreamClient = (): UpstreamClient => {
+    const client = createUpstreamClient({
+      baseUrl,
+      token,
+      ledger,
+      logger: log.child({ component: 'upstream' }),
+      onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
+    })
+    scope.defer(async () => { await client.close() })
+    return client
+  }
+  const upstream = upstreamClient()
+  const passthroughUpstream = upstreamClient()
 
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
@@ -210,7 +251,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   scope.defer(stopPolling)
 
   const passthrough = createPassthrough({
-    upstream,
+    upstream: passthroughUpstream,
     ledger,
     keys,
     metrics,
@@ -260,9 +301,13 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     }
   })
   scope.defer(async () => { await app.close() })
+  // Just before the app closes (last-in first-out): passthrough calls still waiting on the upstream get a few
+  // seconds to be answered, then are cut (their clients get the 504), so an upstream that hangs cannot hold
+  // the shutdown past its 10 s deadline.
+  scope.defer(async () => { setTimeout(() => { passthroughUpstream.close().catch(() => {}) }, PASSTHROUGH_DRAIN_MS).unref() })
   // Shutdown runs last-in first-out: polling stops first, then sockets close with 1001, then the rest.
   scope.defer(stopPolling)
-  await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
+  await listen(app, cfg)
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
   const host = cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST
