@@ -65,10 +65,10 @@ export interface GatewayOverrides {
   storeMaxLength?: number
 }
 
-/** Things to undo on shutdown, in reverse order of creation. */
 /** How long passthrough calls in flight at shutdown may still wait on the upstream. */
 const PASSTHROUGH_DRAIN_MS = 5000
 
+/** Things to undo on shutdown, in reverse order of creation. */
 class Scope {
   readonly #steps: Array<() => Promise<unknown>> = []
   constructor (private readonly log: Logger) {}
@@ -166,12 +166,12 @@ function listenError (err: unknown, host: string, portVar: string, port: number)
   return err
 }
 
-/** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
 /** Poller timing for the embedded provider, whose match clock runs `simSpeed` times real time. */
 function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: number } {
   return { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / simSpeed), clockRate: simSpeed }
 }
 
+/** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
 function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (redis === undefined) {
@@ -211,19 +211,19 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   scope.defer(async () => { await ledger.close() })
   // Two clients, each with its own connection pool: the poller's calls never queue behind passthrough
   // requests, which clients choose (eight to an upstream path that hangs would hold every socket of one pool).
-  const upstreamClient = (): UpstreamClient => {
+  const upstreamClient = (user: 'poller' | 'passthrough'): UpstreamClient => {
     const client = createUpstreamClient({
       baseUrl,
       token,
       ledger,
-      logger: log.child({ component: 'upstream' }),
+      logger: log.child({ component: 'upstream', client: user }),
       onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
     })
     scope.defer(async () => { await client.close() })
     return client
   }
-  const upstream = upstreamClient()
-  const passthroughUpstream = upstreamClient()
+  const upstream = upstreamClient('poller')
+  const passthroughUpstream = upstreamClient('passthrough')
 
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
