@@ -18,6 +18,9 @@ export class ClientOps {
 
   /** One frame from the client. Never throws. */
   receive (conn: Connection, data: Buffer, isBinary: boolean): void {
+    // ws still reads frames while a socket it was told to close says goodbye (4001, 4008, 4029): the hub has
+    // let go of the connection, and a subscribe now would put it back in the index for good.
+    if (conn.closed) return
     const parsed = parseClientFrame(data, isBinary, this.limits.maxFrameBytes)
     // Charged after parsing so the refusal carries the frame's ref; parsing is bounded by maxFrameBytes and
     // cheap next to what a subscribe costs.

@@ -138,6 +138,7 @@ function setKinds (conn: Connection, kinds: ReadonlySet<ChangeKind> | undefined)
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
 export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
+  if (conn.closed) return
   if (frame.kinds !== undefined && conn.format === 'delta') {
     ctx.send(conn, errorFrame(frame.ref, 'invalid_message', DELTA_WITH_KINDS))
     return
@@ -157,9 +158,10 @@ export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: Uns
 
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
-  if (!admit(ctx, conn, req)) return
+  if (conn.closed || !admit(ctx, conn, req)) return
   // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
-  if (req.teams.length > 0 && !conn.unscoped && !await admitTeams(ctx, conn, req)) return
+  // A keys reload may narrow the key meanwhile (rescope.ts sees only what is linked): admitted again after.
+  if (req.teams.length > 0 && !conn.unscoped && (!await admitTeams(ctx, conn, req) || !admit(ctx, conn, req))) return
   if (req.format !== undefined) conn.format = req.format
   ctx.link(conn, req)
   if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
@@ -314,8 +316,10 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
     if (conn.closed) return
     ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures)
   }
-  ctx.send(conn, replayFrame(req.ref, true, replay.outs.length, formatCursor(replay.last.epoch, replay.last.offset)))
-  ctx.sendChanges(conn, replay.outs)
+  // Read for the key as it was: a keys reload during the snapshot read may have narrowed it since.
+  const outs = replay.outs.filter((out) => visible(conn, out.record.league_id))
+  ctx.send(conn, replayFrame(req.ref, true, outs.length, formatCursor(replay.last.epoch, replay.last.offset)))
+  ctx.sendChanges(conn, outs)
   conn.addFloor({ ...replay.last, ...floorFilter(req) })
 }
 

@@ -85,7 +85,8 @@ export class SubscriptionIndex {
       if (visible(conn, leagueId)) deliver(conn)
     }
     const viaLeague = this.byLeague.get(leagueId)
-    if (viaLeague !== undefined) for (const conn of viaLeague) if (!conn.all) deliver(conn)
+    // Scope checked here too: a subscription outlives the key's scope only by a bug, and must not leak then.
+    if (viaLeague !== undefined) for (const conn of viaLeague) if (!conn.all && visible(conn, leagueId)) deliver(conn)
     const viaFixture = this.byFixture.get(fixtureId)
     if (viaFixture !== undefined) {
       for (const conn of viaFixture) {
