@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
+import type { Agent } from 'undici'
 import type { Config } from '../config.ts'
 import type { ClientKey, KeyRing } from '../keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -77,6 +78,8 @@ interface Entry {
   fingerprint: string
   worker: EndpointWorker
   leader: Leader | undefined
+  /** The endpoint's own connection (post.ts createWebhookAgent). */
+  dispatcher: Agent
 }
 
 const entryId = (keyName: string, id: string): string => `${keyName}\n${id}`
@@ -89,7 +92,6 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
     : createEndpointStore({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
   const lease = deps.redis === undefined ? undefined : createLease({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
   const holderId = randomUUID()
-  const dispatcher = createWebhookAgent()
   const log = deps.log
   const entries = new Map<string, Entry>()
   // Workers that are caught up wake together on each record and read the log after the same cursor: with
@@ -105,10 +107,11 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
   let closing: Promise<void> | undefined
 
   function launch (key: ClientKey, hook: WebhookConfig): Entry {
+    const dispatcher = createWebhookAgent()
     const worker = new EndpointWorker({ store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook)
     if (lease === undefined) {
       worker.start()
-      return { fingerprint: fingerprint(key, hook), worker, leader: undefined }
+      return { fingerprint: fingerprint(key, hook), worker, leader: undefined, dispatcher }
     }
     const leader = startLeadership({
       lease,
@@ -119,11 +122,12 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
       onElected: () => worker.start(),
       onDeposed: async () => { await worker.stop() }
     })
-    return { fingerprint: fingerprint(key, hook), worker, leader }
+    return { fingerprint: fingerprint(key, hook), worker, leader, dispatcher }
   }
 
   async function retire (entry: Entry): Promise<void> {
     await (entry.leader?.stop() ?? entry.worker.stop())
+    await entry.dispatcher.destroy()
   }
 
   function configured (): Map<string, { key: ClientKey, hook: WebhookConfig }> {
@@ -207,7 +211,6 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
         await stopTail?.()
         await Promise.all([...entries.values()].map(retire))
         entries.clear()
-        await dispatcher.close()
       })()
       await closing
     }

@@ -39,9 +39,20 @@ export interface Attempt {
   now?: () => number
 }
 
-/** An undici Agent for webhook requests: small pools, keep-alive, connect bounded by the attempt's deadline. */
+/**
+ * How long the body of a 2xx may take to arrive after its status: the delivery counts as acknowledged at the
+ * status, and its body is read in the background to keep the connection alive for the next one, but a
+ * receiver that drips it is cut after this.
+ */
+const ACKED_BODY_MS = 1000
+
+/**
+ * An undici Agent for one endpoint's requests (index.ts makes one per endpoint): one connection, since its
+ * worker sends one request at a time, kept alive between deliveries. One per endpoint so that endpoints of
+ * one host that hang (another key's, say) cannot hold the connections this one needs.
+ */
 export function createWebhookAgent (): Agent {
-  return new Agent({ connections: 4, keepAliveTimeout: 30_000, pipelining: 1 })
+  return new Agent({ connections: 1, keepAliveTimeout: 30_000, pipelining: 1 })
 }
 
 export async function postWebhook (a: Attempt): Promise<AttemptResult> {
@@ -64,8 +75,12 @@ export async function postWebhook (a: Attempt): Promise<AttemptResult> {
       },
       body: a.body
     })
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      // Acknowledged by its status: a body that trickles must not turn the ack into a timeout and a resend.
+      res.body.dump({ limit: MAX_RESPONSE_BYTES, signal: AbortSignal.timeout(ACKED_BODY_MS) }).catch(() => {})
+      return { outcome: 'acked', status: res.statusCode, error: null }
+    }
     const excerpt = await readCapped(res.body)
-    if (res.statusCode >= 200 && res.statusCode < 300) return { outcome: 'acked', status: res.statusCode, error: null }
     const why = res.statusCode >= 300 && res.statusCode < 400 ? 'redirect not followed' : excerpt.replace(/\s+/g, ' ').trim().slice(0, 200)
     return { outcome: 'http_error', status: res.statusCode, error: `HTTP ${res.statusCode}${why === '' ? '' : `: ${why}`}` }
   } catch (err) {
@@ -100,7 +115,22 @@ export interface SelfAddress {
 }
 
 const WILDCARDS = new Set(['0.0.0.0', '::', ''])
-const isLoopback = (ip: string): boolean => ip.startsWith('127.') || ip === '::1' || ip.startsWith('::ffff:127.')
+/** Loopback, or the unspecified address, which a connect on Linux takes for this machine. */
+const isLoopback = (ip: string): boolean => ip.startsWith('127.') || ip === '::1' || ip === '0.0.0.0' || ip === '::'
+
+/**
+ * An address in one spelling: an IPv4-mapped IPv6 one as its IPv4, lower case. The URL parser and the
+ * resolver write IPv6 compressed, the mapped part dotted (`::ffff:127.0.0.1`) or in hex (`::ffff:7f00:1`).
+ */
+export function plainIp (address: string): string {
+  const ip = address.replace(/^\[|\]$/g, '').toLowerCase()
+  const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(ip)
+  if (mapped === null) return ip
+  if (mapped[1] !== undefined) return mapped[1]
+  const hi = parseInt(mapped[2] as string, 16)
+  const lo = parseInt(mapped[3] as string, 16)
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+}
 const defaultPort = (u: URL): number => u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80
 
 function localAddresses (): Set<string> {
@@ -121,15 +151,24 @@ export async function selfTarget (url: string, self: SelfAddress, resolve = reso
     if (p.hostname.toLowerCase() === u.hostname.toLowerCase() && defaultPort(p) === defaultPort(u)) return 'the URL is the gateway\'s public URL'
   }
   if (defaultPort(u) !== self.port) return undefined
-  const host = u.hostname.replace(/^\[|\]$/g, '')
-  const addresses = isIP(host) !== 0 ? [host] : await resolve(host).catch(() => [])
+  const addresses = (await addressesOf(u.hostname, resolve)).map(plainIp)
   const wildcard = WILDCARDS.has(self.host)
   const local = wildcard ? localAddresses() : undefined
+  // The listener's own addresses: TOUCHLINE_HOST may be a name (`localhost`).
+  const listener = wildcard ? [] : (await addressesOf(self.host, resolve)).map(plainIp)
   for (const ip of addresses) {
-    const mine = local !== undefined ? local.has(ip) || isLoopback(ip) : ip === self.host || (isLoopback(ip) && isLoopback(self.host))
+    const mine = local !== undefined
+      ? local.has(ip) || isLoopback(ip)
+      : listener.some((own) => own === ip || (isLoopback(ip) && isLoopback(own)))
     if (mine) return 'the URL resolves to the gateway\'s own listener'
   }
   return undefined
+}
+
+/** A host's addresses: itself when it is one, else what it resolves to (none when it does not). */
+async function addressesOf (hostname: string, resolve: (host: string) => Promise<string[]>): Promise<string[]> {
+  const host = hostname.replace(/^\[|\]$/g, '')
+  return isIP(host) !== 0 ? [host] : await resolve(host).catch(() => [])
 }
 
 async function resolveAll (host: string): Promise<string[]> {

@@ -53,6 +53,8 @@ export interface WorkerDeps {
 const IDLE_READ_MS = 2000
 /** While paused, how often the stored flag is read (a resume on another instance clears it there). */
 const PAUSED_CHECK_MS = 1000
+/** How often a write the lease refused is tried again while the leader sorts the lease out. */
+const FENCED_RETRY_MS = 500
 /** How long a verdict on "is this URL the gateway itself" is kept before resolving the name again. */
 const SELF_CHECK_MS = 30_000
 
@@ -117,20 +119,28 @@ export class EndpointWorker {
   }
 
   /**
-   * Writes through the lease, waiting out a store outage; false when the lease is no longer ours or the
-   * worker stops (the loop then ends).
+   * Writes through the lease, waiting out a store outage; false once the worker stops (the loop then ends).
+   * A write the lease refuses waits too: either another instance holds the lease, and this instance's leader
+   * hears of it and stops the worker, or Redis lost it with its data, and the leader takes it again.
    */
   private async save (fields: EndpointFields, signal: AbortSignal): Promise<boolean> {
     if (fields.status !== undefined) this.status = fields.status
     const { endpoints, holderId } = this.deps
-    return await this.retrying(signal, async () => await endpoints.save(this.key.name, this.hook.id, holderId, fields)) === true
+    for (;;) {
+      const saved = await this.retrying(signal, async () => await endpoints.save(this.key.name, this.hook.id, holderId, fields))
+      if (saved === true) return true
+      if (saved === undefined || signal.aborted) return false
+      await sleep(FENCED_RETRY_MS, undefined, { signal }).catch(() => {})
+    }
   }
 
   private async run (signal: AbortSignal): Promise<void> {
     const { store, endpoints, settings, log } = this.deps
     const stored = await this.retrying(signal, async () => await endpoints.read(this.key.name, this.hook.id))
     if (stored === undefined) return
-    this.status = stored.status
+    // Resumed while no worker of it ran (a keys reload that changed it restarts it): its failing time starts
+    // again, or its first failure would pause it at once.
+    this.status = !stored.paused && stored.status.state === 'paused' ? { ...stored.status, state: 'active', failing_since: null } : stored.status
     let cursor = stored.cursor
     // A new endpoint receives the changes from now on (its history is what `GET /v1/changes` is for).
     if (cursor === undefined) {
