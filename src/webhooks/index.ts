@@ -107,7 +107,7 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
   let closing: Promise<void> | undefined
 
   function launch (key: ClientKey, hook: WebhookConfig): Entry {
-    const dispatcher = createWebhookAgent()
+    const dispatcher = createWebhookAgent(() => self)
     const worker = new EndpointWorker({ store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook)
     if (lease === undefined) {
       worker.start()

@@ -5,9 +5,9 @@
  * are read and thrown away, so a receiver cannot make the gateway buffer a large body.
  */
 import { lookup } from 'node:dns/promises'
-import { isIP } from 'node:net'
+import { isIP, type Socket } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { Agent, request } from 'undici'
+import { Agent, buildConnector, request } from 'undici'
 import { signWebhook } from './signature.ts'
 
 /**
@@ -46,13 +46,42 @@ export interface Attempt {
  */
 const ACKED_BODY_MS = 1000
 
+/** The code of the connect error of a connection that reached the gateway's own listener. */
+const SELF_CONNECT = 'ERR_WEBHOOK_SELF'
+
 /**
  * An undici Agent for one endpoint's requests (index.ts makes one per endpoint): one connection, since its
  * worker sends one request at a time, kept alive between deliveries. One per endpoint so that endpoints of
  * one host that hang (another key's, say) cannot hold the connections this one needs.
+ *
+ * `self` (where the gateway listens, once it does): a connection whose peer is this machine at the
+ * listener's port is closed before anything is sent. `selfTarget` judges the URL's name beforehand; this
+ * judges the address actually reached, so a name that resolves elsewhere at the check and here at the
+ * connect (DNS rebinding) is refused too.
  */
-export function createWebhookAgent (): Agent {
-  return new Agent({ connections: 1, keepAliveTimeout: 30_000, pipelining: 1 })
+export function createWebhookAgent (self?: () => SelfAddress | undefined): Agent {
+  const connector = buildConnector({})
+  return new Agent({
+    connections: 1,
+    keepAliveTimeout: 30_000,
+    pipelining: 1,
+    connect: (options, callback) => {
+      connector(options, (err, socket) => {
+        if (err !== null) return callback(err, null)
+        const where = self?.()
+        if (where === undefined || !reachesSelf(socket, where)) return callback(null, socket)
+        socket.destroy()
+        callback(Object.assign(new Error('the connection reached the gateway\'s own listener'), { code: SELF_CONNECT }), null)
+      })
+    }
+  })
+}
+
+/** Whether a connected socket's peer is this machine at the gateway's port. */
+function reachesSelf (socket: Socket, self: SelfAddress): boolean {
+  if (socket.remotePort !== self.port || socket.remoteAddress === undefined) return false
+  const ip = plainIp(socket.remoteAddress)
+  return isLoopback(ip) || localAddresses().has(ip)
 }
 
 export async function postWebhook (a: Attempt): Promise<AttemptResult> {
@@ -86,6 +115,7 @@ export async function postWebhook (a: Attempt): Promise<AttemptResult> {
   } catch (err) {
     if (timeout.aborted && !a.signal.aborted) return { outcome: 'timeout', status: null, error: `no answer within ${a.timeoutMs} ms` }
     const e = err as Error & { code?: string }
+    if (e.code === SELF_CONNECT) return { outcome: 'refused', status: null, error: `refused: ${e.message}` }
     return { outcome: 'network_error', status: null, error: e.code ?? e.name }
   }
 }
