@@ -74,6 +74,17 @@ const PASSED_THROUGH = new Set([400, 403, 404, 422])
  */
 const TOKEN_IN_JSON = /([?&](?:api_token|token)=)[^&#\s"\\]*/gi
 
+/** Per ledger, the window (its reset time) of each entity whose budget refusal was logged at warn. */
+const refusalsLogged = new WeakMap<BudgetLedger, Map<string, number | undefined>>()
+
+function firstRefusal (ledger: BudgetLedger, entity: string, resetsAt: number | undefined): boolean {
+  let logged = refusalsLogged.get(ledger)
+  if (logged === undefined) refusalsLogged.set(ledger, logged = new Map())
+  if (logged.has(entity) && logged.get(entity) === resetsAt) return false
+  logged.set(entity, resetsAt)
+  return true
+}
+
 export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
   const ledgerNow = deps.ledgerNow ?? Date.now
   const { request } = input
@@ -85,7 +96,10 @@ export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promis
     if (!await deps.ledger.reserve(entity, 1, floor)) {
       const bucket = await deps.ledger.get(entity)
       const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))
-      log.warn({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
+      // Once per entity and window: refusals cost a client nothing (the key's quota is given back), so a
+      // line each would let it write warn lines as fast as it can ask.
+      const level = firstRefusal(deps.ledger, entity, bucket?.resetsAt) ? 'warn' : 'debug'
+      log[level]({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
       return { kind: 'budget', retryAfter, sent: false }
     }
   } catch (err) {
