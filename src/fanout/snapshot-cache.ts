@@ -100,6 +100,14 @@ export class SnapshotCache {
   }
 
   private async read (filter: LiveFilter | undefined, key: ClientKey): Promise<Snapshot> {
+    if (filter?.teams !== undefined && filter.teams.length > 0 && this.routedHead !== undefined) {
+      // The store cannot filter by team: a team filter is cut from the key's whole scope, which is read once
+      // for every team filter of that scope (a client varying `teams=` would otherwise make each request a
+      // read of the whole live store). Same head, so the same no-gap guarantee.
+      const whole = await this.get(key.leagues === '*' ? undefined : { leagues: key.leagues, fixtures: [] }, key, this.routedHead)
+      const list = whole.list.filter(fixtureMatcher(filter))
+      return { cursor: whole.cursor, fixtures: Buffer.from(JSON.stringify(list)), list }
+    }
     const { cursor, fixtures } = await readSnapshot(this.opts.store, filter, key)
     return { cursor, fixtures: Buffer.from(JSON.stringify(fixtures)), list: fixtures }
   }

@@ -1,0 +1,47 @@
+/**
+ * `GET /v1/fixtures/live?teams=...` costs no quota, and the store cannot filter by team: each team filter is
+ * cut from the key's whole live scope, read once and shared by every team filter while nothing changes
+ * (snapshot-cache.ts), so a client that varies `teams=` on every request does not make each one a read of
+ * the whole live store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { StoreFilter } from '../../../src/store/types.ts'
+import { get, startTestGateway, type TestGateway } from './harness.ts'
+
+const KEYS = [{ key: 'tl-rv-live-key', name: 'live' }]
+let t: TestGateway
+const wholeReads: number[] = []
+
+beforeAll(async () => {
+  t = await startTestGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 } } })
+  const store = t.gw.store as { liveFixtures: (filter?: StoreFilter) => Promise<unknown[]> }
+  const original = store.liveFixtures.bind(store)
+  store.liveFixtures = async (filter) => {
+    const out = await original(filter)
+    if (filter === undefined) wholeReads.push(out.length)
+    return out
+  }
+  const deadline = Date.now() + 10_000
+  while (wholeReads.length === 0 && Date.now() < deadline) {
+    await get(`${t.gw.url}/v1/fixtures/live?api_token=tl-rv-live-key`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+})
+afterAll(async () => { await t?.close() })
+
+describe('live snapshot reads', () => {
+  it('does not read the whole live store once per request when a client varies teams=', async () => {
+    const N = 200
+    const start = wholeReads.length
+    const startedAt = Date.now()
+    for (let i = 0; i < N; i++) {
+      const res = await get(`${t.gw.url}/v1/fixtures/live?api_token=tl-rv-live-key&teams=${i + 1}`)
+      expect(res.status).toBe(200)
+    }
+    const reads = wholeReads.length - start
+    const fixturesRead = wholeReads.slice(start).reduce((a, b) => a + b, 0)
+    expect(fixturesRead).toBeGreaterThan(0)
+    // Same answer source for all of them (every live fixture, filtered by team): a handful of reads would do.
+    expect(reads, `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${Date.now() - startedAt} ms`).toBeLessThan(N / 4)
+  })
+})
