@@ -130,6 +130,12 @@ export interface PollerDeps {
   log: Logger
   metrics?: Metrics
   now?: () => number
+  /**
+   * Times the intervals (the gap `latest` must not exceed, the periodic reconcile, the kick-off list): a
+   * wall clock stepped back an hour would otherwise stop every reconcile for that hour.
+   * @default performance.now, or `now` when that is given (a virtual clock drives both)
+   */
+  monotonic?: () => number
   /** When the provider made the change a record reports (for the detection-latency metric), if known. */
   changedAt?: (fixtureId: number, detectedAt: number) => number | undefined
   onRecord?: (r: IngestResult) => void
@@ -173,6 +179,7 @@ export function isTimedChange (changes: readonly Change[]): boolean {
 
 export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Poller {
   const now = deps.now ?? Date.now
+  const ticks = deps.monotonic ?? deps.now ?? (() => performance.now())
   const pause = deps.sleep ?? (async (ms: number, signal: AbortSignal) => { await sleep(ms, undefined, { signal }) })
   const pacing: PacingOptions = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: opts.ceilingMs ?? SLOWEST_POLL_MS }
   const reconcileEvery = opts.reconcileIntervalMs ?? 30_000
@@ -208,9 +215,12 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   let listing: Promise<void> | undefined
   /** Whether the last pace let `latest` polls overlap: only then is the kick-off list worth its calls. */
   let overlapping = true
-  /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap. */
+  /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap (wall clock, for the status). */
   let lastPollAt: number | null = null
   let lastReconcileAt: number | null = null
+  /** The same two on the interval clock. */
+  let lastPollTick: number | null = null
+  let lastReconcileTick: number | null = null
   let needReconcile = true
   let failures = 0
   /** Steps in a row that found the budget ledger unreadable. */
@@ -349,6 +359,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     }
     tracked = live?.length ?? inFeed.size + pendingFinal.size
     lastReconcileAt = now()
+    lastReconcileTick = ticks()
     needReconcile = false
     deps.metrics?.liveFixtures.set(tracked)
   }
@@ -358,10 +369,10 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
    * poll, and when an upcoming fixture is due to enter the feed.
    */
   function nextAction (): 'reconcile' | 'latest' {
-    const t = now()
-    const gap = lastPollAt === null || t - lastPollAt > LATEST_WINDOW_MS - 1000
-    const periodic = lastReconcileAt === null || t - lastReconcileAt >= reconcileEvery
-    return needReconcile || gap || periodic || kickoffs.due(t) ? 'reconcile' : 'latest'
+    const tick = ticks()
+    const gap = lastPollTick === null || tick - lastPollTick > LATEST_WINDOW_MS - 1000
+    const periodic = lastReconcileTick === null || tick - lastReconcileTick >= reconcileEvery
+    return needReconcile || gap || periodic || kickoffs.due(now()) ? 'reconcile' : 'latest'
   }
 
   /**
@@ -381,21 +392,21 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
         found.push(...upcomingKickoffs(page.data, t, opts.leagues))
       }
     } catch (err) {
-      nextListAt = t + Math.min(listEvery, KICKOFF_LIST_RETRY_MS)
+      nextListAt = ticks() + Math.min(listEvery, KICKOFF_LIST_RETRY_MS)
       deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: err instanceof PollSkipped ? 'skipped' : 'error' })
       if (!abort.signal.aborted) log.warn({ err }, 'upcoming kick-offs could not be listed; reconciling on the interval only')
       return
     }
     kickoffs.replace(found, lastFeed)
     listPages = Math.max(1, pages)
-    nextListAt = t + listEvery
+    nextListAt = ticks() + listEvery
     deps.metrics?.polls.inc({ kind: 'kickoffs', outcome: 'ok' })
   }
 
   /** After a `latest` poll: the fixtures it listed are in the feed, and the kick-off list may be due (not awaited). */
   function afterLatest (fixtures: readonly UpstreamFixture[]): void {
     kickoffs.seen(fixtures.map((f) => f.id))
-    if (listEvery > 0 && overlapping && listing === undefined && now() >= nextListAt) {
+    if (listEvery > 0 && overlapping && listing === undefined && ticks() >= nextListAt) {
       listing = listKickoffs().finally(() => { listing = undefined })
     }
   }
@@ -403,6 +414,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   async function step (): Promise<void> {
     const action = nextAction()
     const startedAt = now()
+    const startedTick = ticks()
     try {
       if (action === 'reconcile') await reconcile(startedAt)
       else {
@@ -411,6 +423,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
         afterLatest(fixtures)
       }
       lastPollAt = startedAt
+      lastPollTick = startedTick
       failures = 0
       lastError = null
       deps.metrics?.polls.inc({ kind: action, outcome: 'ok' })
