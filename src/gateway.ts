@@ -65,6 +65,9 @@ export interface GatewayOverrides {
   storeMaxLength?: number
 }
 
+/** The lease of the one instance that polls (DESIGN §7). */
+const POLLER_LEASE = 'poller'
+
 /** How long passthrough calls in flight at shutdown may still wait on the upstream. */
 const PASSTHROUGH_DRAIN_MS = 5000
 
@@ -172,7 +175,7 @@ function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: num
 }
 
 /** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
-function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+function startPolling (poller: Poller, redis: Redis | undefined, holderId: string, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (redis === undefined) {
     poller.start()
@@ -181,8 +184,8 @@ function startPolling (poller: Poller, redis: Redis | undefined, cfg: Config, lo
   const ttlMs = overrides.leaseTtlMs ?? 10_000
   return startLeadership({
     lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
-    name: 'poller',
-    holderId: randomUUID(),
+    name: POLLER_LEASE,
+    holderId,
     ttlMs,
     // Stop early enough that a store write the poller has in flight fails (command timeout) before the lease
     // can pass to another instance; at most half the ttl, so short test leases still renew in time.
@@ -230,12 +233,16 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
   const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [token] })
   if (recorder !== undefined) scope.defer(async () => { await recorder.close() })
+  // Over Redis the poller writes only while this instance holds the poller lease (a stalled ex-leader's
+  // writes are refused by the store: ApplyFence).
+  const pollerHolder = randomUUID()
   const poller = createPoller({
     upstream: live.observe(recorder?.wrap(upstream) ?? upstream),
     ledger,
     store,
     metrics,
     log: log.child({ component: 'poller' }),
+    ...(redis !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
     ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
   }, {
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
@@ -245,7 +252,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     // simulator speed (clients run the clock at that rate).
     ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
   })
-  const leader = startPolling(poller, redis, cfg, log, overrides)
+  const leader = startPolling(poller, redis, pollerHolder, cfg, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
   // Deferred now so that a failure further on still stops the loops, and again below for the order.
   scope.defer(stopPolling)

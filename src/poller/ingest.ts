@@ -9,7 +9,7 @@ import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
 import { isPredictedTick, settleClock } from '../live/clock.ts'
 import type { Change, ChangeRecord } from '../live/types.ts'
-import type { LiveStore } from '../store/index.ts'
+import type { ApplyFence, LiveStore } from '../store/index.ts'
 
 export interface IngestResult {
   record: ChangeRecord
@@ -22,7 +22,7 @@ export interface IngestResult {
  * `clockRate`: match seconds per real second of the upstream's clock (the simulator's speed);
  * `everyTick`: store predicted ticks too, as before issue 17 (for clients that do not run the clock).
  */
-export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean, clockRate?: number, everyTick?: boolean } = {}): Promise<IngestResult | undefined> {
+export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean, clockRate?: number, everyTick?: boolean, fence?: ApplyFence } = {}): Promise<IngestResult | undefined> {
   const normalized = normalizeFixture(upstream, { now: at, clockRate: opts.clockRate })
   const atMs = Date.parse(at)
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -36,9 +36,12 @@ export async function ingestFixture (store: LiveStore, upstream: FixtureInput, a
       changes,
       expectedVersion: prev?.version ?? 0,
       live: opts.live ?? true,
-      at
+      at,
+      ...(opts.fence !== undefined ? { fence: opts.fence } : {})
     })
     if (result.ok) return { record: result.record, json: result.json }
+    // No longer the leader: its answer may be older than what its successor stored. Nothing to retry.
+    if ('fenced' in result) return undefined
   }
   return undefined
 }
@@ -47,12 +50,13 @@ export async function ingestFixture (store: LiveStore, upstream: FixtureInput, a
  * Takes a fixture out of the live index with `fixture_removed`, its stored state unchanged: for a fixture
  * the upstream no longer returns at all. Nothing to do when the store does not hold it.
  */
-export async function retireFixture (store: LiveStore, id: number, at: string): Promise<IngestResult | undefined> {
+export async function retireFixture (store: LiveStore, id: number, at: string, fence?: ApplyFence): Promise<IngestResult | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const prev = await store.getFixture(id)
     if (prev === undefined) return undefined
-    const result = await store.apply({ fixture: prev, changes: [{ kind: 'fixture_removed' }], expectedVersion: prev.version, live: false, at })
+    const result = await store.apply({ fixture: prev, changes: [{ kind: 'fixture_removed' }], expectedVersion: prev.version, live: false, at, ...(fence !== undefined ? { fence } : {}) })
     if (result.ok) return { record: result.record, json: result.json }
+    if ('fenced' in result) return undefined
   }
   return undefined
 }

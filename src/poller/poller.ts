@@ -35,7 +35,7 @@ import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
 import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
-import type { LiveStore } from '../store/index.ts'
+import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamErrorCode, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
@@ -129,6 +129,8 @@ export interface PollerDeps {
   store: LiveStore
   log: Logger
   metrics?: Metrics
+  /** The leadership lease its writes are fenced by (over Redis: see ApplyFence). */
+  fence?: ApplyFence
   now?: () => number
   /**
    * Times the intervals (the gap `latest` must not exceed, the periodic reconcile, the kick-off list): a
@@ -192,7 +194,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
   }
   const feedLeadMs = opts.feedLeadMs ?? FEED_LEAD_MS
   const listEvery = opts.kickoffListEveryMs ?? KICKOFF_LIST_EVERY_MS
-  const clock = { clockRate: opts.clockRate ?? 1, everyTick: opts.everyTick ?? false }
+  const ingestOpts = { clockRate: opts.clockRate ?? 1, everyTick: opts.everyTick ?? false, ...(deps.fence !== undefined ? { fence: deps.fence } : {}) }
   const log = deps.log
   const anomalies = createAnomalyReporter({ log, counter: deps.metrics?.upstreamAnomalies })
   const query: Record<string, string> = { include: LIVE_INCLUDES }
@@ -247,7 +249,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       if (abort.signal.aborted) throw new Error('the poller stopped before every fixture was stored')
       const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
       try {
-        const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true, ...clock } : clock)
+        const result = await ingestFixture(deps.store, fixture, at, final ? { live: false, removed: true, ...ingestOpts } : ingestOpts)
         if (final) pendingFinal.delete(fixture.id)
         if (result !== undefined) observe(result)
       } catch (err) {
@@ -319,7 +321,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
       const count = (misses.get(id) ?? 0) + 1
       misses.set(id, count)
       if (count < RETIRE_AFTER_MISSES) continue
-      const result = await retireFixture(deps.store, id, at)
+      const result = await retireFixture(deps.store, id, at, deps.fence)
       log.warn({ fixtureId: id, reconciles: count }, 'upstream no longer returns this fixture; retired')
       pendingFinal.delete(id)
       misses.delete(id)

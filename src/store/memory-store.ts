@@ -60,7 +60,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     return { ok: true, record, json }
   }
 
-  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-7.lua does). */
+  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-8.lua does). */
   function forget (now: number): void {
     let n = 0
     for (const [id, since] of retired) {

@@ -67,9 +67,10 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const { id, league_id: leagueId } = enc.fixture
       const reply = await guarded(redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
-        id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
-        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH
+        keys.lease(input.fence?.lease ?? 'poller'), id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
+        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH, input.fence?.holder ?? ''
       ))
+      if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }

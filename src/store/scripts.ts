@@ -7,8 +7,8 @@ import type { Redis, RedisKey, Result } from 'ioredis'
 
 type Arg = string | number
 
-/** apply-7.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected. */
-export type ApplyReply = [1, string, number] | [0, number]
+/** apply-8.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
+export type ApplyReply = [1, string, number] | [0, number] | [2]
 /** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
 export type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
 
@@ -16,8 +16,9 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     tlApply: (
       meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
-      retired: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string, recordHead: string,
-      newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string, atMs: Arg, retainMs: Arg, forgetBatch: Arg
+      retired: RedisKey, lease: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string,
+      recordHead: string, newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string, atMs: Arg, retainMs: Arg,
+      forgetBatch: Arg, fenceHolder: string
     ) => Result<ApplyReply, Context>
     tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string) => Result<[string, number], Context>
     tlReadSince: (
@@ -36,7 +37,7 @@ declare module 'ioredis' {
 
 /** Command name -> script file (without `.lua`); the number after the dash is numberOfKeys. */
 const SCRIPTS = {
-  tlApply: 'apply-7',
+  tlApply: 'apply-8',
   tlEnsureEpoch: 'ensureEpoch-2',
   tlReadSince: 'readSince-2',
   tlLiveFixtures: 'liveFixtures-2',

@@ -43,11 +43,24 @@ export interface ApplyInput {
   live: boolean
   /** ISO 8601 time the change was detected. */
   at: string
+  /**
+   * Written only while the lease `lease` is held by `holder` (Redis): a leader that stalled past its lease
+   * and wakes with an old answer must not write over its successor's newer state. The memory store, which
+   * only one process uses, has no leases and ignores it.
+   */
+  fence?: ApplyFence
+}
+
+export interface ApplyFence {
+  lease: string
+  holder: string
 }
 
 export type ApplyResult =
   | { ok: true, record: ChangeRecord, json: string }
   | { ok: false, currentVersion: number }
+  /** The fence's lease is not (any more) the writer's: nothing written. */
+  | { ok: false, fenced: true }
 
 /**
  * Fixture/league filter. A change or fixture matches if its league OR its id is listed. Without

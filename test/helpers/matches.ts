@@ -60,7 +60,7 @@ export function matches (store: LiveStore): Matches {
         const at = new Date().toISOString()
         const live = next.state.phase !== 'finished'
         const result = await store.apply({ fixture: { ...next, updated_at: at }, changes, expectedVersion: current.version, live, at })
-        if (!result.ok) throw new Error(`fixture ${id}: version conflict at ${result.currentVersion}`)
+        if (!result.ok) throw new Error(`fixture ${id}: not applied: ${JSON.stringify(result)}`)
         current = result.record.fixture
         return result.record
       }

@@ -77,7 +77,7 @@ export function applier (store: LiveStore): PushServer['apply'] {
       live: true,
       at: AT
     })
-    if (!result.ok) throw new Error(`apply of fixture ${id} rejected at version ${result.currentVersion}`)
+    if (!result.ok) throw new Error(`apply of fixture ${id} rejected: ${JSON.stringify(result)}`)
     versions.set(id, expectedVersion + 1)
     return result.record
   }

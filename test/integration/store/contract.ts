@@ -24,7 +24,7 @@ const AT = '2026-11-21T20:15:03.120Z'
 /** Applies a fresh fixture (expectedVersion 0) and asserts it went through. */
 async function add (store: LiveStore, id: number, leagueId: number, live = true): Promise<ApplyResult & { ok: true }> {
   const result = await store.apply({ fixture: fixture(id, leagueId), changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live, at: AT })
-  if (!result.ok) throw new Error(`apply of ${id} rejected at version ${result.currentVersion}`)
+  if (!result.ok) throw new Error(`apply of ${id} rejected: ${JSON.stringify(result)}`)
   return result
 }
 

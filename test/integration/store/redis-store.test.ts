@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import { expect, inject, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/live/types.ts'
 import { createKeys } from '../../../src/store/keys.ts'
-import { createStore } from '../../../src/store/index.ts'
+import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
 import { redisFixture, waitFor } from './helpers.ts'
 
@@ -55,4 +55,28 @@ it('writes only the keys built by keys.ts and announces each cursor on the chang
   const found = await env.admin.keys(keys.pattern)
   expect(found.sort()).toEqual([keys.fixtures, keys.live, keys.liveLeague(271), keys.log, keys.meta, keys.versions].sort())
   expect(await env.admin.xlen(keys.log)).toBe(1)
+})
+
+it('applies a fenced write only while the writer holds the lease: nothing is written for another holder or none', async () => {
+  const env = redisFixture(inject('redisUrl'))
+  onTestFinished(env.cleanup)
+  const store = env.open()
+  const lease = createLease({ kind: 'redis', redis: env.admin, prefix: env.prefix })
+  const fence = { lease: 'poller', holder: 'A' }
+  const write = async (expectedVersion: number) => await store.apply({ fixture: fixture(7, 271), changes: [{ kind: 'fixture_added' }], expectedVersion, live: true, at: AT, fence })
+
+  // Nobody holds the lease (Redis lost it, or it expired): refused.
+  expect(await write(0)).toEqual({ ok: false, fenced: true })
+  expect(await lease.acquire('poller', 'A', 10_000)).toBe(true)
+  const applied = await write(0)
+  expect(applied.ok).toBe(true)
+  const head = await store.head()
+  // Another instance took over: A's write is refused, and the log and the fixture stay as they were.
+  await lease.release('poller', 'A')
+  expect(await lease.acquire('poller', 'B', 10_000)).toBe(true)
+  expect(await write(1)).toEqual({ ok: false, fenced: true })
+  expect(await store.head()).toBe(head)
+  expect((await store.getFixture(7))?.version).toBe(1)
+  // Without a fence (a single instance, no leadership) the same write goes through.
+  expect((await store.apply({ fixture: fixture(7, 271), changes: [{ kind: 'fixture_updated', fields: {} }], expectedVersion: 1, live: true, at: AT })).ok).toBe(true)
 })

@@ -11,6 +11,7 @@
     KEYS[5] live hash         fixture id -> league id, for fixtures in the live index
     KEYS[6] live set of the fixture's league
     KEYS[7] retired zset      fixture id -> ms it left the live index
+    KEYS[8] lease key         of the writer's leadership, with ARGV[14]
 
     ARGV[1]  fixture id
     ARGV[2]  league id
@@ -26,11 +27,17 @@
     ARGV[11] time of the change, ms
     ARGV[12] retention: fixtures retired longer than this before ARGV[11] are forgotten (state and version)
     ARGV[13] how many to forget at most in this call
+    ARGV[14] holder id the lease KEYS[8] must hold for the write to be made; '' for no such check
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
     {0, current version}      rejected, nothing written
+    {2}                       fenced: the lease is not the writer's (any more), nothing written
 ]]
+-- A leader that stalled past its lease (GC pause, SIGSTOP, a VM paused) must not write over its successor.
+if ARGV[14] ~= '' and redis.call('GET', KEYS[8]) ~= ARGV[14] then
+  return {2}
+end
 local id = ARGV[1]
 local current = tonumber(redis.call('HGET', KEYS[3], id) or '0')
 if current ~= tonumber(ARGV[3]) then
