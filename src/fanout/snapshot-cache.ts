@@ -104,7 +104,7 @@ export class SnapshotCache {
       // The store cannot filter by team: a team filter is cut from the key's whole scope, which is read once
       // for every team filter of that scope (a client varying `teams=` would otherwise make each request a
       // read of the whole live store). Same head, so the same no-gap guarantee.
-      const whole = await this.get(key.leagues === '*' ? undefined : { leagues: key.leagues, fixtures: [] }, key, this.routedHead)
+      const whole = await this.get(readFilter(filter, key), key, this.routedHead)
       const list = whole.list.filter(fixtureMatcher(filter))
       return { cursor: whole.cursor, fixtures: Buffer.from(JSON.stringify(list)), list }
     }

@@ -80,8 +80,7 @@ export function createWebhookAgent (self?: () => SelfAddress | undefined): Agent
 /** Whether a connected socket's peer is this machine at the gateway's port. */
 function reachesSelf (socket: Socket, self: SelfAddress): boolean {
   if (socket.remotePort !== self.port || socket.remoteAddress === undefined) return false
-  const ip = plainIp(socket.remoteAddress)
-  return isLoopback(ip) || localAddresses().has(ip)
+  return isThisMachine(plainIp(socket.remoteAddress))
 }
 
 export async function postWebhook (a: Attempt): Promise<AttemptResult> {
@@ -161,7 +160,11 @@ export function plainIp (address: string): string {
   const lo = parseInt(mapped[3] as string, 16)
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
 }
+
 const defaultPort = (u: URL): number => u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80
+
+/** Whether an address is this machine's: loopback or unspecified, or one of `local` (its interfaces'). */
+const isThisMachine = (ip: string, local: ReadonlySet<string> = localAddresses()): boolean => isLoopback(ip) || local.has(ip)
 
 function localAddresses (): Set<string> {
   const out = new Set<string>(['0.0.0.0', '::'])
@@ -188,7 +191,7 @@ export async function selfTarget (url: string, self: SelfAddress, resolve = reso
   const listener = wildcard ? [] : (await addressesOf(self.host, resolve)).map(plainIp)
   for (const ip of addresses) {
     const mine = local !== undefined
-      ? local.has(ip) || isLoopback(ip)
+      ? isThisMachine(ip, local)
       : listener.some((own) => own === ip || (isLoopback(ip) && isLoopback(own)))
     if (mine) return 'the URL resolves to the gateway\'s own listener'
   }

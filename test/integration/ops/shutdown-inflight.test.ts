@@ -4,32 +4,11 @@
  * answers is cut after a short drain (gateway.ts), so the client gets an answer and the process exits 0
  * inside its 10 s deadline.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { once } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startProvider } from '../../../src/provider/index.ts'
 import { spawnGateway } from './gateway-process.ts'
-
-/** Forwards to the provider; paths matching `slow` are answered `delayMs` late, or never when delayMs is Infinity. */
-async function slowProxy (target: string, slow: RegExp, delayMs: number): Promise<{ baseUrl: string, close: () => Promise<void> }> {
-  const origin = new URL(target).origin
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/'
-    const wait = slow.test(url) ? delayMs : 0
-    if (wait === Infinity) return
-    sleep(wait).then(async () => await fetch(origin + url)).then(async (up) => {
-      const headers: Record<string, string> = {}
-      up.headers.forEach((value, name) => { if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') headers[name] = value })
-      res.writeHead(up.status, headers).end(Buffer.from(await up.arrayBuffer()))
-    }).catch(() => { res.destroy() })
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : 0
-  return { baseUrl: `http://127.0.0.1:${port}${new URL(target).pathname}`, close: async () => { server.closeAllConnections(); await new Promise((resolve) => server.close(resolve)) } }
-}
+import { startProxy } from '../../helpers/http-proxy.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => { for (const c of cleanup.splice(0).reverse()) await c().catch(() => {}) })
@@ -38,7 +17,7 @@ describe('SIGTERM with a passthrough request in flight', () => {
   it('answers the request (upstream takes 3 s), then exits 0 soon after, not killed at the 10 s deadline', async () => {
     const provider = await startProvider({ port: 0, simSpeed: 60, hourlyLimits: { Enterprise: 1_000_000 } })
     cleanup.push(async () => { await provider.close() })
-    const proxy = await slowProxy(provider.baseUrl, /\/football\/teams\//, 3000)
+    const proxy = await startProxy(provider.baseUrl, { delayMs: (url) => /\/football\/teams\//.test(url) ? 3000 : 0 })
     cleanup.push(proxy.close)
     const gw = await spawnGateway({ env: { TOUCHLINE_UPSTREAM_URL: proxy.baseUrl } })
     const started = Date.now()
@@ -58,7 +37,7 @@ describe('SIGTERM with a passthrough request in flight', () => {
   it('a request to a hung upstream does not push the shutdown past its deadline (exit 0)', async () => {
     const provider = await startProvider({ port: 0, simSpeed: 60, hourlyLimits: { Enterprise: 1_000_000 } })
     cleanup.push(async () => { await provider.close() })
-    const proxy = await slowProxy(provider.baseUrl, /\/football\/teams\//, Infinity)
+    const proxy = await startProxy(provider.baseUrl, { delayMs: (url) => /\/football\/teams\//.test(url) ? Infinity : 0 })
     cleanup.push(proxy.close)
     const gw = await spawnGateway({ env: { TOUCHLINE_UPSTREAM_URL: proxy.baseUrl } })
     const answered = fetch(`${gw.url}/v3/football/teams/1?api_token=demo`).then(async (r) => { await r.arrayBuffer(); return r.status }, () => -1)

@@ -37,15 +37,20 @@ async function startUpstream (): Promise<string> {
 
 afterEach(() => { expectNoLeaks() })
 
+/** A gateway on that upstream with a key scoped to league 271 and an unscoped one; its URLs for a key. */
+async function gateway (): Promise<(path: string, key: string) => string> {
+  const t = await startTestGateway({
+    keys: [{ key: 'tl-271-key', name: 'danish', leagues: [271] }, { key: 'tl-all-key', name: 'all' }],
+    upstreamUrl: await startUpstream(),
+    overrides: { poll: false }
+  })
+  onTestFinished(async () => { await t.close() })
+  return (path, key) => `${t.base}${path}?api_token=${key}`
+}
+
 describe('the shared cache between an unscoped and a scoped key', () => {
   it('never serves a scoped key an xG row of another league\'s fixture', async () => {
-    const t = await startTestGateway({
-      keys: [{ key: 'tl-271-key', name: 'danish', leagues: [271] }, { key: 'tl-all-key', name: 'all' }],
-      upstreamUrl: await startUpstream(),
-      overrides: { poll: false }
-    })
-    onTestFinished(async () => { await t.close() })
-    const url = (path: string, key: string): string => `${t.base}${path}?api_token=${key}`
+    const url = await gateway()
 
     // The scoped key reads its own fixture 100: the scope's index learns 100 -> 271.
     expect((await get(url('/football/fixtures/100', 'tl-271-key'))).status).toBe(200)
@@ -60,13 +65,7 @@ describe('the shared cache between an unscoped and a scoped key', () => {
   })
 
   it('control: with no encoded request first, the same row is withheld', async () => {
-    const t = await startTestGateway({
-      keys: [{ key: 'tl-271-key', name: 'danish', leagues: [271] }, { key: 'tl-all-key', name: 'all' }],
-      upstreamUrl: await startUpstream(),
-      overrides: { poll: false }
-    })
-    onTestFinished(async () => { await t.close() })
-    const url = (path: string, key: string): string => `${t.base}${path}?api_token=${key}`
+    const url = await gateway()
     expect((await get(url('/football/fixtures/100', 'tl-271-key'))).status).toBe(200)
     expect((await get(url('/football/expected/fixtures', 'tl-all-key'))).status).toBe(200)
     const scoped = await get(url('/football/expected/fixtures', 'tl-271-key'))

@@ -11,20 +11,13 @@ import { createPoller } from '../../../src/poller/poller.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { createUpstreamClient } from '../../../src/upstream/index.ts'
 import { liveShootout, SHOOTOUT_FIXTURE_ID, startRealUpstream } from '../../helpers/real-upstream.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const log = pino({ level: 'silent' })
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {})
 })
-
-async function waitFor (test: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const started = Date.now()
-  while (!(await test())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(20)
-  }
-}
 
 describe('the wall clock steps back one hour under a running poller', () => {
   it('keeps reconciling on its interval, so an include-only change (a shoot-out kick) still reaches the store', async () => {
@@ -43,7 +36,7 @@ describe('the wall clock steps back one hour under a running poller', () => {
     poller.start()
     cleanups.push(async () => { await poller.stop() })
     const kicks = async (): Promise<number> => ((await store.getFixture(SHOOTOUT_FIXTURE_ID))?.events ?? []).filter((e) => e.type.startsWith('PENALTY_SHOOTOUT')).length
-    await waitFor(async () => await kicks() === 6, 5000, '6 kicks stored')
+    await waitFor('6 kicks stored', async () => await kicks() === 6, 5000)
 
     offset = -3_600_000
     upstream.live[at] = liveShootout(8)

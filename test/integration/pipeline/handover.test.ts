@@ -17,6 +17,7 @@ import { createLease, createStore, type Lease, type LiveStore } from '../../../s
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/index.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
 import { liveShootout, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
@@ -24,14 +25,6 @@ const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {})
 })
-
-async function waitFor (test: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const started = Date.now()
-  while (!(await test())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(20)
-  }
-}
 
 /** A gate: while closed, every call through it waits (the process is "frozen" there). */
 function gate (): { close: () => void, open: () => void, pass: () => Promise<void>, hits: () => number } {
@@ -105,22 +98,22 @@ describe('a frozen leader wakes up after losing its lease', () => {
     upstream.live[shootoutAt] = liveShootout(6)
 
     const a = await instance(upstream, prefix, 'A')
-    await waitFor(() => a.leader.isLeader(), 5000, 'A elected')
+    await waitFor('A elected', () => a.leader.isLeader(), 5000)
     const stored = async (): Promise<number> => ((await a.store.getFixture(SHOOTOUT_FIXTURE_ID))?.events ?? []).filter((e) => e.type.startsWith('PENALTY_SHOOTOUT')).length
-    await waitFor(async () => await stored() === kicks(6), 5000, 'A stored 6 kicks')
+    await waitFor('A stored 6 kicks', async () => await stored() === kicks(6), 5000)
     const b = await instance(upstream, prefix, 'B')
 
     // A reads the shoot-out from the upstream (6 or 7 kicks), then freezes before it writes it (a GC pause,
     // SIGSTOP): its store commands and lease renewals wait.
     a.frozen.close()
     upstream.live[shootoutAt] = liveShootout(7)
-    await waitFor(() => a.frozen.hits() > 0, 5000, 'A frozen with the shoot-out in flight')
+    await waitFor('A frozen with the shoot-out in flight', () => a.frozen.hits() > 0, 5000)
     a.leaseFrozen.close()
 
     // Meanwhile the match goes on: the successor takes the lease and stores 8 kicks.
     upstream.live[shootoutAt] = liveShootout(8)
-    await waitFor(() => b.leader.isLeader(), 5000, 'B elected')
-    await waitFor(async () => ((await b.store.getFixture(SHOOTOUT_FIXTURE_ID))?.events ?? []).filter((e) => e.type.startsWith('PENALTY_SHOOTOUT')).length === kicks(8), 5000, 'B stored 8 kicks')
+    await waitFor('B elected', () => b.leader.isLeader(), 5000)
+    await waitFor('B stored 8 kicks', async () => ((await b.store.getFixture(SHOOTOUT_FIXTURE_ID))?.events ?? []).filter((e) => e.type.startsWith('PENALTY_SHOOTOUT')).length === kicks(8), 5000)
     expect(a.leader.isLeader()).toBe(false)
 
     // A wakes up: it is no longer the leader (B keeps its lease), and its answer is older than the stored state.

@@ -4,7 +4,6 @@
  * over that Redis, and subscribers that keep the state a client would (the last snapshot, then every
  * change applied) so that it can be compared with the provider's truth at the end.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import { pino, type Logger } from 'pino'
 import { expect } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
@@ -16,6 +15,7 @@ import { startProvider, type RunningProvider } from '../../../src/provider/index
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { openSse, type SseStream } from '../push/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const TOKEN = 'demo-enterprise'
 
@@ -122,14 +122,7 @@ export async function sseSubscriber (gatewayUrl: string): Promise<Subscriber & {
   return { name: 'sse', mirror, stream, close: () => stream.close() }
 }
 
-export async function waitFor (what: string, test: () => boolean | Promise<boolean>, ms: number): Promise<number> {
-  const started = Date.now()
-  while (!(await test())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(50)
-  }
-  return Date.now() - started
-}
+export { waitFor }
 
 /** The provider's current fixtures by id, normalized as the gateway stores them. */
 export async function truthOf (up: Upstream, ids: number[]): Promise<Map<number, LiveFixture>> {

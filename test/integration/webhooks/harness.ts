@@ -7,7 +7,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { pino } from 'pino'
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
@@ -17,6 +16,7 @@ import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/
 import type { LiveStore } from '../../../src/store/types.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 export const SECRET = 'a-webhook-secret-of-some-length'
 
@@ -142,13 +142,7 @@ export async function startHookGateway (keysFile: string, env: Record<string, st
   return gateway
 }
 
-export async function waitFor (what: string, test: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const started = Date.now()
-  while (!(await test())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(25)
-  }
-}
+export { waitFor }
 
 /**
  * The shared Redis for a test file, and fresh key prefixes on it whose keys are deleted (SCAN, never a

@@ -3,19 +3,10 @@
  * of its address: an IPv4-mapped IPv6 address, 0.0.0.0 (which a connect on Linux takes for this machine),
  * or 127.0.0.1 when TOUCHLINE_HOST is the name `localhost`. A POST to itself would show as an HTTP status.
  */
-import { createServer } from 'node:net'
 import { expect, it } from 'vitest'
+import { freePort } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'
 import { hookKey, SECRET, startHookGateway, waitFor, writeKeys } from './harness.ts'
-
-async function freePort (): Promise<number> {
-  const s = createServer()
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
-  const addr = s.address()
-  const port = typeof addr === 'object' && addr !== null ? addr.port : 0
-  await new Promise<void>((resolve) => s.close(() => resolve()))
-  return port
-}
 
 async function selfHookOutcome (host: string, url: (port: number) => string): Promise<{ state: string, last_status: number | null, last_error: string | null }> {
   const port = await freePort()
@@ -29,22 +20,16 @@ async function selfHookOutcome (host: string, url: (port: number) => string): Pr
   return { state: v.state, last_status: v.last_status, last_error: v.last_error }
 }
 
-it('refuses the gateway\'s own listener spelled as an IPv4-mapped IPv6 address ([::ffff:127.0.0.1])', async () => {
-  const v = await selfHookOutcome('127.0.0.1', (port) => `http://[::ffff:127.0.0.1]:${port}/v1/changes`)
-  expect(v).toMatchObject({ state: 'refused', last_status: null })
-}, 20_000)
+/** [what the test shows, TOUCHLINE_HOST, the webhook URL at the gateway's port] */
+const SPELLINGS: Array<[string, string, (port: number) => string]> = [
+  ['the gateway\'s own listener spelled as an IPv4-mapped IPv6 address ([::ffff:127.0.0.1])', '127.0.0.1', (port) => `http://[::ffff:127.0.0.1]:${port}/v1/changes`],
+  ['the gateway\'s own listener spelled 0.0.0.0 (connects to the local host on Linux)', '127.0.0.1', (port) => `http://0.0.0.0:${port}/v1/changes`],
+  ['http://127.0.0.1:<port> when TOUCHLINE_HOST is the name "localhost"', 'localhost', (port) => `http://127.0.0.1:${port}/v1/changes`],
+  ['http://127.0.0.1:<port> when TOUCHLINE_HOST is 127.0.0.1', '127.0.0.1', (port) => `http://127.0.0.1:${port}/v1/changes`]
+]
 
-it('refuses the gateway\'s own listener spelled 0.0.0.0 (connects to the local host on Linux)', async () => {
-  const v = await selfHookOutcome('127.0.0.1', (port) => `http://0.0.0.0:${port}/v1/changes`)
-  expect(v).toMatchObject({ state: 'refused', last_status: null })
-}, 20_000)
-
-it('refuses http://127.0.0.1:<port> when TOUCHLINE_HOST is the name "localhost"', async () => {
-  const v = await selfHookOutcome('localhost', (port) => `http://127.0.0.1:${port}/v1/changes`)
-  expect(v).toMatchObject({ state: 'refused', last_status: null })
-}, 20_000)
-
-it('refuses http://127.0.0.1:<port> when TOUCHLINE_HOST is 127.0.0.1', async () => {
-  const v = await selfHookOutcome('127.0.0.1', (port) => `http://127.0.0.1:${port}/v1/changes`)
-  expect(v).toMatchObject({ state: 'refused', last_status: null })
-}, 20_000)
+for (const [what, host, url] of SPELLINGS) {
+  it(`refuses ${what}`, async () => {
+    expect(await selfHookOutcome(host, url)).toMatchObject({ state: 'refused', last_status: null })
+  }, 20_000)
+}
