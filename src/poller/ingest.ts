@@ -11,6 +11,17 @@ import { isPredictedTick, settleClock } from '../live/clock.ts'
 import type { Change, ChangeRecord } from '../live/types.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 
+/**
+ * The store refused a write because this instance no longer holds the poller lease (ApplyFence): nothing was
+ * stored, and the write must not count as done (a fixture's final state is kept pending until it is).
+ */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError'
+  constructor () {
+    super('write refused: this instance does not hold the poller lease')
+  }
+}
+
 export interface IngestResult {
   record: ChangeRecord
   json: string
@@ -40,8 +51,8 @@ export async function ingestFixture (store: LiveStore, upstream: FixtureInput, a
       ...(opts.fence !== undefined ? { fence: opts.fence } : {})
     })
     if (result.ok) return { record: result.record, json: result.json }
-    // No longer the leader: its answer may be older than what its successor stored. Nothing to retry.
-    if ('fenced' in result) return undefined
+    // No longer the leader: its answer may be older than what its successor stored. Not to be retried here.
+    if ('fenced' in result) throw new LeaseLostError()
   }
   return undefined
 }
@@ -56,7 +67,7 @@ export async function retireFixture (store: LiveStore, id: number, at: string, f
     if (prev === undefined) return undefined
     const result = await store.apply({ fixture: prev, changes: [{ kind: 'fixture_removed' }], expectedVersion: prev.version, live: false, at, ...(fence !== undefined ? { fence } : {}) })
     if (result.ok) return { record: result.record, json: result.json }
-    if ('fenced' in result) return undefined
+    if ('fenced' in result) throw new LeaseLostError()
   }
   return undefined
 }

@@ -42,7 +42,7 @@ import { createAnomalyReporter, UpstreamError, UpstreamErrorCode, UpstreamRateLi
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
 import { hedged } from './hedge.ts'
-import { ingestFixture, retireFixture, type IngestResult } from './ingest.ts'
+import { ingestFixture, LeaseLostError, retireFixture, type IngestResult } from './ingest.ts'
 import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
 import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
 
@@ -240,7 +240,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
    * @throws after trying every fixture, when any could not be stored: the step then counts as failed and
    *   the next one reconciles, so the changes are picked up again. At once when the store cannot be reached
    *   (each further write would only wait out the same command timeout: a step of ten fixtures would hold
-   *   the loop, and a deposed leader's stop, for twenty seconds), or when the poller is stopping.
+   *   the loop, and a deposed leader's stop, for twenty seconds), when the poller lease is not held
+   *   (LeaseLostError), or when the poller is stopping.
    */
   async function ingest (fixtures: readonly UpstreamFixture[], leftFeed = false): Promise<void> {
     const at = new Date(now()).toISOString()
@@ -253,7 +254,8 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
         if (final) pendingFinal.delete(fixture.id)
         if (result !== undefined) observe(result)
       } catch (err) {
-        if (isStoreUnavailable(err)) throw err
+        // Every further write would fail the same way; the fixture stays pending (its final state included).
+        if (isStoreUnavailable(err) || err instanceof LeaseLostError) throw err
         failed++
         log.error({ err, fixtureId: fixture.id }, 'fixture could not be applied')
       }

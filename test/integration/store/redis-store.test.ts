@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis'
 import { expect, inject, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/live/types.ts'
+import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { createKeys } from '../../../src/store/keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
@@ -79,4 +80,18 @@ it('applies a fenced write only while the writer holds the lease: nothing is wri
   expect((await store.getFixture(7))?.version).toBe(1)
   // Without a fence (a single instance, no leadership) the same write goes through.
   expect((await store.apply({ fixture: fixture(7, 271), changes: [{ kind: 'fixture_updated', fields: {} }], expectedVersion: 1, live: true, at: AT })).ok).toBe(true)
+})
+
+it('a poll whose fenced write is refused fails (LeaseLostError) rather than passing for done', async () => {
+  const env = redisFixture(inject('redisUrl'))
+  onTestFinished(env.cleanup)
+  const store = env.open()
+  const upstream = { id: 7, league_id: 271, season_id: 1, stage_id: 1, state_id: 5, name: 'A vs B', participants: [], scores: [], events: [] }
+  // Nobody holds the lease (Redis came back without its data): the final state of a fixture is not stored,
+  // and the caller must know, so that the fixture stays pending until the lease is held again.
+  await expect(ingestFixture(store, upstream, AT, { live: false, removed: true, fence: { lease: 'poller', holder: 'A' } })).rejects.toBeInstanceOf(LeaseLostError)
+  expect(await store.getFixture(7)).toBeUndefined()
+  const lease = createLease({ kind: 'redis', redis: env.admin, prefix: env.prefix })
+  expect(await lease.acquire('poller', 'A', 10_000)).toBe(true)
+  expect((await ingestFixture(store, upstream, AT, { live: false, removed: true, fence: { lease: 'poller', holder: 'A' } }))?.record.fixture.state.phase).toBe('finished')
 })
