@@ -5,6 +5,6 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
   .map((name) => [name, 'readonly']))
 
 export default [
-  ...neostandard({ ts: true, ignores: ['scratch/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] }),
+  ...neostandard({ ts: true, ignores: ['scratch/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] }),
   { files: ['src/ui/public/**/*.js'], languageOptions: { globals: browser } }
 ]

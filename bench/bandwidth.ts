@@ -11,8 +11,8 @@
  * three subscribers: every league, the busiest league, the busiest fixture.
  */
 import { LastVersions, Outgoing } from '../src/fanout/outgoing.ts'
-import type { Format } from '../src/fanout/protocol.ts'
-import type { ChangeRecord } from '../src/live/types.ts'
+import type { Format } from '../src/wire/model.ts'
+import type { ChangeRecord } from '../src/wire/model.ts'
 import { createStore } from '../src/store/index.ts'
 import { runMatchDay } from '../test/helpers/match-day.ts'
 

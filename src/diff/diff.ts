@@ -1,11 +1,12 @@
 /**
- * The differ (DESIGN §3): two successive LiveFixtures → the list of typed changes between them.
+ * The differ (docs/architecture.md): two successive LiveFixtures → the list of typed changes between them.
  * Pure: no IO, no clock, no store. `updated_at` and `version` are the store's and are never compared.
  *
  * Order of the changes within one diff, fixed so that clients and tests can rely on it:
  *   1. state_changed
  *   2. period_changed
- *   3. score_changed (CURRENT), then score_changed with score_type 'penalty_shootout'
+ *   3. score_changed (CURRENT), then score_changed with score_type 'penalty_shootout', each with the goal
+ *      events added with it (`goals`)
  *   4. event_removed, event_updated, event_added (each in the fixture's event order)
  *   5. clock
  *   6. fixture_updated (every other field, in one change)
@@ -14,27 +15,12 @@
  * Nothing here treats FT as final: FT → BREAK → INPLAY_ET, a score going down (correction, VAR) or an event
  * changing type are plain changes like any other.
  */
-import type { Change, LiveEvent, LiveFixture, LiveTeam } from '../live/types.ts'
+import type { Change, LiveEvent, LiveFixture, LiveTeam } from '../wire/model.ts'
+import { EventType } from '../contract/types.ts'
+import { sameValue } from '../util/same-value.ts'
 import { CURRENT_SCORE, SHOOTOUT_SCORE } from './normalize.ts'
 
 type Goals = { home: number, away: number }
-
-/** Structural equality of JSON-like values; object key order does not matter. */
-export function sameValue (a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => sameValue(item, b[i]))
-  }
-  const ra = a as Record<string, unknown>
-  const rb = b as Record<string, unknown>
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)])
-  for (const key of keys) {
-    if (!sameValue(ra[key], rb[key])) return false
-  }
-  return true
-}
 
 const NO_GOALS: Goals = { home: 0, away: 0 }
 
@@ -49,17 +35,37 @@ function periodChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   return prev.period === next.period ? [] : [{ kind: 'period_changed', period: next.period, previous: prev.period }]
 }
 
+/** Event types that count toward the current score, and toward the shoot-out's. */
+const GOAL_TYPES: ReadonlySet<number> = new Set([EventType.GOAL, EventType.OWNGOAL, EventType.PENALTY])
+const SHOOTOUT_GOAL_TYPES: ReadonlySet<number> = new Set([EventType.PENALTY_SHOOTOUT_GOAL])
+
+/**
+ * The goal events added between the two versions, when a score went up: a `score_changed` carries the goals
+ * that made it (scorer, minute, penalty or own goal), so following `score_changed` alone is enough for a
+ * goals ticker. A score that went down (a goal disallowed) carries none: its `event_removed` says which.
+ */
+function goalsFor (types: ReadonlySet<number>, prev: LiveFixture, next: LiveFixture, before: Goals, after: Goals): { goals?: LiveEvent[] } {
+  if (after.home <= before.home && after.away <= before.away) return {}
+  const known = new Set(prev.events.map((e) => e.id))
+  const goals = next.events.filter((e) => types.has(e.type_id) && !known.has(e.id))
+  return goals.length > 0 ? { goals } : {}
+}
+
 function scoreChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   const changes: Change[] = []
   const before = { home: prev.home.score, away: prev.away.score }
   const after = { home: next.home.score, away: next.away.score }
-  if (!sameValue(before, after)) changes.push({ kind: 'score_changed', ...after, previous: before })
-  // The shoot-out is not part of CURRENT (upstream-facts §3.1). Its rows appear at 0-0 when the shoot-out
-  // starts, which is not a change worth a message: missing counts as 0-0.
+  if (!sameValue(before, after)) {
+    const up = goalsFor(GOAL_TYPES, prev, next, { home: before.home ?? 0, away: before.away ?? 0 }, { home: after.home ?? 0, away: after.away ?? 0 })
+    changes.push({ kind: 'score_changed', ...after, previous: before, ...up })
+  }
+  // The shoot-out is not part of CURRENT (docs/upstream.md, "Scores"). Its rows appear at 0-0 when the
+  // shoot-out starts, which is not a change worth a message: missing counts as 0-0.
   const shootBefore = prev.scores[SHOOTOUT_SCORE] ?? NO_GOALS
   const shootAfter = next.scores[SHOOTOUT_SCORE] ?? NO_GOALS
   if (!sameValue(shootBefore, shootAfter)) {
-    changes.push({ kind: 'score_changed', ...shootAfter, previous: { ...shootBefore }, score_type: SHOOTOUT_SCORE })
+    const up = goalsFor(SHOOTOUT_GOAL_TYPES, prev, next, shootBefore, shootAfter)
+    changes.push({ kind: 'score_changed', ...shootAfter, previous: { ...shootBefore }, score_type: SHOOTOUT_SCORE, ...up })
   }
   return changes
 }

@@ -2,7 +2,7 @@
  * Event normalization (upstream-facts §3.3): upstream event rows → LiveEvent, in a stable order.
  */
 import { EventType } from '../contract/types.ts'
-import type { LiveEvent, Side } from '../live/types.ts'
+import type { LiveEvent, Side } from '../wire/model.ts'
 import type { EventInput } from './input.ts'
 
 const EVENT_TYPE_NAMES: ReadonlyMap<number, string> = new Map(

@@ -4,7 +4,7 @@
  */
 import { STATE_BY_ID } from '../contract/states.ts'
 import { SCORE_DESCRIPTIONS } from '../contract/types.ts'
-import type { LiveFixture, LiveScores, LiveState, LiveTeam, Side } from '../live/types.ts'
+import type { LiveFixture, LiveState, LiveTeam, Side } from '../wire/model.ts'
 import { normalizeEvents } from './events.ts'
 import type { FixtureInput, ParticipantInput, PeriodInput, ScoreInput } from './input.ts'
 import { anchoredClock } from '../live/clock.ts'
@@ -112,8 +112,8 @@ function scoreKey (row: ScoreInput): string {
  * of a row comes from its team id, else from its own `score.participant`. A missing side counts 0.
  * Keys are sorted so that equal scores serialize equally.
  */
-function normalizeScores (rows: readonly ScoreInput[], sideOf: Sides['sideOf']): LiveScores {
-  const scores: LiveScores = {}
+function normalizeScores (rows: readonly ScoreInput[], sideOf: Sides['sideOf']): LiveFixture['scores'] {
+  const scores: LiveFixture['scores'] = {}
   // By id, so that if upstream ever sends two rows for one type and side, the newest one wins.
   const ordered = [...rows].sort((a, b) => (a.id ?? 0) - (b.id ?? 0))
   for (const row of ordered) {
@@ -188,7 +188,7 @@ const legacyGoals = (goals: number | null | undefined): number | null => typeof 
  * The CURRENT score. With the `scores` include, its CURRENT rows (0-0 before they appear); without it, the
  * legacy `home_score`/`away_score` of early-2023 bodies; without either, unknown (null), never 0-0.
  */
-function currentScore (fx: FixtureInput, scores: LiveScores): { home: number | null, away: number | null } {
+function currentScore (fx: FixtureInput, scores: LiveFixture['scores']): { home: number | null, away: number | null } {
   if (Array.isArray(fx.scores)) return scores[CURRENT_SCORE] ?? { home: 0, away: 0 }
   return { home: legacyGoals(fx.home_score), away: legacyGoals(fx.away_score) }
 }

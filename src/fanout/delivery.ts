@@ -10,7 +10,7 @@
  * when a record is routed, and the resume floors (connection.ts) absorb the rest.
  */
 import type { BaseLogger } from 'pino'
-import type { ChangeRecord } from '../live/types.ts'
+import type { ChangeRecord } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
 import type { Connection, Transport } from './connection.ts'
@@ -63,7 +63,7 @@ export class Delivery {
   }
 
   /** A snapshot frame around fixtures serialized once for everyone who asked for the same snapshot. */
-  sendSnapshot (conn: Connection, ref: Ref, cursor: string, fixtures: Buffer): void {
+  sendSnapshot (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer): void {
     if (conn.closed) return
     this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures), cursor))
   }

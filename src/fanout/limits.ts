@@ -2,7 +2,7 @@
  * The hub's limits (DESIGN §4), each with the reason for its default, and the token buckets behind the
  * per-IP connection rate and the per-connection operation rate.
  */
-import { MAX_CLIENT_FRAME_BYTES } from './protocol.ts'
+import { MAX_CLIENT_FRAME_BYTES } from '../wire/model.ts'
 
 export interface HubLimits {
   /** Largest client frame answered; larger ones get `invalid_message`. @default 16_384 (DESIGN §4) */

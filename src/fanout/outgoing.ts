@@ -3,10 +3,11 @@
  * each format, built lazily and at most once per record however many clients receive it (DESIGN §4).
  */
 import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { parseCursor } from '../store/record.ts'
 import type { Transport } from './connection.ts'
-import { changeFrameJson, type Format } from './protocol.ts'
+import type { Format } from '../wire/model.ts'
+import { changeFrameJson } from './protocol.ts'
 import { textFrame } from './writer.ts'
 
 export class Outgoing {

@@ -4,10 +4,11 @@
  * `GET /v1/changes` and the webhook workers, which send the same frames as the WebSocket.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
-import type { ChangeKind } from '../live/types.ts'
+import type { ChangeKind } from '../wire/model.ts'
 import type { ReadSinceResult } from '../store/types.ts'
 import { LastVersions, Outgoing } from './outgoing.ts'
-import { changeFrameJson, type Format } from './protocol.ts'
+import type { Format } from '../wire/model.ts'
+import { changeFrameJson } from './protocol.ts'
 import { fixtureMatcher, type LiveFilter } from './snapshot-cache.ts'
 import { withKinds } from './subscriptions.ts'
 

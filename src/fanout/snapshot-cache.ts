@@ -11,7 +11,7 @@
  * for new subscribes, and all of them are dropped.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
-import type { LiveFixture } from '../live/types.ts'
+import type { LiveFixture } from '../wire/model.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
 
 /**

@@ -15,7 +15,7 @@
  * returned, never serialized again.
  */
 import { leagueAllowed, type ClientKey } from '../keys.ts'
-import type { ChangeKind, ChangeRecord } from '../live/types.ts'
+import type { ChangeKind, ChangeRecord } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, parseCursor } from '../store/record.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
@@ -23,7 +23,8 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
@@ -59,7 +60,7 @@ export interface FlowContext {
   /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
   snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>
   /** Sends a snapshot frame around the snapshot's serialized fixtures. */
-  sendSnapshot: (conn: Connection, ref: Ref, cursor: string, fixtures: Buffer) => void
+  sendSnapshot: (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
   /** Ends the connection's holding of live changes and sends them. */
@@ -110,7 +111,7 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     all: frame.leagues === '*',
     kinds: frame.kinds,
     since: frame.since,
-    snapshot: frame.snapshot,
+    snapshot: frame.snapshot ?? true,
     format: frame.format
   }
 }
@@ -209,7 +210,7 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
 }
 
 /** The error frame for a failed snapshot or replay read: `unavailable` for a store outage, else `internal`. */
-function failureFrame (ref: Ref, err: unknown): ErrorFrame {
+function failureFrame (ref: Ref | undefined, err: unknown): ErrorFrame {
   return isStoreUnavailable(err)
     ? errorFrame(ref, 'unavailable', 'the live store is unreachable; the subscription is active, and a replay (recovered:false) and a fresh snapshot follow once it is back')
     : errorFrame(ref, 'internal', 'could not read the snapshot or replay; the subscription is active, subscribe again with since to catch up')

@@ -9,7 +9,7 @@
  * per change and kinds set however many connections share it, and nothing when none is left.
  */
 import { leagueAllowed } from '../keys.ts'
-import type { ChangeKind, ChangeRecord } from '../live/types.ts'
+import type { ChangeKind, ChangeRecord } from '../wire/model.ts'
 import { NO_TEAMS, type Connection } from './connection.ts'
 import { Outgoing } from './outgoing.ts'
 

@@ -1,17 +1,21 @@
 /**
  * `/docs/asyncapi.json` and `/docs/openapi.json`: the WebSocket protocol and the HTTP endpoints as
- * machine-readable documents (src/docs), for developers and code generators. Serialized once at startup.
+ * machine-readable documents, generated from the wire model (src/wire) for developers and code generators.
+ * Built and serialized once, on the first request.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import { asyncApiDocument } from '../docs/asyncapi.ts'
-import { openApiDocument } from '../docs/openapi.ts'
+import { asyncApiDocument } from '../wire/asyncapi.ts'
+import { openApiDocument } from '../wire/openapi.ts'
 
 export function docsRoutes (): FastifyPluginAsync {
-  const asyncApi = JSON.stringify(asyncApiDocument)
-  const openApi = JSON.stringify(openApiDocument)
+  const documents = { '/docs/asyncapi.json': asyncApiDocument, '/docs/openapi.json': openApiDocument }
   return async (app) => {
-    for (const [path, body] of [['/docs/asyncapi.json', asyncApi], ['/docs/openapi.json', openApi]] as const) {
-      app.get(path, async (_req, reply) => reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(body))
+    for (const [path, build] of Object.entries(documents)) {
+      let body: string | undefined
+      app.get(path, async (_req, reply) => {
+        body ??= JSON.stringify(build())
+        return await reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(body)
+      })
     }
   }
 }

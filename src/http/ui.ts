@@ -1,7 +1,8 @@
 /**
  * What people see: the scoreboard (`/`), the status page (`/status`), the embeddable widget (`/widget.js`)
- * and their modules and styles, served from `src/ui/public/`. A handful of small files, so they are read
- * once at start and held in memory with their ETag: no static-file dependency, no disk read per request.
+ * and their modules and styles, served from `src/ui/public/`, and the client library they run on, bundled
+ * from packages/client (client-bundle.ts). A handful of small files, so they are read once at start and held
+ * in memory with their ETag: no static-file dependency, no disk read per request.
  *
  * - HTML: `Cache-Control: no-cache` (revalidated with the ETag each time) and a Content-Security-Policy that
  *   allows only the gateway's own scripts, styles and sockets (team crests may come from any https host).
@@ -15,6 +16,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyPluginAsync } from 'fastify'
+import { clientBundle } from './client-bundle.ts'
 
 export interface UiRouteDeps {
   /** Directory of the static files. @default src/ui/public next to this module's folder */
@@ -60,27 +62,31 @@ function walk (dir: string): string[] {
   })
 }
 
+/** A file as served: its body, type, ETag and headers. */
+function asset (body: Buffer, type: string): Asset {
+  const html = type.startsWith('text/html')
+  const headers: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    'cache-control': html ? 'no-cache' : 'public, no-cache'
+  }
+  if (html) {
+    headers['content-security-policy'] = HTML_CSP
+    headers['referrer-policy'] = 'same-origin'
+  } else {
+    headers['access-control-allow-origin'] = '*'
+    headers['cross-origin-resource-policy'] = 'cross-origin'
+  }
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+  return { body, type, etag, headers }
+}
+
 /** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/live.js`). */
 export function loadAssets (root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   for (const file of walk(root)) {
     const type = TYPES[extname(file)]
     if (type === undefined) continue
-    const body = readFileSync(file)
-    const html = type.startsWith('text/html')
-    const headers: Record<string, string> = {
-      'x-content-type-options': 'nosniff',
-      'cache-control': html ? 'no-cache' : 'public, no-cache'
-    }
-    if (html) {
-      headers['content-security-policy'] = HTML_CSP
-      headers['referrer-policy'] = 'same-origin'
-    } else {
-      headers['access-control-allow-origin'] = '*'
-      headers['cross-origin-resource-policy'] = 'cross-origin'
-    }
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
-    assets.set('/' + relative(root, file).split(sep).join('/'), { body, type, etag, headers })
+    assets.set('/' + relative(root, file).split(sep).join('/'), asset(readFileSync(file), type))
   }
   return assets
 }
@@ -93,6 +99,8 @@ export function uiRoutes (deps: UiRouteDeps = {}): FastifyPluginAsync {
       return
     }
     const assets = loadAssets(root)
+    // The client library (packages/client), bundled for browsers: /lib/client.js and the modules beside it.
+    for (const [path, body] of await clientBundle()) assets.set(path, asset(body, TYPES['.js'] as string))
     for (const [page, file] of Object.entries(PAGES)) {
       const asset = assets.get('/' + file)
       if (asset !== undefined) assets.set(page, asset)

@@ -1,5 +1,5 @@
 /**
- * The match clock a client runs itself (issue 17), and the rule that keeps clock ticks off the wire.
+ * The match clock a client runs itself, and the rule that keeps clock ticks off the wire.
  *
  * Upstream reports the clock as a minute (and second) at poll time. The normalizer turns that into a
  * MatchClock anchored at the detection time: `period_started_at` is when the period's clock read
@@ -9,17 +9,15 @@
  * running the clock does not already show. Those are not stored: the stored `minute` is the minute at the
  * fixture's last change, and clients tick from `clock`. Pure: the caller passes the time.
  */
-import { sameValue } from '../diff/diff.ts'
-import type { Change, LiveFixture, MatchClock } from './types.ts'
+import { runningMinute } from '#client/clock.ts'
+import { sameValue } from '../util/same-value.ts'
+import type { Change, LiveFixture, MatchClock } from '../wire/model.ts'
 
-/** The minute the clock shows at `atMs`: the running clock's, else the fixture's own `minute`. */
-export function clockMinute (f: Pick<LiveFixture, 'minute' | 'clock'>, atMs: number): number | null {
-  const c = f.clock
-  if (c === undefined || c === null || !c.ticking) return f.minute
-  const started = Date.parse(c.period_started_at)
-  if (!Number.isFinite(started)) return f.minute
-  return c.counts_from + Math.max(0, Math.floor((atMs - started) * c.rate / 60_000))
-}
+/**
+ * The minute the clock shows at `atMs`: the running clock's, else the fixture's own `minute`. The client
+ * library's own function, so the gateway leaves out exactly the ticks its clients show anyway.
+ */
+export const clockMinute = (f: Pick<LiveFixture, 'minute' | 'clock'>, atMs: number): number | null => runningMinute(f, atMs)
 
 /**
  * A clock anchored at `atMs` so that it shows `minute` and `second` (unknown: the middle of the minute,

@@ -1,16 +1,16 @@
 /**
- * Compact change frames (`format: "delta"`, DESIGN §4): the typed changes of a record with the new values
- * they set, and no fixture. Building one needs the fixture as the client holds it, the record's previous
- * version; applying one is `applyDelta`. Pure: no IO, no wall clock.
+ * Compact change frames (`format: "delta"`, docs/protocol.md): the typed changes of a record with the new
+ * values they set, and no fixture. Building one needs the fixture as the client holds it, the record's
+ * previous version; applying one is the client library's `applyDelta`, the one copy of it, which browsers
+ * get from the gateway as a bundle. Pure: no IO, no wall clock.
  *
- * What a delta leaves out, because the client holds it or works it out (issue 17):
+ * What a delta leaves out, because the client holds it or works it out:
  * - `previous` (the client holds the previous value), except on `score_changed`, where pages use it;
  * - the minute, when the fixture's clock shows it at the frame's `at`: a frame whose changes give no
- *   `minute` sets the minute the clock shows then (`clockMinute`), so a goal's frame needs no clock change;
+ *   `minute` sets the minute the clock shows then, so a goal's frame needs no clock change;
  * - whole values where one part moved: other score types go as `score_changed` with `score_type`, not as
  *   the whole `scores`;
- * - an event's details that are null (`EVENT_DETAILS`: extra minute, related player, result, info,
- *   addition); applying fills them in;
+ * - an event's details that are null (`EVENT_DETAILS`); applying fills them in;
  * - the whole event list when an added event lands before others (a goal of the 57th minute listed before a
  *   substitution of the same minute): `event_added` gives its `index` in the list then, and is appended
  *   when it has none.
@@ -19,84 +19,14 @@
  * `applyDelta` itself, and puts every top-level field that still differs from the record's fixture into a
  * trailing `fixture_updated` with its whole new value (team details, a removed score type, an event list
  * whose order moved, `updated_at` when it is not the record's `at`); if the minute the clock shows is not
- * the stored one, the minute is given (and always when `fixture_updated` sets the clock). So a client that applies every delta in version order holds exactly
- * the stored fixture; `src/ui/public/lib/delta.js` is the same function for browsers
- * (test/unit/live/delta.test.ts checks they agree).
+ * the stored one, the minute is given (and always when `fixture_updated` sets the clock). So a client that
+ * applies every delta in version order holds exactly the stored fixture.
  */
-import { sameValue } from '../diff/diff.ts'
-import { clockMinute } from './clock.ts'
-import type { Change, ChangeRecord, LiveEvent, LiveFixture, LiveState, MatchClock } from './types.ts'
-
-/** Event fields a delta leaves out when null; pages read them as optional already. */
-export const EVENT_DETAILS = ['extra_minute', 'related_player', 'result', 'info', 'addition'] as const
-
-/** An event as a delta carries it: without the details that are null. */
-export type DeltaEvent = Omit<LiveEvent, typeof EVENT_DETAILS[number]> & Partial<Pick<LiveEvent, typeof EVENT_DETAILS[number]>>
-
-/** A change as a delta frame carries it: the new values only. */
-export type DeltaChange =
-  | { kind: 'fixture_added' }
-  | { kind: 'fixture_removed' }
-  | { kind: 'state_changed', state: LiveState }
-  | { kind: 'period_changed', period: string | null }
-  /** `minute` absent: the minute the clock shows at the frame's `at`. */
-  | { kind: 'clock', minute?: number | null, clock?: MatchClock | null }
-  | { kind: 'score_changed', home: number | null, away: number | null, previous?: { home: number | null, away: number | null }, score_type?: string }
-  | { kind: 'event_updated' | 'event_removed', event: DeltaEvent }
-  /** `index`: where the event goes in `events` when it is not appended (the list as it is when applied). */
-  | { kind: 'event_added', event: DeltaEvent, index?: number }
-  | { kind: 'fixture_updated', fields: Record<string, { value: unknown }> }
-
-/** The change frame in `delta` format. */
-export interface DeltaFrame {
-  type: 'change'
-  cursor: string
-  fixture_id: number
-  league_id: number
-  /** The fixture's version after this change: one more than the version the delta applies to. */
-  version: number
-  at: string
-  changes: DeltaChange[]
-}
-
-/**
- * The fixture after one delta. `fixture` must be at `frame.version - 1` (the caller checks: a jump means a
- * lost frame). Returns a new object; `fixture` is not modified.
- */
-export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaFrame, 'version' | 'at' | 'changes'>): LiveFixture {
-  const next: LiveFixture = { ...fixture, version: frame.version, updated_at: frame.at }
-  const fields = next as unknown as Record<string, unknown>
-  let minuteGiven = false
-  for (const c of frame.changes) {
-    switch (c.kind) {
-      case 'state_changed': next.state = c.state; break
-      case 'period_changed': next.period = c.period; break
-      case 'clock':
-        if (c.minute !== undefined) { next.minute = c.minute; minuteGiven = true }
-        if (c.clock !== undefined) next.clock = c.clock
-        break
-      case 'score_changed':
-        if (c.score_type !== undefined) {
-          next.scores = { ...next.scores, [c.score_type]: { home: c.home ?? 0, away: c.away ?? 0 } }
-        } else {
-          next.home = { ...next.home, score: c.home }
-          next.away = { ...next.away, score: c.away }
-          if (next.scores.current !== undefined && c.home !== null && c.away !== null) next.scores = { ...next.scores, current: { home: c.home, away: c.away } }
-        }
-        break
-      case 'event_removed': next.events = next.events.filter((e) => e.id !== c.event.id); break
-      case 'event_updated': next.events = next.events.map((e) => e.id === c.event.id ? fullEvent(c.event) : e); break
-      case 'event_added': next.events = withEvent(next.events, fullEvent(c.event), c.index); break
-      case 'fixture_updated':
-        for (const [key, { value }] of Object.entries(c.fields)) fields[key] = value
-        if ('minute' in c.fields) minuteGiven = true
-        break
-      default: break // fixture_added, fixture_removed: nothing to set
-    }
-  }
-  if (!minuteGiven) next.minute = clockMinute(next, Date.parse(frame.at))
-  return next
-}
+import { applyDelta } from '#client/delta.ts'
+import { sameValue } from '../util/same-value.ts'
+import {
+  EVENT_DETAILS, type Change, type ChangeRecord, type DeltaChange, type DeltaChangeFrame, type DeltaEvent, type LiveEvent, type LiveFixture
+} from '../wire/model.ts'
 
 /**
  * The delta for `record` given `prev`, the fixture at the version before it; undefined when `prev` is not
@@ -111,7 +41,7 @@ export function deltaChanges (prev: LiveFixture | undefined, record: ChangeRecor
 /** The record's own changes as a delta carries them, the minute given only when the clock does not show it. */
 function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
   const out: DeltaChange[] = []
-  let clockChange: { kind: 'clock', minute?: number | null, clock?: MatchClock | null } | undefined
+  let clockChange: Extract<DeltaChange, { kind: 'clock' }> | undefined
   for (const c of record.changes as Change[]) {
     switch (c.kind) {
       case 'fixture_added': case 'fixture_updated': break
@@ -119,6 +49,11 @@ function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
       case 'period_changed': out.push({ kind: c.kind, period: c.period }); break
       case 'event_removed': case 'event_updated': out.push({ kind: c.kind, event: compactEvent(c.event) }); break
       case 'event_added': out.push(placed(prev, record.fixture, c.event, out)); break
+      case 'score_changed': {
+        const { goals, ...score } = c
+        out.push(goals === undefined ? score : { ...score, goals: goals.map(compactEvent) })
+        break
+      }
       case 'clock':
         clockChange = c.clock === undefined ? { kind: 'clock' } : { kind: 'clock', clock: c.clock }
         out.push(clockChange)
@@ -137,12 +72,6 @@ function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
   return kept.length > 0 ? kept : out
 }
 
-/** `events` with `event` inserted at `index`, or appended. */
-function withEvent (events: LiveEvent[], event: LiveEvent, index: number | undefined): LiveEvent[] {
-  if (index === undefined || index >= events.length) return [...events, event]
-  return [...events.slice(0, index), event, ...events.slice(index)]
-}
-
 /**
  * `event_added` for `event`, with its index in `next.events` when appending would put it elsewhere. The
  * differ lists added events in the fixture's event order after the removed and updated ones, so inserting
@@ -158,18 +87,11 @@ function placed (prev: LiveFixture, next: LiveFixture, event: LiveEvent, before:
   return index >= 0 && index < length ? { ...change, index } : change
 }
 
-const NO_DETAILS = Object.fromEntries(EVENT_DETAILS.map((field) => [field, null])) as Pick<LiveEvent, typeof EVENT_DETAILS[number]>
-
 /** The event with its null details left out. */
 export function compactEvent (event: LiveEvent): DeltaEvent {
   const out: Record<string, unknown> = { ...event }
   for (const field of EVENT_DETAILS) if (out[field] === null) delete out[field]
   return out as DeltaEvent
-}
-
-/** The event a delta carries, with the details it left out as null. */
-export function fullEvent (event: DeltaEvent): LiveEvent {
-  return { ...NO_DETAILS, ...event }
 }
 
 /**
@@ -200,7 +122,7 @@ function withFields (prev: LiveFixture, record: ChangeRecord, changes: DeltaChan
 
 /** The delta frame's JSON (one serialization per record, shared by every delta subscriber). */
 export function deltaFrameJson (record: ChangeRecord, changes: DeltaChange[]): string {
-  const frame: DeltaFrame = {
+  const frame: DeltaChangeFrame = {
     type: 'change',
     cursor: record.cursor,
     fixture_id: record.fixture_id,

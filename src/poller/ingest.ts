@@ -8,7 +8,7 @@ import { diffFixtures } from '../diff/diff.ts'
 import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
 import { isPredictedTick, settleClock } from '../live/clock.ts'
-import type { Change, ChangeRecord } from '../live/types.ts'
+import type { Change, ChangeRecord } from '../wire/model.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 
 /**

@@ -33,7 +33,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
-import type { Change } from '../live/types.ts'
+import type { Change } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'

@@ -7,7 +7,7 @@
  * and listeners get their own objects, and a caller that later mutates the fixture it applied (or one it
  * read) cannot change what the store holds.
  */
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
 import {
   DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,

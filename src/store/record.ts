@@ -2,7 +2,7 @@
  * Cursor and record encoding shared by both engines, so they hand out identical cursors and identical JSON.
  */
 import { randomBytes } from 'node:crypto'
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import type { ApplyInput, StoreFilter } from './types.ts'
 
 /** A fresh log epoch: 64 random bits in hex, so cursors of a lost log can never be mistaken for new ones. */

@@ -15,7 +15,7 @@
  * resumes where it stopped after a reconnect. apply still PUBLISHes each new cursor for cheap watchers.
  */
 import type { Redis } from 'ioredis'
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { createKeys, type StoreKeys } from './keys.ts'
 import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'

@@ -3,7 +3,7 @@
  * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
  * contract suite (test/integration/store/contract.ts) runs against both.
  */
-import type { Change, ChangeRecord, LiveFixture } from '../live/types.ts'
+import type { Change, ChangeRecord, LiveFixture } from '../wire/model.ts'
 
 /**
  * Default length of the event log, in records. The WebSocket replay is capped at 1000 matching changes

@@ -1,14 +1,14 @@
 /**
- * `touchline tail`: prints the live changes in the terminal, on the package's protocol client
- * (`touchline/client`, src/ui/public/lib/client.js), which reconnects with backoff and resumes from the last
+ * `touchline tail`: prints the live changes in the terminal, on the client library (packages/client, the
+ * `@touchline/client` package), which reconnects with backoff and resumes from the last
  * cursor, so nothing is missed or printed twice. Follows the leagues, fixtures and teams asked for (or,
  * with none, every league the key may see: `leagues: "*"`), optionally only some kinds of change.
  *
  * stdout carries only the changes (one readable line each, or one JSON change frame per line with
  * `json`); connection news goes to stderr.
  */
-import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '../ui/public/lib/client.js'
-import type { ChangeRecord, LiveFixture } from '../live/types.ts'
+import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '#client/index.ts'
+import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { cannotReachLine, clean, describe, fixtureLine } from './format.ts'
 
 export interface TailOptions {

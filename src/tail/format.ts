@@ -9,8 +9,8 @@
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
 import { STATE_BY_ID } from '../contract/states.ts'
-import { clockMinute } from '../live/clock.ts'
-import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../live/types.ts'
+import { runningMinute } from '#client/clock.ts'
+import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
 
 export interface FormatOptions {
   /** ANSI colours (goals green, VAR yellow, red cards red). */
@@ -50,7 +50,7 @@ const PERIOD_ENDS: Record<string, number> = { '1st-half': 45, '2nd-half': 90, 'e
  * state's short name.
  */
 export function clockLabel (f: LiveFixture, atMs = Date.now()): string {
-  const minute = clockMinute(f, atMs)
+  const minute = runningMinute(f, atMs)
   if (f.state.phase === 'live' && minute !== null) {
     const c = f.clock
     const end = c !== undefined && c !== null && c.length !== null ? c.counts_from + c.length : PERIOD_ENDS[f.period ?? '']
@@ -125,8 +125,13 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { 
         else if (EVENT_WORDS[c.event.type] !== undefined) line(minuteOf(c.event), `${EVENT_WORDS[c.event.type] ?? ''} withdrawn${who(c.event, f, true)}`, 'yellow')
         break
       case 'score_changed':
-        // A goal event in the same record already said it; otherwise the score alone moved.
+        // A goal event in the same record already said it; else the goals the change carries (a subscriber to
+        // score_changed alone), else the score alone moved.
         if (goalEvent || c.score_type !== undefined) break
+        if (c.goals !== undefined) {
+          for (const goal of c.goals) line(minuteOf(goal), (EVENT_WORDS[goal.type] ?? 'goal') + who(goal, f, false), 'green')
+          break
+        }
         line(clockLabel(f, at), (c.home ?? 0) + (c.away ?? 0) > (c.previous.home ?? 0) + (c.previous.away ?? 0) ? 'goal' : 'score corrected', 'green')
         break
       case 'fixture_removed':

@@ -4,8 +4,8 @@
  * gateway, not part of one, so the gateway's TOUCHLINE_* variables do not apply to it.
  */
 import { parseArgs } from 'node:util'
-import { CHANGE_KINDS } from '../fanout/protocol.ts'
-import type { ChangeKind } from '../live/types.ts'
+import { CHANGE_KINDS } from '../wire/model.ts'
+import type { ChangeKind } from '../wire/model.ts'
 import { runTail } from './client.ts'
 
 export const TAIL_USAGE = 'tail [--league ID]... [--fixture ID]... [--team ID]... [--kinds KIND,...] [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]'

@@ -5,7 +5,7 @@
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
 import { z } from 'zod'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS } from '../fanout/protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS } from '../wire/model.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
 

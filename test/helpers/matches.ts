@@ -4,7 +4,7 @@
  * can put a goal, a card or a VAR cancellation on screen at an exact moment.
  */
 import { STATE_BY_CODE } from '../../src/contract/states.ts'
-import type { Change, ChangeRecord, LiveEvent, LiveFixture, Side } from '../../src/live/types.ts'
+import type { Change, ChangeRecord, LiveEvent, LiveFixture, Side } from '../../src/wire/model.ts'
 import type { LiveStore } from '../../src/store/types.ts'
 
 export const KICKOFF = '2026-11-21T19:00:00.000Z'

@@ -6,8 +6,9 @@
  * from there, skipping versions it already holds.
  */
 import WebSocket from 'ws'
-import { applyDelta, type DeltaFrame } from '../../src/live/delta.ts'
-import type { LiveFixture } from '../../src/live/types.ts'
+import { applyDelta } from '#client/delta.ts'
+import type { DeltaChangeFrame as DeltaFrame } from '../../src/wire/model.ts'
+import type { LiveFixture } from '../../src/wire/model.ts'
 
 export interface MirrorOptions {
   url: string

@@ -7,10 +7,13 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { asyncApiDocument } from '../../src/docs/asyncapi.ts'
-import { openApiDocument } from '../../src/docs/openapi.ts'
+import { asyncApiDocument as buildAsyncApi } from '../../src/wire/asyncapi.ts'
+import { openApiDocument as buildOpenApi } from '../../src/wire/openapi.ts'
 
 /** The AsyncAPI schema of each server frame `type`. */
+const asyncApiDocument = buildAsyncApi()
+const openApiDocument = buildOpenApi()
+
 const SERVER_FRAMES: Record<string, string> = {
   hello: 'HelloFrame',
   subscribed: 'SubscribedFrame',

@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../../src/app.ts'
-import { asyncApiDocument } from '../../../src/docs/asyncapi.ts'
-import { openApiDocument } from '../../../src/docs/openapi.ts'
+import { asyncApiDocument } from '../../../src/wire/asyncapi.ts'
+import { openApiDocument } from '../../../src/wire/openapi.ts'
 import { createHub } from '../../../src/fanout/hub.ts'
 import { createKeyRing, type ClientKey } from '../../../src/keys.ts'
-import type { LiveFixture } from '../../../src/live/types.ts'
+import type { LiveFixture } from '../../../src/wire/model.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { httpGet } from '../../helpers/http.ts'
@@ -94,10 +94,10 @@ describe('protocol documents', () => {
 
     const asyncApi = await httpGet(`${base}/docs/asyncapi.json`)
     expect(asyncApi.status).toBe(200)
-    expect(asyncApi.body).toEqual(JSON.parse(JSON.stringify(asyncApiDocument)))
+    expect(asyncApi.body).toEqual(JSON.parse(JSON.stringify(asyncApiDocument())))
     expect(asyncApi.body.asyncapi).toBe('3.0.0')
     const openApi = await httpGet(`${base}/docs/openapi.json`)
-    expect(openApi.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)))
+    expect(openApi.body).toEqual(JSON.parse(JSON.stringify(openApiDocument())))
     expect(openApi.body.openapi).toBe('3.1.0')
 
     p.poller.start()
@@ -189,7 +189,7 @@ describe('protocol documents', () => {
 
   it('resolve every $ref and compile every schema', () => {
     expect(documentErrors()).toEqual([])
-    expect(Object.keys(asyncApiDocument.channels.live.messages).length).toBe(11)
+    expect(Object.keys((asyncApiDocument() as { channels: { live: { messages: object } } }).channels.live.messages).length).toBe(11)
   })
 
   it('catch an undocumented field, a wrong type and an unknown frame', () => {

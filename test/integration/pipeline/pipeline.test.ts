@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import type { LiveFixture } from '../../../src/live/types.ts'
+import type { LiveFixture } from '../../../src/wire/model.ts'
 import { LIVE_INCLUDES } from '../../../src/poller/poller.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { counterValue, startPipeline, type Pipeline } from '../../helpers/pipeline.ts'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import type { Change, ChangeRecord } from '../../../src/live/types.ts'
+import type { Change, ChangeRecord } from '../../../src/wire/model.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 

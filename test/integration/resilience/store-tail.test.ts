@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ChangeRecord } from '../../../src/live/types.ts'
+import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'

@@ -3,7 +3,7 @@
  * Redis keys) is gated on what the harness offers, never on the engine's name.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { ChangeRecord } from '../../../src/live/types.ts'
+import type { ChangeRecord } from '../../../src/wire/model.ts'
 import type { ApplyResult, LiveStore } from '../../../src/store/types.ts'
 import { fixture } from './fixture.ts'
 import { waitFor } from './helpers.ts'

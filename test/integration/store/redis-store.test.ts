@@ -1,7 +1,7 @@
 /** Redis-only behaviour the contract cannot express: connection loss under a tail, key layout on the wire. */
 import { Redis } from 'ioredis'
 import { expect, inject, it, onTestFinished } from 'vitest'
-import type { ChangeRecord } from '../../../src/live/types.ts'
+import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { createKeys } from '../../../src/store/keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'

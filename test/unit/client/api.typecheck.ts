@@ -4,7 +4,7 @@
  * and the hand-written LiveFixture and Change types are the gateway's own (src/live/types.ts), both ways.
  */
 import { TouchlineClient, backoffDelay, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
-import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/live/types.ts'
+import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/wire/model.ts'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const assert = <T extends true>(): T => true as T

@@ -3,7 +3,7 @@
  * every pause and jitter still spreads clients that reached the cap together.
  */
 import { describe, expect, it } from 'vitest'
-import { backoffDelay } from '../../../src/ui/public/lib/client.js'
+import { backoffDelay } from '#client/backoff.ts'
 
 const at = (value: number) => () => value
 

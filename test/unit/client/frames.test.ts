@@ -4,8 +4,7 @@
  * frame that is not newer than the fixture held is stale (replays overlap snapshots), so no change counts twice.
  */
 import { describe, expect, it } from 'vitest'
-import { nextFixture } from '../../../src/ui/public/lib/client.js'
-import { eventsOf } from '../../../src/ui/public/lib/frames.js'
+import { eventsOf, nextFixture } from '#client/frames.ts'
 
 const fixture = (version: number, home = 0): any => ({
   id: 7,
@@ -65,8 +64,25 @@ describe('eventsOf', () => {
         { kind: 'score_changed', home: 1, away: 1, previous: { home: 1, away: 0 } }
       ]
     }
-    expect(eventsOf(frame, fixture(3, 1), fixture(2, 1), true)).toEqual([
+    expect(eventsOf(frame.changes as any, fixture(3, 1), fixture(2, 1), true)).toEqual([
       ['goal', { fixture: fixture(3, 1), side: 'away', score: { home: 1, away: 1 }, event: event('OWNGOAL', 'home'), replayed: true }]
+    ])
+  })
+
+  it('makes one goal per goal the score change carries, each with its scorer, when two go in between two polls', () => {
+    const first = { ...event('GOAL', 'home'), id: 1, minute: 20 }
+    const second = { ...event('PENALTY', 'away'), id: 2, minute: 21 }
+    const frame = { changes: [{ kind: 'score_changed', home: 1, away: 1, previous: { home: 0, away: 0 }, goals: [first, second] }] }
+    expect(eventsOf(frame.changes as any, fixture(3, 1), fixture(2), false)).toEqual([
+      ['goal', { fixture: fixture(3, 1), side: 'home', score: { home: 1, away: 1 }, event: first, replayed: false }],
+      ['goal', { fixture: fixture(3, 1), side: 'away', score: { home: 1, away: 1 }, event: second, replayed: false }]
+    ])
+  })
+
+  it('makes a goal without an event for a side whose score went up with no goal event', () => {
+    const frame = { changes: [{ kind: 'score_changed', home: 0, away: 1, previous: { home: 0, away: 0 } }] }
+    expect(eventsOf(frame.changes as any, fixture(3), fixture(2), false)).toEqual([
+      ['goal', { fixture: fixture(3), side: 'away', score: { home: 0, away: 1 }, event: undefined, replayed: false }]
     ])
   })
 
@@ -77,12 +93,12 @@ describe('eventsOf', () => {
         { kind: 'score_changed', score_type: 'penalty_shootout', home: 3, away: 2, previous: { home: 2, away: 2 } }
       ]
     }
-    expect(eventsOf(frame, fixture(3), fixture(2), false)).toEqual([])
+    expect(eventsOf(frame.changes as any, fixture(3), fixture(2), false)).toEqual([])
   })
 
   it('makes a state event for a state change', () => {
     const ht = { id: 3, code: 'HT', name: 'Half time', phase: 'break' }
     const frame = { changes: [{ kind: 'state_changed', state: ht, previous: fixture(2).state }] }
-    expect(eventsOf(frame, fixture(3), fixture(2), false)).toEqual([['state', { fixture: fixture(3), state: ht, previous: fixture(2).state, replayed: false }]])
+    expect(eventsOf(frame.changes as any, fixture(3), fixture(2), false)).toEqual([['state', { fixture: fixture(3), state: ht, previous: fixture(2).state, replayed: false }]])
   })
 })

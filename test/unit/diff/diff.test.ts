@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { EventType, ScoreType } from '../../../src/contract/types.ts'
-import { diffFixtures, fixtureRemoved, sameValue } from '../../../src/diff/diff.ts'
-import type { Change } from '../../../src/live/types.ts'
+import { diffFixtures, fixtureRemoved } from '../../../src/diff/diff.ts'
+import { sameValue } from '../../../src/util/same-value.ts'
+import type { Change } from '../../../src/wire/model.ts'
 import { event, live, scoreRows, ticking } from './builders.ts'
 
 const kinds = (changes: Change[]): string[] => changes.map((c) => c.kind)
@@ -46,12 +47,31 @@ describe('diffFixtures', () => {
     ])
   })
 
-  it('reports score_changed (CURRENT) with the previous score', () => {
+  it('reports score_changed (CURRENT) with the previous score and the goal that made it', () => {
     const changes = diffFixtures(live(), live({ scores: scoreRows(ScoreType.CURRENT, 1, 0), events: [goal] }))
     expect(changes).toEqual([
-      { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } },
+      { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 }, goals: [expect.objectContaining({ id: 501, type: 'GOAL', side: 'home', minute: 23, player: { id: 5010, name: 'Player 501' } })] },
       { kind: 'event_added', event: expect.objectContaining({ id: 501, type: 'GOAL', side: 'home' }) }
     ])
+  })
+
+  it('carries every goal added since the last poll, an own goal and a penalty among them, and none that was there', () => {
+    const own = event(502, EventType.OWNGOAL, 30, 'away', { result: '2-0' })
+    const pen = event(503, EventType.PENALTY, 31, 'away', { result: '2-1' })
+    const card = event(504, EventType.YELLOWCARD, 31, 'home')
+    const before = live({ scores: scoreRows(ScoreType.CURRENT, 1, 0), events: [goal] })
+    const after = live({ scores: scoreRows(ScoreType.CURRENT, 2, 1), events: [goal, own, pen, card] })
+    const [score] = diffFixtures(before, after)
+    expect(score).toMatchObject({ kind: 'score_changed', home: 2, away: 1 })
+    expect(score?.kind === 'score_changed' ? score.goals?.map((e) => [e.id, e.type]) : undefined).toEqual([[502, 'OWNGOAL'], [503, 'PENALTY']])
+  })
+
+  it('carries no goals when the score went down, or moved with no goal event added', () => {
+    const withGoal = live({ scores: scoreRows(ScoreType.CURRENT, 1, 0), events: [goal] })
+    const disallowed = diffFixtures(withGoal, live({ scores: scoreRows(ScoreType.CURRENT, 0, 0) }))
+    expect(disallowed[0]).toEqual({ kind: 'score_changed', home: 0, away: 0, previous: { home: 1, away: 0 } })
+    const scoreFirst = diffFixtures(live(), live({ scores: scoreRows(ScoreType.CURRENT, 1, 0) }))
+    expect(scoreFirst).toEqual([{ kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }])
   })
 
   it('reports a score correction downwards without any removed event', () => {
@@ -67,7 +87,7 @@ describe('diffFixtures', () => {
     const scored = live({ ...base, scores: [...base.scores, ...scoreRows(ScoreType.PENALTY_SHOOTOUT, 1, 0)], events: [kick] })
     expect(diffFixtures(before, opened)).toEqual([])
     expect(diffFixtures(opened, scored)).toEqual([
-      { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 }, score_type: 'penalty_shootout' },
+      { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 }, score_type: 'penalty_shootout', goals: [expect.objectContaining({ id: 601, type: 'PENALTY_SHOOTOUT_GOAL' })] },
       { kind: 'event_added', event: expect.objectContaining({ type: 'PENALTY_SHOOTOUT_GOAL' }) }
     ])
   })

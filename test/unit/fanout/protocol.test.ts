@@ -5,9 +5,9 @@ import { fixture } from '../../integration/store/fixture.ts'
 const parse = (value: unknown) => parseClientFrame(typeof value === 'string' ? value : JSON.stringify(value))
 
 describe('parseClientFrame', () => {
-  it('accepts the three ops and defaults snapshot to true', () => {
+  it('accepts the three ops as sent (a subscribe without `snapshot` keeps it absent: the hub reads it as true)', () => {
     expect(parse({ op: 'subscribe', ref: '1', leagues: [271], fixtures: [19146701], since: 'ab:3' }))
-      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: [271], fixtures: [19146701], since: 'ab:3', snapshot: true } })
+      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: [271], fixtures: [19146701], since: 'ab:3' } })
     expect(parse({ op: 'unsubscribe', ref: '2', leagues: [271] })).toMatchObject({ ok: true, frame: { op: 'unsubscribe' } })
     expect(parse({ op: 'ping', ref: 3 })).toEqual({ ok: true, frame: { op: 'ping', ref: 3 } })
     expect(parse({ op: 'subscribe', snapshot: false })).toEqual({ ok: true, frame: { op: 'subscribe', snapshot: false } })
@@ -15,7 +15,7 @@ describe('parseClientFrame', () => {
 
   it('accepts teams, kinds and leagues "*" on subscribe and unsubscribe', () => {
     expect(parse({ op: 'subscribe', ref: '1', leagues: '*', teams: [85], kinds: ['score_changed', 'state_changed'] }))
-      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: '*', teams: [85], kinds: ['score_changed', 'state_changed'], snapshot: true } })
+      .toEqual({ ok: true, frame: { op: 'subscribe', ref: '1', leagues: '*', teams: [85], kinds: ['score_changed', 'state_changed'] } })
     expect(parse({ op: 'unsubscribe', ref: '2', leagues: '*', teams: [85], kinds: ['clock'] }))
       .toEqual({ ok: true, frame: { op: 'unsubscribe', ref: '2', leagues: '*', teams: [85], kinds: ['clock'] } })
   })

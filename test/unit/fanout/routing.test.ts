@@ -3,7 +3,7 @@ import { Connection } from '../../../src/fanout/connection.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
 import { SubscriptionIndex } from '../../../src/fanout/subscriptions.ts'
 import type { ClientKey } from '../../../src/keys.ts'
-import type { ChangeRecord } from '../../../src/live/types.ts'
+import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const key = (leagues: ClientKey['leagues'] = '*'): ClientKey =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { anchoredClock, clockMinute, isPredictedTick, settleClock } from '../../../src/live/clock.ts'
-import type { ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
+import type { ChangeRecord, LiveFixture } from '../../../src/wire/model.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { fixture } from '../../integration/store/fixture.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Change, LiveEvent, LiveFixture } from '../../../src/live/types.ts'
+import type { Change, LiveEvent, LiveFixture } from '../../../src/wire/model.ts'
 import { clean, clockLabel, cannotReachLine, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 

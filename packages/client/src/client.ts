@@ -1,0 +1,569 @@
+/**
+ * TouchlineClient: the live fixtures an app follows, kept current over one WebSocket, in browsers and in
+ * Node 20 (which has no global WebSocket: `ws` is loaded then).
+ *
+ * What it owns, so an app does not have to:
+ * - the fixtures it follows (`fixtures`, a Map by id): a snapshot first (or, resuming from a saved cursor,
+ *   every change since it), then every change applied. Change frames come in the compact `delta` format by
+ *   default (a fixture's new `version` and the typed changes, applied with applyDelta); a version jump means
+ *   a lost frame, healed by subscribing again with `since` the cursor of the last frame applied for that
+ *   fixture. A frame older than the fixture held (replays overlap snapshots) is dropped, so no change is seen
+ *   twice.
+ * - reconnection with capped exponential backoff and jitter, resuming from the last cursor applied: nothing
+ *   missed, nothing twice. When the server cannot replay (`replay` recovered:false, e.g. the log was lost) the
+ *   fresh snapshot that follows replaces the state held.
+ * - giving up, with a reason in plain words, when retrying cannot help: a key refused before the upgrade
+ *   (HTTP 401), revoked (close 4001), over its connection limit (close 4029), or `forbidden` for everything
+ *   asked. A socket that closes before it opened is diagnosed over HTTP (diagnose.ts).
+ *
+ * Errors answering a subscribe: `forbidden` drops what the frame lists and asks again for the rest; `internal`
+ * (the subscription is active, its read failed) asks again after a second with `since`; `unavailable` needs
+ * nothing (the server sends replay recovered:false and a snapshot once its store is back); others are passed
+ * on as `error` events.
+ */
+import { backoffDelay, type BackoffOptions } from './backoff.ts'
+import { observeServerTime } from './clock.ts'
+import { diagnose, REFUSALS } from './diagnose.ts'
+import { completeChanges, eventsOf, nextFixture } from './frames.ts'
+import type {
+  ClientChangeFrame, ClientEvents, ClientStatus, RefusalReason, Subscription, TouchlineClientOptions, WebSocketConstructor, WebSocketLike
+} from './types.ts'
+import type { ChangeFrame, ChangeKind, ErrorFrame, Format, LiveFixture, ReplayFrame, SnapshotFrame, SubscribeFrame } from './wire.ts'
+
+/** Leagues, fixtures and teams one connection may follow. */
+export const MAX_SUBSCRIPTIONS = 100
+
+/** How long without any frame after a ping before the connection counts as dead (a half-open socket). */
+const DEAD_AFTER_MS = 10_000
+
+/** The leagues, fixtures and teams of one subscribe. */
+interface Ids { leagues: number[] | '*', fixtures: number[], teams: number[] }
+/** A set of what is followed. */
+interface Followed { all: boolean, leagues: Set<number>, fixtures: Set<number>, teams: Set<number> }
+/** `sub`: the whole subscription (its snapshot replaces the state); `more`: an addition (its snapshot joins it). */
+type RequestKind = 'sub' | 'more'
+
+const followed = (): Followed => ({ all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() })
+const idsOf = (list: unknown): number[] => Array.isArray(list) ? list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []
+const someIds = (what: Ids): boolean => what.leagues === '*' || what.leagues.length + what.fixtures.length + what.teams.length > 0
+
+type Listener<K extends keyof ClientEvents> = (event: ClientEvents[K]) => void
+
+/** What the client reads of its environment's globals. */
+interface Globals {
+  WebSocket?: WebSocketConstructor
+  addEventListener?: (type: string, listener: () => void) => void
+  removeEventListener?: (type: string, listener: () => void) => void
+}
+const env = globalThis as unknown as Globals
+
+export class TouchlineClient {
+  /** The live fixtures followed, by id: current after every event. */
+  readonly fixtures = new Map<number, LiveFixture>()
+  /** The last cursor applied: where a reconnection resumes. Save it to resume a later run (option `since`). */
+  cursor: string | undefined
+  /** The connection's state; `status` events tell every change of it. */
+  status: ClientStatus = { state: 'connecting' }
+
+  readonly #base: string
+  readonly #key: string
+  readonly #backoff: BackoffOptions
+  readonly #keepRemovedMs: number
+  #WebSocket: WebSocketConstructor | undefined
+  /** Cursor of the last frame applied per fixture: where to heal a lost one from. */
+  readonly #appliedAt = new Map<number, string>()
+  /** What the connection follows; sent whole (with `since`) on every connection. */
+  readonly #wanted: Followed = followed()
+  #kinds: ChangeKind[] | undefined
+  #format: Format | undefined
+  /** What was added while no connection was up, after a first state: subscribed apart, with a snapshot. */
+  #unsynced: Followed = followed()
+  /** Whether the client has held a state (a snapshot or a resume): before that, everything is asked with `since`. */
+  #synced = false
+  /** Fixtures forgotten by unsubscribe: frames for them still in flight are dropped, not healed. */
+  readonly #dropped = new Set<number>()
+  readonly #waiting = new Set<(status: ClientStatus) => void>()
+  readonly #listeners = new Map<string, Set<(event: never) => void>>()
+  #ws: WebSocketLike | undefined
+  /** Hello received on the current socket: frames may be sent. */
+  #open = false
+  #attempt = 0
+  #refs = 0
+  #started = false
+  #stopped = false
+  #replayLeft = 0
+  #replayCursor: string | undefined
+  #replayRef: unknown
+  /** Ref of the subscribe asking for the whole subscription, until its state has arrived. */
+  #syncing: string | undefined
+  /** Ref of the subscribe sent to heal a lost frame, while it is under way (one at a time is enough). */
+  #healing: string | undefined
+  readonly #requests = new Map<string, Ids & { kind: RequestKind }>()
+  #lastFrameAt = 0
+  /** Counts connection attempts: an answer (diagnosis, retry) for an older one is stale. */
+  #generation = 0
+  #retryTimer: ReturnType<typeof setTimeout> | undefined
+  #heartbeat: ReturnType<typeof setInterval> | undefined
+  /** Back online (browsers): retry at once instead of waiting out the backoff, unless a socket is trying. */
+  readonly #online = (): void => {
+    if ((this.status.state === 'reconnecting' || this.status.state === 'offline') && this.#ws === undefined) this.reconnectNow()
+  }
+
+  constructor (opts: TouchlineClientOptions) {
+    this.#base = String(opts.url).replace(/\/+$/, '')
+    this.#key = opts.key
+    this.#WebSocket = opts.WebSocket
+    this.#backoff = { baseMs: opts.backoff?.baseMs ?? 500, capMs: opts.backoff?.capMs ?? 15_000, jitter: opts.backoff?.jitter ?? 'equal' }
+    this.#keepRemovedMs = opts.keepRemovedMs ?? 0
+    this.cursor = opts.since
+  }
+
+  /** Adds a listener; returns a function that removes it. */
+  on<K extends keyof ClientEvents> (type: K, listener: Listener<K>): () => void {
+    let set = this.#listeners.get(type)
+    if (set === undefined) this.#listeners.set(type, set = new Set())
+    set.add(listener as (event: never) => void)
+    return () => this.off(type, listener)
+  }
+
+  off<K extends keyof ClientEvents> (type: K, listener: Listener<K>): void {
+    this.#listeners.get(type)?.delete(listener as (event: never) => void)
+  }
+
+  /** A listener that throws must not leave the state half-updated: its error is rethrown on its own. */
+  #emit<K extends keyof ClientEvents> (type: K, payload: ClientEvents[K]): void {
+    for (const listener of [...this.#listeners.get(type) ?? []]) {
+      try { (listener as Listener<K>)(payload) } catch (err) { queueMicrotask(() => { throw err }) }
+    }
+  }
+
+  /**
+   * Follows more: leagues (ids or `"*"`: every league the key may see, later ones too), fixtures, teams;
+   * `kinds` narrows the changes delivered (format `full`, the default with kinds); `format` defaults to
+   * `delta`. Before connect() it only adds to what the first subscribe asks (with `since` when given).
+   * @throws TypeError for `kinds` with format `delta` (the type refuses it too)
+   */
+  subscribe (what: Subscription = {}): this {
+    const kinds = what.kinds ?? this.#kinds
+    const format = what.format ?? (what.kinds !== undefined ? 'full' : this.#format)
+    if (format === 'delta' && kinds !== undefined) throw new TypeError('kinds needs format "full": a delta applies to the previous version, so every change of a fixture must arrive')
+    const add = { leagues: what.leagues === '*' ? '*' as const : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
+    // Added while no connection is up, after a first state: the resume replay alone would not give their
+    // state, so the next connection subscribes them apart, with a snapshot.
+    for (const set of this.#open || !this.#synced ? [this.#wanted] : [this.#wanted, this.#unsynced]) {
+      if (add.leagues === '*') set.all = true
+      else for (const id of add.leagues) set.leagues.add(id)
+      for (const id of add.fixtures) set.fixtures.add(id)
+      for (const id of add.teams) set.teams.add(id)
+    }
+    if (what.kinds !== undefined) this.#kinds = [...what.kinds]
+    if (format !== undefined) this.#format = format
+    if (this.#open) this.#request('more', add, { snapshot: true })
+    return this
+  }
+
+  /**
+   * Follows less. The fixtures no longer followed (by any league, fixture or team left) are forgotten at once,
+   * each with a `fixture` event (removed: true), and frames for them still on the way are dropped.
+   */
+  unsubscribe (what: Pick<Subscription, 'leagues' | 'fixtures' | 'teams'> = {}): this {
+    const drop = { leagues: what.leagues === '*' ? '*' as const : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
+    for (const set of [this.#wanted, this.#unsynced]) {
+      if (drop.leagues === '*') set.all = false
+      else for (const id of drop.leagues) set.leagues.delete(id)
+      for (const id of drop.fixtures) set.fixtures.delete(id)
+      for (const id of drop.teams) set.teams.delete(id)
+    }
+    if (this.#open) {
+      this.#send({
+        op: 'unsubscribe',
+        ref: `unsub-${++this.#refs}`,
+        ...(drop.leagues === '*' || drop.leagues.length > 0 ? { leagues: drop.leagues } : {}),
+        ...(drop.fixtures.length > 0 ? { fixtures: drop.fixtures } : {}),
+        ...(drop.teams.length > 0 ? { teams: drop.teams } : {})
+      })
+    }
+    for (const [id, f] of this.fixtures) {
+      if (this.follows(f)) continue
+      this.#forgetFixture(id)
+      this.#dropped.add(id)
+      this.#emit('fixture', { fixture: f, removed: true })
+    }
+    return this
+  }
+
+  /** Whether what is followed takes in this fixture. */
+  follows (f: Pick<LiveFixture, 'id' | 'league_id'> & { home?: { id: number }, away?: { id: number } }): boolean {
+    const w = this.#wanted
+    return w.all || w.leagues.has(f.league_id) || w.fixtures.has(f.id) ||
+      (f.home !== undefined && w.teams.has(f.home.id)) || (f.away !== undefined && w.teams.has(f.away.id))
+  }
+
+  /**
+   * Opens the connection (once; later calls only wait). Resolves with the status once the client is live,
+   * that is once the first state has been applied (the snapshot, or every change since `since`), so
+   * `fixtures` is complete; or once it is refused, or when close() is called first (state `closed`). Never
+   * rejects.
+   */
+  async connect (): Promise<ClientStatus> {
+    if (!this.#started) {
+      this.#started = true
+      env.addEventListener?.('online', this.#online)
+      this.#connectSocket().catch(() => {})
+    }
+    return await new Promise((resolve) => {
+      if (this.status.state === 'live' || this.#stopped) return resolve(this.status)
+      const done = (s: ClientStatus): void => { off(); this.#waiting.delete(done); resolve(s) }
+      const off = this.on('status', (s) => { if (s.state === 'live' || s.state === 'refused') done(s) })
+      this.#waiting.add(done)
+    })
+  }
+
+  /** Closes the connection for good (no status event: the caller knows; a connect() still waiting resolves with state `closed`). */
+  close (): void {
+    this.#stopped = true
+    env.removeEventListener?.('online', this.#online)
+    clearTimeout(this.#retryTimer)
+    if (this.#ws !== undefined) this.#detach(this.#ws, 1000)
+    if (this.status.state !== 'refused') this.status = { state: 'closed' }
+    for (const done of [...this.#waiting]) done(this.status)
+  }
+
+  /** Retries at once, without waiting out the backoff. */
+  reconnectNow (): void {
+    clearTimeout(this.#retryTimer)
+    this.#connectSocket().catch(() => {})
+  }
+
+  /** Query string with the key, for the gateway's HTTP endpoints. */
+  query (extra = ''): string {
+    return `api_token=${encodeURIComponent(this.#key)}${extra}`
+  }
+
+  async #connectSocket (): Promise<void> {
+    if (this.#stopped) return
+    // Never two sockets: a stray one would count against the key's connections and keep its heartbeat.
+    if (this.#ws !== undefined) this.#detach(this.#ws)
+    const generation = ++this.#generation
+    this.#open = false
+    this.#requests.clear()
+    this.#healing = undefined
+    this.#syncing = undefined
+    this.#setStatus({ state: this.#synced || this.#attempt > 0 ? 'reconnecting' : 'connecting' })
+    const WebSocketImpl = this.#WebSocket ?? env.WebSocket ?? (this.#WebSocket = (await import('ws')).WebSocket as unknown as WebSocketConstructor)
+    if (this.#stopped || generation !== this.#generation) return
+    const ws = new WebSocketImpl(`${this.#base.replace(/^http/, 'ws')}/v1/live?${this.query()}`)
+    this.#ws = ws
+    let opened = false
+    ws.onopen = () => { opened = true; this.#lastFrameAt = Date.now() }
+    ws.onerror = () => {} // the close that follows says what happened (and `ws` throws on an unheard error)
+    ws.onmessage = (ev: { data: unknown }) => {
+      this.#lastFrameAt = Date.now()
+      let frame: { type?: unknown }
+      try { frame = JSON.parse(String(ev.data)) as { type?: unknown } } catch { return }
+      this.#handle(frame)
+    }
+    ws.onclose = (ev: { code: number }) => {
+      if (this.#ws !== ws) return
+      this.#forgetSocket(ws)
+      this.#closed(ev.code, opened).catch(() => {})
+    }
+  }
+
+  /** Forgets a socket: no more events from it, its heartbeat stopped, closed. */
+  #detach (ws: WebSocketLike, code = 1000, reason = ''): void {
+    ws.onopen = ws.onmessage = ws.onclose = null
+    ws.onerror = () => {}
+    try { ws.close(code, reason) } catch {}
+    this.#forgetSocket(ws)
+  }
+
+  #forgetSocket (ws: WebSocketLike): void {
+    clearInterval(this.#heartbeat)
+    this.#heartbeat = undefined
+    this.#open = false
+    if (this.#ws === ws) this.#ws = undefined
+  }
+
+  #handle (frame: { type?: unknown }): void {
+    switch (frame.type) {
+      case 'hello': return this.#hello((frame as { heartbeat_ms?: number }).heartbeat_ms ?? 0)
+      case 'subscribed': this.#attempt = 0; return
+      case 'snapshot': return this.#snapshot(frame as SnapshotFrame)
+      case 'replay': return this.#replay(frame as ReplayFrame)
+      case 'change': return this.#change(frame as ChangeFrame)
+      case 'error': return this.#failed(frame as ErrorFrame)
+      default:
+    }
+  }
+
+  #hello (heartbeatMs: number): void {
+    this.#open = true
+    // First time: the current state (or the changes since `since`). After a drop: everything since the last
+    // applied change, then live.
+    if (this.#following()) this.#resubscribe()
+    else this.#live()
+    // The server pings at the protocol level, which browsers do not show; this ping catches a half-open
+    // connection on our side too. Judged on the last ping's answer: background tabs run timers late.
+    let pingedAt = 0
+    clearInterval(this.#heartbeat)
+    this.#heartbeat = setInterval(() => {
+      if (pingedAt > this.#lastFrameAt && Date.now() - pingedAt > DEAD_AFTER_MS) {
+        const ws = this.#ws
+        if (ws !== undefined) this.#detach(ws, 4000, 'heartbeat timeout')
+        this.#closed(4000, true).catch(() => {})
+        return
+      }
+      pingedAt = Date.now()
+      this.#send({ op: 'ping', ref: 'hb' })
+    }, Math.max(1000, heartbeatMs || 25_000))
+  }
+
+  /** The state held is current: connect() resolves. */
+  #live (): void {
+    this.#attempt = 0
+    this.#synced = true
+    this.#syncing = undefined
+    if (this.status.state !== 'live') this.#setStatus({ state: 'live' })
+  }
+
+  /** Whether anything is followed. */
+  #following (): boolean {
+    const w = this.#wanted
+    return w.all || w.leagues.size + w.fixtures.size + w.teams.size > 0
+  }
+
+  /**
+   * The connection's whole subscription again: from the last cursor when there is one, else with a snapshot;
+   * what was added while no connection was up comes apart, with its snapshot.
+   */
+  #resubscribe (): void {
+    const w = this.#wanted
+    const u = this.#unsynced
+    this.#unsynced = followed()
+    if (this.cursor === undefined) {
+      this.#syncing = this.#request('sub', this.#everything(), { snapshot: true })
+      return
+    }
+    const known: Ids = {
+      leagues: w.all && !u.all ? '*' : [...w.leagues].filter((id) => !u.leagues.has(id)),
+      fixtures: [...w.fixtures].filter((id) => !u.fixtures.has(id)),
+      teams: [...w.teams].filter((id) => !u.teams.has(id))
+    }
+    const fresh: Ids = { leagues: u.all ? '*' : [...u.leagues], fixtures: [...u.fixtures], teams: [...u.teams] }
+    if (someIds(known)) this.#syncing = this.#request('sub', known, { since: this.cursor, snapshot: false })
+    if (someIds(fresh)) this.#request('more', fresh, { snapshot: true })
+    if (!someIds(known)) this.#live()
+  }
+
+  /** Everything followed, as a subscribe asks it. */
+  #everything (): Ids {
+    const w = this.#wanted
+    return { leagues: w.all ? '*' : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams] }
+  }
+
+  /** Sends a subscribe and remembers what it asked (to answer its errors). */
+  #request (kind: RequestKind, what: Ids, how: { snapshot: boolean, since?: string }): string {
+    const ref = `${kind}-${++this.#refs}`
+    this.#requests.set(ref, { kind, ...what })
+    const frame: SubscribeFrame = {
+      op: 'subscribe',
+      ref,
+      ...(what.leagues === '*' || what.leagues.length > 0 ? { leagues: what.leagues } : {}),
+      ...(what.fixtures.length > 0 ? { fixtures: what.fixtures } : {}),
+      ...(what.teams.length > 0 ? { teams: what.teams } : {}),
+      ...(this.#kinds !== undefined ? { kinds: this.#kinds } : {}),
+      format: this.#format ?? (this.#kinds !== undefined ? 'full' : 'delta'),
+      ...how
+    }
+    this.#send(frame)
+    return ref
+  }
+
+  #snapshot (frame: SnapshotFrame): void {
+    // A snapshot answering an addition joins the state; any other (the whole subscription's, or the one after
+    // replay recovered:false, which has no ref) replaces it.
+    const partial = typeof frame.ref === 'string' && frame.ref.startsWith('more-')
+    if (frame.ref === this.#healing) this.#healing = undefined
+    if (!partial) {
+      const kept = new Set(frame.fixtures.map((f) => f.id))
+      for (const [id, f] of this.fixtures) {
+        if (kept.has(id)) continue
+        this.#forgetFixture(id)
+        this.#emit('fixture', { fixture: f, removed: true })
+      }
+      this.cursor = frame.cursor
+      // The whole subscription's state: frames sent before it (for fixtures let go) are behind it on the socket.
+      this.#dropped.clear()
+    }
+    for (const f of frame.fixtures) {
+      this.fixtures.set(f.id, f)
+      this.#appliedAt.set(f.id, frame.cursor)
+      this.#dropped.delete(f.id)
+    }
+    this.#emit('snapshot', { partial, fixtures: frame.fixtures })
+    for (const f of frame.fixtures) this.#emit('fixture', { fixture: f, removed: false })
+    if (!partial && this.#syncing !== undefined && (frame.ref === this.#syncing || frame.ref === undefined)) this.#live()
+  }
+
+  #replay (frame: ReplayFrame): void {
+    // recovered:false: a fresh snapshot follows and replaces the state (see #snapshot).
+    this.#replayLeft = frame.recovered ? frame.count : 0
+    // Once the replay's changes are in, everything up to its cursor was received or filtered out.
+    this.#replayCursor = frame.recovered ? frame.cursor : undefined
+    this.#replayRef = frame.ref
+    if (frame.recovered && frame.count === 0) this.#replayDone()
+  }
+
+  #replayDone (): void {
+    if (this.#replayCursor !== undefined) this.cursor = this.#replayCursor
+    this.#replayCursor = undefined
+    if (this.#replayRef === this.#healing) this.#healing = undefined
+    if (this.#replayRef !== undefined && this.#replayRef === this.#syncing) this.#live()
+  }
+
+  #change (frame: ChangeFrame): void {
+    const replayed = this.#replayLeft > 0
+    if (replayed) this.#replayLeft--
+    observeServerTime(frame.at)
+    this.#take(frame, replayed)
+    if (replayed && this.#replayLeft === 0) this.#replayDone()
+  }
+
+  #take (frame: ChangeFrame, replayed: boolean): void {
+    const id = frame.fixture_id
+    if (this.#dropped.has(id)) {
+      // Unsubscribed: sent before the server heard it. Followed again (a new subscribe, a full frame): take it.
+      if (!('fixture' in frame) || !this.follows(frame.fixture)) return
+      this.#dropped.delete(id)
+    }
+    const next = nextFixture(this.fixtures.get(id), frame)
+    if (next.status === 'gap') this.#lost(id)
+    if (next.status === 'applied') this.#applied(frame, next.fixture, replayed)
+  }
+
+  #applied (frame: ChangeFrame, fixture: LiveFixture, replayed: boolean): void {
+    const id = frame.fixture_id
+    const previous = this.fixtures.get(id)
+    this.cursor = frame.cursor
+    this.#appliedAt.set(id, frame.cursor)
+    this.fixtures.set(id, fixture)
+    // A delta is handed out as a full frame: with the fixture after it and every change's previous values.
+    const full: ClientChangeFrame = 'fixture' in frame
+      ? frame
+      : { ...frame, changes: completeChanges(frame.changes, previous as LiveFixture, fixture), fixture }
+    this.#emit('change', { frame: full, fixture, replayed })
+    for (const [type, payload] of eventsOf(full.changes, fixture, previous, replayed)) {
+      if (type === 'state') this.#emit('state', payload)
+      else this.#emit('goal', payload)
+    }
+    this.#emit('fixture', { fixture, removed: false })
+    if (frame.changes.some((c) => c.kind === 'fixture_removed')) setTimeout(() => this.#expire(id, fixture.version), this.#keepRemovedMs)
+  }
+
+  /** A fixture that left the live set (usually full time), dropped unless it changed again since. */
+  #expire (id: number, version: number): void {
+    const f = this.fixtures.get(id)
+    if (f?.version !== version) return
+    this.#forgetFixture(id)
+    this.#emit('fixture', { fixture: f, removed: true })
+  }
+
+  #forgetFixture (id: number): void {
+    this.fixtures.delete(id)
+    this.#appliedAt.delete(id)
+  }
+
+  /**
+   * A delta skipped a version of the fixture: a frame was lost. Everything since the last frame applied for it
+   * is asked again (a snapshot when none was); the replay's full frames put the fixture right.
+   */
+  #lost (fixtureId: number): void {
+    if (this.#healing !== undefined) return // the replay under way covers this frame too
+    const since = this.#appliedAt.get(fixtureId)
+    this.#healing = this.#request('sub', this.#everything(), since === undefined ? { snapshot: true } : { since, snapshot: false })
+  }
+
+  #failed (frame: ErrorFrame): void {
+    const asked = typeof frame.ref === 'string' ? this.#requests.get(frame.ref) : undefined
+    if (frame.code === 'internal' && asked !== undefined) {
+      const ws = this.#ws
+      setTimeout(() => {
+        if (this.#ws !== ws || this.#stopped) return
+        const ref = asked.kind === 'more' || this.cursor === undefined
+          ? this.#request(asked.kind, asked, { snapshot: true })
+          : this.#request('sub', asked, { since: this.cursor, snapshot: false })
+        if (frame.ref === this.#syncing) this.#syncing = ref
+      }, 1000)
+      return
+    }
+    if (frame.code === 'forbidden') return this.#forbidden(frame, asked)
+    if (frame.code !== 'unavailable') this.#emit('error', { code: frame.code, message: frame.message ?? '', ...(frame.ref !== undefined ? { ref: frame.ref } : {}) })
+  }
+
+  /**
+   * Drops what a `forbidden` frame lists (all of the request's leagues when it lists nothing) and asks again for
+   * the rest; stops when nothing is left to follow.
+   */
+  #forbidden (frame: ErrorFrame, asked: (Ids & { kind: RequestKind }) | undefined): void {
+    const listed = { leagues: idsOf(frame.leagues), fixtures: idsOf(frame.fixtures), teams: idsOf(frame.teams) }
+    if (listed.leagues.length + listed.fixtures.length + listed.teams.length === 0 && asked !== undefined && asked.leagues !== '*') listed.leagues = asked.leagues
+    for (const id of listed.leagues) this.#wanted.leagues.delete(id)
+    for (const id of listed.fixtures) this.#wanted.fixtures.delete(id)
+    for (const id of listed.teams) this.#wanted.teams.delete(id)
+    if (!this.#following()) return this.#refuse('forbidden')
+    if (asked === undefined) return
+    const drop = (ids: number[], out: number[]): number[] => ids.filter((id) => !out.includes(id))
+    const rest: Ids = {
+      leagues: asked.leagues === '*' ? asked.leagues : drop(asked.leagues, listed.leagues),
+      fixtures: drop(asked.fixtures, listed.fixtures),
+      teams: drop(asked.teams, listed.teams)
+    }
+    if (!someIds(rest)) {
+      if (frame.ref === this.#syncing) this.#live()
+      return
+    }
+    if (asked.kind === 'more') this.#request('more', rest, { snapshot: true })
+    else this.#resubscribe()
+  }
+
+  /** The socket closed: refused for good, or another attempt after a pause. */
+  async #closed (code: number, opened: boolean): Promise<void> {
+    if (this.#stopped) return
+    if (code === 4001) return this.#refuse('revoked')
+    if (code === 4029) return this.#refuse('too_many_connections')
+    const generation = this.#generation
+    // A socket that never opened: the upgrade was refused or the gateway is unreachable; ask why over HTTP,
+    // naming one league followed (a league-limited key is refused others: that would read as forbidden).
+    const league = [...this.#wanted.leagues][0]
+    const why = opened ? undefined : await diagnose(this.#base, this.query(league === undefined ? '' : `&leagues=${league}`))
+    if (this.#stopped || generation !== this.#generation) return
+    // A refusal does not go away by retrying: say which and stop.
+    if (why?.reason === 'unauthorized' || why?.reason === 'origin_refused') return this.#refuse(why.reason)
+    this.#attempt++
+    // 1001: the server is shutting down; another instance (or this one restarted) answers at once.
+    const delay = backoffDelay(code === 1001 ? 1 : this.#attempt, this.#backoff)
+    clearTimeout(this.#retryTimer)
+    this.#retryTimer = setTimeout(() => { this.#connectSocket().catch(() => {}) }, delay)
+    if (why === undefined) this.#setStatus({ state: 'reconnecting', retryInMs: delay })
+    else this.#setStatus({ state: why.reason === 'offline' ? 'offline' : 'reconnecting', retryInMs: delay, reason: why.reason, message: why.message, ...(why.detail !== undefined ? { detail: why.detail } : {}) })
+  }
+
+  /** Stops for good: retrying cannot help. */
+  #refuse (reason: RefusalReason, message = REFUSALS[reason]): void {
+    this.#stopped = true
+    clearTimeout(this.#retryTimer)
+    env.removeEventListener?.('online', this.#online)
+    if (this.#ws !== undefined) this.#detach(this.#ws)
+    this.#setStatus({ state: 'refused', reason, message })
+  }
+
+  #send (frame: object): void {
+    if (this.#ws?.readyState === 1) this.#ws.send(JSON.stringify(frame))
+  }
+
+  #setStatus (status: ClientStatus): void {
+    this.status = status
+    this.#emit('status', status)
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The match clock a client runs itself. The gateway sends no tick that a running clock shows anyway: the
+ * minute is worked out from the fixture's `clock`. Times are the server's: this machine's offset from it is
+ * learned from the change frames' `at` (observeServerTime), so a client whose clock is wrong still shows the
+ * right minute. The gateway decides which ticks to leave out with this same function.
+ */
+import type { LiveFixture } from './wire.ts'
+
+/** Server time minus local time, at least (a frame's `at` is never later than its arrival). */
+let offsetMs = -Infinity
+
+/** Learns the server's time from a timestamp it just sent (a change frame's `at`). */
+export function observeServerTime (at: string): void {
+  const t = Date.parse(at)
+  if (Number.isFinite(t)) offsetMs = Math.max(offsetMs, t - Date.now())
+}
+
+/** The server's time now, as well as this client can tell. */
+export const serverNow = (): number => Date.now() + (Number.isFinite(offsetMs) ? offsetMs : 0)
+
+/**
+ * The minute the clock shows at `atMs` (the server's time, by default now): the running clock's while it
+ * ticks, else the fixture's own `minute`.
+ */
+export function runningMinute (f: Pick<LiveFixture, 'minute' | 'clock'>, atMs: number = serverNow()): number | null {
+  const c = f.clock
+  if (c === undefined || c === null || !c.ticking) return f.minute
+  const started = Date.parse(c.period_started_at)
+  if (!Number.isFinite(started)) return f.minute
+  return c.counts_from + Math.max(0, Math.floor((atMs - started) * c.rate / 60_000))
+}

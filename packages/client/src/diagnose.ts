@@ -1,0 +1,71 @@
+/**
+ * Why the client stops, and why a socket would not open. A browser hides an upgrade's status code (a refused
+ * key and an unreachable gateway look the same to it), so the client asks the same question over HTTP, with
+ * the key, in Node as in browsers: one code path.
+ *
+ * A refused origin shows in a browser as a failed fetch (the answer has no CORS header). It is told apart from
+ * an unreachable gateway by a file the gateway serves to every origin (`/widget.js`) answering just before and
+ * just after, so a gateway coming back or going away meanwhile is not mistaken for a refusal. A same-origin
+ * page, and Node, have no CORS: for them a failed fetch means unreachable.
+ */
+import type { RefusalReason, RetryReason } from './types.ts'
+
+/** Why the client stopped for good, in plain words (status `refused`): which refusal, and what to do. */
+export const REFUSALS: Readonly<Record<RefusalReason, string>> = Object.freeze({
+  unauthorized: 'The gateway does not know this key (bad key). Check the key.',
+  revoked: 'This key has been revoked. Ask for a new key.',
+  origin_refused: 'This key does not allow this site (refused origin). Add it to the key\'s allowed origins.',
+  too_many_connections: 'This key has too many open connections; close one and try again.',
+  forbidden: 'This key may not follow any of the leagues, fixtures or teams asked for.'
+})
+
+/** How long each HTTP question may take. */
+const DIAGNOSE_TIMEOUT_MS = 5_000
+
+/** `unauthorized` and `origin_refused` are refusals (stop); the others are worth another attempt. */
+export interface Diagnosis {
+  reason: 'unauthorized' | 'origin_refused' | RetryReason
+  message: string
+  /** The network error's code when the gateway cannot be reached (ECONNREFUSED, ENOTFOUND...), where known. */
+  detail?: string
+}
+
+/** A request no cache may answer, given up after DIAGNOSE_TIMEOUT_MS. (`cache` is the browsers' option; Node's fetch takes it too.) */
+const fresh = (method: string): RequestInit => ({ method, cache: 'no-store', signal: AbortSignal.timeout(DIAGNOSE_TIMEOUT_MS) } as RequestInit)
+
+/** What the client reads of its environment's globals, present in browsers only. */
+interface PageGlobals {
+  navigator?: { onLine?: boolean }
+  location?: { origin: string }
+}
+const page = globalThis as unknown as PageGlobals
+
+/**
+ * Why the socket cannot open.
+ * @param base gateway origin
+ * @param query `api_token=...` and, to keep the answer small, one league the client follows
+ */
+export async function diagnose (base: string, query: string): Promise<Diagnosis> {
+  const unreachable = (err?: unknown): Diagnosis => page.navigator?.onLine === false
+    ? { reason: 'offline', message: 'You are offline.' }
+    : { reason: 'unreachable', message: `Cannot reach the live feed at ${new URL(base).host}.`, ...networkCode(err) }
+  const crossOrigin = page.location !== undefined && new URL(base).origin !== page.location.origin
+  const reachable = async (): Promise<boolean> => await fetch(`${base}/widget.js`, fresh('HEAD'))
+    .then((r) => r.ok, () => false)
+  if (crossOrigin && !(await reachable())) return unreachable()
+  try {
+    const res = await fetch(`${base}/v1/fixtures/live?${query}`, fresh('GET'))
+    await res.body?.cancel()
+    if (res.status === 401) return { reason: 'unauthorized', message: REFUSALS.unauthorized }
+    // A 403 the client can read is not its origin's (that one comes without CORS headers: a failed fetch).
+    if (res.status === 403) return { reason: 'forbidden', message: 'This key may not follow these leagues.' }
+    return { reason: 'unavailable', message: 'The live feed is unavailable.' }
+  } catch (err) {
+    return crossOrigin && await reachable() ? { reason: 'origin_refused', message: REFUSALS.origin_refused } : unreachable(err)
+  }
+}
+
+function networkCode (err: unknown): { detail?: string } {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause
+  return typeof cause?.code === 'string' ? { detail: cause.code } : {}
+}

@@ -1,0 +1,17 @@
+/**
+ * @touchline/client: live football from a touchline gateway, kept current over one WebSocket.
+ *
+ * ```ts
+ * const client = new TouchlineClient({ url: 'https://scores.example.com', key: 'demo' })
+ * client.subscribe({ leagues: [271] }).on('goal', (g) => console.log(g.fixture[g.side].name, 'scores'))
+ * await client.connect() // resolves once `client.fixtures` holds the current state
+ * ```
+ */
+export { TouchlineClient, MAX_SUBSCRIPTIONS } from './client.ts'
+export { backoffDelay, type BackoffOptions } from './backoff.ts'
+export { observeServerTime, runningMinute, serverNow } from './clock.ts'
+export { applyDelta, fullEvent, EVENT_DETAILS } from './delta.ts'
+export { REFUSALS, type Diagnosis } from './diagnose.ts'
+export { completeChanges, eventsOf, nextFixture, scoringSide, type NextFixture } from './frames.ts'
+export type * from './types.ts'
+export type * from './wire.ts'

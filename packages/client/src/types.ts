@@ -1,0 +1,133 @@
+/**
+ * The client's own types: its options, its connection status and the events it emits. The wire model's
+ * types (the fixture, the changes, the frames) are generated, in wire.ts.
+ */
+import type { BackoffOptions } from './backoff.ts'
+import type { Change, ChangeKind, LiveEvent, LiveFixture, LiveState, Side } from './wire.ts'
+
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused' | 'closed'
+/** Why the client stopped for good (state `refused`). */
+export type RefusalReason = 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden'
+/** Why the client is retrying (state `reconnecting` or `offline`), when it asked. */
+export type RetryReason = 'unreachable' | 'unavailable' | 'offline' | 'forbidden'
+
+/** A stop for good: retrying cannot help. */
+export interface RefusedStatus {
+  state: 'refused'
+  reason: RefusalReason
+  /** Plain words for a person: which refusal, and what to do. */
+  message: string
+  retryInMs?: never
+  detail?: never
+}
+
+export interface ConnectionStatus {
+  state: Exclude<ConnectionState, 'refused'>
+  /** With `reconnecting` and `offline`: the pause before the next attempt. */
+  retryInMs?: number
+  /** Plain words for a person: why it is retrying. */
+  message?: string
+  /** What the gateway's HTTP side said when the socket would not open. */
+  reason?: RetryReason
+  /** With `unreachable` in Node: the network error's code (ECONNREFUSED, ENOTFOUND...). */
+  detail?: string
+}
+
+export type ClientStatus = RefusedStatus | ConnectionStatus
+
+/**
+ * A change as the client hands it out, whatever the wire format: with the fixture after it and each change's
+ * previous values (a delta is completed from the fixture held before it).
+ */
+export interface ClientChangeFrame {
+  type: 'change'
+  /** Opaque resume point. */
+  cursor: string
+  fixture_id: number
+  league_id: number
+  at: string
+  changes: Change[]
+  fixture: LiveFixture
+  /** Present when the frame came in the `delta` format. */
+  version?: number
+}
+
+export interface ChangeEvent { frame: ClientChangeFrame, fixture: LiveFixture, /** Sent again from history after a reconnection. */ replayed: boolean }
+export interface GoalEvent {
+  fixture: LiveFixture
+  /** The side whose score went up. */
+  side: Side
+  score: { home: number | null, away: number | null }
+  /** The goal event (scorer, minute, penalty or own goal), when the change carries it. */
+  event: LiveEvent | undefined
+  replayed: boolean
+}
+export interface StateEvent { fixture: LiveFixture, state: LiveState, previous: LiveState | undefined, replayed: boolean }
+/** A fixture held was added or replaced (`removed: false`), or dropped (it left the live set, or a resync). */
+export interface FixtureEvent { fixture: LiveFixture, removed: boolean }
+/** A snapshot: the state held was replaced (`partial: false`), or fixtures joined it (an added subscription). */
+export interface SnapshotEvent { partial: boolean, fixtures: LiveFixture[] }
+/** An error frame the client does not handle itself (e.g. `limit_exceeded`, `invalid_message`). */
+export interface ErrorEvent { code: string, message: string, ref?: string | number }
+
+export interface ClientEvents {
+  change: ChangeEvent
+  goal: GoalEvent
+  state: StateEvent
+  fixture: FixtureEvent
+  snapshot: SnapshotEvent
+  status: ClientStatus
+  error: ErrorEvent
+}
+
+interface Follow {
+  /** League ids, or `"*"`: every league the key may see, including leagues that appear later. */
+  leagues?: number[] | '*'
+  fixtures?: number[]
+  /** A change matches when either team is followed. */
+  teams?: number[]
+}
+
+/**
+ * What to follow. `kinds` narrows the changes delivered and needs the `full` format (the default with
+ * kinds): a delta applies to the previous version, so every change of a fixture must arrive. The type
+ * refuses `kinds` together with `format: 'delta'`.
+ */
+export type Subscription = Follow & (
+  | { kinds?: undefined, /** @default 'delta' */ format?: 'full' | 'delta' }
+  | { kinds: ChangeKind[], format?: 'full' }
+)
+
+/**
+ * The WHATWG WebSocket shape the client uses (browsers' own, or `ws`). Handlers take `any`: each
+ * implementation types its events its own way, and the client reads only `data`, `code` and `reason`.
+ */
+export interface WebSocketLike {
+  readonly readyState: number
+  onopen: ((ev: any) => void) | null
+  /** Called with `{ data }` (text frames as strings). */
+  onmessage: ((ev: any) => void) | null
+  /** Called with `{ code, reason }`. */
+  onclose: ((ev: any) => void) | null
+  onerror: ((ev: any) => void) | null
+  send: (data: string) => void
+  close: (code?: number, reason?: string) => void
+}
+export type WebSocketConstructor = new (url: string) => WebSocketLike
+
+export interface TouchlineClientOptions {
+  /** Gateway origin, e.g. `https://scores.example.com` (http(s); the socket URL is derived). */
+  url: string
+  /** Client key, sent as `api_token`. */
+  key: string
+  /** WebSocket implementation. @default globalThis.WebSocket, else the `ws` package (Node 20) */
+  WebSocket?: WebSocketConstructor
+  backoff?: BackoffOptions
+  /**
+   * Resume point (a cursor saved from an earlier run): the first connection asks for every change after it
+   * instead of a snapshot, so nothing between the two runs is missed.
+   */
+  since?: string
+  /** How long a fixture that left the live set (usually full time) stays in `fixtures`, ms. @default 0 */
+  keepRemovedMs?: number
+}

@@ -1,0 +1,581 @@
+/**
+ * The wire model of the touchline live protocol: the live fixture, the typed changes, the frames both ways.
+ * Generated from the gateway's src/wire/model.ts by `npm run generate`: do not edit by hand.
+ */
+/**
+ * One typed change; `kind` tells which.
+ */
+export type Change =
+  | FixtureAdded
+  | StateChanged
+  | ScoreChanged
+  | EventAdded
+  | EventUpdated
+  | EventRemoved
+  | PeriodChanged
+  | ClockChanged
+  | FixtureUpdated
+  | FixtureRemoved
+/**
+ * touchline's classification of the upstream state.
+ */
+export type Phase = 'scheduled' | 'live' | 'break' | 'finished' | 'postponed' | 'cancelled' | 'suspended' | 'unknown'
+export type Side = 'home' | 'away'
+/**
+ * One change of one fixture, in the connection's format. Sent over WebSocket, as the SSE `change` event, and as the items of `/v1/changes`.
+ */
+export type ChangeFrame = FullChangeFrame | DeltaChangeFrame
+/**
+ * Opaque cursor `<epoch>:<offset>`; resume from it with `since`.
+ */
+export type Cursor = string
+/**
+ * One change of a `delta` frame: the new values only, no `previous` (but on `score_changed`). A frame whose changes give no `minute` sets the minute the fixture's clock shows at the frame's `at`. Events leave out the details that are null.
+ */
+export type DeltaChange =
+  | FixtureAdded
+  | DeltaStateChanged
+  | DeltaScoreChanged
+  | DeltaEventAdded
+  | DeltaEventUpdated
+  | DeltaEventRemoved
+  | DeltaPeriodChanged
+  | DeltaClockChanged
+  | DeltaFixtureUpdated
+  | FixtureRemoved
+export type ChangeKind =
+  | 'fixture_added'
+  | 'state_changed'
+  | 'score_changed'
+  | 'event_added'
+  | 'event_updated'
+  | 'event_removed'
+  | 'period_changed'
+  | 'clock'
+  | 'fixture_updated'
+  | 'fixture_removed'
+/**
+ * `unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.
+ */
+export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable'
+/**
+ * Opaque to the server, echoed in the reply; strings are the documented form.
+ */
+export type Ref = string | number
+/**
+ * @maxItems 1000
+ */
+export type Ids = number[]
+/**
+ * Change frame format: `full` frames carry the fixture after the change; `delta` frames carry its `version` and the typed changes with the values they set. Snapshots and replays are full in both. Refused together with `kinds`: a delta needs every change of its fixture.
+ */
+export type Format = 'full' | 'delta'
+
+/**
+ * The fixture entered the live set.
+ */
+export interface FixtureAdded {
+  kind: 'fixture_added'
+}
+export interface StateChanged {
+  kind: 'state_changed'
+  state: LiveState
+  previous: LiveState
+}
+export interface LiveState {
+  id: number
+  code: string
+  name: string
+  phase: Phase
+}
+export interface ScoreChanged {
+  kind: 'score_changed'
+  home: number | null
+  away: number | null
+  previous: {
+    home: number | null
+    away: number | null
+  }
+  /**
+   * Another count than the current score, e.g. `penalty_shootout`; absent for the current score.
+   */
+  score_type?: string
+  /**
+   * The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.
+   *
+   * @minItems 1
+   */
+  goals?: LiveEvent[]
+}
+export interface LiveEvent {
+  id: number
+  /**
+   * Upstream event type id (14 goal, 15 own goal, 16 penalty, 19 yellow card, ...).
+   */
+  type_id: number
+  /**
+   * Developer name of the type: GOAL, OWNGOAL, PENALTY, YELLOWCARD, REDCARD, SUBSTITUTION, ...
+   */
+  type: string
+  /**
+   * Null when upstream sent no usable minute. Shoot-out kicks carry the kick number.
+   */
+  minute: number | null
+  extra_minute: number | null
+  side: Side | null
+  team_id: number | null
+  player: Person | null
+  related_player: Person | null
+  /**
+   * Score after the event, e.g. "1-0".
+   */
+  result: string | null
+  info: string | null
+  addition: string | null
+  sort_order: number | null
+}
+/**
+ * A player as events name them; either part may be unknown.
+ */
+export interface Person {
+  id: number | null
+  name: string | null
+}
+export interface EventAdded {
+  kind: 'event_added'
+  event: LiveEvent
+}
+export interface EventUpdated {
+  kind: 'event_updated'
+  event: LiveEvent
+  previous: LiveEvent
+}
+/**
+ * An event that disappeared upstream, typically a goal cancelled by VAR.
+ */
+export interface EventRemoved {
+  kind: 'event_removed'
+  event: LiveEvent
+}
+export interface PeriodChanged {
+  kind: 'period_changed'
+  period: string | null
+  previous: string | null
+}
+/**
+ * The minute moved in a way the running clock does not show, or the clock itself changed.
+ */
+export interface ClockChanged {
+  kind: 'clock'
+  minute: number | null
+  previous: number | null
+  /**
+   * Only when the running clock changed (a correction: added time, play stopped or restarted, drift).
+   */
+  clock?: MatchClock | null
+}
+/**
+ * The match clock, run by the client: the minute at time t is `counts_from + floor((t - period_started_at) * rate / 60 s)` while `ticking`, else the fixture's `minute`. Ticks this clock shows anyway are not sent; a `clock` change carrying `clock` is a correction.
+ */
+export interface MatchClock {
+  /**
+   * When the running period's clock read `counts_from`:00.
+   */
+  period_started_at: string
+  /**
+   * Minute the period counts from: 0, 45, 90, 105.
+   */
+  counts_from: number
+  /**
+   * Regulation minutes of the period (45, 15); null when unknown.
+   */
+  length: number | null
+  /**
+   * Added time announced for the period, in minutes; null before it is.
+   */
+  added: number | null
+  /**
+   * Match seconds per real second: 1 against the real API, the simulator's speed against the embedded provider.
+   */
+  rate: number
+  /**
+   * Whether the clock runs now (false while play is stopped).
+   */
+  ticking: boolean
+}
+/**
+ * Every other top-level field that changed (name, kick-off, team details, other score types...), each with its new and previous value.
+ */
+export interface FixtureUpdated {
+  kind: 'fixture_updated'
+  fields: {
+    [k: string]: {
+      value: unknown
+      previous: unknown
+    }
+  }
+}
+/**
+ * The fixture left the live set (usually some minutes after full time).
+ */
+export interface FixtureRemoved {
+  kind: 'fixture_removed'
+}
+/**
+ * A change in `full` format: the changes of one fixture, with the fixture after them.
+ */
+export interface FullChangeFrame {
+  type: 'change'
+  cursor: Cursor
+  fixture_id: number
+  league_id: number
+  /**
+   * When touchline detected the change.
+   */
+  at: string
+  /**
+   * Every change of the fixture detected in one poll (only the kinds asked for, with `kinds`).
+   *
+   * @minItems 1
+   */
+  changes: Change[]
+  fixture: LiveFixture
+}
+/**
+ * touchline's normalized fixture, the same from every upstream.
+ */
+export interface LiveFixture {
+  id: number
+  league_id: number
+  season_id: number | null
+  stage_id: number | null
+  round_id: number | null
+  name: string | null
+  /**
+   * Kick-off, ISO 8601 UTC.
+   */
+  starting_at: string | null
+  state: LiveState
+  /**
+   * Match clock minute at the fixture's last change; null when no clock runs or it is unknown. Clients run the clock from `clock`.
+   */
+  minute: number | null
+  period: string | null
+  /**
+   * The running clock of the period; null when there is none (before kick-off, breaks, the shoot-out).
+   */
+  clock?: MatchClock | null
+  home: LiveTeam
+  away: LiveTeam
+  /**
+   * Scores by type, keyed by the upstream description lower-cased: current, 1st_half, 2nd_half, penalty_shootout, ...
+   */
+  scores: {
+    [k: string]: Score
+  }
+  /**
+   * Match events in match order; shoot-out kicks last.
+   */
+  events: LiveEvent[]
+  result_info: string | null
+  length: number | null
+  /**
+   * When this fixture last changed in touchline.
+   */
+  updated_at: string
+  /**
+   * Monotonic per fixture, +1 per applied change set.
+   */
+  version: number
+}
+export interface LiveTeam {
+  id: number
+  name: string
+  short_code: string | null
+  image_path: string | null
+  /**
+   * Current goals (regular and extra time; the shoot-out is in `scores.penalty_shootout`). Null when upstream sent no score: unknown, not 0.
+   */
+  score: number | null
+}
+export interface Score {
+  home: number
+  away: number
+}
+/**
+ * A change in `delta` format: no `fixture`; applying `changes` in order to the fixture at `version - 1` gives the stored fixture (`updated_at` becomes `at`). Without the previous version (a fixture's first frame, the first of a `/v1/changes` page) the frame is full.
+ */
+export interface DeltaChangeFrame {
+  type: 'change'
+  cursor: Cursor
+  fixture_id: number
+  league_id: number
+  /**
+   * When touchline detected the change.
+   */
+  at: string
+  /**
+   * The fixture's version after the change. Apply the frame to the fixture held at `version - 1`; a jump past it means a lost frame: subscribe again with `since` the cursor of the last frame applied for that fixture.
+   */
+  version: number
+  /**
+   * @minItems 1
+   */
+  changes: DeltaChange[]
+}
+export interface DeltaStateChanged {
+  kind: 'state_changed'
+  state: LiveState
+}
+export interface DeltaScoreChanged {
+  kind: 'score_changed'
+  home: number | null
+  away: number | null
+  /**
+   * Absent on score types the delta sets one by one.
+   */
+  previous?: {
+    home: number | null
+    away: number | null
+  }
+  /**
+   * Another count than the current score, e.g. `penalty_shootout`; absent for the current score.
+   */
+  score_type?: string
+  /**
+   * The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.
+   *
+   * @minItems 1
+   */
+  goals?: DeltaEvent[]
+}
+/**
+ * An event as a delta carries it: the details that are null (extra_minute, related_player, result, info, addition) left out.
+ */
+export interface DeltaEvent {
+  id: number
+  /**
+   * Upstream event type id (14 goal, 15 own goal, 16 penalty, 19 yellow card, ...).
+   */
+  type_id: number
+  /**
+   * Developer name of the type: GOAL, OWNGOAL, PENALTY, YELLOWCARD, REDCARD, SUBSTITUTION, ...
+   */
+  type: string
+  /**
+   * Null when upstream sent no usable minute. Shoot-out kicks carry the kick number.
+   */
+  minute: number | null
+  extra_minute?: number | null
+  side: Side | null
+  team_id: number | null
+  player: Person | null
+  related_player?: Person | null
+  /**
+   * Score after the event, e.g. "1-0".
+   */
+  result?: string | null
+  info?: string | null
+  addition?: string | null
+  sort_order: number | null
+}
+export interface DeltaEventAdded {
+  kind: 'event_added'
+  event: DeltaEvent
+  /**
+   * Only when the event does not go last: its position in `events` as the list is when this change is applied (else it is appended).
+   */
+  index?: number
+}
+export interface DeltaEventUpdated {
+  kind: 'event_updated'
+  event: DeltaEvent
+}
+export interface DeltaEventRemoved {
+  kind: 'event_removed'
+  event: DeltaEvent
+}
+export interface DeltaPeriodChanged {
+  kind: 'period_changed'
+  period: string | null
+}
+export interface DeltaClockChanged {
+  kind: 'clock'
+  /**
+   * Absent: the minute the clock shows at the frame's `at`.
+   */
+  minute?: number | null
+  /**
+   * Only when the running clock changed (a correction: added time, play stopped or restarted, drift).
+   */
+  clock?: MatchClock | null
+}
+/**
+ * Whole new values, for every top-level field the other changes leave different.
+ */
+export interface DeltaFixtureUpdated {
+  kind: 'fixture_updated'
+  fields: {
+    [k: string]: {
+      value: unknown
+    }
+  }
+}
+/**
+ * A refused or failed operation; the connection stays up.
+ */
+export interface ErrorFrame {
+  type: 'error'
+  ref?: Ref
+  code: ErrorCode
+  message: string
+  /**
+   * With `forbidden`: the leagues outside the key's scope.
+   */
+  leagues?: Ids
+  /**
+   * With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers.
+   */
+  fixtures?: Ids
+  /**
+   * With `forbidden`: teams known (from the live fixtures) to play only outside the key's leagues.
+   */
+  teams?: Ids
+}
+/**
+ * First frame after the upgrade.
+ */
+export interface HelloFrame {
+  type: 'hello'
+  protocol: 1
+  cursor: Cursor
+  heartbeat_ms: number
+}
+/**
+ * Application-level ping, answered with pong.
+ */
+export interface PingFrame {
+  op: 'ping'
+  ref?: Ref
+}
+/**
+ * Reply to ping.
+ */
+export interface PongFrame {
+  type: 'pong'
+  ref?: Ref
+}
+/**
+ * Start of a replay from `since`.
+ */
+export interface ReplayFrame {
+  type: 'replay'
+  ref?: Ref
+  /**
+   * False: the cursor was unknown, expired, from another epoch, or past the replay cap (1000); a fresh snapshot follows.
+   */
+  recovered: boolean
+  /**
+   * Change frames that follow.
+   */
+  count: number
+  /**
+   * When recovered: the last log position examined. Once the `count` changes that follow have arrived, every change up to it was received or filtered out: resume from it.
+   */
+  cursor?: Cursor
+}
+/**
+ * The current state of every matching live fixture; every change up to `cursor` is in it.
+ */
+export interface SnapshotFrame {
+  type: 'snapshot'
+  ref?: Ref
+  cursor: Cursor
+  fixtures: LiveFixture[]
+}
+/**
+ * Adds to the connection's subscription, within the key's leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`). A subscribe naming kinds replaces the connection's kinds filter.
+ */
+export interface SubscribeFrame {
+  op: 'subscribe'
+  ref?: Ref
+  /**
+   * League ids, or `"*"`: every league the key may see, including leagues that appear later.
+   */
+  leagues?: Ids | '*'
+  fixtures?: Ids
+  /**
+   * Team ids: a change matches when either participant is followed.
+   */
+  teams?: Ids
+  /**
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  kinds?: ChangeKind[]
+  /**
+   * Replay every matching change after this cursor, then go live with no gap and no duplicate.
+   */
+  since?: string
+  /**
+   * Send the current state of every matching live fixture first.
+   */
+  snapshot?: boolean
+  /**
+   * The format of the connection's change frames from now on (the latest subscribe naming one sets it; `full` until then). Refused with `kinds` (named here or already set on the connection).
+   */
+  format?: Format
+}
+/**
+ * The connection's whole subscription after a subscribe.
+ */
+export interface SubscribedFrame {
+  type: 'subscribed'
+  ref?: Ref
+  leagues: Ids | '*'
+  fixtures: Ids
+  teams: Ids
+  /**
+   * Present only while the connection receives some kinds, not all.
+   */
+  kinds?: ChangeKind[]
+}
+/**
+ * Removes ids or kinds. Without any list: removes the whole subscription and resets `kinds` to every kind.
+ */
+export interface UnsubscribeFrame {
+  op: 'unsubscribe'
+  ref?: Ref
+  /**
+   * League ids, or `"*"`: every league the key may see, including leagues that appear later.
+   */
+  leagues?: Ids | '*'
+  fixtures?: Ids
+  /**
+   * Team ids: a change matches when either participant is followed.
+   */
+  teams?: Ids
+  /**
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  kinds?: ChangeKind[]
+}
+/**
+ * The connection's whole subscription after an unsubscribe.
+ */
+export interface UnsubscribedFrame {
+  type: 'unsubscribed'
+  ref?: Ref
+  leagues: Ids | '*'
+  fixtures: Ids
+  teams: Ids
+  /**
+   * Present only while the connection receives some kinds, not all.
+   */
+  kinds?: ChangeKind[]
+}

@@ -1,0 +1,88 @@
+/**
+ * The AsyncAPI 3 document of the live WebSocket protocol, served at `/docs/asyncapi.json` and committed as
+ * docs/asyncapi.json. Built from the wire model: its frame schemas are the model's, so recorded traffic is
+ * validated against exactly what the server is declared to send (test/integration/docs).
+ */
+import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import { MAX_CLIENT_FRAME_BYTES, PROTOCOL_VERSION } from './model.ts'
+
+/** Every message of the channel: its schema (a component of the model) and what it is for. */
+const MESSAGES: Record<string, { payload: string, summary: string }> = {
+  subscribe: { payload: 'SubscribeFrame', summary: 'Subscribe to leagues, fixtures or teams, optionally narrowed by kinds, with a snapshot and/or a replay' },
+  unsubscribe: { payload: 'UnsubscribeFrame', summary: 'Remove ids or kinds from the subscription' },
+  ping: { payload: 'PingFrame', summary: 'Application-level ping, answered with pong' },
+  hello: { payload: 'HelloFrame', summary: 'First frame after the upgrade' },
+  subscribed: { payload: 'SubscribedFrame', summary: 'Reply to subscribe' },
+  unsubscribed: { payload: 'UnsubscribedFrame', summary: 'Reply to unsubscribe' },
+  snapshot: { payload: 'SnapshotFrame', summary: 'Current state of the matching live fixtures' },
+  replay: { payload: 'ReplayFrame', summary: 'Start of a replay from `since`' },
+  change: { payload: 'ChangeFrame', summary: 'One change of one fixture, `full` (with the fixture) or `delta` (its version and changes) as subscribed' },
+  pong: { payload: 'PongFrame', summary: 'Reply to ping' },
+  error: { payload: 'ErrorFrame', summary: 'A refused or failed operation; the connection stays up' }
+}
+const SENT = ['subscribe', 'unsubscribe', 'ping']
+const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'pong', 'error']
+
+const DESCRIPTION = [
+  'Live football changes over one WebSocket at `/v1/live?api_token=<key>`. Frames are JSON text, up to',
+  `${MAX_CLIENT_FRAME_BYTES / 1024} KiB from clients. Close codes: 4001 key revoked, 4008 slow consumer (more than 1 MiB buffered),`,
+  '4029 too many connections for the key, 1001 server shutting down (the reason is the cursor to resume from).',
+  'Change frames come in the format the latest subscribe named: `full` (default) or `delta`; `delta` and `kinds` cannot be combined',
+  '(`invalid_message`), since a delta applies to the fixture\'s previous version and needs every change of it.',
+  'Refused upgrades answer over HTTP: 401 unknown key, 403 origin not allowed, 429 connection rate, 503 shutting down.'
+].join(' ')
+
+export function asyncApiDocument () {
+  const messages = Object.fromEntries(Object.entries(MESSAGES).map(([name, m]) => [name, {
+    name: m.payload,
+    title: m.payload,
+    summary: m.summary,
+    contentType: 'application/json',
+    payload: { $ref: `#/components/schemas/${m.payload}` }
+  }]))
+  const refs = (names: string[]): JsonSchema[] => names.map((n) => ({ $ref: `#/channels/live/messages/${n}` }))
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'touchline live protocol',
+      version: `${PROTOCOL_VERSION}.0.0`,
+      description: DESCRIPTION,
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' }
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      gateway: {
+        host: 'localhost:8080',
+        protocol: 'ws',
+        description: 'A touchline gateway; use wss behind TLS.',
+        security: [{ $ref: '#/components/securitySchemes/apiToken' }]
+      }
+    },
+    channels: {
+      live: {
+        address: '/v1/live',
+        messages,
+        bindings: {
+          ws: {
+            method: 'GET',
+            query: {
+              type: 'object',
+              properties: { api_token: { type: 'string', description: 'Client key (browsers cannot set headers on a WebSocket).' } },
+              required: ['api_token']
+            }
+          }
+        }
+      }
+    },
+    operations: {
+      sendFrames: { action: 'send', channel: { $ref: '#/channels/live' }, summary: 'What a client sends', messages: refs(SENT) },
+      receiveFrames: { action: 'receive', channel: { $ref: '#/channels/live' }, summary: 'What the server sends', messages: refs(RECEIVED) }
+    },
+    components: {
+      securitySchemes: {
+        apiToken: { type: 'httpApiKey', name: 'api_token', in: 'query', description: 'A touchline client key.' }
+      },
+      schemas: componentSchemas('draft-7', Object.values(MESSAGES).map((m) => m.payload))
+    }
+  }
+}

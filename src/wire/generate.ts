@@ -1,0 +1,68 @@
+/**
+ * What is generated from the wire model and committed: the two protocol documents (docs/asyncapi.json,
+ * docs/openapi.json) and the client package's type declarations (packages/client/src/wire.ts). `npm run
+ * generate` writes them; a test checks that the committed files are what the model generates, so they are
+ * never edited by hand and never out of date.
+ */
+import { compile } from 'json-schema-to-typescript'
+import { asyncApiDocument } from './asyncapi.ts'
+import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import { openApiDocument } from './openapi.ts'
+
+/** Paths from the repository's root. */
+export const GENERATED = {
+  asyncapi: 'docs/asyncapi.json',
+  openapi: 'docs/openapi.json',
+  clientTypes: 'packages/client/src/wire.ts'
+} as const
+
+/** What the client declares: the frames both ways, and through them the fixture, the changes and the errors. */
+const CLIENT_ROOTS = [
+  'HelloFrame', 'SubscribedFrame', 'UnsubscribedFrame', 'SnapshotFrame', 'ReplayFrame', 'ChangeFrame', 'PongFrame', 'ErrorFrame',
+  'SubscribeFrame', 'UnsubscribeFrame', 'PingFrame', 'Change', 'DeltaChange'
+]
+
+const HEADER = [
+  '/**',
+  ' * The wire model of the touchline live protocol: the live fixture, the typed changes, the frames both ways.',
+  ' * Generated from the gateway\'s src/wire/model.ts by `npm run generate`: do not edit by hand.',
+  ' */',
+  ''
+].join('\n')
+
+/** The client's declarations: one exported type per component schema, named by its id. */
+export async function clientDeclarations (): Promise<string> {
+  // Draft 7 wraps a reference that has a description in `allOf`, which the generator reads as "this type,
+  // documented here" rather than as a new type.
+  const schemas = componentSchemas('draft-7', CLIENT_ROOTS)
+  // json-schema-to-typescript resolves `#/$defs/<name>` within one document: the components go there.
+  const text = JSON.stringify({ title: 'Wire', type: 'object', $defs: schemas }).replaceAll('"#/components/schemas/', '"#/$defs/')
+  const ts = await compile(JSON.parse(text) as JsonSchema, 'Wire', {
+    bannerComment: '',
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    ignoreMinAndMaxItems: true,
+    style: { semi: false, singleQuote: true, printWidth: 120 }
+  })
+  return HEADER + tidyDeclarations(ts)
+}
+
+/** Drops the generator's placeholder for the document itself and its "referenced by" notes, and squeezes blank lines. */
+function tidyDeclarations (ts: string): string {
+  return ts
+    .replace(/export interface Wire \{[^}]*\}\n?/, '')
+    .replace(/ \*\n \* This interface was referenced by `Wire`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n/g, '')
+    .replace(/\/\*\*\n \* This interface was referenced by `Wire`'s JSON-Schema\n \* via the `definition` "[^"]+"\.\n \*\/\n/g, '')
+    .replace(/\n \*\n \*\//g, '\n */')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim() + '\n'
+}
+
+/** Every generated file's path and content. */
+export async function generatedFiles (): Promise<Record<string, string>> {
+  return {
+    [GENERATED.asyncapi]: JSON.stringify(asyncApiDocument(), null, 2) + '\n',
+    [GENERATED.openapi]: JSON.stringify(openApiDocument(), null, 2) + '\n',
+    [GENERATED.clientTypes]: await clientDeclarations()
+  }
+}

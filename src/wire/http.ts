@@ -1,0 +1,99 @@
+/**
+ * The bodies of the gateway's own HTTP endpoints (`/v1/...`, `/healthz`, `/readyz`), as zod schemas beside
+ * the wire model they carry: the source of the OpenAPI document's response schemas (src/wire/documents.ts).
+ * The REST passthrough (`/v3/...`) answers in the upstream's shapes and is not described here.
+ */
+import { z } from 'zod'
+import { ChangeFrameSchema, CursorSchema, FormatSchema, LiveFixtureSchema } from './model.ts'
+
+/** Codes of the gateway's own HTTP errors (the `/v1` endpoints and the WebSocket upgrade). */
+export const HTTP_ERROR_CODES = [
+  'invalid_request', 'unauthorized', 'forbidden', 'not_found', 'limit_exceeded', 'too_many_connections', 'rate_limited', 'shutting_down', 'unavailable'
+] as const
+export type HttpErrorCode = typeof HTTP_ERROR_CODES[number]
+
+export const ErrorBody = z.strictObject({
+  error: z.string().meta({ examples: ['Bad Request'] }),
+  code: z.enum(HTTP_ERROR_CODES),
+  message: z.string()
+}).meta({ id: 'Error', description: 'Every error of the `/v1` endpoints.' })
+
+const isoOrNull = z.iso.datetime({ offset: true }).nullable()
+
+export const ChangesPage = z.strictObject({
+  data: z.array(ChangeFrameSchema),
+  cursor: CursorSchema.describe('The last log entry examined: pass it as `since` for the next page. Moves past changes filtered out by teams or kinds.'),
+  recovered: z.boolean().describe('False when `since` was unknown, expired or from another epoch: `data` is empty and `cursor` is the head.'),
+  more: z.boolean().describe('Entries exist after `cursor` (a page filtered by teams or kinds may hold fewer than `limit`, or none, while more is true).')
+}).meta({ id: 'ChangesPage' })
+
+export const LiveFixtures = z.strictObject({ data: z.array(LiveFixtureSchema) }).meta({ id: 'LiveFixtures' })
+
+const BudgetRow = z.strictObject({
+  entity: z.string(),
+  remaining: z.number().int(),
+  limit: z.number().int().nullable(),
+  limit_source: z.enum(['configured', 'reported', 'learned']).nullable(),
+  resets_at: z.iso.datetime({ offset: true }),
+  resets_in_s: z.number().int().nonnegative(),
+  expired: z.boolean()
+})
+
+const PollerStatus = z.strictObject({
+  running: z.boolean(),
+  interval_ms: z.number(),
+  last_poll_at: isoOrNull,
+  last_reconcile_at: isoOrNull,
+  last_error: z.string().nullable(),
+  consecutive_failures: z.number().int(),
+  tracked: z.number().int(),
+  pending_final: z.number().int()
+})
+
+const Sample = z.strictObject({
+  t: z.number().int(),
+  poll_interval_s: z.number().nullable(),
+  detection_p50_s: z.number().nullable(),
+  messages_per_s: z.number(),
+  cache_hit_ratio: z.number().nullable()
+})
+
+export const WebhookState = z.enum(['pending', 'active', 'retrying', 'paused', 'refused']).meta({ id: 'WebhookState' })
+
+export const Status = z.strictObject({
+  now: z.iso.datetime({ offset: true }),
+  budget: z.array(BudgetRow),
+  poller: PollerStatus.nullable().describe('Null when this instance runs no poller (over Redis only the leader polls).'),
+  connections: z.strictObject({ ws: z.number().int(), sse: z.number().int(), total: z.number().int() }),
+  subscriptions: z.number().int(),
+  live_fixtures: z.number().int(),
+  store: z.strictObject({ status: z.enum(['up', 'down']) }).describe('`down` while the store (Redis) cannot be read: `cursor` is then null.'),
+  cursor: z.string().nullable(),
+  messages_per_s: z.number().nullable(),
+  cache_hit_ratio: z.number().nullable(),
+  history: z.strictObject({ interval_s: z.number(), samples: z.array(Sample) }),
+  webhooks: z.strictObject({
+    endpoints: z.number().int(),
+    by_state: z.record(z.string(), z.number().int()),
+    delivering_here: z.number().int()
+  }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.')
+}).meta({ id: 'Status' })
+
+export const Webhook = z.strictObject({
+  id: z.string(),
+  url: z.string().describe('Scheme, host and path only: never the query, credentials or the secret.'),
+  format: FormatSchema,
+  state: WebhookState,
+  cursor: z.string().nullable().describe('Last acknowledged cursor.'),
+  lag: z.number().int().nullable().describe('Log entries after `cursor` (matching or not); null when the cursor is from a lost log.'),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  last_attempt_at: isoOrNull,
+  last_ack_at: isoOrNull,
+  failing_since: isoOrNull
+}).meta({ id: 'Webhook' })
+
+export const Webhooks = z.strictObject({ data: z.array(Webhook) }).meta({ id: 'Webhooks' })
+export const WebhookResumed = z.strictObject({ data: Webhook }).meta({ id: 'WebhookResumed' })
+export const Health = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' })
+export const Readiness = z.strictObject({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }).meta({ id: 'Readiness' })

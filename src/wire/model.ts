@@ -1,0 +1,390 @@
+/**
+ * The wire model: everything touchline sends to or accepts from its live clients, declared once, as zod
+ * schemas. The live fixture, the typed changes in both frame formats, the subscription, every WebSocket
+ * frame both ways and the protocol's error codes (docs/protocol.md).
+ *
+ * Everything else is derived from this file and never written by hand:
+ * - the gateway's TypeScript types (`z.infer`, exported beside each schema under the same name);
+ * - the JSON Schemas inside `/docs/asyncapi.json` and `/docs/openapi.json` (src/wire/documents.ts);
+ * - the client package's type declarations, packages/client/src/wire.ts (`npm run generate`).
+ *
+ * Each schema a document or the client names carries `meta({ id })`: that id is its name in both documents
+ * (`#/components/schemas/<id>`) and in the client's declarations. Objects are strict, so a field the server
+ * starts sending without declaring it here fails the tests that validate recorded traffic against the
+ * documents. `describe()` texts end up in the documents and as doc comments in the client's declarations.
+ */
+import { z } from 'zod'
+
+/** The protocol version in `hello`; a change that breaks clients bumps it. */
+export const PROTOCOL_VERSION = 1
+
+/** Largest client frame accepted, in bytes: a subscribe with every list at its cap fits in under 2 KiB. */
+export const MAX_CLIENT_FRAME_BYTES = 16 * 1024
+
+// ---- building blocks ---------------------------------------------------------------------------------
+
+/** Upstream ids are positive safe integers. */
+const Id = z.number().int().positive()
+/** A list of ids, as filters name them. */
+export const IdsSchema = z.array(Id).max(1000).meta({ id: 'Ids' })
+export const CursorSchema = z.string().meta({
+  id: 'Cursor',
+  description: 'Opaque cursor `<epoch>:<offset>`; resume from it with `since`.',
+  examples: ['k3f9a2:1042']
+})
+const Timestamp = z.iso.datetime({ offset: true })
+const Count = z.number().int().nonnegative()
+/** Goals can be unknown (upstream sent no score): null, never a guessed 0. */
+const Goals = z.number().int().nullable()
+
+// ---- the live fixture ---------------------------------------------------------------------------------
+
+export const SIDES = ['home', 'away'] as const
+export const SideSchema = z.enum(SIDES).meta({ id: 'Side' })
+export type Side = z.infer<typeof SideSchema>
+
+export const PHASES = ['scheduled', 'live', 'break', 'finished', 'postponed', 'cancelled', 'suspended', 'unknown'] as const
+export const PhaseSchema = z.enum(PHASES).meta({ id: 'Phase', description: 'touchline\'s classification of the upstream state.' })
+export type Phase = z.infer<typeof PhaseSchema>
+
+export const LiveTeamSchema = z.strictObject({
+  id: Id,
+  name: z.string(),
+  short_code: z.string().nullable(),
+  image_path: z.string().nullable(),
+  score: Goals.describe('Current goals (regular and extra time; the shoot-out is in `scores.penalty_shootout`). Null when upstream sent no score: unknown, not 0.')
+}).meta({ id: 'LiveTeam' })
+export type LiveTeam = z.infer<typeof LiveTeamSchema>
+
+export const LiveStateSchema = z.strictObject({
+  id: z.number().int(),
+  code: z.string().meta({ examples: ['INPLAY_1ST_HALF', 'HT', 'FT'] }),
+  name: z.string(),
+  phase: PhaseSchema
+}).meta({ id: 'LiveState' })
+export type LiveState = z.infer<typeof LiveStateSchema>
+
+const Person = z.strictObject({ id: z.number().int().nullable(), name: z.string().nullable() }).meta({ id: 'Person', description: 'A player as events name them; either part may be unknown.' }).nullable()
+
+export const LiveEventSchema = z.strictObject({
+  id: Id,
+  type_id: z.number().int().describe('Upstream event type id (14 goal, 15 own goal, 16 penalty, 19 yellow card, ...).'),
+  type: z.string().describe('Developer name of the type: GOAL, OWNGOAL, PENALTY, YELLOWCARD, REDCARD, SUBSTITUTION, ...'),
+  minute: z.number().int().nullable().describe('Null when upstream sent no usable minute. Shoot-out kicks carry the kick number.'),
+  extra_minute: z.number().int().nullable(),
+  side: SideSchema.nullable(),
+  team_id: z.number().int().nullable(),
+  player: Person,
+  related_player: Person,
+  result: z.string().nullable().describe('Score after the event, e.g. "1-0".'),
+  info: z.string().nullable(),
+  addition: z.string().nullable(),
+  sort_order: z.number().int().nullable()
+}).meta({ id: 'LiveEvent' })
+export type LiveEvent = z.infer<typeof LiveEventSchema>
+
+/** Event fields a delta frame leaves out when they are null. */
+export const EVENT_DETAILS = ['extra_minute', 'related_player', 'result', 'info', 'addition'] as const
+type EventDetail = typeof EVENT_DETAILS[number]
+
+/** An event as a delta frame carries it: the details that are null left out. */
+export const DeltaEventSchema = LiveEventSchema.partial(Object.fromEntries(EVENT_DETAILS.map((f) => [f, true])) as { [K in EventDetail]: true })
+  .meta({ id: 'DeltaEvent', description: 'An event as a delta carries it: the details that are null (extra_minute, related_player, result, info, addition) left out.' })
+export type DeltaEvent = z.infer<typeof DeltaEventSchema>
+
+export const MatchClockSchema = z.strictObject({
+  period_started_at: Timestamp.describe('When the running period\'s clock read `counts_from`:00.'),
+  counts_from: z.number().int().describe('Minute the period counts from: 0, 45, 90, 105.'),
+  length: z.number().int().nullable().describe('Regulation minutes of the period (45, 15); null when unknown.'),
+  added: z.number().int().nullable().describe('Added time announced for the period, in minutes; null before it is.'),
+  rate: z.number().positive().describe('Match seconds per real second: 1 against the real API, the simulator\'s speed against the embedded provider.'),
+  ticking: z.boolean().describe('Whether the clock runs now (false while play is stopped).')
+}).meta({
+  id: 'MatchClock',
+  description: 'The match clock, run by the client: the minute at time t is `counts_from + floor((t - period_started_at) * rate / 60 s)` while `ticking`, else the fixture\'s `minute`. Ticks this clock shows anyway are not sent; a `clock` change carrying `clock` is a correction.'
+})
+export type MatchClock = z.infer<typeof MatchClockSchema>
+
+export const ScoreSchema = z.strictObject({ home: z.number().int(), away: z.number().int() }).meta({ id: 'Score' })
+const ScorePair = z.strictObject({ home: Goals, away: Goals })
+
+export const LiveFixtureSchema = z.strictObject({
+  id: Id,
+  league_id: Id,
+  season_id: z.number().int().nullable(),
+  stage_id: z.number().int().nullable(),
+  round_id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  starting_at: Timestamp.nullable().describe('Kick-off, ISO 8601 UTC.'),
+  state: LiveStateSchema,
+  minute: z.number().int().nullable().describe('Match clock minute at the fixture\'s last change; null when no clock runs or it is unknown. Clients run the clock from `clock`.'),
+  period: z.string().nullable().meta({ examples: ['1st-half'] }),
+  clock: MatchClockSchema.nullable().optional().describe('The running clock of the period; null when there is none (before kick-off, breaks, the shoot-out).'),
+  home: LiveTeamSchema,
+  away: LiveTeamSchema,
+  scores: z.record(z.string(), ScoreSchema).describe('Scores by type, keyed by the upstream description lower-cased: current, 1st_half, 2nd_half, penalty_shootout, ...'),
+  events: z.array(LiveEventSchema).describe('Match events in match order; shoot-out kicks last.'),
+  result_info: z.string().nullable(),
+  length: z.number().int().nullable(),
+  updated_at: Timestamp.describe('When this fixture last changed in touchline.'),
+  version: Count.describe('Monotonic per fixture, +1 per applied change set.')
+}).meta({ id: 'LiveFixture', description: 'touchline\'s normalized fixture, the same from every upstream.' })
+export type LiveFixture = z.infer<typeof LiveFixtureSchema>
+
+// ---- changes ----------------------------------------------------------------------------------------
+
+/** Every kind of change, in the order the differ emits them within one change set. */
+export const CHANGE_KINDS = [
+  'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
+  'period_changed', 'clock', 'fixture_updated', 'fixture_removed'
+] as const
+export const ChangeKindSchema = z.enum(CHANGE_KINDS).meta({ id: 'ChangeKind' })
+export type ChangeKind = z.infer<typeof ChangeKindSchema>
+
+const SCORE_TYPE = 'Another count than the current score, e.g. `penalty_shootout`; absent for the current score.'
+const GOALS = 'The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.'
+
+/** One schema per kind, in both formats: `full` (with previous values) and `delta` (the new values only). */
+export const FixtureAddedSchema = z.strictObject({ kind: z.literal('fixture_added') }).meta({ id: 'FixtureAdded', description: 'The fixture entered the live set.' })
+export const FixtureRemovedSchema = z.strictObject({ kind: z.literal('fixture_removed') }).meta({ id: 'FixtureRemoved', description: 'The fixture left the live set (usually some minutes after full time).' })
+
+export const StateChangedSchema = z.strictObject({ kind: z.literal('state_changed'), state: LiveStateSchema, previous: LiveStateSchema }).meta({ id: 'StateChanged' })
+export const DeltaStateChangedSchema = StateChangedSchema.omit({ previous: true }).meta({ id: 'DeltaStateChanged' })
+
+export const ScoreChangedSchema = z.strictObject({
+  kind: z.literal('score_changed'),
+  home: Goals,
+  away: Goals,
+  previous: ScorePair,
+  score_type: z.string().optional().describe(SCORE_TYPE),
+  goals: z.array(LiveEventSchema).min(1).optional().describe(GOALS)
+}).meta({ id: 'ScoreChanged' })
+export const DeltaScoreChangedSchema = z.strictObject({
+  kind: z.literal('score_changed'),
+  home: Goals,
+  away: Goals,
+  previous: ScorePair.optional().describe('Absent on score types the delta sets one by one.'),
+  score_type: z.string().optional().describe(SCORE_TYPE),
+  goals: z.array(DeltaEventSchema).min(1).optional().describe(GOALS)
+}).meta({ id: 'DeltaScoreChanged' })
+
+export const EventAddedSchema = z.strictObject({ kind: z.literal('event_added'), event: LiveEventSchema }).meta({ id: 'EventAdded' })
+export const DeltaEventAddedSchema = z.strictObject({
+  kind: z.literal('event_added'),
+  event: DeltaEventSchema,
+  index: Count.optional().describe('Only when the event does not go last: its position in `events` as the list is when this change is applied (else it is appended).')
+}).meta({ id: 'DeltaEventAdded' })
+
+export const EventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: LiveEventSchema, previous: LiveEventSchema }).meta({ id: 'EventUpdated' })
+export const DeltaEventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: DeltaEventSchema }).meta({ id: 'DeltaEventUpdated' })
+
+export const EventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: LiveEventSchema })
+  .meta({ id: 'EventRemoved', description: 'An event that disappeared upstream, typically a goal cancelled by VAR.' })
+export const DeltaEventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: DeltaEventSchema }).meta({ id: 'DeltaEventRemoved' })
+
+export const PeriodChangedSchema = z.strictObject({ kind: z.literal('period_changed'), period: z.string().nullable(), previous: z.string().nullable() }).meta({ id: 'PeriodChanged' })
+export const DeltaPeriodChangedSchema = PeriodChangedSchema.omit({ previous: true }).meta({ id: 'DeltaPeriodChanged' })
+
+const CLOCK_CORRECTION = 'Only when the running clock changed (a correction: added time, play stopped or restarted, drift).'
+export const ClockChangedSchema = z.strictObject({
+  kind: z.literal('clock'),
+  minute: z.number().int().nullable(),
+  previous: z.number().int().nullable(),
+  clock: MatchClockSchema.nullable().optional().describe(CLOCK_CORRECTION)
+}).meta({ id: 'ClockChanged', description: 'The minute moved in a way the running clock does not show, or the clock itself changed.' })
+export const DeltaClockChangedSchema = z.strictObject({
+  kind: z.literal('clock'),
+  minute: z.number().int().nullable().optional().describe('Absent: the minute the clock shows at the frame\'s `at`.'),
+  clock: MatchClockSchema.nullable().optional().describe(CLOCK_CORRECTION)
+}).meta({ id: 'DeltaClockChanged' })
+
+export const FixtureUpdatedSchema = z.strictObject({
+  kind: z.literal('fixture_updated'),
+  fields: z.record(z.string(), z.object({ value: z.unknown(), previous: z.unknown() }))
+}).meta({ id: 'FixtureUpdated', description: 'Every other top-level field that changed (name, kick-off, team details, other score types...), each with its new and previous value.' })
+export const DeltaFixtureUpdatedSchema = z.strictObject({
+  kind: z.literal('fixture_updated'),
+  fields: z.record(z.string(), z.strictObject({ value: z.unknown() }))
+}).meta({ id: 'DeltaFixtureUpdated', description: 'Whole new values, for every top-level field the other changes leave different.' })
+
+export const ChangeSchema = z.discriminatedUnion('kind', [
+  FixtureAddedSchema, StateChangedSchema, ScoreChangedSchema, EventAddedSchema, EventUpdatedSchema, EventRemovedSchema, PeriodChangedSchema, ClockChangedSchema, FixtureUpdatedSchema, FixtureRemovedSchema
+]).meta({ id: 'Change', description: 'One typed change; `kind` tells which.' })
+export type Change = z.infer<typeof ChangeSchema>
+
+export const DeltaChangeSchema = z.discriminatedUnion('kind', [
+  FixtureAddedSchema, DeltaStateChangedSchema, DeltaScoreChangedSchema, DeltaEventAddedSchema, DeltaEventUpdatedSchema, DeltaEventRemovedSchema,
+  DeltaPeriodChangedSchema, DeltaClockChangedSchema, DeltaFixtureUpdatedSchema, FixtureRemovedSchema
+]).meta({
+  id: 'DeltaChange',
+  description: 'One change of a `delta` frame: the new values only, no `previous` (but on `score_changed`). A frame whose changes give no `minute` sets the minute the fixture\'s clock shows at the frame\'s `at`. Events leave out the details that are null.'
+})
+export type DeltaChange = z.infer<typeof DeltaChangeSchema>
+
+// ---- change records and frames -------------------------------------------------------------------------
+
+const RecordHead = {
+  cursor: CursorSchema,
+  fixture_id: Id,
+  league_id: Id,
+  at: Timestamp.describe('When touchline detected the change.')
+}
+
+/** One entry of the event log: every change of one fixture detected in one poll, with the fixture after them. */
+export const ChangeRecordSchema = z.strictObject({
+  ...RecordHead,
+  changes: z.array(ChangeSchema).min(1).describe('Every change of the fixture detected in one poll (only the kinds asked for, with `kinds`).'),
+  fixture: LiveFixtureSchema
+})
+export type ChangeRecord = z.infer<typeof ChangeRecordSchema>
+
+export const FullChangeFrameSchema = z.strictObject({ type: z.literal('change'), ...ChangeRecordSchema.shape })
+  .meta({ id: 'FullChangeFrame', description: 'A change in `full` format: the changes of one fixture, with the fixture after them.' })
+export type FullChangeFrame = z.infer<typeof FullChangeFrameSchema>
+
+export const DeltaChangeFrameSchema = z.strictObject({
+  type: z.literal('change'),
+  ...RecordHead,
+  version: z.number().int().positive().describe('The fixture\'s version after the change. Apply the frame to the fixture held at `version - 1`; a jump past it means a lost frame: subscribe again with `since` the cursor of the last frame applied for that fixture.'),
+  changes: z.array(DeltaChangeSchema).min(1)
+}).meta({
+  id: 'DeltaChangeFrame',
+  description: 'A change in `delta` format: no `fixture`; applying `changes` in order to the fixture at `version - 1` gives the stored fixture (`updated_at` becomes `at`). Without the previous version (a fixture\'s first frame, the first of a `/v1/changes` page) the frame is full.'
+})
+export type DeltaChangeFrame = z.infer<typeof DeltaChangeFrameSchema>
+
+export const ChangeFrameSchema = z.union([FullChangeFrameSchema, DeltaChangeFrameSchema]).meta({
+  id: 'ChangeFrame',
+  description: 'One change of one fixture, in the connection\'s format. Sent over WebSocket, as the SSE `change` event, and as the items of `/v1/changes`.'
+})
+export type ChangeFrame = z.infer<typeof ChangeFrameSchema>
+
+export const FORMATS = ['full', 'delta'] as const
+export const FormatSchema = z.enum(FORMATS).meta({
+  id: 'Format',
+  default: 'full',
+  description: 'Change frame format: `full` frames carry the fixture after the change; `delta` frames carry its `version` and the typed changes with the values they set. Snapshots and replays are full in both. Refused together with `kinds`: a delta needs every change of its fixture.'
+})
+export type Format = z.infer<typeof FormatSchema>
+
+/** Why `kinds` and `format: "delta"` are refused together. */
+export const DELTA_WITH_KINDS = 'format "delta" needs every change of a fixture and cannot be combined with kinds; use format "full" with kinds'
+
+// ---- subscriptions and client frames ----------------------------------------------------------------------
+
+/** `ref` is opaque to the server and echoed back; strings are the documented form, numbers are tolerated. */
+export const RefSchema = z.union([z.string().max(64), z.number()]).meta({ id: 'Ref', description: 'Opaque to the server, echoed in the reply; strings are the documented form.' })
+export type Ref = z.infer<typeof RefSchema>
+
+const Leagues = z.union([IdsSchema, z.literal('*')]).describe('League ids, or `"*"`: every league the key may see, including leagues that appear later.')
+const Kinds = z.array(ChangeKindSchema).min(1).max(CHANGE_KINDS.length * 2)
+
+/** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed. */
+export const SubscriptionSchema = z.strictObject({
+  leagues: Leagues.optional(),
+  fixtures: IdsSchema.optional(),
+  teams: IdsSchema.optional().describe('Team ids: a change matches when either participant is followed.'),
+  kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.')
+}).meta({ id: 'Subscription' })
+export type Subscription = z.infer<typeof SubscriptionSchema>
+
+export const SubscribeFrameSchema = z.strictObject({
+  op: z.literal('subscribe'),
+  ref: RefSchema.optional(),
+  ...SubscriptionSchema.shape,
+  since: z.string().max(128).optional().describe('Replay every matching change after this cursor, then go live with no gap and no duplicate.'),
+  snapshot: z.boolean().optional().meta({ default: true, description: 'Send the current state of every matching live fixture first.' }),
+  format: FormatSchema.optional().describe('The format of the connection\'s change frames from now on (the latest subscribe naming one sets it; `full` until then). Refused with `kinds` (named here or already set on the connection).')
+}).meta({
+  id: 'SubscribeFrame',
+  description: 'Adds to the connection\'s subscription, within the key\'s leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`). A subscribe naming kinds replaces the connection\'s kinds filter.'
+})
+export type SubscribeFrame = z.infer<typeof SubscribeFrameSchema>
+
+export const UnsubscribeFrameSchema = z.strictObject({
+  op: z.literal('unsubscribe'),
+  ref: RefSchema.optional(),
+  ...SubscriptionSchema.shape
+}).meta({ id: 'UnsubscribeFrame', description: 'Removes ids or kinds. Without any list: removes the whole subscription and resets `kinds` to every kind.' })
+export type UnsubscribeFrame = z.infer<typeof UnsubscribeFrameSchema>
+
+export const PingFrameSchema = z.strictObject({ op: z.literal('ping'), ref: RefSchema.optional() }).meta({ id: 'PingFrame', description: 'Application-level ping, answered with pong.' })
+
+export const ClientFrameSchema = z.discriminatedUnion('op', [SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema])
+export type ClientFrame = z.infer<typeof ClientFrameSchema>
+
+// ---- server frames -------------------------------------------------------------------------------------
+
+export const ERROR_CODES = ['invalid_message', 'unknown_op', 'forbidden', 'limit_exceeded', 'internal', 'unavailable'] as const
+export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
+  id: 'ErrorCode',
+  description: '`unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.'
+})
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>
+
+export const HelloFrameSchema = z.strictObject({
+  type: z.literal('hello'),
+  protocol: z.literal(PROTOCOL_VERSION),
+  cursor: CursorSchema,
+  heartbeat_ms: z.number().int().positive()
+}).meta({ id: 'HelloFrame', description: 'First frame after the upgrade.' })
+export type HelloFrame = z.infer<typeof HelloFrameSchema>
+
+const SubscriptionState = {
+  ref: RefSchema.optional(),
+  leagues: z.union([IdsSchema, z.literal('*')]),
+  fixtures: IdsSchema,
+  teams: IdsSchema,
+  kinds: z.array(ChangeKindSchema).optional().describe('Present only while the connection receives some kinds, not all.')
+}
+export const SubscribedFrameSchema = z.strictObject({ type: z.literal('subscribed'), ...SubscriptionState })
+  .meta({ id: 'SubscribedFrame', description: 'The connection\'s whole subscription after a subscribe.' })
+export const UnsubscribedFrameSchema = z.strictObject({ type: z.literal('unsubscribed'), ...SubscriptionState })
+  .meta({ id: 'UnsubscribedFrame', description: 'The connection\'s whole subscription after an unsubscribe.' })
+export type SubscribedFrame = z.infer<typeof SubscribedFrameSchema> | z.infer<typeof UnsubscribedFrameSchema>
+
+export const SnapshotFrameSchema = z.strictObject({
+  type: z.literal('snapshot'),
+  ref: RefSchema.optional(),
+  cursor: CursorSchema,
+  fixtures: z.array(LiveFixtureSchema)
+}).meta({ id: 'SnapshotFrame', description: 'The current state of every matching live fixture; every change up to `cursor` is in it.' })
+export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
+
+export const ReplayFrameSchema = z.strictObject({
+  type: z.literal('replay'),
+  ref: RefSchema.optional(),
+  recovered: z.boolean().describe('False: the cursor was unknown, expired, from another epoch, or past the replay cap (1000); a fresh snapshot follows.'),
+  count: Count.describe('Change frames that follow.'),
+  cursor: CursorSchema.optional().describe('When recovered: the last log position examined. Once the `count` changes that follow have arrived, every change up to it was received or filtered out: resume from it.')
+}).meta({ id: 'ReplayFrame', description: 'Start of a replay from `since`.' })
+export type ReplayFrame = z.infer<typeof ReplayFrameSchema>
+
+export const PongFrameSchema = z.strictObject({ type: z.literal('pong'), ref: RefSchema.optional() }).meta({ id: 'PongFrame', description: 'Reply to ping.' })
+export type PongFrame = z.infer<typeof PongFrameSchema>
+
+export const ErrorFrameSchema = z.strictObject({
+  type: z.literal('error'),
+  ref: RefSchema.optional(),
+  code: ErrorCodeSchema,
+  message: z.string(),
+  leagues: IdsSchema.optional().describe('With `forbidden`: the leagues outside the key\'s scope.'),
+  fixtures: IdsSchema.optional().describe('With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers.'),
+  teams: IdsSchema.optional().describe('With `forbidden`: teams known (from the live fixtures) to play only outside the key\'s leagues.')
+}).meta({ id: 'ErrorFrame', description: 'A refused or failed operation; the connection stays up.' })
+export type ErrorFrame = z.infer<typeof ErrorFrameSchema>
+
+export const ServerFrameSchema = z.union([HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema, ErrorFrameSchema])
+export type ServerFrame = z.infer<typeof ServerFrameSchema>
+
+/** WebSocket close codes. */
+export const CLOSE_CODES = {
+  /** The key was revoked or no longer allows the connection's origin. */
+  keyRevoked: 4001,
+  /** More than 1 MiB waited in the socket's buffer. */
+  slowConsumer: 4008,
+  /** Over the key's `max_connections` (after a keys reload). */
+  tooMany: 4029,
+  /** The server is shutting down; the reason is the cursor to resume from. */
+  goingAway: 1001
+} as const

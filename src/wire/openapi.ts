@@ -1,0 +1,156 @@
+/**
+ * The OpenAPI 3.1 document of the gateway's own HTTP endpoints (`/v1/...` and the operations endpoints),
+ * served at `/docs/openapi.json` and committed as docs/openapi.json. Its schemas are the wire model's
+ * (src/wire/model.ts, src/wire/http.ts). The REST passthrough (`/v3/football/...`) mirrors the upstream API
+ * and is described by the upstream's documentation and docs/passthrough.md, not here.
+ */
+import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import { PROTOCOL_VERSION } from './model.ts'
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: string, description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref(schema) } } })
+
+const idList = (what: string): JsonSchema => ({ type: 'string', pattern: '^[1-9][0-9]{0,15}(,[1-9][0-9]{0,15})*$', description: `Comma-separated ${what} ids (or the parameter repeated).` })
+const query = (name: string, schema: JsonSchema, description: string): JsonSchema => ({ name, in: 'query', required: false, schema, description })
+
+const parameters: Record<string, JsonSchema> = {
+  Leagues: query('leagues', { oneOf: [idList('league'), { const: '*' }] }, 'League ids, or `*`: every league the key may see. Without leagues, fixtures and teams: every league the key may see.'),
+  Fixtures: query('fixtures', idList('fixture'), 'Fixture ids.'),
+  Teams: query('teams', idList('team'), 'A change or fixture matches when either participant is listed. A key limited to some leagues gets 403 for a team that plays (in the live fixtures) only outside them; other teams are delivered from its leagues only.'),
+  Kinds: query('kinds', { type: 'string', pattern: '^[a-z_]+(,[a-z_]+)*$' }, 'Comma-separated change kinds (see ChangeKind): only those changes are delivered; a change left with none is skipped.'),
+  Since: query('since', { type: 'string', maxLength: 128 }, 'Resume after this cursor.'),
+  Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.'),
+  Limit: query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Page size.'),
+  LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' },
+  WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' }
+}
+const p = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` })
+const filters = [p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds')]
+
+const responses: Record<string, JsonSchema> = {
+  E400: json('Error', 'Invalid query, including `format=delta` with `kinds` (`invalid_request`), or too many ids for a stream (`limit_exceeded`).'),
+  E401: json('Error', 'Missing or unknown client key (`unauthorized`).'),
+  E403: json('Error', 'Leagues or teams outside the key\'s scope, or an origin the key does not allow (`forbidden`).'),
+  E404: json('Error', 'The key has no webhook with that id (`not_found`).'),
+  E429: json('Error', 'Too many new connections from this address (`rate_limited`, with Retry-After) or for this key (`too_many_connections`).'),
+  E503: json('Error', 'The live store is unreachable (`unavailable`, with Retry-After), or the server is shutting down (`shutting_down`).')
+}
+const errors = (...statuses: number[]): Record<string, JsonSchema> =>
+  Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/E${s}` }]))
+
+/** Operations anyone may call: no key. */
+const OPEN: JsonSchema[] = []
+
+const paths: Record<string, Record<string, JsonSchema>> = {
+  '/v1/changes': {
+    get: {
+      operationId: 'listChanges',
+      tags: ['live'],
+      summary: 'The change log, paged by cursor',
+      description: 'With `format=delta`, a fixture\'s first change of each page is full and its later ones are deltas on it.',
+      parameters: [...filters, p('Since'), p('Format'), p('Limit')],
+      responses: { 200: json('ChangesPage', 'Changes after `since` (from the oldest retained without it).'), ...errors(400, 401, 403, 503) }
+    }
+  },
+  '/v1/sse': {
+    get: {
+      operationId: 'streamChanges',
+      tags: ['live'],
+      summary: 'The same changes as Server-Sent Events',
+      description: 'Events `snapshot` (without a resume point), `replay` (when resuming), `change` (id: its cursor) and `error`, whose `data` are the WebSocket frames of the same names (`/docs/asyncapi.json`). Resume with Last-Event-ID or `since`. Comment lines are heartbeats.',
+      parameters: [...filters, p('Since'), p('Format'), p('LastEventId')],
+      responses: {
+        200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        ...errors(400, 401, 403, 429, 503)
+      }
+    }
+  },
+  '/v1/fixtures/live': {
+    get: {
+      operationId: 'listLiveFixtures',
+      tags: ['live'],
+      summary: 'The live snapshot',
+      description: '`kinds` is accepted for symmetry with the other endpoints and has nothing to narrow here: the snapshot lists fixtures, not changes.',
+      parameters: filters,
+      responses: { 200: json('LiveFixtures', 'Every matching live fixture the key may see, sorted by id.'), ...errors(400, 401, 403, 503) }
+    }
+  },
+  '/v1/webhooks': {
+    get: {
+      operationId: 'listWebhooks',
+      tags: ['webhooks'],
+      summary: 'The key\'s webhook endpoints: state, acknowledged cursor, lag, last status and error',
+      responses: { 200: json('Webhooks', 'Every endpoint the keys file gives this key.'), ...errors(401, 503) }
+    }
+  },
+  '/v1/webhooks/{id}/resume': {
+    post: {
+      operationId: 'resumeWebhook',
+      tags: ['webhooks'],
+      summary: 'Resumes a paused webhook endpoint from its acknowledged cursor',
+      parameters: [p('WebhookId')],
+      responses: { 200: json('WebhookResumed', 'The endpoint, as it is now.'), ...errors(401, 404, 503) }
+    }
+  },
+  '/v1/status': {
+    get: {
+      operationId: 'getStatus',
+      tags: ['operations'],
+      summary: 'Operational status (what /status draws); no key required',
+      security: OPEN,
+      responses: { 200: json('Status', 'Budget, poller, connections and an hour of samples.'), ...errors(503) }
+    }
+  },
+  '/healthz': {
+    get: { operationId: 'getHealth', tags: ['operations'], summary: 'Liveness', security: OPEN, responses: { 200: json('Health', 'The process is up.'), ...errors(503) } }
+  },
+  '/readyz': {
+    get: {
+      operationId: 'getReadiness',
+      tags: ['operations'],
+      summary: 'Readiness: the store answers',
+      security: OPEN,
+      responses: { 200: json('Readiness', 'Ready.'), 503: json('Readiness', 'A dependency does not answer.') }
+    }
+  },
+  '/metrics': {
+    get: {
+      operationId: 'getMetrics',
+      tags: ['operations'],
+      summary: 'Prometheus metrics',
+      security: OPEN,
+      responses: { 200: { description: 'Prometheus text exposition.', content: { 'text/plain': { schema: { type: 'string' } } } }, ...errors(503) }
+    }
+  }
+}
+
+const ROOTS = ['Error', 'ChangesPage', 'LiveFixtures', 'Status', 'Webhooks', 'WebhookResumed', 'Health', 'Readiness', 'Format']
+
+export function openApiDocument () {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'touchline HTTP API',
+      version: `${PROTOCOL_VERSION}.0.0`,
+      description: 'Live football from a touchline gateway: the change log, Server-Sent Events and the live snapshot, answered from the gateway\'s store and never upstream. The WebSocket protocol is described at `/docs/asyncapi.json`.',
+      license: { name: 'MIT', identifier: 'MIT' }
+    },
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
+    security: [{ apiToken: [] }, { authorization: [] }],
+    tags: [
+      { name: 'live', description: 'Live changes and fixtures, from the gateway\'s store.' },
+      { name: 'webhooks', description: 'The state of the key\'s webhook endpoints.' },
+      { name: 'operations', description: 'Health, readiness, status and metrics.' }
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'A touchline client key, in the query (browsers\' EventSource cannot set headers).' },
+        authorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The same client key in the Authorization header, bare or as `Bearer <key>`.' }
+      },
+      schemas: componentSchemas('draft-2020-12', ROOTS),
+      parameters,
+      responses
+    }
+  }
+}
