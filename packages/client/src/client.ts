@@ -192,6 +192,11 @@ export class TouchlineClient {
     return this
   }
 
+  /** What the client follows now (after `forbidden` answers dropped what the key may not see), and its kinds filter. */
+  get subscription (): { leagues: number[] | '*', fixtures: number[], teams: number[], kinds?: ChangeKind[] } {
+    return { ...this.#everything(), ...(this.#kinds !== undefined ? { kinds: [...this.#kinds] } : {}) }
+  }
+
   /** Whether what is followed takes in this fixture. */
   follows (f: Pick<LiveFixture, 'id' | 'league_id'> & { home?: { id: number }, away?: { id: number } }): boolean {
     const w = this.#wanted

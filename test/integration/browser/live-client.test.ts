@@ -63,7 +63,7 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
       const second = g.sockets[1]
       g.dispatchEvent(new g.Event('online')) // still reconnecting, but a socket is trying: no third one
       const afterOnline = g.sockets.length
-      client.open() // a direct reconnection closes the connecting socket first
+      client.reconnectNow() // a direct reconnection closes the connecting socket first
       const third = g.sockets[2]
       third.open()
       third.frame({ type: 'hello', heartbeat_ms: 60_000 })
@@ -130,7 +130,7 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
       await new Promise((resolve) => setTimeout(resolve, 1300))
       const caughtUp = ws.sent[2]
       ws.frame({ type: 'error', ref: caughtUp.ref, code: 'forbidden', message: "leagues outside this key's scope: 501", leagues: [501] })
-      return { retried, caughtUp, leagues: [...client.wanted.leagues], states, closed: ws.closedWith !== undefined }
+      return { retried, caughtUp, leagues: client.subscription.leagues, states, closed: ws.closedWith !== undefined }
     })
     expect(result.retried).toMatchObject({ op: 'subscribe', leagues: [501], snapshot: true })
     expect(result.caughtUp).toMatchObject({ op: 'subscribe', leagues: [501], since: 'c7', snapshot: false })
