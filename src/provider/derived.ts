@@ -9,6 +9,7 @@
 import type { Kind } from '../contract/resources.ts'
 import { State } from '../contract/states.ts'
 import { EventType } from '../contract/types.ts'
+import { hashInt } from './rng.ts'
 import type { Rec, World } from './world.ts'
 
 const SPORT: Rec = { id: 1, name: 'Football' }
@@ -43,14 +44,6 @@ type Side = typeof SIDES[number]
 
 /** Official lineups and formations appear about an hour before kick-off (the docs' lineup tutorial). */
 const LINEUP_LEAD_S = 3600
-
-/** A small deterministic hash, for the values the dataset does not hold (weather, fees). */
-const mix = (n: number): number => {
-  let x = (n ^ 0x9e3779b9) >>> 0
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0
-  return (x ^ (x >>> 16)) >>> 0
-}
 
 const teamOf = (f: Rec, side: Side): number => Number(side === 'home' ? f.home_team_id : f.away_team_id)
 
@@ -90,7 +83,7 @@ function transfers (w: World): Rec[] {
     ;(w.ds.squads.get(team.id) ?? []).forEach((playerId, i) => {
       const player = w.get('player', playerId)
       if (i % 5 !== 4 || player === undefined || from === undefined) return
-      const type = [219, 218, 220][mix(playerId) % 3] as number
+      const type = [219, 218, 220][hashInt(playerId) % 3] as number
       out.push({
         id: playerId,
         sport_id: 1,
@@ -100,10 +93,10 @@ function transfers (w: World): Rec[] {
         to_team_id: team.id,
         position_id: player.position_id,
         detailed_position_id: player.detailed_position_id,
-        date: new Date(start - (1 + (mix(playerId) % 60)) * 86_400_000).toISOString().slice(0, 10),
+        date: new Date(start - (1 + (hashInt(playerId) % 60)) * 86_400_000).toISOString().slice(0, 10),
         career_ended: false,
         completed: true,
-        amount: type === 219 ? 250_000 * (1 + (mix(playerId) % 80)) : null
+        amount: type === 219 ? 250_000 * (1 + (hashInt(playerId) % 80)) : null
       })
     })
   })
@@ -193,7 +186,7 @@ export const showsOn = (f: Rec, stationId: number): boolean => stationIds(f).inc
 
 /** The `weatherReport` include: a forecast before kick-off, the actual weather after. */
 export function weatherReport (w: World, f: Rec, now: number): Rec {
-  const h = mix(f.id)
+  const h = hashInt(f.id)
   const day = 4 + (h % 22)
   const temperature = { day, morning: day - 3, evening: day - 1, night: day - 5 }
   return {

@@ -5,7 +5,7 @@
 import { asciiLetters, imagePath, type BuildContext } from './context.ts'
 import type { CountrySeed } from './geo-data.ts'
 import { CLUB_STYLES, NAME_POOLS, SURFACES, VENUE_STYLES, type ClubStyle } from './names.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import type { City, Team, Venue } from './types.ts'
 
 /** Venue capacity ranges by tier: 1 top flight, 2 second rank, 3 lower leagues, 0 national stadium. */

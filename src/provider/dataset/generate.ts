@@ -11,7 +11,7 @@ import { buildGeo } from './geo.ts'
 import type { CountrySeed } from './geo-data.ts'
 import { indexDataset } from './indexes.ts'
 import { PeopleFactory } from './people.ts'
-import { createRng } from './rng.ts'
+import { Rng } from '../rng.ts'
 import { buildSeason } from './season.ts'
 import { TYPE_RECORDS } from './type-records.ts'
 import type { FixtureBase } from '../../contract/football.ts'
@@ -160,7 +160,7 @@ export function generateDataset (options: GenerateOptions = {}): Dataset {
   const ctx: BuildContext = {
     seed,
     anchor,
-    rng: createRng(seed),
+    rng: new Rng(seed),
     geo,
     ids: new Ids(),
     out,

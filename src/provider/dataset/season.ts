@@ -6,7 +6,7 @@ import type { LeagueSpec } from './competitions.ts'
 import type { BuildContext } from './context.ts'
 import { DAY, ymd, ymdhms } from './dates.ts'
 import { playFriendlies, playKnockout, playTable, type PhaseResult } from './phases.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import { parseKickoffs, timeline, type Kickoff, type Slot } from './schedule.ts'
 import type { DatasetFixture, FixtureKind, Group, League, Round, Season, Stage } from './types.ts'
 
