@@ -18,7 +18,8 @@ import { HourlyWindows } from '../contract/hourly-window.ts'
 import { runHandler, type HandlerContext } from './handlers.ts'
 import { featureError } from './access.ts'
 import { renderAll, type RenderContext } from './render.ts'
-import type { Rec, World } from './world.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 import type { Faults } from './faults.ts'
 import { CursorCodec, pageOf } from './paging.ts'
 
@@ -118,7 +119,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   if (!charge.allowed) return tooManyRequests(endpoint.entity, charge.state.limit, charge.state.resetsInSeconds)
   const headers = rateLimitHeaders(charge.state)
   const envelope: Record<string, unknown> = {}
-  const render: RenderContext = { world: opts.world, caller, query: parsed.query, now, fixtureType: endpoint.fixtureType }
+  const render: RenderContext = { world: opts.world, caller, query: parsed.query, now }
 
   if (result.kind === 'usage') {
     envelope.data = limiter.usage(caller.token, caller.plan.hourlyLimit, now).map(result.format)

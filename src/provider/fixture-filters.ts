@@ -3,7 +3,8 @@
  * today; and the odds filters (markets, bookmakers) of the odds feeds and the fixtures' odds includes.
  */
 import { filterIds, type ParsedFilter } from '../contract/query.ts'
-import type { Rec, World } from './world.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 
 export function filterFixtures (world: World, fixtures: Rec[], filters: ReadonlyMap<string, ParsedFilter>, now: number): Rec[] {
   const ids = (name: string): Set<number> | undefined => filterIds(filters, name)

@@ -11,7 +11,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Pagination } from '../contract/envelope.ts'
 import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
 import type { ErrorReply } from './errors.ts'
-import type { Rec } from './world.ts'
+import type { Rec } from './records.ts'
 
 interface CursorPayload {
   /** Version of the payload layout. */

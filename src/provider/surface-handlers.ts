@@ -9,7 +9,8 @@ import { LIVE_STATE_IDS, State } from '../contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
 import { filterOdds } from './fixture-filters.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
-import { ODDS_MARKET, type Rec } from './world.ts'
+import { ODDS_MARKET } from './derived-tables.ts'
+import type { Rec } from './records.ts'
 
 const NONE: Handler = () => many([])
 
