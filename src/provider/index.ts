@@ -6,11 +6,14 @@
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildProviderApp } from './app.ts'
+import { startOfTodayUtc } from './dataset/dates.ts'
 import { generateDataset } from './dataset/generate.ts'
 import { createFaults, type FaultOptions, type Faults } from './faults.ts'
 import { createLiveSource } from './live.ts'
 import { planReplays, withPlayback, withReplays, type ReplayFile } from './replays.ts'
 import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
+import { DEFAULT_SIM_SPEED } from './sim/clock.ts'
+import { DEFAULT_LIVE_TARGET } from './sim/schedule.ts'
 import { World } from './world.ts'
 
 export interface ProviderOptions {
@@ -58,10 +61,10 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
-  const speed = opts.simSpeed ?? 60
+  const speed = opts.simSpeed ?? DEFAULT_SIM_SPEED
   const plan = planReplays(opts.replay ?? [], startMs, speed)
-  const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), plan)
-  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? 6, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
+  const dataset = withReplays(generateDataset({ seed, anchor: startOfTodayUtc(startMs) }), plan)
+  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
   const live = withPlayback(sim, plan.playback, opts.latestTracks ?? 'all')
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
@@ -93,9 +96,4 @@ export async function startProvider (opts: ProviderOptions = {}): Promise<Runnin
   return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, changedAt, close: async () => { await app.close() } }
 }
 
-function startOfDayUtc (ms: number): number {
-  const d = new Date(ms)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) / 1000
-}
-
-export { DEMO_TOKENS, REFUSED_TOKENS } from './plans.ts'
+export { DEMO_TOKENS } from './plans.ts'

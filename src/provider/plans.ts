@@ -17,7 +17,7 @@ export interface Plan {
   burst: boolean
 }
 
-export const FREE_LEAGUES = [271, 501] as const
+const FREE_LEAGUES = [271, 501] as const
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {
   Free: { name: 'Free', hourlyLimit: 3000, leagues: FREE_LEAGUES, features: new Set(), burst: false },
@@ -27,7 +27,7 @@ export const PLANS: Readonly<Record<PlanName, Plan>> = {
   Enterprise: { name: 'Enterprise', hourlyLimit: 5000, leagues: '*', features: new Set(['xg', 'odds', 'predictions']), burst: true }
 }
 
-export type TokenStatus = 'active' | 'revoked' | 'regenerated' | 'expired' | 'other-environment'
+type TokenStatus = 'active' | 'revoked' | 'regenerated' | 'expired' | 'other-environment'
 
 export interface TokenRecord {
   token: string

@@ -24,8 +24,6 @@ export interface GenerateOptions {
   anchor?: number
 }
 
-export { startOfTodayUtc }
-
 function countrySeed (ctx: BuildContext, iso3: string): CountrySeed {
   const id = ctx.geo.byIso3.get(iso3)?.id
   const seed = id === undefined ? undefined : ctx.geo.seeds.get(id)

@@ -45,7 +45,7 @@ export interface City {
   geonameid: number
 }
 
-export type LeagueType = 'league' | 'phase'
+type LeagueType = 'league' | 'phase'
 /** Spec 2.11. The wire spelling of the last three is "not shown"; these are the spec's own words. */
 export type LeagueSubType = 'domestic' | 'domestic_cup' | 'international' | 'cup_international' | 'play-offs' | 'friendly'
 

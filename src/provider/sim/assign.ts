@@ -47,7 +47,7 @@ export function startMatch (fixtureId: number, home: SimTeam, away: SimTeam): Ma
   }
 }
 
-export function ordinal (n: number): string {
+function ordinal (n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13
   const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'
   return `${n}${suffix}`
