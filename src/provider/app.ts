@@ -1,7 +1,8 @@
 /**
  * The embedded provider's HTTP layer: one catch-all route under `/v3` that runs every request through the
- * same steps as the upstream: authenticate (part 5), find the endpoint (404), validate the query (4.1),
- * check the plan (403), resolve the data, charge the entity bucket (8.2, 429) and wrap it in the envelope (2.1).
+ * same steps as the upstream (docs/upstream.md): authenticate (401), find the endpoint (404), validate the
+ * query (400), check the plan (403), resolve the data, charge the entity's hourly bucket (429) and wrap it in
+ * the envelope.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
@@ -129,7 +130,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
     envelope.data = renderAll(endpoint.kind, rows, render)
     if (pagination !== undefined) envelope.pagination = pagination
   }
-  // The real API answers an empty livescores/latest with 200, a message and no `data` (upstream-facts §0.3).
+  // The real API answers an empty livescores/latest with 200, a message and no `data` (docs/upstream.md, "Livescores").
   if (endpoint.id === 'livescores.latest' && Array.isArray(envelope.data) && envelope.data.length === 0) {
     delete envelope.data
     envelope.message = NO_RESULTS

@@ -35,7 +35,7 @@ function fixtureParticipants (w: World, f: Rec, ctx: IncludeContext): Rec[] {
   })
 }
 
-/** `events` holds the match events, `timeline` the timeline-only rows (upstream-facts §3.3); `eventTypes` narrows both. */
+/** `events` holds the match events, `timeline` the timeline-only rows (`section: "timeline"`); `eventTypes` narrows both. */
 function fixtureEvents (rows: (w: World, f: Rec, now: number) => Rec[]) {
   return (w: World, f: Rec, ctx: IncludeContext): Rec[] => {
     const types = typeFilter(ctx, 'eventtypes')

@@ -1,6 +1,6 @@
 /**
- * The embedded provider: a full implementation of spec/football-data-service.md over real HTTP, with a
- * generated dataset and a live match simulator. `startProvider` is what tests, benchmarks and `touchline
+ * The embedded provider: the upstream football API as docs/upstream.md describes it, over real HTTP, with a
+ * generated dataset and a live match simulator (docs/provider.md). `startProvider` is what tests, benchmarks and `touchline
  * serve` use; `touchline provider` runs it alone (src/provider/main.ts).
  */
 import type { FastifyInstance } from 'fastify'
@@ -29,9 +29,9 @@ export interface ProviderOptions {
   liveTarget?: number
   /** Clock in epoch milliseconds, injectable so tests can move time (rate-limit windows, matches). @default Date.now */
   now?: () => number
-  /** Override the hourly per-entity limit of some plans (spec 8.1), e.g. for rate-limit tests. */
+  /** Override the hourly per-entity limit of some plans (plans.ts), e.g. for rate-limit tests. */
   hourlyLimits?: Partial<Record<PlanName, number>>
-  /** Enterprise burst buffer above the hourly limit (spec 8.2 rule 9). @default 500 */
+  /** Requests an Enterprise token may make above its hourly limit before 429 (its burst buffer). @default 500 */
   burstBuffer?: number
   /** Fault injection, off by default; can be changed later through `faults.set`. */
   faults?: FaultOptions

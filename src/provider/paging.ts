@@ -1,5 +1,5 @@
 /**
- * Pages of a list endpoint, by offset (`page`, `per_page`) or by cursor (upstream-facts §6), for the embedded
+ * Pages of a list endpoint, by offset (`page`, `per_page`) or by cursor (docs/upstream.md, "Pagination"), for the embedded
  * provider. A cursor is a bare opaque token (as the docs show it, not the full URL the official MCP server
  * describes): `<payload>.<signature>`, base64url. Its payload names the list it walks (endpoint, path
  * parameters, filters, order), the page size, and the last row handed out (id and sort key), never a page

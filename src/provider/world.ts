@@ -126,7 +126,7 @@ export class World {
     return table[`${kind}.${relation}`]?.() ?? []
   }
 
-  /** Dynamic filters that narrow a base list by a relation (spec 4.2: regionCities, regionCountries, leagueCountries). */
+  /** The core endpoints' dynamic filters that narrow a list by a relation: regionCities, regionCountries, leagueCountries. */
   applyRelationFilters (kind: Kind, records: Rec[], filters: ReadonlyMap<string, ParsedFilter>): Rec[] {
     const ids = (name: string): Set<number> | undefined => filterIds(filters, name)
     let out = records

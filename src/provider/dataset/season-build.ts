@@ -42,7 +42,7 @@ export interface FixtureDraft {
   neutral: boolean
 }
 
-/** Any fixed id: what tie-breaker rules mean is "not shown" by the spec. */
+/** Any fixed id: the docs do not say what tie-breaker rule ids mean. */
 const TIE_BREAKER_RULE = 171
 const WEEK_BEFORE = 3 * DAY
 const WEEK_AFTER = 4 * DAY

@@ -45,7 +45,7 @@ export const PERIOD_DEFS: Readonly<Record<PeriodKey, PeriodDef>> = {
 /** The legacy `periods` include shows extra time as one period of 30 minutes. */
 export const LEGACY_ET = { type_id: PeriodType.EXTRA_TIME, description: 'extra-time', counts_from: 90, period_length: 30, sort_order: 3 } as const
 
-/** How long FT shows before BREAK when a tie goes to extra time (upstream-facts §0.6: FT is transient). */
+/** How long FT shows before BREAK when a tie goes to extra time: the real API shows FT briefly there (docs/upstream.md, "Fixture states"). */
 const FT_BRIEF_SECONDS = 60
 
 /** Seconds of play in `period` at match second `at` (the clock stops while the period is paused). */
