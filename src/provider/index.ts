@@ -1,7 +1,18 @@
 /**
  * The embedded provider: the upstream football API as docs/upstream.md describes it, over real HTTP, with a
- * generated dataset and a live match simulator (docs/provider.md). `startProvider` is what tests, benchmarks and `touchline
- * serve` use; `touchline provider` runs it alone (src/provider/main.ts).
+ * generated dataset and a live match simulator (docs/provider.md). `startProvider` is what tests, benchmarks
+ * and `touchline serve` use; `touchline provider` runs it alone (main.ts).
+ *
+ * A map, from the bottom up (a module imports only from its own line or the lines above it):
+ * - rng.ts: the one seeded PRNG; records.ts: the generic record shape.
+ * - dataset/: the generated reference data (generate.ts builds it); sim/: the match simulator (engine.ts) and
+ *   the replay of recordings. Neither imports the other.
+ * - plans.ts, errors.ts, auth.ts, access.ts, envelope.ts, paging.ts, faults.ts: the HTTP rules.
+ * - derived-tables.ts, world.ts: the data at an instant, the facade every handler reads (World).
+ * - live.ts wires the simulator to the dataset as the World's LiveSource; replays.ts adds recordings.
+ * - derived.ts, fixture-filters.ts, includes.ts, render.ts: records derived per fixture, filters, include
+ *   resolvers and rendering, all reading the World.
+ * - handler-kit.ts, surface-handlers.ts, handlers.ts: one handler per endpoint; app.ts: the route; index.ts.
  */
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
