@@ -1,4 +1,4 @@
-/** Plan checks (spec part 5 rule 4, part 7 row 403): leagues outside the plan, and paid includes or endpoints. */
+/** Plan checks: a valid token gets 403 for a league outside its plan, and for includes or endpoints its plan has not paid for. */
 import type { Endpoint } from '../contract/endpoints.ts'
 import { missingFeature } from '../contract/features.ts'
 import type { IncludeNode } from '../contract/query.ts'

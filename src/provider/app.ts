@@ -1,7 +1,8 @@
 /**
  * The embedded provider's HTTP layer: one catch-all route under `/v3` that runs every request through the
- * same steps as the upstream: authenticate (part 5), find the endpoint (404), validate the query (4.1),
- * check the plan (403), resolve the data, charge the entity bucket (8.2, 429) and wrap it in the envelope (2.1).
+ * same steps as the upstream (docs/upstream.md): authenticate (401), find the endpoint (404), validate the
+ * query (400), check the plan (403), resolve the data, charge the entity's hourly bucket (429) and wrap it in
+ * the envelope.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Logger } from 'pino'
@@ -18,7 +19,8 @@ import { HourlyWindows } from '../contract/hourly-window.ts'
 import { runHandler, type HandlerContext } from './handlers.ts'
 import { featureError } from './access.ts'
 import { renderAll, type RenderContext } from './render.ts'
-import type { Rec, World } from './world.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 import type { Faults } from './faults.ts'
 import { CursorCodec, pageOf } from './paging.ts'
 
@@ -118,7 +120,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
   if (!charge.allowed) return tooManyRequests(endpoint.entity, charge.state.limit, charge.state.resetsInSeconds)
   const headers = rateLimitHeaders(charge.state)
   const envelope: Record<string, unknown> = {}
-  const render: RenderContext = { world: opts.world, caller, query: parsed.query, now, fixtureType: endpoint.fixtureType }
+  const render: RenderContext = { world: opts.world, caller, query: parsed.query, now }
 
   if (result.kind === 'usage') {
     envelope.data = limiter.usage(caller.token, caller.plan.hourlyLimit, now).map(result.format)
@@ -128,7 +130,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
     envelope.data = renderAll(endpoint.kind, rows, render)
     if (pagination !== undefined) envelope.pagination = pagination
   }
-  // The real API answers an empty livescores/latest with 200, a message and no `data` (upstream-facts §0.3).
+  // The real API answers an empty livescores/latest with 200, a message and no `data` (docs/upstream.md, "Livescores").
   if (endpoint.id === 'livescores.latest' && Array.isArray(envelope.data) && envelope.data.length === 0) {
     delete envelope.data
     envelope.message = NO_RESULTS

@@ -1,5 +1,5 @@
 /**
- * Authentication (spec part 5): the token comes in the `api_token` query parameter, or in the
+ * Authentication (docs/upstream.md, "Authentication"): the token comes in the `api_token` query parameter, or in the
  * `Authorization` header, the second scheme the real API accepts (bare token or `Bearer <token>`).
  */
 import { isMalformedToken } from '../contract/auth.ts'

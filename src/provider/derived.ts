@@ -1,41 +1,17 @@
 /**
- * Records of the real API's wider surface that the generated dataset does not hold but can derive, the same
- * on every call: lineups, formations and a fixture's coaches from the squads, commentaries from the simulated
- * events, topscorers from the simulated goals, transfers and rivals from the clubs, TV stations, markets and
- * bookmakers from fixed lists. Field names follow the docs' example responses; ids are the provider's own.
- * What it cannot derive meaningfully (news, trends, sidelined, metadata, statistics of seasons...) it does
- * not invent: the provider answers those with empty lists.
+ * Per-fixture and per-club records of the real API's wider surface that the generated dataset does not hold
+ * but can derive, the same on every call: lineups, formations and a fixture's coaches from the squads,
+ * commentaries from the simulated events, topscorers from the simulated goals, weather, TV stations. (Whole
+ * derived tables, such as transfers and markets, are in derived-tables.ts.) Field names follow the docs'
+ * example responses; ids are the provider's own. What it cannot derive meaningfully (news, trends, sidelined,
+ * metadata, statistics of seasons...) it does not invent: the provider answers those with empty lists.
  */
-import type { Kind } from '../contract/resources.ts'
 import { State } from '../contract/states.ts'
 import { EventType } from '../contract/types.ts'
-import type { Rec, World } from './world.ts'
-
-const SPORT: Rec = { id: 1, name: 'Football' }
-
-/** Markets of the odds reference data (ids and names of the real API's common markets). */
-const MARKETS: readonly Rec[] = [
-  { id: 1, legacy_id: 1, name: 'Fulltime Result', developer_name: 'FULLTIME_RESULT', has_winning_calculations: true },
-  { id: 2, legacy_id: 63, name: 'Double Chance', developer_name: 'DOUBLE_CHANCE', has_winning_calculations: true },
-  { id: 14, legacy_id: 976105, name: 'Both Teams To Score', developer_name: 'BOTH_TEAMS_TO_SCORE', has_winning_calculations: true },
-  { id: 80, legacy_id: 12, name: 'Goals Over/Under', developer_name: 'GOALS_OVER_UNDER', has_winning_calculations: true }
-]
-
-/** Bookmakers; the provider's odds (world.odds) all come from bookmaker 2. */
-const BOOKMAKERS: readonly Rec[] = [
-  { id: 2, legacy_id: 2, name: 'bet365' },
-  { id: 9, legacy_id: 9, name: 'Betfair' },
-  { id: 23, legacy_id: 23, name: 'Unibet' }
-].map((b) => ({ ...b, logo: `https://cdn.touchline.invalid/bookmakers/${b.id}.png` }))
-
-const TV_STATIONS: readonly Rec[] = ['Touchline Sport 1', 'Touchline Sport 2', 'Arena TV', 'Pitchside', 'Matchday Live', 'Goal Channel'].map((name, i) => ({
-  id: i + 1,
-  name,
-  url: `https://tv.touchline.invalid/${i + 1}`,
-  image_path: `https://cdn.touchline.invalid/tvstations/${i + 1}.png`,
-  type: 'tv',
-  related_id: null
-}))
+import { TV_STATIONS } from './derived-tables.ts'
+import type { Rec } from './records.ts'
+import { hashInt } from './rng.ts'
+import type { World } from './world.ts'
 
 const FORMATIONS = ['4-4-2', '4-3-3', '4-2-3-1', '3-5-2', '5-3-2'] as const
 const SIDES = ['home', 'away'] as const
@@ -44,86 +20,7 @@ type Side = typeof SIDES[number]
 /** Official lineups and formations appear about an hour before kick-off (the docs' lineup tutorial). */
 const LINEUP_LEAD_S = 3600
 
-/** A small deterministic hash, for the values the dataset does not hold (weather, fees). */
-const mix = (n: number): number => {
-  let x = (n ^ 0x9e3779b9) >>> 0
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0
-  return (x ^ (x >>> 16)) >>> 0
-}
-
 const teamOf = (f: Rec, side: Side): number => Number(side === 'home' ? f.home_team_id : f.away_team_id)
-
-interface Tables {
-  byKind: Partial<Record<Kind, readonly Rec[]>>
-  byId: Partial<Record<Kind, ReadonlyMap<number, Rec>>>
-}
-
-const TABLES = new WeakMap<World, Tables>()
-
-/** The derived tables of a world: computed once, on first use. */
-function tables (w: World): Tables {
-  let t = TABLES.get(w)
-  if (t === undefined) {
-    const byKind: Tables['byKind'] = { sport: [SPORT], market: MARKETS, bookmaker: BOOKMAKERS, tvstation: TV_STATIONS, transfer: transfers(w), rival: rivals(w) }
-    const byId: Tables['byId'] = {}
-    for (const [kind, rows] of Object.entries(byKind) as Array<[Kind, readonly Rec[]]>) byId[kind] = new Map(rows.map((r) => [r.id, r]))
-    t = { byKind, byId }
-    TABLES.set(w, t)
-  }
-  return t
-}
-
-export const derivedTable = (w: World, kind: Kind): readonly Rec[] | undefined => tables(w).byKind[kind]
-export const derivedRecord = (w: World, kind: Kind, id: number): Rec | undefined => tables(w).byId[kind]?.get(id)
-
-/**
- * One transfer for every fifth player of a squad: into his club from the club before it among the clubs of
- * the same country (ids in order), dated before the current season; a transfer, a loan or a free transfer.
- */
-function transfers (w: World): Rec[] {
-  const teams = [...w.all('team')].sort((a, b) => Number(a.country_id) - Number(b.country_id) || a.id - b.id)
-  const out: Rec[] = []
-  teams.forEach((team, t) => {
-    const from = teams[t - 1]?.country_id === team.country_id ? teams[t - 1] : teams[(t + 1) % teams.length]
-    const start = Date.parse(String(w.related('team', 'seasons', team.id).find((s) => s.is_current === true)?.starting_at ?? '2026-07-01'))
-    ;(w.ds.squads.get(team.id) ?? []).forEach((playerId, i) => {
-      const player = w.get('player', playerId)
-      if (i % 5 !== 4 || player === undefined || from === undefined) return
-      const type = [219, 218, 220][mix(playerId) % 3] as number
-      out.push({
-        id: playerId,
-        sport_id: 1,
-        player_id: playerId,
-        type_id: type,
-        from_team_id: from.id,
-        to_team_id: team.id,
-        position_id: player.position_id,
-        detailed_position_id: player.detailed_position_id,
-        date: new Date(start - (1 + (mix(playerId) % 60)) * 86_400_000).toISOString().slice(0, 10),
-        career_ended: false,
-        completed: true,
-        amount: type === 219 ? 250_000 * (1 + (mix(playerId) % 80)) : null
-      })
-    })
-  })
-  return out.sort((a, b) => a.id - b.id)
-}
-
-/** Each club's rival: its neighbour among the clubs of its country, in id order (pairs). */
-function rivals (w: World): Rec[] {
-  const byCountry = new Map<number, Rec[]>()
-  for (const team of w.all('team')) byCountry.set(Number(team.country_id), [...(byCountry.get(Number(team.country_id)) ?? []), team])
-  const out: Rec[] = []
-  for (const clubs of byCountry.values()) {
-    clubs.sort((a, b) => a.id - b.id)
-    for (let i = 0; i + 1 < clubs.length; i += 2) {
-      const [a, b] = [clubs[i] as Rec, clubs[i + 1] as Rec]
-      out.push({ id: a.id, sport_id: 1, team_id: a.id, rival_id: b.id }, { id: b.id, sport_id: 1, team_id: b.id, rival_id: a.id })
-    }
-  }
-  return out.sort((a, b) => a.id - b.id)
-}
 
 /** The squad rows of a club, dated by a season (the current one unless given). */
 export function squad (w: World, teamId: number, season?: Rec): Rec[] {
@@ -133,7 +30,7 @@ export function squad (w: World, teamId: number, season?: Rec): Rec[] {
     if (p === undefined) return []
     return [{
       id: teamId * 100 + i,
-      transfer_id: derivedRecord(w, 'transfer', playerId)?.id ?? null,
+      transfer_id: w.get('transfer', playerId)?.id ?? null,
       player_id: playerId,
       team_id: teamId,
       position_id: p.position_id,
@@ -193,7 +90,7 @@ export const showsOn = (f: Rec, stationId: number): boolean => stationIds(f).inc
 
 /** The `weatherReport` include: a forecast before kick-off, the actual weather after. */
 export function weatherReport (w: World, f: Rec, now: number): Rec {
-  const h = mix(f.id)
+  const h = hashInt(f.id)
   const day = 4 + (h % 22)
   const temperature = { day, morning: day - 3, evening: day - 1, night: day - 5 }
   return {

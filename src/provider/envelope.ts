@@ -1,9 +1,9 @@
-/** The response envelope of spec part 2.1, with the Subscription object of 2.3. */
+/** The response envelope and its Subscription object (docs/upstream.md, "Envelope"). */
 import type { Plan } from './plans.ts'
 
 const pad = (n: number): string => String(n).padStart(2, '0')
 
-/** `YYYY-MM-DDTHH:MM:SS UTC` (spec 2.3). */
+/** `YYYY-MM-DDTHH:MM:SS UTC`, the format of the subscription's `next_billing_cycle`. */
 export function billingFormat (ms: number): string {
   const d = new Date(ms)
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`

@@ -1,9 +1,11 @@
 /**
- * Fixture-list filters (spec 4.4 and upstream-facts §4): leagues, stages, season, states, venues, team search,
- * today; and the odds filters (markets, bookmakers) of the odds feeds and the fixtures' odds includes.
+ * Fixture-list filters, as the real API takes them on fixtures and livescores (docs/upstream.md, "select,
+ * filters and other options"): leagues, stages, season, states, venues, team search, today; and the odds
+ * filters (markets, bookmakers) of the odds feeds and the fixtures' odds includes.
  */
 import { filterIds, type ParsedFilter } from '../contract/query.ts'
-import type { Rec, World } from './world.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 
 export function filterFixtures (world: World, fixtures: Rec[], filters: ReadonlyMap<string, ParsedFilter>, now: number): Rec[] {
   const ids = (name: string): Set<number> | undefined => filterIds(filters, name)

@@ -10,7 +10,8 @@ import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import type { Caller } from './auth.ts'
 import { notFound, type ErrorReply } from './errors.ts'
 import { filterFixtures } from './fixture-filters.ts'
-import type { Rec, World } from './world.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 
 export interface HandlerContext {
   world: World

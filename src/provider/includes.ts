@@ -3,23 +3,29 @@
  * related record(s) of one record. Fixture includes come from the simulator's live view. A single relation
  * without a resolver follows the record's `<name>_id` field; a list relation without one is empty.
  */
-import { filterIds } from '../contract/query.ts'
+import { filterIds, type ParsedQuery } from '../contract/query.ts'
 import { RELATIONS, type Kind } from '../contract/resources.ts'
 import { STATE_BY_ID } from '../contract/states.ts'
 import { commentaries, fixtureCoaches, fixtureTvStations, formations, lineups, statePeriodType, topscorers, weatherReport } from './derived.ts'
 import { filterOdds } from './fixture-filters.ts'
-import type { RenderContext } from './render.ts'
-import { xgRows, type Rec, type World } from './world.ts'
+import type { Rec } from './records.ts'
+import { xgRows, type World } from './world.ts'
 
-type Resolver = (w: World, r: Rec, ctx: RenderContext) => Rec | Rec[] | null
+/** What a resolver reads of the request: the instant it is answered at, and its filters. */
+export interface IncludeContext {
+  query: ParsedQuery
+  now: number
+}
+
+type Resolver = (w: World, r: Rec, ctx: IncludeContext) => Rec | Rec[] | null
 
 const one = (w: World, kind: Kind, id: unknown): Rec | null => (typeof id === 'number' ? w.get(kind, id) ?? null : null)
 const list = (records: readonly Rec[]): Rec[] => [...records]
 const idx = (index: ReadonlyMap<number, readonly object[]>, id: number): Rec[] => [...(index.get(id) ?? [])] as Rec[]
 
-const typeFilter = (ctx: RenderContext, name: string): Set<number> | undefined => filterIds(ctx.query.filters, name)
+const typeFilter = (ctx: IncludeContext, name: string): Set<number> | undefined => filterIds(ctx.query.filters, name)
 
-function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
+function fixtureParticipants (w: World, f: Rec, ctx: IncludeContext): Rec[] {
   const view = w.view(f, ctx.now)
   return (['home', 'away'] as const).flatMap((location) => {
     const team = w.get('team', Number(location === 'home' ? f.home_team_id : f.away_team_id))
@@ -29,9 +35,9 @@ function fixtureParticipants (w: World, f: Rec, ctx: RenderContext): Rec[] {
   })
 }
 
-/** `events` holds the match events, `timeline` the timeline-only rows (upstream-facts §3.3); `eventTypes` narrows both. */
+/** `events` holds the match events, `timeline` the timeline-only rows (`section: "timeline"`); `eventTypes` narrows both. */
 function fixtureEvents (rows: (w: World, f: Rec, now: number) => Rec[]) {
-  return (w: World, f: Rec, ctx: RenderContext): Rec[] => {
+  return (w: World, f: Rec, ctx: IncludeContext): Rec[] => {
     const types = typeFilter(ctx, 'eventtypes')
     const events = rows(w, f, ctx.now)
     return types === undefined ? events : events.filter((e) => types.has(Number(e.type_id)))
@@ -39,7 +45,7 @@ function fixtureEvents (rows: (w: World, f: Rec, now: number) => Rec[]) {
 }
 
 /** The period of an event, from its fixture's live view. */
-function eventPeriod (w: World, e: Rec, ctx: RenderContext): Rec | null {
+function eventPeriod (w: World, e: Rec, ctx: IncludeContext): Rec | null {
   const fixture = w.get('fixture', Number(e.fixture_id))
   if (fixture === undefined) return null
   const view = w.view(fixture, ctx.now)
@@ -47,7 +53,7 @@ function eventPeriod (w: World, e: Rec, ctx: RenderContext): Rec | null {
   return periods.find((p) => p.id === e.period_id) ?? null
 }
 
-function fixtureStatistics (w: World, f: Rec, ctx: RenderContext): Rec[] {
+function fixtureStatistics (w: World, f: Rec, ctx: IncludeContext): Rec[] {
   const types = typeFilter(ctx, 'fixturestatistictypes') ?? typeFilter(ctx, 'statistictypes')
   const stats = w.view(f, ctx.now).statistics as unknown as Rec[]
   return types === undefined ? stats : stats.filter((s) => types.has(Number(s.type_id)))
@@ -55,7 +61,7 @@ function fixtureStatistics (w: World, f: Rec, ctx: RenderContext): Rec[] {
 
 const fixtureDay = (w: World, f: Rec): string => new Date(w.kickoff(f) * 1000).toISOString().slice(0, 10)
 
-function leagueFixtures (w: World, league: Rec, ctx: RenderContext, pick: 'latest' | 'upcoming' | 'inplay' | 'today'): Rec[] {
+function leagueFixtures (w: World, league: Rec, ctx: IncludeContext, pick: 'latest' | 'upcoming' | 'inplay' | 'today'): Rec[] {
   if (pick === 'inplay') return w.inplay(ctx.now).filter((f) => f.league_id === league.id)
   const season = w.ds.currentSeasonByLeague.get(league.id)
   const fixtures = season === undefined ? [] : w.related('season', 'fixtures', season.id)
@@ -196,7 +202,7 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
 /** The field naming a single relation's record: `fromTeam` → `from_team_id`, `tvStation` → `tvstation_id`. */
 const idField = (include: string): string => `${include.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_id`
 
-export function resolveInclude (w: World, kind: Kind, include: string, record: Rec, ctx: RenderContext): Rec | Rec[] | null {
+export function resolveInclude (w: World, kind: Kind, include: string, record: Rec, ctx: IncludeContext): Rec | Rec[] | null {
   const resolver = RESOLVERS[`${kind}.${include}`]
   if (resolver !== undefined) return resolver(w, record, ctx)
   const relation = RELATIONS[kind][include]

@@ -1,16 +1,30 @@
 /**
- * The embedded provider: a full implementation of spec/football-data-service.md over real HTTP, with a
- * generated dataset and a live match simulator. `startProvider` is what tests, benchmarks and `touchline
- * serve` use; `touchline provider` runs it alone (src/provider/main.ts).
+ * The embedded provider: the upstream football API as docs/upstream.md describes it, over real HTTP, with a
+ * generated dataset and a live match simulator (docs/provider.md). `startProvider` is what tests, benchmarks
+ * and `touchline serve` use; `touchline provider` runs it alone (main.ts).
+ *
+ * A map, from the bottom up (a module imports only from its own line or the lines above it):
+ * - rng.ts: the one seeded PRNG; records.ts: the generic record shape.
+ * - dataset/: the generated reference data (generate.ts builds it); sim/: the match simulator (engine.ts) and
+ *   the replay of recordings. Neither imports the other.
+ * - plans.ts, errors.ts, auth.ts, access.ts, envelope.ts, paging.ts, faults.ts: the HTTP rules.
+ * - derived-tables.ts, world.ts: the data at an instant, the facade every handler reads (World).
+ * - live.ts wires the simulator to the dataset as the World's LiveSource; replays.ts adds recordings.
+ * - derived.ts, fixture-filters.ts, includes.ts, render.ts: records derived per fixture, filters, include
+ *   resolvers and rendering, all reading the World.
+ * - handler-kit.ts, surface-handlers.ts, handlers.ts: one handler per endpoint; app.ts: the route; index.ts.
  */
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildProviderApp } from './app.ts'
+import { startOfTodayUtc } from './dataset/dates.ts'
 import { generateDataset } from './dataset/generate.ts'
 import { createFaults, type FaultOptions, type Faults } from './faults.ts'
 import { createLiveSource } from './live.ts'
 import { planReplays, withPlayback, withReplays, type ReplayFile } from './replays.ts'
 import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
+import { DEFAULT_SIM_SPEED } from './sim/clock.ts'
+import { DEFAULT_LIVE_TARGET } from './sim/schedule.ts'
 import { World } from './world.ts'
 
 export interface ProviderOptions {
@@ -26,9 +40,9 @@ export interface ProviderOptions {
   liveTarget?: number
   /** Clock in epoch milliseconds, injectable so tests can move time (rate-limit windows, matches). @default Date.now */
   now?: () => number
-  /** Override the hourly per-entity limit of some plans (spec 8.1), e.g. for rate-limit tests. */
+  /** Override the hourly per-entity limit of some plans (plans.ts), e.g. for rate-limit tests. */
   hourlyLimits?: Partial<Record<PlanName, number>>
-  /** Enterprise burst buffer above the hourly limit (spec 8.2 rule 9). @default 500 */
+  /** Requests an Enterprise token may make above its hourly limit before 429 (its burst buffer). @default 500 */
   burstBuffer?: number
   /** Fault injection, off by default; can be changed later through `faults.set`. */
   faults?: FaultOptions
@@ -58,10 +72,10 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
-  const speed = opts.simSpeed ?? 60
+  const speed = opts.simSpeed ?? DEFAULT_SIM_SPEED
   const plan = planReplays(opts.replay ?? [], startMs, speed)
-  const dataset = withReplays(generateDataset({ seed, anchor: startOfDayUtc(startMs) }), plan)
-  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? 6, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
+  const dataset = withReplays(generateDataset({ seed, anchor: startOfTodayUtc(startMs) }), plan)
+  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
   const live = withPlayback(sim, plan.playback, opts.latestTracks ?? 'all')
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
@@ -93,9 +107,4 @@ export async function startProvider (opts: ProviderOptions = {}): Promise<Runnin
   return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, changedAt, close: async () => { await app.close() } }
 }
 
-function startOfDayUtc (ms: number): number {
-  const d = new Date(ms)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) / 1000
-}
-
-export { DEMO_TOKENS, REFUSED_TOKENS } from './plans.ts'
+export { DEMO_TOKENS } from './plans.ts'

@@ -22,7 +22,8 @@ export interface LiveSourceOptions {
   replays?: readonly Replay[]
   /**
    * What `latest` reports: `all` changes (base fields and includes), or only the `base` fields the real API
-   * tracks (upstream-facts §0.5), so that a goal alone does not show up there. @default 'all'
+   * tracks (state, result_info, length...; docs/upstream.md, "Livescores"), so that a goal alone does not
+   * show up there. @default 'all'
    */
   latestTracks?: 'all' | 'base'
 }

@@ -1,5 +1,5 @@
 /**
- * Pages of a list endpoint, by offset (`page`, `per_page`) or by cursor (upstream-facts §6), for the embedded
+ * Pages of a list endpoint, by offset (`page`, `per_page`) or by cursor (docs/upstream.md, "Pagination"), for the embedded
  * provider. A cursor is a bare opaque token (as the docs show it, not the full URL the official MCP server
  * describes): `<payload>.<signature>`, base64url. Its payload names the list it walks (endpoint, path
  * parameters, filters, order), the page size, and the last row handed out (id and sort key), never a page
@@ -11,7 +11,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { Pagination } from '../contract/envelope.ts'
 import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
 import type { ErrorReply } from './errors.ts'
-import type { Rec } from './world.ts'
+import type { Rec } from './records.ts'
 
 interface CursorPayload {
   /** Version of the payload layout. */

@@ -1,23 +1,24 @@
 /**
- * Plans and demo tokens of the embedded provider (spec part 8.1, DESIGN §1).
- * The fixed demo tokens let docs and tests rely on them; the extra tokens exist so that every 401 case of
- * spec part 5 (revoked, regenerated, expired, other environment) can be exercised against a real server.
+ * Plans and demo tokens of the embedded provider (docs/provider.md, "Demo tokens and plans"): the real API's
+ * plans with their hourly calls per entity. The fixed demo tokens let docs and tests rely on them; the extra
+ * tokens exist so that every way the real API refuses a known token with 401 (revoked, regenerated,
+ * expired, issued for another environment) can be exercised against a real server.
  */
 export type PlanName = 'Free' | 'Starter' | 'Growth' | 'Pro' | 'Enterprise'
 
 export interface Plan {
   name: PlanName
-  /** Calls per entity per hour (spec 8.1). */
+  /** Calls per entity per hour. */
   hourlyLimit: number
   /** Only these leagues are visible; `'*'` for all (the Free plan sees 271 and 501 only). */
   leagues: readonly number[] | '*'
   /** Includes that need a tier above this plan (xGFixture needs Pro or better). */
   features: ReadonlySet<'xg' | 'predictions' | 'odds'>
-  /** Enterprise burst buffer: requests allowed above the hourly limit before 429 (spec 8.2 rule 9). */
+  /** Enterprise burst buffer: requests allowed above the hourly limit before 429. */
   burst: boolean
 }
 
-export const FREE_LEAGUES = [271, 501] as const
+const FREE_LEAGUES = [271, 501] as const
 
 export const PLANS: Readonly<Record<PlanName, Plan>> = {
   Free: { name: 'Free', hourlyLimit: 3000, leagues: FREE_LEAGUES, features: new Set(), burst: false },
@@ -27,7 +28,7 @@ export const PLANS: Readonly<Record<PlanName, Plan>> = {
   Enterprise: { name: 'Enterprise', hourlyLimit: 5000, leagues: '*', features: new Set(['xg', 'odds', 'predictions']), burst: true }
 }
 
-export type TokenStatus = 'active' | 'revoked' | 'regenerated' | 'expired' | 'other-environment'
+type TokenStatus = 'active' | 'revoked' | 'regenerated' | 'expired' | 'other-environment'
 
 export interface TokenRecord {
   token: string
@@ -35,7 +36,7 @@ export interface TokenRecord {
   status: TokenStatus
 }
 
-/** The demo tokens, one per plan (DESIGN §1). */
+/** The demo tokens, one per plan. */
 export const DEMO_TOKENS = {
   free: 'demo-free',
   starter: 'demo-starter',
@@ -44,7 +45,7 @@ export const DEMO_TOKENS = {
   enterprise: 'demo-enterprise'
 } as const
 
-/** Tokens that exist but must be refused with 401 (spec part 5 rules 2 and 3). */
+/** Tokens that exist but must be refused with 401: revoked, replaced by a regenerated one, expired, or of another environment. */
 export const REFUSED_TOKENS = {
   revoked: 'demo-revoked',
   regenerated: 'demo-regenerated-old',

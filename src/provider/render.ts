@@ -2,20 +2,19 @@
  * Turns records into what the client asked for: the live view of fixtures, `select`, nested `include`s
  * (with per-include field lists, lower-cased response keys) and datetimes in the requested `timezone`.
  */
-import type { IncludeNode, ParsedQuery } from '../contract/query.ts'
+import type { IncludeNode } from '../contract/query.ts'
 import type { Kind } from '../contract/resources.ts'
 import { pickSelected } from '../contract/select.ts'
 import type { Caller } from './auth.ts'
-import type { Rec, World } from './world.ts'
 import { formatInZone } from '../contract/time.ts'
 import { leagueOf, leagueVisible } from './access.ts'
+import { resolveInclude, type IncludeContext } from './includes.ts'
+import type { Rec } from './records.ts'
+import type { World } from './world.ts'
 
-export interface RenderContext {
+export interface RenderContext extends IncludeContext {
   world: World
   caller: Caller
-  query: ParsedQuery
-  now: number
-  fixtureType: boolean
 }
 
 function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], fields: readonly string[] | null, ctx: RenderContext): Rec {
@@ -26,7 +25,7 @@ function renderOne (kind: Kind, record: Rec, includes: readonly IncludeNode[], f
   const out = pickSelected(base, fields) as Rec
   for (const node of includes) {
     // A list include the provider has no data for is an empty list, as the real API sends one.
-    const value = inPlan(node.target, ctx.world.resolve(kind, node.name, record, ctx), ctx) ?? (node.many ? [] : null)
+    const value = inPlan(node.target, resolveInclude(ctx.world, kind, node.name, record, ctx), ctx) ?? (node.many ? [] : null)
     if (Array.isArray(value)) {
       out[node.key] = value.map((child: Rec) => renderOne(node.target, child, node.children, node.fields, ctx))
     } else {

@@ -1,5 +1,5 @@
 /**
- * Handlers for the real API's paths beyond the spec (src/contract/endpoints.ts): what the provider can derive
+ * Handlers for the real API's paths beyond the core ones (src/contract/endpoints.ts): what the provider can derive
  * from its dataset and simulator (derived.ts). Paths without a handler here or in handlers.ts answer the
  * generic way: 404/403 for the records their path names, then, for kinds the provider holds no records of,
  * an empty list with the right envelope.
@@ -9,7 +9,8 @@ import { LIVE_STATE_IDS, State } from '../contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
 import { filterOdds } from './fixture-filters.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
-import { ODDS_MARKET, type Rec } from './world.ts'
+import { ODDS_MARKET } from './derived-tables.ts'
+import type { Rec } from './records.ts'
 
 const NONE: Handler = () => many([])
 

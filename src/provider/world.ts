@@ -11,12 +11,8 @@ import type { FixtureEvent } from '../contract/football.ts'
 import type { Plan } from './plans.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { STATES } from '../contract/states.ts'
-import { resolveInclude } from './includes.ts'
-import { derivedRecord, derivedTable } from './derived.ts'
-import type { RenderContext } from './render.ts'
-
-/** Any record: the dataset's typed records are read generically by the HTTP layer. */
-export type Rec = Record<string, unknown> & { id: number }
+import { derivedTables, ODDS_MARKET, type DerivedTables } from './derived-tables.ts'
+import type { Rec } from './records.ts'
 
 /** What the simulator offers the provider (src/provider/sim). */
 export interface LiveSource {
@@ -34,9 +30,6 @@ export interface LiveSource {
   latest: (nowMs: number) => number[]
 }
 
-/** The one market the provider prices (Fulltime Result). */
-export const ODDS_MARKET = 1
-
 const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
 
 type RelatedKey = `${Kind}.${string}`
@@ -45,6 +38,7 @@ export class World {
   readonly #tables: Partial<Record<Kind, readonly Rec[]>>
   readonly #byId: Partial<Record<Kind, ReadonlyMap<number, Rec>>>
   #views: { now: number, byId: Map<number, FixtureLive> } = { now: Number.NaN, byId: new Map() }
+  #derived: DerivedTables | undefined
 
   constructor (readonly ds: Dataset, readonly live: LiveSource) {
     const r = (x: readonly object[]): readonly Rec[] => x as readonly Rec[]
@@ -92,14 +86,20 @@ export class World {
     }
   }
 
-  /** Every record of a kind: the dataset's, else the derived ones (derived.ts), else none. */
+  /** Every record of a kind: the dataset's, else the derived ones (derived-tables.ts), else none. */
   all (kind: Kind): readonly Rec[] {
-    return this.#tables[kind] ?? derivedTable(this, kind) ?? []
+    return this.#tables[kind] ?? this.#derivedTables().byKind[kind] ?? []
   }
 
   get (kind: Kind, id: number): Rec | undefined {
     const table = this.#byId[kind]
-    return table !== undefined ? table.get(id) : derivedRecord(this, kind, id)
+    return table !== undefined ? table.get(id) : this.#derivedTables().byId[kind]?.get(id)
+  }
+
+  /** Built on first use: most requests never read a derived kind. */
+  #derivedTables (): DerivedTables {
+    this.#derived ??= derivedTables(this.ds)
+    return this.#derived
   }
 
   /** Records related to one record, e.g. `related('country', 'leagues', 320)`. */
@@ -126,7 +126,7 @@ export class World {
     return table[`${kind}.${relation}`]?.() ?? []
   }
 
-  /** Dynamic filters that narrow a base list by a relation (spec 4.2: regionCities, regionCountries, leagueCountries). */
+  /** The core endpoints' dynamic filters that narrow a list by a relation: regionCities, regionCountries, leagueCountries. */
   applyRelationFilters (kind: Kind, records: Rec[], filters: ReadonlyMap<string, ParsedFilter>): Rec[] {
     const ids = (name: string): Set<number> | undefined => filterIds(filters, name)
     let out = records
@@ -233,10 +233,6 @@ export class World {
     out.starting_at = new Date(kickoff * 1000).toISOString().slice(0, 19).replace('T', ' ')
     out.starting_at_timestamp = kickoff
     return out
-  }
-
-  resolve (kind: Kind, include: string, record: Rec, ctx: RenderContext): Rec | Rec[] | null {
-    return resolveInclude(this, kind, include, record, ctx)
   }
 
   expected (now: number): Rec[] {

@@ -3,7 +3,7 @@ import { buildUrl, httpGet } from '../helpers/http.ts'
 import type { HttpResponse, Query } from '../helpers/http.ts'
 import type { ConformanceTarget } from './target.ts'
 
-/** The leagues the contract fixes: the Free plan sees only these (spec 8.1). */
+/** The leagues the contract fixes: the Free plan sees only these (the Danish and Scottish top leagues). */
 export const FREE_LEAGUES: readonly number[] = [271, 501]
 
 export interface Res extends HttpResponse {
@@ -50,7 +50,7 @@ function memo<T> (fn: () => Promise<T>): () => Promise<T> {
   }
 }
 
-/** Reads the current-season include, whichever casing the target uses (spec 4.3). */
+/** Reads the currentSeason include, whichever casing the target uses (the real API lower-cases include keys). */
 export function currentSeasonOf (league: any): any {
   return league?.currentseason ?? league?.currentSeason
 }
@@ -159,7 +159,7 @@ export function expectMatch (obj: any, field: string, re: RegExp, what = 'record
   expect(obj[field], `${what}.${field} format`).toMatch(re)
 }
 
-/** The list of a list response: `data` as an array, or none at all with a "no results" message (upstream-facts §0.3). */
+/** The list of a list response: `data` as an array, or none at all with a "no results" message (as an empty livescores/latest answers). */
 export function listOf (res: Res): any[] {
   const body = res.body
   if (Array.isArray(body?.data)) return body.data
@@ -172,7 +172,7 @@ export function ids (items: any[]): number[] {
   return items.map((i) => i.id as number)
 }
 
-/** The 400 body of spec part 7: message, errors {param: [string]}, and no rate_limit (7.2). */
+/** A 400 body: message, errors {param: [string]}, and no rate_limit (validation errors carry none). */
 export function expect400 (res: Res, param?: string): void {
   expectStatus(res, 400)
   const body = res.body

@@ -1,4 +1,4 @@
-/** Spec part 2: envelope, pagination, subscription, rate_limit, and the field sets of 2.5–2.11. */
+/** Part 2, resources: the envelope, pagination, subscription, rate_limit, and the field sets of the core records and leagues. */
 import { describe, expect, it } from 'vitest'
 import { FREE_LEAGUES, currentSeasonOf, expect400, expectInt, expectRateLimit, expectStatus, ids, listOf } from './context.ts'
 import type { Ctx } from './context.ts'

@@ -1,4 +1,4 @@
-/** Spec 4.2: core endpoints (and the real paths for the ones the spec marks "not shown"). */
+/** Part 4, core endpoints: cities, continents, countries, regions, types, timezones and the rest of /core, on the real API's paths. */
 import { describe, expect, it } from 'vitest'
 import { expect400, expectRateLimit, expectStatus, ids, listOf } from './context.ts'
 import type { Ctx } from './context.ts'

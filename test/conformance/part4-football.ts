@@ -1,4 +1,4 @@
-/** Spec 4.3 (league endpoints, real v3 paths) and 4.4 (the other endpoints referenced). */
+/** Part 4, football endpoints: leagues (real v3 paths), seasons, stages, standings, fixtures, livescores, entity lists, account endpoints. */
 import { describe, expect, it } from 'vitest'
 import {
   DATETIME, FREE_LEAGUES, addDays, currentSeasonOf, expectRateLimit, expectStatus, ids, listOf

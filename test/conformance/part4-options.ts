@@ -1,4 +1,4 @@
-/** Spec 4.1: the common query parameters (include, select, filters, order, per_page, page, timezone). */
+/** Part 4, options: the common query parameters (include, select, filters, order, per_page, page, timezone). */
 import { describe, expect, it } from 'vitest'
 import { addDays, currentSeasonOf, expect400, expectStatus, formatInZone, ids, listOf } from './context.ts'
 import type { Ctx } from './context.ts'

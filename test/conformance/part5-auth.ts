@@ -1,4 +1,4 @@
-/** Spec part 5: authentication and plan access (with the 401 and 403 bodies of part 7). */
+/** Part 5, authentication and plan access (with the 401 and 403 bodies). */
 import { describe, expect, it } from 'vitest'
 import { FREE_LEAGUES, expectStatus, ids, listOf } from './context.ts'
 import type { Ctx, Res } from './context.ts'
@@ -114,7 +114,7 @@ export function describeAuth (c: Ctx): void {
       const path = `/football/fixtures/${fixture.id as number}`
       expect403(await c.get(path, { include: 'predictions' }, { token: pro }))
       expectStatus(await c.get(path, { include: 'predictions' }, { token: enterprise }), 200)
-      // The real API's predictions endpoint (the spec does not show its path).
+      // The real API's predictions endpoint.
       const endpoint = `/football/predictions/probabilities/fixtures/${fixture.id as number}`
       expect403(await c.get(endpoint, {}, { token: pro }))
       expectStatus(await c.get(endpoint, {}, { token: enterprise }), 200)
@@ -128,7 +128,7 @@ export function describeAuth (c: Ctx): void {
       const path = `/football/fixtures/${fixture.id as number}`
       expect403(await c.get(path, { include: 'odds' }, { token: starter }))
       expectStatus(await c.get(path, { include: 'odds' }, { token: growth }), 200)
-      // The real API's pre-match odds endpoint (the spec does not show its path).
+      // The real API's pre-match odds endpoint.
       const endpoint = `/football/odds/pre-match/fixtures/${fixture.id as number}`
       expect403(await c.get(endpoint, {}, { token: starter }))
       expectStatus(await c.get(endpoint, {}, { token: growth }), 200)

@@ -1,4 +1,4 @@
-/** Spec part 7: status codes, the body of each, and rules 7.1–7.4. */
+/** Part 7, errors: status codes, the body of each, and the rules on unknown includes, rate_limit and empty results. */
 import { describe, expect, it } from 'vitest'
 import { expect400, expectRateLimit, expectStatus, listOf } from './context.ts'
 import type { Ctx, Res } from './context.ts'
@@ -72,7 +72,7 @@ export function describeErrors (c: Ctx): void {
       expect404(await c.get('/basketball/fixtures/1'))
     })
 
-    it.skip('7 422 validation error: body shape not shown in the spec', () => {})
+    it.skip('7 422 validation error: its body shape is not documented', () => {})
 
     it('7 429 body has error, message, retry_after and rate_limit {remaining, total, resets_in_seconds, requested_entity}', async (ctx) => {
       const limited = c.target().limited

@@ -1,10 +1,10 @@
-/** Spec part 8: hourly quotas per plan, per-entity buckets and their counting rules, 429, burst buffer. */
+/** Part 8, limits: hourly quotas per plan, per-entity buckets and their counting rules, 429, burst buffer. */
 import { describe, expect, it } from 'vitest'
 import { FREE_LEAGUES, expect400, expectRateLimit, expectStatus, ids, listOf } from './context.ts'
 import type { Ctx, GetOptions, Res } from './context.ts'
 import type { Query } from '../helpers/http.ts'
 
-/** Remaining count of a successful response, checked against its headers (8.2.8). */
+/** Remaining count of a successful response, checked against its headers (x-ratelimit-remaining matches the body). */
 function remainingOf (res: Res): number {
   expectStatus(res, 200)
   return expectRateLimit(res).remaining
@@ -32,7 +32,7 @@ export function describeLimits (c: Ctx): void {
   describe('8.1 hourly quota', () => {
     it('8.1 calls per entity per hour: Free 3000, Starter 2000, Growth 2500, Pro 3000, Enterprise 5000', async (ctx) => {
       const limits = c.target().planLimits
-      if (limits === undefined) return ctx.skip('the target does not use the spec plan limits')
+      if (limits === undefined) return ctx.skip('the target does not use the documented plan limits')
       const t = c.target().tokens
       const plans = [['free', t.free], ['starter', t.starter], ['growth', t.growth], ['pro', t.pro], ['enterprise', t.enterprise]] as const
       for (const [plan, token] of plans) {

@@ -13,9 +13,9 @@ import type { ConformanceTarget } from './target.ts'
 let offsetMs = 0
 const now = (): number => Date.now() + offsetMs
 
-/** Small limits so that 429 is reachable in a few requests (spec 8.2.7). */
+/** Small limits so that 429 is reachable in a few requests. */
 const LIMITED = 20
-/** Enterprise limit and burst buffer for spec 8.2.9. */
+/** Enterprise limit and burst buffer, for the burst buffer tests. */
 const BURST_LIMIT = 10
 const BURST_BUFFER = 5
 

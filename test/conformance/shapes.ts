@@ -1,12 +1,12 @@
-/** Field-set checks of spec 2.5–2.10 (and upstream-facts §1 for fixtures), reused by the endpoint tests. */
+/** Field-set checks of the core records, leagues, seasons, stages and fixtures, reused by the endpoint tests. */
 import { expect } from 'vitest'
 import { BILLING_CYCLE, DATE, DATETIME, DECIMAL_TEXT, URL_TEXT, expectMatch, expectType, isInt } from './context.ts'
 
 export const STAGE_TYPES = [223, 224, 225]
 export const LEAGUE_TYPES = ['league', 'phase']
-/** 2.11 sub-types; the wire spelling of the last three is not shown, so both plausible spellings pass. */
+/** League sub-types; the docs do not show the wire spelling of the last three, so every plausible spelling passes. */
 export const LEAGUE_SUB_TYPES = ['domestic', 'domestic_cup', 'international', 'cup_international', 'play-offs', 'play_offs', 'playoffs', 'friendly']
-/** Live states per the 2023 flags (upstream-facts §2). */
+/** Live states: those the real API flagged `is_live` while its states carried flags (2023). */
 export const LIVE_STATES = [2, 3, 4, 6, 9, 11, 18, 21, 22, 23, 25, 26]
 
 export function checkCity (c: any): void {
@@ -97,7 +97,7 @@ export function checkStage (s: any): void {
   expect(s.tie_breaker_rule_id === null || isInt(s.tie_breaker_rule_id), `${w}.tie_breaker_rule_id is integer or null`).toBe(true)
 }
 
-/** Fixture base fields (upstream-facts §1; the spec's fixture fields are not shown). */
+/** Fixture base fields, as the real API's fixture endpoints document and send them. */
 export function checkFixture (f: any): void {
   const w = `Fixture ${f?.id as number}`
   for (const k of ['id', 'sport_id', 'league_id', 'season_id', 'stage_id', 'state_id', 'starting_at_timestamp']) expectType(f, k, 'int', w)

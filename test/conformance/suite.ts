@@ -1,10 +1,12 @@
 /**
- * The conformance suite of spec/football-data-service.md (parts 2, 4, 5, 7 and 8), runnable against any target:
- * the embedded provider (provider.test.ts), the gateway's REST passthrough, or the real upstream.
- * Test names start with the spec rule they check, so a failure names what to fix.
+ * The conformance suite of the upstream API (docs/upstream.md), runnable against any target: the embedded
+ * provider (provider.test.ts), the gateway's REST passthrough, or the real upstream. It comes in parts, one
+ * file each: 2 resources and the envelope, 4 endpoints and query options, 5 authentication and plan access,
+ * 7 errors, 8 limits. Test names start with the part and rule number they check (8.2.3: the third counting
+ * rule of the limits), so a failure names what to fix.
  *
- * Tests within the suite run in order and share the target's bucket state; the clock-moving tests of 8.2.3
- * run last. Ids are discovered through the API, except leagues 271 and 501, which the contract fixes.
+ * Tests within the suite run in order and share the target's bucket state; the clock-moving tests of the
+ * hour window run last. Ids are discovered through the API, except leagues 271 and 501, which the contract fixes.
  */
 import { describe } from 'vitest'
 import { createCtx } from './context.ts'

@@ -1,6 +1,6 @@
 /**
- * What the conformance suite needs to know about the service under test. Anything that implements
- * spec/football-data-service.md can be described by one of these: the embedded provider, the gateway's REST
+ * What the conformance suite needs to know about the service under test. Anything that implements the
+ * upstream API (docs/upstream.md) can be described by one of these: the embedded provider, the gateway's REST
  * passthrough (with gateway client keys as tokens), or the real upstream.
  */
 export interface ConformanceTokens {
@@ -35,15 +35,15 @@ export interface ConformanceTarget {
   baseUrl: string
   tokens: ConformanceTokens
   /**
-   * How the header form of authentication carries a token (spec 5.6; the real API reads `Authorization: <token>`).
+   * How the header form of authentication carries a token (the real API reads `Authorization: <token>`).
    * @default (token) => ({ authorization: token })
    */
   authHeader?: (token: string) => Record<string, string>
-  /** Hourly limits per plan token as the target reports them (spec 8.1); omit when they are not the spec's. */
+  /** Hourly limits per plan token as the target reports them; omit when they are not the real API's plan limits. */
   planLimits?: { free: number, starter: number, growth: number, pro: number, enterprise: number }
   /** A token with a small hourly limit (e.g. 20) so that 429 can be reached. The suite exhausts several entities. */
   limited?: LimitedToken
-  /** An Enterprise token with a small limit and burst buffer (spec 8.2.9), on a fresh instance. */
+  /** An Enterprise token with a small limit and burst buffer (requests past the limit before 429), on a fresh instance. */
   burst?: LimitedToken & { buffer: number }
   /** A token on an instance that answers every data request with 500 (fault injection), for the 500 body check. */
   failing?: { token: string, baseUrl?: string }
@@ -55,7 +55,7 @@ export interface ConformanceTarget {
   /**
    * Rules the target leaves out by design, each with the reason, which the tests of that rule report when
    * they skip. `planFeatures`: includes and endpoints that a plan tier or add-on unlocks (xGFixture, odds,
-   * predictions; spec 5.4), for a target whose tokens differ in leagues and quotas only.
+   * predictions), for a target whose tokens differ in leagues and quotas only.
    */
   unsupported?: { planFeatures?: string }
 }

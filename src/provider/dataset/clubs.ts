@@ -4,8 +4,8 @@
  */
 import { asciiLetters, imagePath, type BuildContext } from './context.ts'
 import type { CountrySeed } from './geo-data.ts'
-import { CLUB_STYLES, NAME_POOLS, SURFACES, VENUE_STYLES, type ClubStyle } from './names.ts'
-import type { Rng } from './rng.ts'
+import { CLUB_PATTERNS, NAME_POOLS, SURFACES, VENUE_PATTERNS, type ClubStyle } from './names.ts'
+import type { Rng } from '../rng.ts'
 import type { City, Team, Venue } from './types.ts'
 
 /** Venue capacity ranges by tier: 1 top flight, 2 second rank, 3 lower leagues, 0 national stadium. */
@@ -27,7 +27,7 @@ export class ClubFactory {
 
   /** `count` clubs of a country; `strength(i)` sets how good the i-th is (the first ones are the big clubs). */
   clubs (seed: CountrySeed, count: number, tier: number, strength: (i: number) => number): Team[] {
-    const style = CLUB_STYLES[seed.clubs ?? seed.names] ?? CLUB_STYLES.en as ClubStyle
+    const style = CLUB_PATTERNS[seed.clubs ?? seed.names] ?? CLUB_PATTERNS.en as ClubStyle
     const teams: Team[] = []
     for (let i = 0; i < count; i++) {
       const { name, city } = this.#clubName(seed, style)
@@ -40,7 +40,7 @@ export class ClubFactory {
   }
 
   nationalTeam (seed: CountrySeed): Team {
-    const style = CLUB_STYLES[seed.clubs ?? seed.names] ?? CLUB_STYLES.en as ClubStyle
+    const style = CLUB_PATTERNS[seed.clubs ?? seed.names] ?? CLUB_PATTERNS.en as ClubStyle
     const capital = this.#ctx.geo.citiesOf.get(seed.id)?.[0]
     if (capital === undefined) throw new Error(`country ${seed.id} has no city`)
     const venue = this.#venue(seed, capital, style.venue, 0, true)
@@ -114,7 +114,7 @@ export class ClubFactory {
 
   #venue (seed: CountrySeed, city: City, styleKey: string, tier: number, national: boolean): Venue {
     const rng = this.#rng
-    const style = VENUE_STYLES[styleKey] ?? VENUE_STYLES.en
+    const style = VENUE_PATTERNS[styleKey] ?? VENUE_PATTERNS.en
     const surname = rng.pick((NAME_POOLS[seed.names] ?? NAME_POOLS.en)?.last ?? ['Park'])
     const name = national
       ? `${seed.name} National Stadium`

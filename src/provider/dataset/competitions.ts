@@ -57,7 +57,7 @@ export interface FriendlyPhase {
 export type PhaseSpec = TablePhase | KnockoutPhase | FriendlyPhase
 
 /** How a competition finds its teams (see draws.ts). */
-export type Draw = 'domestic' | 'fa-cup' | 'champions' | 'euro' | 'playoffs' | 'friendlies'
+type Draw = 'domestic' | 'fa-cup' | 'champions' | 'euro' | 'playoffs' | 'friendlies'
 
 export interface LeagueSpec {
   id: number

@@ -3,7 +3,7 @@
  * records produced so far and a few look-ups that later steps need (teams, venues, referees by country).
  */
 import type { Geo } from './geo.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import type { DatasetRecords, Team, Venue } from './types.ts'
 
 /**

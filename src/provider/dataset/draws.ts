@@ -6,7 +6,7 @@ import { CL_ENTRANTS, type LeagueSpec } from './competitions.ts'
 import type { BuildContext } from './context.ts'
 import { DAY, yearOf } from './dates.ts'
 import { UEFA_REFEREE_COUNTRIES } from './names.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import { timeline } from './schedule.ts'
 import type { Team, Venue } from './types.ts'
 

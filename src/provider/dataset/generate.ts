@@ -11,7 +11,7 @@ import { buildGeo } from './geo.ts'
 import type { CountrySeed } from './geo-data.ts'
 import { indexDataset } from './indexes.ts'
 import { PeopleFactory } from './people.ts'
-import { createRng } from './rng.ts'
+import { Rng } from '../rng.ts'
 import { buildSeason } from './season.ts'
 import { TYPE_RECORDS } from './type-records.ts'
 import type { FixtureBase } from '../../contract/football.ts'
@@ -23,8 +23,6 @@ export interface GenerateOptions {
   /** Unix seconds of the anchor day at 00:00 UTC. @default the start of today (UTC) */
   anchor?: number
 }
-
-export { startOfTodayUtc }
 
 function countrySeed (ctx: BuildContext, iso3: string): CountrySeed {
   const id = ctx.geo.byIso3.get(iso3)?.id
@@ -160,7 +158,7 @@ export function generateDataset (options: GenerateOptions = {}): Dataset {
   const ctx: BuildContext = {
     seed,
     anchor,
-    rng: createRng(seed),
+    rng: new Rng(seed),
     geo,
     ids: new Ids(),
     out,

@@ -17,7 +17,7 @@ export const CONTINENTS: readonly ContinentSeed[] = [
   { id: 7, name: 'South America', code: 'SA' }
 ]
 
-export interface RegionSeed { name: string, cities: string[] }
+interface RegionSeed { name: string, cities: string[] }
 
 export interface CountrySeed {
   id: number

@@ -3,7 +3,7 @@
  * depend on the seed: coordinates and geonames ids come from a fixed stream.
  */
 import { CONTINENTS, COUNTRIES, EUROPE_PSEUDO_COUNTRY, type CountrySeed } from './geo-data.ts'
-import { Rng, hashString } from './rng.ts'
+import { hashString, Rng } from '../rng.ts'
 import type { City, Continent, Country, Region } from './types.ts'
 
 const REGION_BASE = 1000

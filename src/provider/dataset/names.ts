@@ -67,14 +67,14 @@ export const NAME_POOLS: Readonly<Record<string, NamePool>> = {
 
 export interface ClubStyle {
   patterns: readonly string[]
-  /** Key of VENUE_STYLES. */
+  /** Key of VENUE_PATTERNS. */
   venue: string
 }
 
 const style = (venue: string, patterns: string): ClubStyle => ({ venue, patterns: list(patterns) })
 
 /** Club-name patterns by football culture (the `clubs` key of a country). */
-export const CLUB_STYLES: Readonly<Record<string, ClubStyle>> = {
+export const CLUB_PATTERNS: Readonly<Record<string, ClubStyle>> = {
   en: style('en', '{c} United, {c} City, {c} FC, {c} Town, {c} Rovers, {c} Athletic, {c} Albion, {c} Wanderers, {c} County, AFC {c}'),
   sc: style('en', '{c} FC, {c} United, {c} Athletic, {c} Thistle, {c} Rovers, {c} Academical, {c} Albion, {c} City'),
   da: style('nordic', 'FC {c}, {c} BK, {c} IF, {c} Boldklub, {c} FF, AC {c}, {c} Fremad'),
@@ -113,7 +113,7 @@ export interface VenueStyle {
 
 const venue = (street: string, names: string): VenueStyle => ({ street, names: list(names) })
 
-export const VENUE_STYLES: Readonly<Record<string, VenueStyle>> = {
+export const VENUE_PATTERNS: Readonly<Record<string, VenueStyle>> = {
   en: venue('{n} {s} Road', '{c} Park, {s} Park, {s} Road, {c} Stadium, {s} Lane, {c} Community Stadium'),
   nordic: venue('{s}vej {n}', '{c} Stadion, {s} Park, {c} Arena, Idrætspark {c}'),
   de: venue('{s}straße {n}', '{c} Arena, Stadion {c}, {s}-Stadion, Sportpark {c}, Waldstadion {c}'),

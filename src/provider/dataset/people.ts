@@ -7,7 +7,7 @@ import { imagePath, type BuildContext } from './context.ts'
 import { yearOf } from './dates.ts'
 import type { CountrySeed } from './geo-data.ts'
 import { NAME_POOLS } from './names.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import type { Coach, PersonBase, Player, Referee, Team } from './types.ts'
 
 const GK = 24

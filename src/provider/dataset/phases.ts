@@ -3,9 +3,9 @@
  * Each returns the teams it lets through, in the order the next phase pairs them.
  */
 import type { FriendlyPhase, KnockoutPhase, TablePhase } from './competitions.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import { foldPairs, roundRobin, sequentialPairs, slotsOfPhase, type Kickoff, type Pairing } from './schedule.ts'
-import type { SeasonBuild } from './season.ts'
+import type { SeasonBuild } from './season-build.ts'
 import { pointsTable, pushStandings, type TableRow } from './standings.ts'
 import type { DatasetFixture, Group, Round, Stage } from './types.ts'
 

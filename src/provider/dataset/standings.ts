@@ -4,7 +4,7 @@
  * higher, over the number of matchdays already played at the anchor.
  */
 import type { BuildContext } from './context.ts'
-import type { Rng } from './rng.ts'
+import type { Rng } from '../rng.ts'
 import type { Standing } from './types.ts'
 
 export interface TableRow {

@@ -1,6 +1,6 @@
 /**
  * The `/core/types` records the dataset serves: event, period and score, statistic, stage, position,
- * lineup, topscorer and transfer types (ids, names and developer names of the real API: upstream-facts §3, data/recorded/).
+ * lineup, topscorer and transfer types (ids, names and developer names of the real API, as its responses carry them).
  * Period and score types share ids (a score row's type is the period it counts), as upstream.
  */
 import type { TypeRecord } from './types.ts'

@@ -1,6 +1,6 @@
 /**
- * Records of the embedded provider's reference data, with exactly the field names of the real API
- * (spec/football-data-service.md part 2, spec/upstream-facts.md, the recordings in data/recorded/).
+ * Records of the embedded provider's reference data, with exactly the field names of the real API, as its
+ * documentation and recorded responses show them (docs/upstream.md).
  * The HTTP layer serializes these as they are, minus the dataset-only fields of `DatasetFixture`.
  */
 import type { FixtureBase, Team } from '../../contract/football.ts'
@@ -45,8 +45,8 @@ export interface City {
   geonameid: number
 }
 
-export type LeagueType = 'league' | 'phase'
-/** Spec 2.11. The wire spelling of the last three is "not shown"; these are the spec's own words. */
+type LeagueType = 'league' | 'phase'
+/** League sub-types. The docs do not show the wire spelling of the last three; these are the docs' own words. */
 export type LeagueSubType = 'domestic' | 'domestic_cup' | 'international' | 'cup_international' | 'play-offs' | 'friendly'
 
 export interface League {
@@ -80,7 +80,7 @@ export interface Season {
   games_in_current_week: boolean
 }
 
-/** 223 Group Stage, 224 Knock Out, 225 Qualifying (spec 2.10). */
+/** Stage types: 223 Group Stage, 224 Knock Out, 225 Qualifying. */
 export type StageTypeId = 223 | 224 | 225
 
 export interface Stage {

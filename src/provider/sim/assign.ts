@@ -6,7 +6,7 @@ import type { FixtureEvent, HomeAway } from '../../contract/football.ts'
 import { EventType } from '../../contract/types.ts'
 import { MAX_SUBS, type Draft } from './drafts.ts'
 import type { Happening, PeriodPlan, SimPlayer, SimTeam } from './model.ts'
-import type { Rng } from './random.ts'
+import type { Rng } from '../rng.ts'
 import { eventId, MAX_EVENTS, minuteOf, otherSide } from './timeline.ts'
 
 interface Squad {
@@ -47,7 +47,7 @@ export function startMatch (fixtureId: number, home: SimTeam, away: SimTeam): Ma
   }
 }
 
-export function ordinal (n: number): string {
+function ordinal (n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13
   const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'
   return `${n}${suffix}`
@@ -141,8 +141,8 @@ export function shotOf (rng: Rng, headers = true): { info: string, sub_type_id: 
 function resolveGoal (state: MatchState, rng: Rng, d: Draft): void {
   const team = state.squads[d.side]
   const credit = d.kind === 'owngoal' ? otherSide(d.side) : d.side
-  const scorer = rng.pick(d.kind === 'owngoal' ? team.onPitch : outfield(team)) ?? null
-  const assist = d.kind === 'goal' && scorer !== null && rng.chance(0.72) ? rng.pick(without(outfield(team), scorer)) ?? null : null
+  const scorer = rng.pickOrUndefined(d.kind === 'owngoal' ? team.onPitch : outfield(team)) ?? null
+  const assist = d.kind === 'goal' && scorer !== null && rng.chance(0.72) ? rng.pickOrUndefined(without(outfield(team), scorer)) ?? null : null
   state.score[credit]++
   const type = d.kind === 'goal' ? EventType.GOAL : d.kind === 'penalty' ? EventType.PENALTY : EventType.OWNGOAL
   const shot = d.kind === 'owngoal' ? { info: null, sub_type_id: null } : shotOf(rng, d.kind === 'goal')
@@ -172,24 +172,24 @@ function resolveCard (state: MatchState, rng: Rng, d: Draft): void {
   let player: SimPlayer | undefined
   if (d.kind === 'red') {
     type = EventType.REDCARD
-    player = rng.pick(team.onPitch)
+    player = rng.pickOrUndefined(team.onPitch)
   } else if (booked.length > 0 && rng.chance(0.07)) {
     type = EventType.YELLOWREDCARD
     player = rng.pick(booked)
   } else {
-    player = rng.pick(team.onPitch.filter((p) => !team.booked.has(p.id)))
+    player = rng.pickOrUndefined(team.onPitch.filter((p) => !team.booked.has(p.id)))
   }
   if (player === undefined) return
   if (type === EventType.YELLOWCARD) team.booked.add(player.id)
   else team.onPitch = without(team.onPitch, player)
   const info = type === EventType.REDCARD ? rng.pick(RED_INFO) : rng.pick(YELLOW_INFO)
-  pushEvent(state, { ...base, type_id: type, player, info: info ?? null })
+  pushEvent(state, { ...base, type_id: type, player, info })
 }
 
 function resolveSub (state: MatchState, rng: Rng, d: Draft): void {
   const team = state.squads[d.side]
-  const off = rng.pick(outfield(team))
-  const on = rng.pick(team.bench)
+  const off = rng.pickOrUndefined(outfield(team))
+  const on = rng.pickOrUndefined(team.bench)
   if (team.subs >= MAX_SUBS || off === undefined || on === undefined) return
   team.subs++
   team.onPitch = [...without(team.onPitch, off), on]
@@ -206,7 +206,7 @@ export function resolveDrafts (state: MatchState, rng: Rng, drafts: readonly Dra
       case 'goal': case 'penalty': case 'owngoal': resolveGoal(state, rng, d); break
       case 'disallow': resolveDisallow(state, d); break
       case 'missedpen': {
-        const player = rng.pick(outfield(state.squads[d.side])) ?? null
+        const player = rng.pickOrUndefined(outfield(state.squads[d.side])) ?? null
         pushEvent(state, { type_id: EventType.MISSED_PENALTY, side: d.side, period: d.period, at: d.at, play: d.play, player })
         break
       }

@@ -5,10 +5,10 @@
  */
 import type { HomeAway } from '../../contract/football.ts'
 import type { PeriodPlan } from './model.ts'
-import type { Rng } from './random.ts'
+import type { Rng } from '../rng.ts'
 import { matchSecondOf, otherSide, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'
 
-export type DraftKind = 'goal' | 'penalty' | 'owngoal' | 'missedpen' | 'card' | 'red' | 'sub' | 'disallow'
+type DraftKind = 'goal' | 'penalty' | 'owngoal' | 'missedpen' | 'card' | 'red' | 'sub' | 'disallow'
 
 export interface Draft {
   kind: DraftKind

@@ -11,7 +11,7 @@
  * `seconds` of a ticking period): that ticks every match second and would make every live fixture change
  * all the time. Whether a period ticks, its stoppage time, states, scores, events, statistics, result and
  * winners all count. `lastBaseChangedAt` counts only the base fields the real `latest` tracks
- * (upstream-facts §0.5); of those the simulator changes state_id, result_info and length.
+ * (docs/upstream.md, "Livescores"); of those the simulator changes state_id, result_info and length.
  */
 import { LIVE_STATE_IDS, State } from '../../contract/states.ts'
 import { clockAt, DEFAULT_SIM_SPEED, realDurationMs, realMsAt } from './clock.ts'
@@ -21,7 +21,7 @@ import type { FixtureLive, MatchScript, SimFixtureInput } from './model.ts'
 import { planSchedule } from './schedule.ts'
 import { scriptMatch } from './script.ts'
 
-/** 15 minutes, in match seconds, before kick-off and after the end (upstream-facts §4). */
+/** 15 minutes, in match seconds: `/livescores` lists a fixture from this long before kick-off until this long after the end. */
 export const LIVESCORES_WINDOW_SECONDS = 900
 /** The real API's fixed `latest` window. */
 export const LATEST_WINDOW_MS = 10_000

@@ -4,7 +4,7 @@
  */
 import { State } from '../../contract/states.ts'
 import type { Pause, PeriodKey, PeriodPlan } from './model.ts'
-import type { Rng } from './random.ts'
+import type { Rng } from '../rng.ts'
 import { matchSecondOf, PERIOD_DEFS, periodId } from './timeline.ts'
 
 export type Disruption =

@@ -48,7 +48,7 @@ const RecordedFixture = z.looseObject({
   length: z.number().nullable(),
   placeholder: z.boolean(),
   has_odds: z.boolean(),
-  // Absent from early-2023 captures (upstream-facts §1).
+  // Recordings of the real API from early 2023 do not have it yet.
   has_premium_odds: z.boolean().default(false),
   starting_at_timestamp: z.number(),
   participants: z.array(z.object({

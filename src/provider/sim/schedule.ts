@@ -12,7 +12,7 @@
  */
 import { realDurationMs } from './clock.ts'
 import type { SimFixtureInput } from './model.ts'
-import { createRng, hashSeed } from './random.ts'
+import { hashSeed, Rng } from '../rng.ts'
 import { scriptMatch } from './script.ts'
 
 export interface ScheduleOptions {
@@ -43,7 +43,7 @@ function interleave<T extends { league_id: number }> (candidates: readonly T[], 
     if (queue === undefined) byLeague.set(c.league_id, [c])
     else queue.push(c)
   }
-  const queues = createRng(hashSeed(seed, 0x5c4ed)).shuffle([...byLeague.keys()].sort((a, b) => a - b)).map((id) => byLeague.get(id) ?? [])
+  const queues = new Rng(hashSeed(seed, 0x5c4ed)).shuffle([...byLeague.keys()].sort((a, b) => a - b)).map((id) => byLeague.get(id) ?? [])
   const out: T[] = []
   for (let round = 0; out.length < candidates.length; round++) {
     for (const queue of queues) {

@@ -8,7 +8,7 @@ import { EventType } from '../../contract/types.ts'
 import { pushEvent, shotOf, type MatchState } from './assign.ts'
 import { kickAt } from './frame.ts'
 import type { PeriodPlan, SimPlayer } from './model.ts'
-import type { Rng } from './random.ts'
+import type { Rng } from '../rng.ts'
 import { otherSide } from './timeline.ts'
 
 export interface Kick {
@@ -81,7 +81,7 @@ export function shootoutHappenings (state: MatchState, rng: Rng, period: PeriodP
     if (kick.scored) {
       pushEvent(state, { ...spec, type_id: EventType.PENALTY_SHOOTOUT_GOAL, addition: 'Scored', sub_type_id: shotOf(rng, false).sub_type_id, credit: kick.side })
     } else {
-      pushEvent(state, { ...spec, type_id: EventType.PENALTY_SHOOTOUT_MISS, addition: rng.pick(MISSES) ?? 'OffTarget' })
+      pushEvent(state, { ...spec, type_id: EventType.PENALTY_SHOOTOUT_MISS, addition: rng.pick(MISSES) })
     }
   })
   return goals

@@ -5,7 +5,7 @@
 import type { HomeAway } from '../../contract/football.ts'
 import { EventType } from '../../contract/types.ts'
 import type { Happening, PeriodPlan, StatStep, TeamRef } from './model.ts'
-import type { Rng } from './random.ts'
+import type { Rng } from '../rng.ts'
 import { matchSecondOf, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'
 
 export const StatType = { CORNERS: 34, SHOTS_ON_TARGET: 86, POSSESSION: 45, YELLOWCARDS: 84 } as const

@@ -1,6 +1,6 @@
 /**
- * The `timeline` include's rows (upstream-facts §3.3: `section: "timeline"`, corners, shots on and off
- * target, offsides), read off a script's statistic steps: each rise of one of those counters is a row at
+ * The `timeline` include's rows (the real API marks them `section: "timeline"`: corners, shots on and off
+ * target, offsides; docs/upstream.md, "Event types"), read off a script's statistic steps: each rise of one of those counters is a row at
  * the moment of play it happened, for the side it counts for. No player is named: the script does not know
  * who took the corner or the shot.
  */

@@ -16,7 +16,7 @@ export const otherSide = (side: HomeAway): HomeAway => side === 'home' ? 'away' 
  * 970..). Fixture ids up to 9e12 keep every id a safe integer.
  */
 export const eventId = (fixtureId: number, n: number): number => fixtureId * 1000 + n
-export const scoreId = (fixtureId: number, k: number): number => fixtureId * 1000 + 900 + k
+const scoreId = (fixtureId: number, k: number): number => fixtureId * 1000 + 900 + k
 export const periodId = (fixtureId: number, k: number): number => fixtureId * 1000 + 950 + k
 export const statId = (fixtureId: number, k: number): number => fixtureId * 1000 + 970 + k
 export const MAX_EVENTS = 899
@@ -45,8 +45,8 @@ export const PERIOD_DEFS: Readonly<Record<PeriodKey, PeriodDef>> = {
 /** The legacy `periods` include shows extra time as one period of 30 minutes. */
 export const LEGACY_ET = { type_id: PeriodType.EXTRA_TIME, description: 'extra-time', counts_from: 90, period_length: 30, sort_order: 3 } as const
 
-/** How long FT shows before BREAK when a tie goes to extra time (upstream-facts §0.6: FT is transient). */
-export const FT_BRIEF_SECONDS = 60
+/** How long FT shows before BREAK when a tie goes to extra time: the real API shows FT briefly there (docs/upstream.md, "Fixture states"). */
+const FT_BRIEF_SECONDS = 60
 
 /** Seconds of play in `period` at match second `at` (the clock stops while the period is paused). */
 export function playedAt (period: PeriodPlan, at: number): number {

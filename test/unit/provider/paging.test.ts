@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseQuery, matchEndpoint, type ParsedQuery } from '../../../src/contract/query.ts'
 import { CursorCodec, pageOf, type Page, type PageRequest } from '../../../src/provider/paging.ts'
-import type { Rec } from '../../../src/provider/world.ts'
+import type { Rec } from '../../../src/provider/records.ts'
 
 const endpoint = matchEndpoint('/core/countries')?.endpoint
 if (endpoint === undefined) throw new Error('no endpoint')

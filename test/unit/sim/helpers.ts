@@ -8,7 +8,7 @@ import { scriptMatch } from '../../../src/provider/sim/script.ts'
 export const SPEED = 60
 export const KICKOFF = 1_795_000_000
 
-export function team (id: number, name: string, size = 22): SimTeam {
+function team (id: number, name: string, size = 22): SimTeam {
   const players = Array.from({ length: size }, (_, i) => ({ id: id * 100 + i, name: `${name} Player ${i + 1}` }))
   return { id, name, short_code: name.slice(0, 3).toUpperCase(), players, position: id % 20 }
 }
@@ -31,7 +31,7 @@ export const SCRIPTS: readonly MatchScript[] = MATCHES.map((f) => scriptMatch(f,
 
 /**
  * Legal state transitions of the simulator, as data. Stoppages resume into the half they stopped
- * (checked separately); FT is transient before BREAK in cup ties (upstream-facts §0.6).
+ * (checked separately); in cup ties FT shows briefly before BREAK and extra time, as on the real API.
  */
 export const LEGAL: Readonly<Record<number, readonly number[]>> = {
   [State.NS]: [State.INPLAY_1ST_HALF, State.DELAYED, State.POSTPONED],
@@ -54,7 +54,7 @@ export const LEGAL: Readonly<Record<number, readonly number[]>> = {
   [State.ABANDONED]: []
 }
 
-export const clock = (seconds: number) => ({ kickoff: KICKOFF, speed: SPEED, seconds })
+const clock = (seconds: number) => ({ kickoff: KICKOFF, speed: SPEED, seconds })
 export const viewAt = (script: MatchScript, seconds: number): FixtureLive => materialize(script, clock(seconds))
 
 /** Every change point, the moments just before them and between them, and one after the end. */
