@@ -98,7 +98,7 @@ export function matches (store: LiveStore): Matches {
           const away = previous.away + (scoring === 'away' ? 1 : 0)
           const e = event(side, scorer, minute, type, `${home}-${away}`)
           return await apply({ ...current, ...rescore(home, away), minute, events: [...current.events, e] },
-            [{ kind: 'score_changed', home, away, previous }, { kind: 'event_added', event: e }, { kind: 'clock', minute, previous: current.minute }])
+            [{ kind: 'score_changed', home, away, previous, goals: [e] }, { kind: 'event_added', event: e }, { kind: 'clock', minute, previous: current.minute }])
         },
         async card (side, player, minute, type = 'YELLOWCARD') {
           const e = event(side, player, minute, type, null)

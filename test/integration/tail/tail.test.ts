@@ -76,11 +76,28 @@ describe('touchline tail', () => {
     expect(frames[0]).toMatchObject({ type: 'change', cursor: record.cursor, fixture_id: 9001, changes: record.changes })
   })
 
+  it('--since CURSOR prints exactly the changes after the cursor, on its first connection', async () => {
+    const dundee = await gw.matches.start(9003, 501, 'Aberdeen', 'Dundee', 30)
+    const saved = (await dundee.goal('home', 'B. Miovski', 31)).cursor
+    const after = [await dundee.card('away', 'J. Mulligan', 33), await dundee.goal('away', 'S. Tiffoney', 35)]
+    const t = tail(['--url', gw.url, '--fixture', '9003', '--since', saved, '--json'])
+    await t.waitFor(new RegExp(after[1]?.cursor ?? 'never'))
+    // Nothing but those two: no snapshot of the fixture, no change from before the cursor.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(t.lines().map((l) => (JSON.parse(l) as { cursor: string }).cursor)).toEqual(after.map((r) => r.cursor))
+    const readable = tail(['--url', gw.url, '--fixture', '9003', '--since', saved])
+    await readable.waitFor(/^35' Aberdeen 1-1 Dundee {2}goal \(S\. Tiffoney\)$/m)
+    expect(readable.lines()).toEqual(["33' Aberdeen 1-0 Dundee  yellow card (J. Mulligan, Dundee)", "35' Aberdeen 1-1 Dundee  goal (S. Tiffoney)"])
+  })
+
   it('--team follows one team\'s fixtures only, and --kinds prints only those kinds of change', async () => {
     const hearts = await gw.matches.start(9002, 501, 'Hearts', 'Hibernian', 10)
+    // The tails of the tests before are gone (killed after each), so the count below is these two.
+    const subscriptions = async (): Promise<number> => (await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0
+    await until(async () => await subscriptions() === 0, 10_000, 'the earlier tails gone')
     const byTeam = tail(['--url', gw.url, '--team', String(hearts.fixture.away.id), '--json'])
     const goalsOnly = tail(['--url', gw.url, '--league', '501', '--kinds', 'score_changed,state_changed', '--json'])
-    await until(async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 2, 10_000, 'both subscriptions')
+    await until(async () => await subscriptions() >= 2, 10_000, 'both subscriptions')
     await celtic.goal('home', 'N. Kuhn', 80)
     await hearts.card('home', 'B. Nieuwenhof', 12)
     await hearts.goal('away', 'M. Boyle', 14)

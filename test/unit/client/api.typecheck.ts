@@ -1,7 +1,7 @@
 /**
- * Type test of `touchline/client` (checked by `tsc --noEmit`, not run): the package's own name resolves to
- * client.d.ts through `exports["./client"].types`, the API is typed as documented, misuse does not compile,
- * and the hand-written LiveFixture and Change types are the gateway's own (src/live/types.ts), both ways.
+ * Type test of the client library (checked by `tsc --noEmit`, not run) as `touchline/client`, the gateway
+ * package's own export of the built @touchline/client: the API is typed as documented, misuse does not compile,
+ * and its LiveFixture and Change, generated from the wire model, are the gateway's own (src/wire/model.ts).
  */
 import { TouchlineClient, backoffDelay, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
 import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/wire/model.ts'
@@ -51,6 +51,12 @@ export async function usage (): Promise<ClientStatus> {
   client.subscribe({ leagues: 'all' })
   // @ts-expect-error: not a change kind
   client.subscribe({ kinds: ['goal'] })
+  // @ts-expect-error: kinds needs the full format (a delta must see every change of its fixture)
+  client.subscribe({ kinds: ['score_changed'], format: 'delta' })
+  client.on('goal', (g) => { const scorer: string | null | undefined = g.event?.player?.name; use(scorer) })
+  client.on('change', ({ frame }) => {
+    for (const c of frame.changes) if (c.kind === 'score_changed') use(c.goals?.map((e) => e.minute))
+  })
   client.unsubscribe({ leagues: [271], teams: [53] }).unsubscribe({ leagues: '*' })
   // @ts-expect-error: unsubscribe takes no kinds (a kinds filter is changed by subscribe)
   client.unsubscribe({ kinds: ['clock'] })
