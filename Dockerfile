@@ -3,6 +3,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client library is a workspace package: `npm ci` installs it and builds it (its `prepare`).
+COPY packages/client/package.json packages/client/tsconfig.json ./packages/client/
+COPY packages/client/src ./packages/client/src
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -13,6 +16,9 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The client library's build: the gateway uses it, and bundles it for browsers at /lib/client.js.
+COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
+COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
 COPY --chown=node:node package.json ./
 USER node
 EXPOSE 8080 8081

@@ -1,9 +1,11 @@
 /**
- * The client library for browsers: packages/client's TypeScript bundled by esbuild into ES modules, served by
- * the UI routes under `/lib/`. Each module the pages import has its own entry (`/lib/client.js` the whole
- * library, `/lib/clock.js`, `/lib/delta.js`, ...), and what they share sits in one chunk, so the clock's learned
- * server time is one value for the client and the page alike. Built once per process, on first use.
+ * The client library for browsers: packages/client bundled by esbuild into ES modules, served by the UI
+ * routes under `/lib/`. Each module the pages import has its own entry (`/lib/client.js` the whole library,
+ * `/lib/clock.js`, `/lib/delta.js`, ...), and what they share sits in one chunk, so the clock's learned server
+ * time is one value for the client and the page alike. Built once per process, on first use, from the
+ * package's TypeScript source in a checkout, or from its build where only that is installed (a container).
  */
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -17,14 +19,20 @@ const ENTRIES: Record<string, string> = {
   diagnose: 'diagnose.ts'
 }
 
-const SOURCE = fileURLToPath(new URL('../../packages/client/src/', import.meta.url))
+const PACKAGE = fileURLToPath(new URL('../../packages/client/', import.meta.url))
+
+/** Each entry's file: `src/clock.ts`, or `dist/clock.js` without the source. */
+function entryPoints (): Record<string, string> {
+  const source = existsSync(PACKAGE + 'src/index.ts')
+  return Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, PACKAGE + (source ? `src/${file}` : `dist/${file.replace(/\.ts$/, '.js')}`)]))
+}
 
 let bundle: Promise<Map<string, Buffer>> | undefined
 
 /** The bundle's files by URL path (`/lib/client.js`, `/lib/chunk-XXXX.js`). */
 export async function clientBundle (): Promise<Map<string, Buffer>> {
   bundle ??= build({
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, SOURCE + file])),
+    entryPoints: entryPoints(),
     bundle: true,
     splitting: true,
     format: 'esm',

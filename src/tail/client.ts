@@ -7,7 +7,7 @@
  * stdout carries only the changes (one readable line each, or one JSON change frame per line with
  * `json`); connection news goes to stderr.
  */
-import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '#client/index.ts'
+import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '@touchline/client'
 import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { cannotReachLine, clean, describe, fixtureLine } from './format.ts'
 

@@ -9,7 +9,7 @@
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
 import { STATE_BY_ID } from '../contract/states.ts'
-import { runningMinute } from '#client/clock.ts'
+import { runningMinute } from '@touchline/client'
 import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
 
 export interface FormatOptions {

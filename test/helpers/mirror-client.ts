@@ -6,7 +6,7 @@
  * from there, skipping versions it already holds.
  */
 import WebSocket from 'ws'
-import { applyDelta } from '#client/delta.ts'
+import { applyDelta } from '@touchline/client'
 import type { DeltaChangeFrame as DeltaFrame } from '../../src/wire/model.ts'
 import type { LiveFixture } from '../../src/wire/model.ts'
 

@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { ClientStatus, LiveFixture } from '#client/index.ts'
+import type { ClientStatus, LiveFixture } from '@touchline/client'
 import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from '../client/harness.ts'
 import { HAVE_CHROMIUM, launchBrowser, watchErrors } from './harness.ts'
 

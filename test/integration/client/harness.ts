@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect } from 'vitest'
 import type { LiveStore } from '../../../src/store/types.ts'
-import type { ClientStatus } from '#client/index.ts'
+import type { ClientStatus } from '@touchline/client'
 import { matches, type Match, type Matches } from '../../helpers/matches.ts'
 import { redisFixture } from '../store/helpers.ts'
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { TouchlineClient, type ChangeEvent, type ClientStatus } from '#client/index.ts'
+import { TouchlineClient, type ChangeEvent, type ClientStatus } from '@touchline/client'
 import { clientRig, expectJitteredPauses, freePort, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from './harness.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyDelta } from '#client/delta.ts'
+import { applyDelta } from '@touchline/client'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, startPush, type SseStream } from './harness.ts'
 

@@ -4,7 +4,7 @@
  * frame that is not newer than the fixture held is stale (replays overlap snapshots), so no change counts twice.
  */
 import { describe, expect, it } from 'vitest'
-import { eventsOf, nextFixture } from '#client/frames.ts'
+import { eventsOf, nextFixture } from '@touchline/client'
 
 const fixture = (version: number, home = 0): any => ({
   id: 7,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyDelta } from '#client/delta.ts'
-import { completeChanges } from '#client/frames.ts'
+import { applyDelta } from '@touchline/client'
+import { completeChanges } from '@touchline/client'
 import { deltaChanges } from '../../../src/live/delta.ts'
 import { EVENT_DETAILS, type Change, type ChangeRecord, type DeltaChangeFrame as DeltaFrame, type LiveFixture } from '../../../src/wire/model.ts'
 import { createStore } from '../../../src/store/index.ts'
