@@ -59,7 +59,7 @@ function scoreChanges (prev: LiveFixture, next: LiveFixture): Change[] {
     const up = goalsFor(GOAL_TYPES, prev, next, { home: before.home ?? 0, away: before.away ?? 0 }, { home: after.home ?? 0, away: after.away ?? 0 })
     changes.push({ kind: 'score_changed', ...after, previous: before, ...up })
   }
-  // The shoot-out is not part of CURRENT (docs/upstream.md, "Scores"). Its rows appear at 0-0 when the
+  // The shoot-out is not part of CURRENT (docs/upstream.md, "Score types"). Its rows appear at 0-0 when the
   // shoot-out starts, which is not a change worth a message: missing counts as 0-0.
   const shootBefore = prev.scores[SHOOTOUT_SCORE] ?? NO_GOALS
   const shootAfter = next.scores[SHOOTOUT_SCORE] ?? NO_GOALS

@@ -1,5 +1,5 @@
 /**
- * Event normalization (upstream-facts §3.3): upstream event rows → LiveEvent, in a stable order.
+ * Event normalization (docs/upstream.md, "Event types"): upstream event rows → LiveEvent, in a stable order.
  */
 import { EventType } from '../contract/types.ts'
 import type { LiveEvent, Side } from '../wire/model.ts'

@@ -1,5 +1,5 @@
 /**
- * Upstream fixture → LiveFixture (DESIGN §4). Pure: no IO, no clock; the store assigns `version` and the
+ * Upstream fixture → LiveFixture (docs/protocol.md, "LiveFixture"). Pure: no IO, no clock; the store assigns `version` and the
  * caller passes the detection time as `now`.
  */
 import { STATE_BY_ID } from '../contract/states.ts'

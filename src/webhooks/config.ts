@@ -1,6 +1,6 @@
 /**
- * Webhook endpoints in the keys file (DESIGN §5): `webhooks: [{id, url, secret, leagues|fixtures|teams, kinds,
- * format}]` per client key. Filters and formats mean what they mean for a subscription (DESIGN §4); the key's
+ * Webhook endpoints in the keys file (docs/webhooks.md): `webhooks: [{id, url, secret, leagues|fixtures|teams, kinds,
+ * format}]` per client key. Filters and formats mean what they mean for a subscription (docs/protocol.md); the key's
  * scope applies on top. Parsed here so keys.ts stays about keys; the secret is never logged (logger.ts
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
