@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { KeysFileError } from './keys.ts'
+import { KeysFileError } from './client-keys.ts'
 
 const USAGE = `usage: touchline [serve|provider|tail] [options]
 

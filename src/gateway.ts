@@ -11,7 +11,7 @@ import { buildApp } from './app.ts'
 import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
-import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
+import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import {
   createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions

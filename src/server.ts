@@ -6,7 +6,7 @@ import closeWithGrace from 'close-with-grace'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config.ts'
 import { startGateway, type Gateway } from './gateway.ts'
-import { DEMO_KEY, KeysFileError } from './keys.ts'
+import { DEMO_KEY, KeysFileError } from './client-keys.ts'
 import { loggerOptions } from './logger.ts'
 
 export async function runServer (cfg: Config): Promise<void> {

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Redis, RedisKey, Result } from 'ioredis'
-import { budgetKeys } from '../store/keys.ts'
+import { budgetKeys } from '../store/redis-keys.ts'
 import type { BucketView, BudgetLedger, LedgerOptions } from './types.ts'
 import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, WINDOW_MS, type StoredBucket } from './window.ts'
 

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { ChangeKind } from '../live/types.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'

@@ -16,7 +16,7 @@
 import type { ServerResponse } from 'node:http'
 import type { BaseLogger } from 'pino'
 import type WebSocket from 'ws'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor } from '../store/record.ts'
 import { isRedisOutage } from '../store/unavailable.ts'

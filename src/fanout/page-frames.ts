@@ -3,7 +3,7 @@
  * matched here: the store filters by league and fixture only), its `kinds` and its format. Shared by
  * `GET /v1/changes` and the webhook workers, which send the same frames as the WebSocket.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { ChangeKind } from '../live/types.ts'
 import type { ReadSinceResult } from '../store/types.ts'
 import { LastVersions, Outgoing } from './outgoing.ts'

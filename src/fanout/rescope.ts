@@ -10,7 +10,7 @@
  *   - `max_connections` lowered: the newest connections over it are closed with 4029;
  *   - anything else (features, quota, a widened scope): the new record applies to the next operation.
  */
-import { leagueAllowed, originAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, originAllowed, type ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
 import { SseConnection, type Connection } from './connection.ts'

@@ -10,7 +10,7 @@
  * so the snapshot leaves it no gap. Once the hub routes another record the entries no longer satisfy that
  * for new subscribes, and all of them are dropped.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { LiveFixture } from '../live/types.ts'
 import type { LiveStore, StoreFilter } from '../store/types.ts'
 

@@ -14,7 +14,7 @@
  * snapshot-cache.ts for why a shared one leaves no gap); replayed records go out as the JSON the store
  * returned, never serialized again.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { ChangeKind, ChangeRecord } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, parseCursor } from '../store/record.ts'

@@ -8,7 +8,7 @@
  * A connection with a `kinds` filter receives a view of the change holding only those kinds, built once
  * per change and kinds set however many connections share it, and nothing when none is left.
  */
-import { leagueAllowed } from '../keys.ts'
+import { leagueAllowed } from '../client-keys.ts'
 import type { ChangeKind, ChangeRecord } from '../live/types.ts'
 import { NO_TEAMS, type Connection } from './connection.ts'
 import { Outgoing } from './outgoing.ts'

@@ -1,6 +1,6 @@
 /**
  * Per-key CORS for the gateway's own JSON endpoints that browsers call from other origins (the widget):
- * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (keys.ts) decides:
+ * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (client-keys.ts) decides:
  *
  * - a request with an `Origin` and a valid key that allows it gets `Access-Control-Allow-Origin: <origin>`
  *   (never `*`: the answer depends on the key) and `Vary: Origin`;
@@ -19,7 +19,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { originAllowed, type KeyRing } from '../keys.ts'
+import { originAllowed, type KeyRing } from '../client-keys.ts'
 import { httpError, keyOf } from './live.ts'
 
 export interface CorsDeps {

@@ -8,8 +8,8 @@
  */
 import type { Redis } from 'ioredis'
 import { deserializeEntry, entrySize, serializeEntry, type CachedEntry } from './entry.ts'
-import { passthroughKeys } from '../store/keys.ts'
-import { requestDigest } from './keys.ts'
+import { passthroughKeys } from '../store/redis-keys.ts'
+import { requestDigest } from './digest.ts'
 
 export interface ResponseCache {
   /** The live entry for a request key, or undefined (absent or expired at `now`). */

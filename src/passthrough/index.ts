@@ -3,7 +3,7 @@ export { createPassthrough, type Passthrough, type PassthroughDeps, type Passthr
 export { createMemoryCache, createRedisCache, type MemoryCacheOptions, type RedisCacheOptions, type ResponseCache } from './cache.ts'
 export { createMemoryQuota, createRedisQuota, QUOTA_WINDOW_MS, type QuotaState, type QuotaStore } from './quota.ts'
 export { createLiveMirror, type LiveMirror, type LiveMirrorOptions, type LiveSource } from './live.ts'
-export { passthroughKeys, type PassthroughKeys } from '../store/keys.ts'
+export { passthroughKeys, type PassthroughKeys } from '../store/redis-keys.ts'
 export { DEFAULT_TTL, type TtlPolicy } from './ttl.ts'
 export type { PassRequest } from './request.ts'
 export type { Reply } from './replies.ts'

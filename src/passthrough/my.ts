@@ -9,7 +9,7 @@
  * `/my/leagues` is answered from the upstream's league records, filtered to the key's leagues by the scope.
  * None of these carries the upstream's `subscription` (the gateway's plans).
  */
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { EnvelopeParts } from './entry.ts'
 import { QUOTA_WINDOW_MS, type QuotaState } from './quota.ts'
 

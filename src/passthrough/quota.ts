@@ -10,7 +10,7 @@
  */
 import type { Redis, RedisKey, Result } from 'ioredis'
 import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../contract/hourly-window.ts'
-import { passthroughKeys } from '../store/keys.ts'
+import { passthroughKeys } from '../store/redis-keys.ts'
 
 /** The spec's window (8.2 rule 3). */
 export const QUOTA_WINDOW_MS = WINDOW_MS

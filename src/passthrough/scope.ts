@@ -22,7 +22,7 @@
 import type { Endpoint } from '../contract/endpoints.ts'
 import type { ParsedQuery } from '../contract/query.ts'
 import { RELATIONS, type Kind } from '../contract/resources.ts'
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import { leagueOf, type CachedEntry, type EnvelopeParts } from './entry.ts'
 import type { LeagueIndex } from './league-index.ts'
 

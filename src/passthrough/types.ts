@@ -1,14 +1,14 @@
 /** What the passthrough knows about one request once it is authenticated, routed, validated and counted. */
 import type { Endpoint } from '../contract/endpoints.ts'
 import type { ParsedQuery } from '../contract/query.ts'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { QuotaState } from './quota.ts'
 import type { PassRequest } from './request.ts'
 
 export interface RequestContext {
   req: PassRequest
   key: ClientKey
-  /** Quota id of the key (keys.ts#keyIdOf), never the key itself. */
+  /** Quota id of the key (digest.ts#keyIdOf), never the key itself. */
   keyId: string
   endpoint: Endpoint
   params: Record<string, string>

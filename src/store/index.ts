@@ -16,7 +16,7 @@ export function createStore (opts: StoreOptions): LiveStore {
   return createRedisStore(opts)
 }
 
-export { createKeys, DEFAULT_PREFIX, webhookKeys, type StoreKeys, type WebhookKeys } from './keys.ts'
+export { storeKeys, DEFAULT_PREFIX, webhookKeys, type StoreKeys, type WebhookKeys } from './redis-keys.ts'
 export { createLease, type Lease, type LeaseOptions } from './lease.ts'
 export { formatCursor, parseCursor } from './record.ts'
 export * from './types.ts'

@@ -5,7 +5,7 @@
  * but a new cursor when the records read did not match.
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import { LastVersions } from '../fanout/outgoing.ts'
 import { pageFrames, scopeFilter } from '../fanout/page-frames.ts'
 import { readFilter, readSnapshot, type LiveFilter } from '../fanout/snapshot-cache.ts'

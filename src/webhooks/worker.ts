@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
 import { BatchReader, type Delivery } from './batch.ts'

@@ -4,7 +4,7 @@
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
 import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'

@@ -5,7 +5,7 @@
  * long is paused and resumes; a URL that reaches the gateway itself is refused.
  */
 import { expect, inject, it } from 'vitest'
-import { webhookKeys } from '../../../src/store/keys.ts'
+import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { applier } from '../push/harness.ts'
 import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'

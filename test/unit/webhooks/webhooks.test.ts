@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
-import { KeysFileSchema } from '../../../src/keys.ts'
+import { KeysFileSchema } from '../../../src/client-keys.ts'
 import { loggerOptions } from '../../../src/logger.ts'
 import { selfTarget } from '../../../src/webhooks/post.ts'
 import { signWebhook, verifyWebhook } from '../../../src/webhooks/signature.ts'

@@ -53,7 +53,7 @@ export function checkPrefix (prefix: string): string {
 }
 
 /** Builds the key set for one deployment prefix. */
-export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
   checkPrefix(prefix)
   const tagged = `${prefix}{store}:`
   const liveLeaguePrefix = `${tagged}live:`
