@@ -10,10 +10,8 @@ import type { ClientKey } from '../client-keys.ts'
 import type { ChangeKind } from '../live/types.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
-import { directSocket, writeFrame } from './writer.ts'
+import { directSocket, writeFrame, type Transport } from './writer.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame, type Format } from './protocol.ts'
-
-export type Transport = 'ws' | 'sse'
 
 /** Queued in place of a client frame: the hub's reset after a lost log or store (ClientOps.reset). */
 export const RESET = 'reset'

@@ -5,9 +5,8 @@
 import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
 import { parseCursor } from '../store/record.ts'
-import type { Transport } from './connection.ts'
 import { changeFrameJson, type Format } from './protocol.ts'
-import { textFrame } from './writer.ts'
+import { textFrame, type Transport } from './writer.ts'
 
 export class Outgoing {
   private wsBytes: Buffer | undefined

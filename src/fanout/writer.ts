@@ -22,6 +22,9 @@ import type { Socket } from 'node:net'
 import * as wsModule from 'ws'
 import WebSocket from 'ws'
 
+/** How a connection receives frames: a WebSocket, or a Server-Sent Events response. */
+export type Transport = 'ws' | 'sse'
+
 interface WebSocketInternals { _socket: Socket | null, _extensions: Record<string, unknown> }
 type Framer = (data: Buffer, options: { fin: boolean, opcode: number, mask: boolean, readOnly: boolean, rsv1: boolean }) => Buffer[]
 

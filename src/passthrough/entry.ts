@@ -5,7 +5,6 @@
  */
 import type { Pagination } from '../contract/envelope.ts'
 import type { Kind } from '../contract/resources.ts'
-import type { LeagueRefs } from './scope.ts'
 
 /** The envelope of spec 2.1 without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {
@@ -16,6 +15,21 @@ export interface EnvelopeParts {
   timezone?: string
   /** Any other top-level field the upstream sent (`message` of an empty result), in order. */
   extra?: Record<string, unknown>
+}
+
+/**
+ * What the league-bound records of a body hang on, computed once when the entry is stored (fetch.ts calls
+ * scope.ts#leagueRefs), so that serving it to a scoped key needs no parse when everything is in scope: the
+ * leagues of the records placed by the body itself, the fixtures and seasons it leaves to the index, and
+ * whether any record cannot be placed at all.
+ */
+export interface LeagueRefs {
+  leagues: number[]
+  fixtures: number[]
+  seasons: number[]
+  unplaced: boolean
+  /** `[id, league]` of the fixtures and seasons the body shows, taught to the index on every scoped serve. */
+  shows: { fixtures: Array<[number, number]>, seasons: Array<[number, number]> }
 }
 
 export interface CachedEntry {

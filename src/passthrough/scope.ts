@@ -23,7 +23,7 @@ import type { Endpoint } from '../contract/endpoints.ts'
 import type { ParsedQuery } from '../contract/query.ts'
 import { RELATIONS, type Kind } from '../contract/resources.ts'
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
-import { leagueOf, type CachedEntry, type EnvelopeParts } from './entry.ts'
+import { leagueOf, type CachedEntry, type EnvelopeParts, type LeagueRefs } from './entry.ts'
 import type { LeagueIndex } from './league-index.ts'
 
 export const isScoped = (key: ClientKey): boolean => key.leagues !== '*'
@@ -177,21 +177,6 @@ function learnRecord (index: Pick<LeagueIndex, 'learnFixture' | 'learnSeason'>, 
   if (id === undefined) return
   if (kind === 'season') index.learnSeason(id, league)
   if (kind === 'fixture' || (kind === undefined && looksLikeFixture(r))) index.learnFixture(id, league)
-}
-
-/**
- * What the league-bound records of a body hang on, computed once when the entry is stored (fetch.ts), so
- * that serving it to a scoped key needs no parse when everything is in scope: the leagues of the records
- * placed by the body itself, the fixtures and seasons it leaves to the index, and whether any record
- * cannot be placed at all.
- */
-export interface LeagueRefs {
-  leagues: number[]
-  fixtures: number[]
-  seasons: number[]
-  unplaced: boolean
-  /** `[id, league]` of the fixtures and seasons the body shows, taught to the index on every scoped serve. */
-  shows: { fixtures: Array<[number, number]>, seasons: Array<[number, number]> }
 }
 
 export function leagueRefs (kind: Kind | undefined, data: unknown): LeagueRefs {
