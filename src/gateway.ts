@@ -17,7 +17,7 @@ import {
   createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
 } from './passthrough/index.ts'
 import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
-import { startLeadership, type Leader } from './poller/leader.ts'
+import { startLeadership, type Leader } from './store/leadership.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'

@@ -31,8 +31,9 @@ import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
-import { SnapshotCache, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
+import { SnapshotCache, type Snapshot } from './snapshot-cache.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
+import type { LiveFilter } from '../changes/filter.ts'
 
 export interface HubDeps {
   store: LiveStore

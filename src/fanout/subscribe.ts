@@ -24,9 +24,10 @@ import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Format, type Ref, type SubscribedFrame, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
-import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
+import { type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
+import { fixtureMatcher, readFilter, type LiveFilter } from '../changes/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {

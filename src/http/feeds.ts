@@ -6,9 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { pageFrames, scopeFilter } from '../fanout/page-frames.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, type Format } from '../fanout/protocol.ts'
-import { readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { ChangeKind } from '../live/types.ts'
@@ -16,6 +14,8 @@ import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult } from '../store/types.ts'
 import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
+import { readFilter, type LiveFilter, scopeFilter } from '../changes/filter.ts'
+import { pageFrames } from '../changes/frames.ts'
 
 export interface FeedRouteDeps {
   store: LiveStore

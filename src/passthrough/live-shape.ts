@@ -13,8 +13,8 @@
 import type { ParsedQuery } from '../contract/query.ts'
 import { pickSelected } from '../contract/select.ts'
 import { formatInZone } from '../contract/time.ts'
-import { LIVE_INCLUDES } from '../poller/poller.ts'
 import type { Rec } from './live.ts'
+import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 
 /** Include names the mirror holds; their response keys are the same words (already lower-case). */
 const HELD = new Set(LIVE_INCLUDES.split(';'))

@@ -19,8 +19,8 @@
  * the cache and upstream.
  */
 import { LIVE_STATE_IDS } from '../contract/states.ts'
-import { LIVE_INCLUDES } from '../poller/poller.ts'
 import type { Query, RequestOptions, UpstreamClient, UpstreamResponse } from '../upstream/index.ts'
+import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 
 export type Rec = Record<string, unknown>
 

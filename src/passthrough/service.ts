@@ -47,7 +47,7 @@ import { withGatewayLinks } from './links.ts'
 import { canonicalPath, presentedKey, upstreamRequest, type PassRequest } from './request.ts'
 import { fetchInputOf, routeRequest } from './route.ts'
 import { filterRecords, isScoped, learnLeagues, learnShown, leagueInPath, narrowFilters, scopeEntry, scopeLookup, type ScopeLookup } from './scope.ts'
-import { createSingleFlight } from './singleflight.ts'
+import { createSingleFlight } from '../util/singleflight.ts'
 import { DEFAULT_TTL, ttlFor, type TtlPolicy } from './ttl.ts'
 import type { RequestContext } from './types.ts'
 

@@ -37,17 +37,16 @@ import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
-import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
+import { LIVE_INCLUDES, parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { createAnomalyReporter, UpstreamError, UpstreamErrorCode, UpstreamRateLimitedError, type UpstreamClient } from '../upstream/index.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
 import { hedged } from './hedge.ts'
 import { ingestFixture, LeaseLostError, retireFixture, type IngestResult } from './ingest.ts'
 import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
-import { nextPace, pollerFloor, SLOWEST_POLL_MS, type PacingOptions } from './pacing.ts'
+import { nextPace, type PacingOptions } from './pacing.ts'
+import { pollerFloor, SLOWEST_POLL_MS } from '../budget/share.ts'
 
-/** Includes the live model needs (DESIGN §4 LiveFixture). */
-export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
 /** The upstream's fixed `latest` window. */
 export const LATEST_WINDOW_MS = 10_000
 /** `fixtures/multi` takes at most 50 ids (upstream-facts §6). */

@@ -224,6 +224,13 @@ const FIXTURE: RowSpec = {
 }
 
 /**
+ * The includes a fixture is asked for with, so that it carries every part of the live model (the normalizer's
+ * input below): teams, scores, events, periods and state. The poller's calls and the passthrough's live
+ * mirror both use it.
+ */
+export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
+
+/**
  * A validated upstream fixture: the normalizer's input, plus every field the schemas do not model,
  * untouched. Values that did not fit are already replaced by their fallbacks.
  */

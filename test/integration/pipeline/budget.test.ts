@@ -11,15 +11,15 @@ import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
-import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
-import { createPoller, FAILURES_AT_FLOOR, LEDGER_RETRY_MS, LIVE_INCLUDES, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, FAILURES_AT_FLOOR, LEDGER_RETRY_MS, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
-import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
+import { parseFixtures, type UpstreamFixture, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
 import { startPrivateRedis } from '../../helpers/redis-server.ts'
+import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 
 const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { matchEndpoint, parseQuery } from '../../../src/contract/query.ts'
 import { createLiveMirror } from '../../../src/passthrough/live.ts'
 import { shapeLive } from '../../../src/passthrough/live-shape.ts'
-import { LIVE_INCLUDES } from '../../../src/poller/poller.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
+import { LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 
 const fixture = (id: number, stateId: number, leagueId = 271): Record<string, unknown> => ({
   id,

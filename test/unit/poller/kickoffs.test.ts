@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
 import { createKickoffSchedule, FEED_LEAD_MS, kickoffListRequest, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
-import { nextPace, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
+import { nextPace } from '../../../src/poller/pacing.ts'
+import { SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 
 const NOW = Date.parse('2026-11-24T14:10:00Z')
 const MIN = 60_000

@@ -18,7 +18,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
-import type { Lease } from '../store/index.ts'
+import type { Lease } from './index.ts'
 
 export interface LeaderOptions {
   lease: Lease
