@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs'
 import type { Redis, RedisKey, Result } from 'ioredis'
 import { budgetKeys } from '../store/redis-keys.ts'
 import type { BucketView, BudgetLedger, LedgerOptions } from './types.ts'
-import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, WINDOW_MS, type StoredBucket } from './window.ts'
+import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, type StoredBucket } from './window.ts'
+import { WINDOW_MS } from '../contract/hourly-window.ts'
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

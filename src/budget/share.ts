@@ -10,14 +10,15 @@
  * reconciles each time. The passthrough never spends below `pollerNeed`, so it is never locked out for the
  * hour while the poller needs less than what is left.
  */
+import { WINDOW_MS } from '../contract/hourly-window.ts'
+import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
 import type { BucketView } from './types.ts'
-import { WINDOW_MS } from './window.ts'
 
 /**
  * The slowest the poller ever polls while the budget allows: the upstream's 10 s `latest` window minus
  * 2 s for latency, so that two successive polls always overlap.
  */
-export const SLOWEST_POLL_MS = 8000
+export const SLOWEST_POLL_MS = LATEST_WINDOW_MS - 2000
 /** Share of the hourly limit kept for the REST passthrough (TOUCHLINE_POLL_RESERVE's default). */
 export const DEFAULT_POLL_RESERVE = 0.2
 

@@ -8,10 +8,8 @@
  * stores the absolute `resetsAt = arrival + resets_in_seconds` and tells windows apart by it: two
  * responses of one window give nearly the same `resetsAt`, two windows give values at least an hour apart.
  */
+import { WINDOW_MS } from '../contract/hourly-window.ts'
 import type { BucketObservation, BucketView, LimitSource } from './types.ts'
-
-/** The upstream's window length: one hour (spec 8.2 rule 3). */
-export const WINDOW_MS = 60 * 60 * 1000
 
 /**
  * How far apart two `resetsAt` estimates may be and still name the same window. One window's estimates

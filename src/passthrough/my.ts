@@ -11,7 +11,8 @@
  */
 import type { ClientKey } from '../client-keys.ts'
 import type { EnvelopeParts } from './entry.ts'
-import { QUOTA_WINDOW_MS, type QuotaState } from './quota.ts'
+import { WINDOW_MS } from '../contract/hourly-window.ts'
+import type { QuotaState } from './quota.ts'
 
 /** Account paths the passthrough serves (the rest of `/my/` is never forwarded). */
 const ANSWERED = new Set(['/my/usage', '/my/resources', '/my/leagues', '/my/filters/entity'])
@@ -31,7 +32,7 @@ export function usageParts (windows: readonly QuotaState[], timezone: string): E
     requests_made: w.used,
     remaining_requests: w.remaining,
     period_start: formatDateTime(w.windowStart),
-    period_end: formatDateTime(w.windowStart + QUOTA_WINDOW_MS)
+    period_end: formatDateTime(w.windowStart + WINDOW_MS)
   }))
   return { data: JSON.stringify(data), timezone }
 }

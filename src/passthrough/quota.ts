@@ -12,9 +12,6 @@ import type { Redis, RedisKey, Result } from 'ioredis'
 import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../contract/hourly-window.ts'
 import { passthroughKeys } from '../store/redis-keys.ts'
 
-/** The spec's window (8.2 rule 3). */
-export const QUOTA_WINDOW_MS = WINDOW_MS
-
 export type QuotaState = WindowState
 
 export interface QuotaStore {
@@ -85,7 +82,7 @@ return 1
 `
 
 /** Idle quota hashes are collected after two windows (the clock may have been moved in tests; harmless). */
-const HASH_TTL_MS = 2 * QUOTA_WINDOW_MS
+const HASH_TTL_MS = 2 * WINDOW_MS
 const defined = new WeakSet<Redis>()
 
 export interface RedisQuotaOptions {
@@ -106,7 +103,7 @@ export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
   return {
     async take (keyId, entity, limit, now) {
       const at = Math.floor(now)
-      const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, QUOTA_WINDOW_MS, limit, HASH_TTL_MS)
+      const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, WINDOW_MS, limit, HASH_TTL_MS)
       return { allowed: allowed === 1, state: windowState(entity, limit, used, start, at) }
     },
     async refund (keyId, entity, windowStart) {
@@ -119,7 +116,7 @@ export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
         if (!field.endsWith(':s')) continue
         const entity = field.slice(0, -2)
         const start = Number(value)
-        if (now - start < QUOTA_WINDOW_MS) out.push(windowState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
+        if (now - start < WINDOW_MS) out.push(windowState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
       }
       return out.sort((a, b) => a.entity.localeCompare(b.entity))
     },

@@ -12,10 +12,9 @@
  * Pure bookkeeping: the poller makes the calls, reserves them in the budget ledger, and reports what each
  * reconcile saw.
  */
+import { FEED_LEAD_MS } from '../contract/livescores.ts'
 import type { Query } from '../upstream/index.ts'
 
-/** How long before kick-off a fixture enters the real `livescores` feed (upstream-facts §4). */
-export const FEED_LEAD_MS = 15 * 60_000
 /** How often the poller lists the upcoming kick-offs. */
 export const KICKOFF_LIST_EVERY_MS = 3_600_000
 /** After a failed or refused list call, the next attempt. */

@@ -16,7 +16,7 @@ export interface PacingOptions {
   reserve: number
   /** Shortest pause between two calls, ms. @default 1000 */
   floorMs: number
-  /** Longest useful pause: the upstream `latest` window (10 s) minus a margin for latency. @default 8000 */
+  /** Longest useful pause: the upstream `latest` window (10 s) minus a margin for latency. @default SLOWEST_POLL_MS */
   ceilingMs: number
 }
 

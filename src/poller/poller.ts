@@ -43,12 +43,11 @@ import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { createCallDeadline } from './deadline.ts'
 import { hedged } from './hedge.ts'
 import { ingestFixture, LeaseLostError, retireFixture, type IngestResult } from './ingest.ts'
-import { createKickoffSchedule, FEED_LEAD_MS, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
+import { createKickoffSchedule, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, kickoffListRequest, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
 import { nextPace, type PacingOptions } from './pacing.ts'
 import { pollerFloor, SLOWEST_POLL_MS } from '../budget/share.ts'
+import { FEED_LEAD_MS, LATEST_WINDOW_MS } from '../contract/livescores.ts'
 
-/** The upstream's fixed `latest` window. */
-export const LATEST_WINDOW_MS = 10_000
 /** `fixtures/multi` takes at most 50 ids (upstream-facts §6). */
 const MULTI_MAX = 50
 /**
