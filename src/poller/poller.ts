@@ -47,6 +47,7 @@ import { createKickoffSchedule, KICKOFF_LIST_EVERY_MS, KICKOFF_LIST_RETRY_MS, KI
 import { nextPace, type PacingOptions } from './pacing.ts'
 import { pollerFloor, SLOWEST_POLL_MS } from '../budget/share.ts'
 import { FEED_LEAD_MS, LATEST_WINDOW_MS } from '../contract/livescores.ts'
+import { backoffDelay } from '../util/backoff.ts'
 
 /** `fixtures/multi` takes at most 50 ids (upstream-facts §6). */
 const MULTI_MAX = 50
@@ -449,7 +450,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   /** Exponential backoff with jitter, from the failures in a row: the floor up to FAILURES_AT_FLOOR. */
   function backoff (count: number): number {
-    return Math.min(maxBackoff, pacing.floorMs * 2 ** Math.min(Math.max(0, count - FAILURES_AT_FLOOR), 10)) * (0.5 + Math.random() / 2)
+    return backoffDelay(Math.min(Math.max(0, count - FAILURES_AT_FLOOR), 10) + 1, { baseMs: pacing.floorMs, capMs: maxBackoff })
   }
 
   /**

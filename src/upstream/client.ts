@@ -4,9 +4,9 @@
  *
  * - Token: sent as the `api_token` query parameter (spec part 5) and nowhere else. Whatever the caller put
  *   under that name is dropped. Log lines and errors carry the path rendered without it.
- * - Retries: 5xx, timeouts and network errors, with exponential backoff and full jitter (delay drawn
- *   uniformly from [0, min(retryMaxMs, retryBaseMs * 2^attempt)]), so instances that fail together do not
- *   retry in lockstep. 4xx never: they would fail again and each try may cost budget. 429 neither: its
+ * - Retries: 5xx, timeouts and network errors, with exponential backoff and full jitter (util/backoff.ts:
+ *   delay drawn uniformly from [0, min(retryMaxMs, retryBaseMs * 2^attempt)]), so instances that fail
+ *   together do not retry in lockstep. 4xx never: they would fail again and each try may cost budget. 429 neither: its
  *   `retryAfterSeconds` goes to the poller, which decides.
  * - Budget: every response that reports a bucket (body `rate_limit`, or `x-ratelimit-*` headers when the
  *   body has none; the body wins, upstream-facts §5) is recorded in the ledger, 429s included.
@@ -18,6 +18,7 @@ import { Pool, type Dispatcher } from 'undici'
 import { observeResponse, type RateLimitSnapshot } from '../budget/observe.ts'
 import type { BudgetLedger } from '../budget/types.ts'
 import { redactUrl } from '../logger.ts'
+import { backoffDelay } from '../util/backoff.ts'
 import { errorFromResponse, parseRetryAfter, transportError, UpstreamAbortedError, UpstreamError, UpstreamErrorCode } from './errors.ts'
 import { linkSignals, sleep } from './abort.ts'
 import { nextPage, OFFSET_ROWS_CAP, parseJson, resolveTarget, shapeData, type Query, type Target } from './request.ts'
@@ -226,7 +227,7 @@ export function createUpstreamClient (opts: UpstreamClientOptions): UpstreamClie
       } catch (err) {
         if (!(err instanceof UpstreamError) || !err.retryable || attempt >= (reqOpts.retries ?? retries)) throw err
         if (err.code === UpstreamErrorCode.Timeout && reqOpts.retryTimeouts === false) throw err
-        const delayMs = Math.round(random() * Math.min(retryMaxMs, retryBaseMs * 2 ** attempt))
+        const delayMs = backoffDelay(attempt + 1, { baseMs: retryBaseMs, capMs: retryMaxMs, jitter: 'full', random })
         log?.warn({ path: target.display, attempt: attempt + 1, code: err.code, status: err.status, delayMs }, 'upstream call failed, retrying')
         if (!await sleep(delayMs, [closed.signal, reqOpts.signal])) {
           throw new UpstreamAbortedError(`upstream call GET ${target.display} aborted`, { path: target.display, entity: target.entity, cause: err })
