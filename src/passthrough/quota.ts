@@ -11,6 +11,7 @@
 import type { Redis, RedisKey, Result } from 'ioredis'
 import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../contract/hourly-window.ts'
 import { passthroughKeys } from '../store/redis-keys.ts'
+import { scriptLoader } from '../util/redis-scripts.ts'
 
 export type QuotaState = WindowState
 
@@ -47,43 +48,9 @@ declare module 'ioredis' {
   }
 }
 
-/**
- * Input: KEYS[1] the key's quota hash (`<entity>:s` window start ms, `<entity>:n` requests counted);
- * ARGV entity, now (ms, caller's clock), window ms, limit, hash TTL ms.
- * Output: { allowed 1|0, used after the call, window start }.
- */
-const TAKE_LUA = `
-local sf = ARGV[1] .. ':s'
-local nf = ARGV[1] .. ':n'
-local now = tonumber(ARGV[2])
-local start = tonumber(redis.call('HGET', KEYS[1], sf))
-local used = 0
-if start == nil or now - start >= tonumber(ARGV[3]) then
-  start = now
-  redis.call('HSET', KEYS[1], sf, ARGV[2], nf, 0)
-else
-  used = tonumber(redis.call('HGET', KEYS[1], nf)) or 0
-end
-if used >= tonumber(ARGV[4]) then return {0, used, start} end
-used = redis.call('HINCRBY', KEYS[1], nf, 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return {1, used, start}
-`
-
-/**
- * Input: KEYS[1] the key's quota hash; ARGV entity, window start (ms, as `take` returned it).
- * Output: 1 when a request was given back, 0 when the window changed since (or nothing was counted).
- */
-const REFUND_LUA = `
-if redis.call('HGET', KEYS[1], ARGV[1] .. ':s') ~= ARGV[2] then return 0 end
-if (tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':n')) or 0) <= 0 then return 0 end
-redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':n', -1)
-return 1
-`
-
 /** Idle quota hashes are collected after two windows (the clock may have been moved in tests; harmless). */
 const HASH_TTL_MS = 2 * WINDOW_MS
-const defined = new WeakSet<Redis>()
+const defineQuotaCommands = scriptLoader(new URL('./scripts/', import.meta.url), { tlQuotaTake: 'quotaTake-1', tlQuotaRefund: 'quotaRefund-1' })
 
 export interface RedisQuotaOptions {
   /** Command connection, owned by the caller. */
@@ -93,12 +60,7 @@ export interface RedisQuotaOptions {
 }
 
 export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
-  const { redis } = opts
-  if (!defined.has(redis)) {
-    redis.defineCommand('tlQuotaTake', { numberOfKeys: 1, lua: TAKE_LUA })
-    redis.defineCommand('tlQuotaRefund', { numberOfKeys: 1, lua: REFUND_LUA })
-    defined.add(redis)
-  }
+  const redis = defineQuotaCommands(opts.redis)
   const keys = passthroughKeys(opts.prefix)
   return {
     async take (keyId, entity, limit, now) {
