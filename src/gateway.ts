@@ -5,24 +5,21 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
-import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
+import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
+import { createEngines, REDIS_COMMAND_TIMEOUT_MS } from './engines.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
-import {
-  createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
-} from './passthrough/index.ts'
-import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
+import { createLiveMirror, createPassthrough, type PassthroughOptions } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './store/leadership.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
 import { LIVESCORES_WINDOW_SECONDS } from './provider/sim/index.ts'
-import { createLease, createStore, type LiveStore } from './store/index.ts'
+import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
 
@@ -108,48 +105,6 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   return { baseUrl: provider.baseUrl, token, provider }
 }
 
-/**
- * Longest a Redis command may go unanswered before it fails: a healthy Redis answers in milliseconds, and a
- * frozen link must fail the gateway's calls (503, `unavailable`) rather than hang them. Well under the
- * lease ttl, so a hung renewal is retried before the leader's local deadline. Every connection made from
- * this one (`duplicate()`, the store's tails) inherits it.
- */
-const REDIS_COMMAND_TIMEOUT_MS = 2000
-
-async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis | undefined> {
-  if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
-  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
-    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
-  })
-  // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
-  let down = false
-  redis.on('error', (err) => {
-    if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
-    down = true
-  })
-  redis.on('ready', () => {
-    if (down) log.info('redis connection back')
-    down = false
-  })
-  try {
-    await redis.connect()
-  } catch (err) {
-    redis.disconnect()
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
-  }
-  scope.defer(async () => { await redis.quit() })
-  return redis
-}
-
-/** A Redis URL fit for a message: its password (if any) masked. */
-function withoutPassword (url: string): string {
-  const u = new URL(url)
-  if (u.password !== '') u.password = '***'
-  return u.toString()
-}
-
 async function listen (app: FastifyInstance, cfg: Config): Promise<void> {
   try {
     await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
@@ -175,15 +130,15 @@ function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: num
 }
 
 /** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
-function startPolling (poller: Poller, redis: Redis | undefined, holderId: string, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+function startPolling (poller: Poller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
-  if (redis === undefined) {
+  if (lease === undefined) {
     poller.start()
     return undefined
   }
   const ttlMs = overrides.leaseTtlMs ?? 10_000
   return startLeadership({
-    lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
+    lease,
     name: POLLER_LEASE,
     holderId,
     ttlMs,
@@ -203,15 +158,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const ledgerRef: { current?: BudgetLedger } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
-  const redis = await redisOf(cfg, log, scope)
-  const prefix = cfg.TOUCHLINE_REDIS_PREFIX
-
-  const maxLength = overrides.storeMaxLength === undefined ? {} : { maxLength: overrides.storeMaxLength }
-  const store = redis === undefined ? createStore({ kind: 'memory', ...maxLength }) : createStore({ kind: 'redis', redis, prefix, ...maxLength })
-  scope.defer(async () => { await store.close() })
-  const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
-  const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger(limit) : createRedisLedger({ redis, prefix, ...limit })
-  scope.defer(async () => { await ledger.close() })
+  const engines = await createEngines(cfg, log, { defer: (step) => scope.defer(step), ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }) })
+  const { store, ledger } = engines
+  ledgerRef.current = ledger
   // Two clients, each with its own connection pool: the poller's calls never queue behind passthrough
   // requests, which clients choose (eight to an upstream path that hangs would hold every socket of one pool).
   const upstreamClient = (user: 'poller' | 'passthrough'): UpstreamClient => {
@@ -242,7 +191,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     store,
     metrics,
     log: log.child({ component: 'poller' }),
-    ...(redis !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
+    ...(engines.lease !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
     ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
   }, {
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
@@ -252,7 +201,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     // simulator speed (clients run the clock at that rate).
     ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
   })
-  const leader = startPolling(poller, redis, pollerHolder, cfg, log, overrides)
+  const leader = startPolling(poller, engines.lease, pollerHolder, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
   // Deferred now so that a failure further on still stops the loops, and again below for the order.
   scope.defer(stopPolling)
@@ -263,9 +212,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     live,
-    // Over Redis, with local fallbacks for when it is down (passthrough/fallback.ts).
-    cache: redis === undefined ? createMemoryCache() : createFallbackCache(createRedisCache({ redis, prefix }), log),
-    quota: redis === undefined ? createMemoryQuota() : createFallbackQuota(createRedisQuota({ redis, prefix }), log),
+    cache: engines.cache,
+    quota: engines.quota,
     log: log.child({ component: 'passthrough' }),
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin
@@ -282,7 +230,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log: log.child({ component: 'webhooks' }),
     settings: webhookSettings(cfg),
     leaseTtlMs: cfg.TOUCHLINE_WEBHOOK_LEASE_TTL_MS,
-    ...(redis === undefined ? {} : { redis, prefix })
+    endpoints: engines.endpoints,
+    lease: engines.lease
   })
   scope.defer(async () => { await webhooks.close() })
 

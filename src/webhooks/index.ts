@@ -7,7 +7,6 @@
  * appended; a lost log (new epoch) wakes them too, and their next read answers with a `resync`.
  */
 import { randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
 import type { Config } from '../config.ts'
@@ -15,10 +14,10 @@ import type { ClientKey, KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { startLeadership, type Leader } from '../store/leadership.ts'
 import { createSingleFlight } from '../util/singleflight.ts'
-import { createLease, parseCursor, type LiveStore, type ReadSinceResult } from '../store/index.ts'
+import { parseCursor, type Lease, type LiveStore, type ReadSinceResult } from '../store/index.ts'
 import type { WebhookConfig } from './config.ts'
 import { createWebhookAgent, type SelfAddress } from './post.ts'
-import { createEndpointStore, type EndpointState, type EndpointStatus, type EndpointStore } from './state.ts'
+import type { EndpointState, EndpointStatus, EndpointStore } from './state.ts'
 import { EndpointWorker, type WebhookSettings } from './worker.ts'
 
 export { signWebhook, verifyWebhook } from './signature.ts'
@@ -31,9 +30,10 @@ export interface WebhooksDeps {
   metrics: Metrics
   log: Logger
   settings: WebhookSettings
-  /** With Redis: cursors and state there, one delivering instance per endpoint. */
-  redis?: Redis
-  prefix?: string
+  /** Each endpoint's cursor and state (engines.ts: in memory, or in Redis for every instance). */
+  endpoints: EndpointStore
+  /** Over Redis, the leases that make one instance deliver to each endpoint; undefined: all deliver here. */
+  lease: Lease | undefined
   /** Lease of an endpoint over Redis, ms. @default 10_000 */
   leaseTtlMs?: number
 }
@@ -87,10 +87,7 @@ const entryId = (keyName: string, id: string): string => `${keyName}\n${id}`
 const fingerprint = (key: ClientKey, hook: WebhookConfig): string => JSON.stringify([key.leagues, hook])
 
 export function createWebhooks (deps: WebhooksDeps): Webhooks {
-  const endpoints: EndpointStore = deps.redis === undefined
-    ? createEndpointStore({ kind: 'memory' })
-    : createEndpointStore({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
-  const lease = deps.redis === undefined ? undefined : createLease({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
+  const { endpoints, lease } = deps
   const holderId = randomUUID()
   const log = deps.log
   const entries = new Map<string, Entry>()
