@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
+import { AppError, ErrorCodes } from './errors.ts'
 import { checkWebhooks, WebhookSchema } from './webhooks/config.ts'
 
 export const DEMO_KEY = 'demo'
@@ -44,8 +45,11 @@ export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) 
 
 export type ClientKey = z.infer<typeof KeySchema>
 
-export class KeysFileError extends Error {
+export class KeysFileError extends AppError {
   override name = 'KeysFileError'
+  constructor (message: string) {
+    super(ErrorCodes.KEYS_FILE, message)
+  }
 }
 
 export interface KeyRing {

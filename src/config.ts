@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
+import { AppError, ErrorCodes } from './errors.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const url = z.url({ protocol: /^https?$/ })
@@ -68,10 +69,10 @@ export const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>
 
-export class ConfigError extends Error {
+export class ConfigError extends AppError {
   override name = 'ConfigError'
   constructor (message: string, readonly variables: string[]) {
-    super(message)
+    super(ErrorCodes.CONFIG, message)
   }
 }
 

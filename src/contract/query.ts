@@ -56,8 +56,11 @@ export const PER_PAGE_POPULATE_MAX = 1000
 export const OFFSET_ROWS_MAX = 20_000
 const CURSOR_MAX_LENGTH = 2048
 
-/** Internal error codes of the real API (upstream-facts §7). */
-export const ErrorCode = {
+/**
+ * The upstream's own numeric error codes, sent as `code` in its 400 bodies (docs/upstream.md, "Errors"); not
+ * the gateway's TL_ERR_* codes, which are src/errors.ts.
+ */
+export const UpstreamInternalCode = {
   INCLUDE_NOT_FOUND: 5001,
   PAGINATION_LIMIT: 5003,
   INVALID_PARAMETER: 5006,
@@ -66,12 +69,12 @@ export const ErrorCode = {
 } as const
 
 /** The spec's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
-export function badRequestBody (param: string, message: string, code: number = ErrorCode.INVALID_PARAMETER): QueryError['body'] {
+export function badRequestBody (param: string, message: string, code: number = UpstreamInternalCode.INVALID_PARAMETER): QueryError['body'] {
   return { message, code, errors: { [param]: [message] } }
 }
 
 class Rejection extends Error {
-  constructor (readonly param: string, message: string, readonly code: number = ErrorCode.INVALID_PARAMETER) {
+  constructor (readonly param: string, message: string, readonly code: number = UpstreamInternalCode.INVALID_PARAMETER) {
     super(message)
   }
 }
@@ -119,7 +122,7 @@ function parseIncludes (raw: string, root: Kind, maxDepth: number, populate: boo
     const names = path.split('.')
     if (names.some((n) => n === '')) throw new Rejection('include', `The include "${token}" is malformed.`)
     if (names.length > maxDepth) {
-      throw new Rejection('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, ErrorCode.INCLUDE_DEPTH)
+      throw new Rejection('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, UpstreamInternalCode.INCLUDE_DEPTH)
     }
     const fields = fieldList === null ? null : fieldList.split(',')
     if (fields !== null && fields.some((x) => !FIELD.test(x))) throw new Rejection('include', `The field list of "${path}" is malformed.`)
@@ -133,7 +136,7 @@ function insertInclude (siblings: IncludeNode[], names: string[], kind: Kind, fi
   if (name === undefined) return
   const relation = RELATIONS[kind][name]
   if (relation === undefined) {
-    throw new Rejection('include', `The requested include "${name}" does not exist on ${kind}.`, ErrorCode.INCLUDE_NOT_FOUND)
+    throw new Rejection('include', `The requested include "${name}" does not exist on ${kind}.`, UpstreamInternalCode.INCLUDE_NOT_FOUND)
   }
   let node = siblings.find((n) => n.name === name)
   if (node === undefined) {
@@ -172,7 +175,7 @@ function parseFilters (raw: string | undefined, endpoint: Endpoint): Map<string,
     const name = colon === -1 ? part : part.slice(0, colon)
     const spec = endpoint.filters.find((s) => s.name.toLowerCase() === name.toLowerCase())
     if (name === '' || !/^[A-Za-z]+$/.test(name)) throw new Rejection('filters', `The filter "${part}" is malformed; use name:value1,value2;name2:value3.`)
-    if (spec === undefined) throw new Rejection('filters', `The filter "${name}" cannot be used on this endpoint.`, ErrorCode.INAPPLICABLE_FILTER)
+    if (spec === undefined) throw new Rejection('filters', `The filter "${name}" cannot be used on this endpoint.`, UpstreamInternalCode.INAPPLICABLE_FILTER)
     const values = colon === -1 ? [] : part.slice(colon + 1).split(',')
     checkFilterValues(spec, values, part)
     out.set(spec.name.toLowerCase(), { spec, values })
@@ -245,7 +248,7 @@ function validate (endpoint: Endpoint, query: Record<string, string | string[] |
   const page = parseInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1)
   const cursor = parseCursor(raw)
   if (cursor === null && (page - 1) * perPage > OFFSET_ROWS_MAX) {
-    throw new Rejection('page', `Offset pagination stops after ${OFFSET_ROWS_MAX} rows; page ${page} at ${perPage} per page starts beyond them. Use cursor pagination: pass the next_cursor of the previous page as cursor.`, ErrorCode.PAGINATION_LIMIT)
+    throw new Rejection('page', `Offset pagination stops after ${OFFSET_ROWS_MAX} rows; page ${page} at ${perPage} per page starts beyond them. Use cursor pagination: pass the next_cursor of the previous page as cursor.`, UpstreamInternalCode.PAGINATION_LIMIT)
   }
   return {
     includes: parseIncludes(raw.include ?? '', endpoint.kind, endpoint.maxDepth, populate),

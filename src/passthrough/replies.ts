@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type BucketReport
-} from '../contract/errors.ts'
+} from '../contract/error-bodies.ts'
 import type { Feature } from '../contract/resources.ts'
 
-export { rateLimitBody, rateLimitHeaders } from '../contract/errors.ts'
+export { rateLimitBody, rateLimitHeaders } from '../contract/error-bodies.ts'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {

@@ -13,7 +13,7 @@
  * by syntax.ts on forwarded ones. `/my/*` is never forwarded: the upstream's answer would describe the gateway's account.
  */
 import { ENDPOINT_FEATURES, SINGLE_PARAMS, type Endpoint } from '../contract/endpoints.ts'
-import { ErrorCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../contract/query.ts'
+import { UpstreamInternalCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../contract/query.ts'
 import { RELATIONS, type Feature } from '../contract/resources.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { chargeKeyOf } from './charged.ts'
@@ -65,7 +65,7 @@ export function routeRequest (path: string, query: Query): Route {
 /** The parameter whose name the catalogue does not know, when that is all that failed. */
 function namesUnknown (error: QueryError): string | undefined {
   const param = Object.keys(error.body.errors)[0]
-  if (error.code === ErrorCode.INCLUDE_NOT_FOUND || error.code === ErrorCode.INAPPLICABLE_FILTER) return param
+  if (error.code === UpstreamInternalCode.INCLUDE_NOT_FOUND || error.code === UpstreamInternalCode.INAPPLICABLE_FILTER) return param
   // parseSelect refuses one thing only: a field it does not know.
   return param === 'select' ? param : undefined
 }

@@ -4,7 +4,7 @@
  * names, punctuation, spaces, nesting depth, ranges, time zone), so that a malformed request still costs
  * nothing upstream while a well-formed one with a new name reaches the API that may know it.
  */
-import { badRequestBody, ErrorCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '../contract/query.ts'
+import { badRequestBody, UpstreamInternalCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '../contract/query.ts'
 
 /** Every parameter the real API documents (upstream-facts §6); anything else is the spec's "unknown parameter". */
 export const DOCUMENTED_PARAMS: ReadonlySet<string> = new Set([
@@ -41,7 +41,7 @@ function includeError (raw: string, maxDepth: number): Body | undefined {
     const names = path.split('.')
     if (!names.every((n) => NAME.test(n))) return bad('include', `The include "${token}" is malformed.`)
     if (names.length > maxDepth) {
-      return bad('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, ErrorCode.INCLUDE_DEPTH)
+      return bad('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, UpstreamInternalCode.INCLUDE_DEPTH)
     }
     if (colon !== -1 && !token.slice(colon + 1).split(',').every((f) => NAME.test(f))) return bad('include', `The field list of "${path}" is malformed.`)
   }

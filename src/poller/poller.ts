@@ -33,6 +33,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
+import { AppError, ErrorCodes } from '../errors.ts'
 import type { Change } from '../live/types.ts'
 import type { Metrics } from '../metrics.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
@@ -90,10 +91,12 @@ export const FAILURES_AT_FLOOR = 2
 export const RETIRE_AFTER_MISSES = 3
 
 /** Why a step made no (further) upstream call: the budget refused, or the ledger could not be read. */
-export class PollSkipped extends Error {
+export class PollSkipped extends AppError {
   override name = 'PollSkipped'
-  constructor (readonly reason: 'budget_refused' | 'budget_ledger_unavailable', options?: ErrorOptions) {
-    super(reason === 'budget_refused' ? 'the Fixture budget refused the call' : 'the budget ledger cannot be read', options)
+  constructor (readonly reason: 'budget_refused' | 'budget_ledger_unavailable', options?: { cause?: unknown }) {
+    super(
+      reason === 'budget_refused' ? ErrorCodes.BUDGET_REFUSED : ErrorCodes.BUDGET_LEDGER_UNAVAILABLE,
+      reason === 'budget_refused' ? 'the Fixture budget refused the call' : 'the budget ledger cannot be read', options)
   }
 }
 

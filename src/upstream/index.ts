@@ -11,7 +11,7 @@ export {
   type UpstreamClientOptions,
   type UpstreamResponse
 } from './client.ts'
-export * from './errors.ts'
+export * from './upstream-errors.ts'
 export { createAnomalyReporter, type Anomaly, type AnomalyReporterOptions, type AnomalySink } from './anomalies.ts'
 export {
   parseEnvelope, parseErrorBody, parseFixture, parseFixtures,

@@ -5,7 +5,7 @@ import { createUpstreamClient, type CallInfo, type UpstreamClient, type Upstream
 import {
   parseRetryAfter, UpstreamBadRequestError, UpstreamError, UpstreamForbiddenError, UpstreamNetworkError, UpstreamNotFoundError,
   UpstreamRateLimitedError, UpstreamServerError, UpstreamTimeoutError, UpstreamUnauthorizedError
-} from '../../../src/upstream/errors.ts'
+} from '../../../src/upstream/upstream-errors.ts'
 import { envelope, rateLimit, refusedBaseUrl, startServer, type TestServer } from './client-server.ts'
 
 const TOKEN = 'tl-test-token-9d8e7f'
