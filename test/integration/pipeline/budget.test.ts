@@ -11,7 +11,7 @@ import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
-import { createPoller, FAILURES_AT_FLOOR, LEDGER_RETRY_MS, PollSkipped, RETIRE_AFTER_MISSES, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, LEDGER_RETRY_MS, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
@@ -20,6 +20,8 @@ import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/htt
 import { deleteMatching } from '../../helpers/redis.ts'
 import { startPrivateRedis } from '../../helpers/redis-server.ts'
 import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
+import { FAILURES_AT_FLOOR, PollSkipped } from '../../../src/poller/calls.ts'
+import { RETIRE_AFTER_MISSES } from '../../../src/poller/tracking.ts'
 
 const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
