@@ -1,5 +1,6 @@
 /** The REST passthrough's public surface (DESIGN §5). The HTTP binding is src/http/passthrough.ts. */
-export { createPassthrough, type Passthrough, type PassthroughDeps, type PassthroughOptions } from './service.ts'
+export { createPassthrough, type Passthrough } from './service.ts'
+export type { PassthroughDeps, PassthroughOptions } from './types.ts'
 export { createMemoryCache, createRedisCache, type MemoryCacheOptions, type RedisCacheOptions, type ResponseCache } from './cache.ts'
 export { createMemoryQuota, createRedisQuota, type QuotaState, type QuotaStore } from './quota.ts'
 export { createLiveMirror, type LiveMirror, type LiveMirrorOptions, type LiveSource } from './live.ts'

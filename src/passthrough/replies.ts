@@ -100,3 +100,8 @@ export function serverError (status: 500 | 502 | 503 | 504, errorId: string = ra
   const [error, message] = GATEWAY_MESSAGES[status] ?? GATEWAY_MESSAGES[500] as [string, string]
   return reply(status, serverErrorBody(error, message, errorId))
 }
+
+/** The reply with `headers` added (they win over its own). */
+export function withHeaders (r: Reply, headers: Record<string, string>): Reply {
+  return { ...r, headers: { ...r.headers, ...headers } }
+}
