@@ -17,7 +17,7 @@ import { createSingleFlight } from '../util/singleflight.ts'
 import { parseCursor, type Lease, type LiveStore, type ReadSinceResult } from '../store/index.ts'
 import type { WebhookConfig } from './config.ts'
 import { createWebhookAgent, type SelfAddress } from './post.ts'
-import type { EndpointState, EndpointStatus, EndpointStore } from './state.ts'
+import type { EndpointState, EndpointStatus, EndpointStore, StoredEndpoint } from './state.ts'
 import { EndpointWorker, type WebhookSettings } from './worker.ts'
 
 export { signWebhook, verifyWebhook } from './signature.ts'
@@ -153,25 +153,7 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
 
   async function view (key: ClientKey, hook: WebhookConfig, head: string | undefined): Promise<EndpointView> {
     const stored = await endpoints.read(key.name, hook.id)
-    const local = entries.get(entryId(key.name, hook.id))?.worker
-    // The delivering worker's own state is the freshest; elsewhere the stored one, written by the holder.
-    const status: EndpointStatus = local?.running === true ? local.status : stored.status
-    const at = stored.cursor === undefined ? undefined : parseCursor(stored.cursor)
-    const top = head === undefined ? undefined : parseCursor(head)
-    const u = new URL(hook.url)
-    return {
-      id: hook.id,
-      url: `${u.protocol}//${u.host}${u.pathname}`,
-      format: hook.format,
-      state: stored.paused ? 'paused' : status.state === 'paused' ? 'active' : status.state,
-      cursor: stored.cursor ?? null,
-      lag: at !== undefined && top !== undefined && at.epoch === top.epoch ? Math.max(0, top.offset - at.offset) : null,
-      last_status: status.last_status,
-      last_error: status.last_error,
-      last_attempt_at: status.last_attempt_at,
-      last_ack_at: status.last_ack_at,
-      failing_since: status.failing_since
-    }
+    return endpointView(hook, stored, entries.get(entryId(key.name, hook.id))?.worker, head)
   }
 
   const wakeAll = (): void => { for (const e of entries.values()) e.worker.wake() }
@@ -223,5 +205,30 @@ export function webhookSettings (cfg: Pick<Config, 'TOUCHLINE_WEBHOOK_TIMEOUT_MS
     retryBaseMs: cfg.TOUCHLINE_WEBHOOK_RETRY_BASE_MS,
     retryMaxMs: cfg.TOUCHLINE_WEBHOOK_RETRY_MAX_MS,
     pauseAfterMs: cfg.TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS
+  }
+}
+
+/**
+ * An endpoint as `GET /v1/webhooks` shows it, from its stored state and, when this instance delivers to it,
+ * its worker's own state (the freshest; elsewhere the stored one, written by the instance that delivers).
+ * `head` is the log's head cursor, for the lag.
+ */
+function endpointView (hook: WebhookConfig, stored: StoredEndpoint, local: EndpointWorker | undefined, head: string | undefined): EndpointView {
+  const status: EndpointStatus = local?.running === true ? local.status : stored.status
+  const at = stored.cursor === undefined ? undefined : parseCursor(stored.cursor)
+  const top = head === undefined ? undefined : parseCursor(head)
+  const u = new URL(hook.url)
+  return {
+    id: hook.id,
+    url: `${u.protocol}//${u.host}${u.pathname}`,
+    format: hook.format,
+    state: stored.paused ? 'paused' : status.state === 'paused' ? 'active' : status.state,
+    cursor: stored.cursor ?? null,
+    lag: at !== undefined && top !== undefined && at.epoch === top.epoch ? Math.max(0, top.offset - at.offset) : null,
+    last_status: status.last_status,
+    last_error: status.last_error,
+    last_attempt_at: status.last_attempt_at,
+    last_ack_at: status.last_ack_at,
+    failing_since: status.failing_since
   }
 }
