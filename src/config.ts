@@ -9,7 +9,7 @@ import { AppError, ErrorCodes } from './errors.ts'
 const port = z.coerce.number().int().min(0).max(65535)
 const url = z.url({ protocol: /^https?$/ })
 
-export const ConfigSchema = z.object({
+const ConfigSchema = z.object({
   TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
   TOUCHLINE_PORT: port.default(8080),
   /** Base URL including `/v3`; unset starts the embedded provider. */

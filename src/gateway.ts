@@ -47,7 +47,7 @@ export interface Gateway {
   close: () => Promise<void>
 }
 
-export type KeysReloaded = KeysApplied & { removed: string[] }
+type KeysReloaded = KeysApplied & { removed: string[] }
 
 export interface GatewayOverrides {
   /** Options for the embedded provider (tests: speed, faults, clock...). */

@@ -46,7 +46,7 @@ export interface StoredBucket {
 }
 
 /** The bucket's limit and where it comes from: the operator's setting, the upstream's report, or learned. */
-export function limitOf (stored: StoredBucket, configured?: number): { limit: number, source: LimitSource } | undefined {
+function limitOf (stored: StoredBucket, configured?: number): { limit: number, source: LimitSource } | undefined {
   if (configured !== undefined) return { limit: configured, source: 'configured' }
   if (stored.limit !== undefined) return { limit: stored.limit, source: 'reported' }
   if (stored.learned !== undefined && stored.learned > 0) return { limit: stored.learned, source: 'learned' }

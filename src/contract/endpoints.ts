@@ -8,7 +8,7 @@ import type { Kind } from './resources.ts'
 export type Mode = 'single' | 'list' | 'unpaged'
 
 /** How a filter's value is written: `ids` is a comma list of integers, `flag` takes no value. */
-export type FilterValue = 'ids' | 'id' | 'flag' | 'text'
+type FilterValue = 'ids' | 'id' | 'flag' | 'text'
 
 export interface FilterSpec {
   /** The canonical spelling; matching is case-insensitive, as the real API's `idAfter`/`IdAfter` show. */

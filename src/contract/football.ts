@@ -86,7 +86,7 @@ export interface Period {
 }
 
 /** The `state` include (upstream-facts §3.5). */
-export interface StateRecord {
+interface StateRecord {
   id: number
   state: string
   name: string
@@ -112,7 +112,7 @@ export interface Team {
 }
 
 /** A team as returned by the `participants` include: the team with the fixture pivot `meta`. */
-export interface Participant extends Team {
+interface Participant extends Team {
   meta: { location: HomeAway, winner: boolean | null, position: number | null }
 }
 

@@ -49,11 +49,11 @@ export interface QueryError {
 
 export type QueryResult = { ok: true, query: ParsedQuery } | { ok: false, error: QueryError }
 
-export const PER_PAGE_DEFAULT = 25
+const PER_PAGE_DEFAULT = 25
 export const PER_PAGE_MAX = 50
 export const PER_PAGE_POPULATE_MAX = 1000
 /** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (upstream-facts §6). */
-export const OFFSET_ROWS_MAX = 20_000
+const OFFSET_ROWS_MAX = 20_000
 const CURSOR_MAX_LENGTH = 2048
 
 /**

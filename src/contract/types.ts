@@ -30,9 +30,6 @@ export const EventType = {
   VAR_CARD: 1697
 } as const
 
-/** Event types that change the CURRENT score. */
-export const SCORING_EVENT_TYPES: ReadonlySet<number> = new Set([14, 15, 16])
-
 export const PeriodType = {
   FIRST_HALF: 1,
   SECOND_HALF: 2,

@@ -43,7 +43,6 @@ export interface HubDeps {
   limits?: Partial<HubLimits>
 }
 
-export type { SseSubscription } from './subscribe.ts'
 export type { KeysApplied } from './rescope.ts'
 
 export interface Hub {

@@ -27,7 +27,7 @@ export interface CorsDeps {
 }
 
 /** Paths (without the query) whose responses a key may share with its allowed origins. */
-export const CORS_PATHS: ReadonlySet<string> = new Set(['/v1/fixtures/live', '/v1/changes', '/v1/sse'])
+const CORS_PATHS: ReadonlySet<string> = new Set(['/v1/fixtures/live', '/v1/changes', '/v1/sse'])
 
 /** Preflight answers may be cached this long by the browser, seconds. */
 const PREFLIGHT_MAX_AGE_S = 600

@@ -27,7 +27,7 @@ export function storeUnavailable (errorId: string): Reply {
  * thousand typical pages), small next to the 64 MiB of the memory engine, since it only bridges outages.
  * @default 16 MiB
  */
-export const LOCAL_CACHE_BYTES = 16 * 1024 * 1024
+const LOCAL_CACHE_BYTES = 16 * 1024 * 1024
 
 /** Runs `primary`; on a Redis outage, runs `local` instead (logging the first failure of a run of them). */
 function fallback (log: Logger, what: string, onBack?: () => void): <T>(primary: () => Promise<T>, local: () => Promise<T>) => Promise<T> {

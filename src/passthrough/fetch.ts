@@ -61,7 +61,7 @@ export interface FetchInput {
  * Requests the poller will spend from the Fixture bucket until it resets (poller/pacing.ts `pollerNeed`:
  * overlapping polls, capped by its share of the limit); 0 for other entities.
  */
-export async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
+async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
   if (entity !== 'Fixture') return 0
   return pollerNeed(await ledger.get('Fixture'), now, { reserve, ceilingMs: SLOWEST_POLL_MS })
 }

@@ -28,7 +28,7 @@ const BASE_FILTERS: Readonly<Record<string, string>> = {
 }
 
 /** True when the mirror can answer this query exactly. */
-export function liveAnswerable (query: ParsedQuery): boolean {
+function liveAnswerable (query: ParsedQuery): boolean {
   for (const node of query.includes) {
     if (!HELD.has(node.name) || node.children.length > 0 || node.fields !== null) return false
   }

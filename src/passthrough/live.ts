@@ -25,7 +25,7 @@ import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 
 export type Rec = Record<string, unknown>
 
-export interface LiveSnapshot {
+interface LiveSnapshot {
   /** Upstream fixture records with the `LIVE_INCLUDES` includes, ascending by id. */
   fixtures: readonly Rec[]
   /** `subscription` of the poll's envelope. */

@@ -20,15 +20,15 @@ import type { PollerDeps, PollerOptions } from './types.ts'
  * Deadline of one `latest` attempt: a healthy answer takes well under a second, and 2.5 s plus the pause
  * keeps two polls within the 10 s window even when one hangs.
  */
-export const LATEST_TIMEOUT_MS = 2500
+const LATEST_TIMEOUT_MS = 2500
 /**
  * Longest pause after failures in a row. Short on purpose: while the upstream is down a poll costs a failed
  * call (which the upstream does not count), and once it is back the next poll is at most this late.
  */
-export const MAX_BACKOFF_MS = 4000
+const MAX_BACKOFF_MS = 4000
 
 /** How each fixture is applied (ingest.ts ingestFixture). */
-export interface IngestOptions { clockRate: number, everyTick: boolean, fence?: ApplyFence }
+interface IngestOptions { clockRate: number, everyTick: boolean, fence?: ApplyFence }
 
 export interface PollerContext {
   readonly deps: PollerDeps

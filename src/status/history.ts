@@ -9,7 +9,7 @@
 import type { Metrics } from '../metrics.ts'
 
 /** What the history reads of the poller (poller.ts Poller): its current pause between two polls. */
-export interface PollInterval {
+interface PollInterval {
   status: () => { intervalMs: number }
 }
 

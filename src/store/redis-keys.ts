@@ -46,7 +46,7 @@ export interface StoreKeys {
  * Checks a deployment prefix: braces would break the hash tags, glob metacharacters would make the
  * `pattern`s match other deployments' keys.
  */
-export function checkPrefix (prefix: string): string {
+function checkPrefix (prefix: string): string {
   if (/[{}]/.test(prefix)) throw new TypeError(`redis prefix must not contain braces: ${prefix}`)
   if (/[*?[\]\\]/.test(prefix)) throw new TypeError(`redis prefix must not contain glob characters: ${prefix}`)
   return prefix

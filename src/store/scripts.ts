@@ -8,9 +8,9 @@ import { scriptLoader } from '../util/redis-scripts.ts'
 type Arg = string | number
 
 /** apply-8.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
-export type ApplyReply = [1, string, number] | [0, number] | [2]
+type ApplyReply = [1, string, number] | [0, number] | [2]
 /** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
-export type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
+type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

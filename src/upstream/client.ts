@@ -22,7 +22,6 @@ import type { PaginateOptions, RawResponse, RequestOptions, UpstreamClient, Upst
 import { UpstreamAbortedError, UpstreamError, UpstreamErrorCode } from './upstream-errors.ts'
 
 export type { Query } from './request.ts'
-export type { RateLimitSnapshot } from '../budget/observe.ts'
 export type { CallInfo, PaginateOptions, RawResponse, RequestOptions, UpstreamClient, UpstreamClientOptions, UpstreamResponse } from './types.ts'
 
 /**

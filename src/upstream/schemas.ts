@@ -21,7 +21,7 @@ import type { AnomalySink } from './anomalies.ts'
 
 const int = z.number().int()
 
-export const RateLimitSchema = z.looseObject({
+const RateLimitSchema = z.looseObject({
   resets_in_seconds: z.number(),
   remaining: z.number(),
   requested_entity: z.string(),
@@ -29,7 +29,7 @@ export const RateLimitSchema = z.looseObject({
   total: z.number().optional()
 })
 
-export const PaginationSchema = z.looseObject({
+const PaginationSchema = z.looseObject({
   count: int,
   per_page: int,
   current_page: int,
@@ -39,7 +39,7 @@ export const PaginationSchema = z.looseObject({
   has_more: z.boolean()
 })
 
-export const SubscriptionSchema = z.looseObject({
+const SubscriptionSchema = z.looseObject({
   // `[]` on the free plan, an object on paid plans (upstream-facts §1).
   meta: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
   plans: z.array(z.unknown()).optional(),
@@ -53,7 +53,7 @@ export const SubscriptionSchema = z.looseObject({
  * The other blocks are informative: one that does not have its documented shape is dropped (`undefined`)
  * rather than failing the response.
  */
-export const EnvelopeSchema = z.looseObject({
+const EnvelopeSchema = z.looseObject({
   data: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable().optional(),
   message: z.string().optional().catch(undefined),
   pagination: PaginationSchema.optional().catch(undefined),
@@ -384,15 +384,15 @@ const ErrorBase = z.looseObject({
   link: z.string().optional()
 })
 
-export const BadRequestBodySchema = ErrorBase.extend({
+const BadRequestBodySchema = ErrorBase.extend({
   errors: z.record(z.string(), z.array(z.string())).optional()
 })
-export const UnauthorizedBodySchema = ErrorBase
-export const ForbiddenBodySchema = ErrorBase.extend({
+const UnauthorizedBodySchema = ErrorBase
+const ForbiddenBodySchema = ErrorBase.extend({
   resource: z.string().optional(),
   plan_required: z.string().optional()
 })
-export const NotFoundBodySchema = ErrorBase.extend({
+const NotFoundBodySchema = ErrorBase.extend({
   resource_type: z.string().optional(),
   resource_id: z.union([z.string(), int]).optional()
 })
@@ -400,7 +400,7 @@ export const TooManyRequestsBodySchema = ErrorBase.extend({
   retry_after: z.number().optional(),
   rate_limit: RateLimitSchema.partial().optional()
 })
-export const InternalErrorBodySchema = ErrorBase.extend({
+const InternalErrorBodySchema = ErrorBase.extend({
   error_id: z.string().optional()
 })
 

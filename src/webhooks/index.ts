@@ -20,9 +20,7 @@ import { createWebhookAgent, type SelfAddress } from './post.ts'
 import type { EndpointState, EndpointStatus, EndpointStore, StoredEndpoint } from './state.ts'
 import { EndpointWorker, type WebhookSettings } from './worker.ts'
 
-export { signWebhook, verifyWebhook } from './signature.ts'
 export type { WebhookSettings } from './worker.ts'
-export type { SelfAddress } from './post.ts'
 
 export interface WebhooksDeps {
   store: LiveStore
@@ -39,7 +37,7 @@ export interface WebhooksDeps {
 }
 
 /** One endpoint as `GET /v1/webhooks` shows it: never its secret, nor its URL's query or credentials. */
-export interface EndpointView {
+interface EndpointView {
   id: string
   url: string
   format: string

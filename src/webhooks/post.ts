@@ -15,9 +15,9 @@ import { signWebhook } from './signature.ts'
  * tie up memory. The rest of the body is discarded with its connection.
  * @default 4096
  */
-export const MAX_RESPONSE_BYTES = 4096
+const MAX_RESPONSE_BYTES = 4096
 
-export type Outcome = 'acked' | 'http_error' | 'timeout' | 'network_error' | 'refused'
+type Outcome = 'acked' | 'http_error' | 'timeout' | 'network_error' | 'refused'
 
 export interface AttemptResult {
   outcome: Outcome
@@ -151,7 +151,7 @@ const isLoopback = (ip: string): boolean => ip.startsWith('127.') || ip === '::1
  * An address in one spelling: an IPv4-mapped IPv6 one as its IPv4, lower case. The URL parser and the
  * resolver write IPv6 compressed, the mapped part dotted (`::ffff:127.0.0.1`) or in hex (`::ffff:7f00:1`).
  */
-export function plainIp (address: string): string {
+function plainIp (address: string): string {
   const ip = address.replace(/^\[|\]$/g, '').toLowerCase()
   const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(ip)
   if (mapped === null) return ip

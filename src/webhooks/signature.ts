@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /** How old (or how far ahead) a timestamp `verifyWebhook` accepts by default, in seconds. @default 300 */
-export const DEFAULT_TOLERANCE_S = 300
+const DEFAULT_TOLERANCE_S = 300
 
 /** The `x-touchline-signature` value for a body sent at `timestamp` (Unix seconds). */
 export function signWebhook (secret: string, timestamp: number | string, body: string | Uint8Array): string {
