@@ -1,5 +1,5 @@
 /**
- * Settings: the TOUCHLINE_* environment variables of DESIGN §1, validated once at start.
+ * Settings: the TOUCHLINE_* environment variables (docs/settings.md), validated once at start.
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
 import { z } from 'zod'

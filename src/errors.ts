@@ -56,7 +56,7 @@ export function internalErrorBody (errorId: string = randomUUID()): { error: str
 
 /**
  * fastify's own errors for a request it cannot route (a malformed URL, bad percent-encoding) echo the
- * URL, and with it a caller's `api_token`. Answered instead with the spec's 400 shape and no URL.
+ * URL, and with it a caller's `api_token`. Answered instead with the upstream's 400 shape and no URL.
  */
 export function frameworkErrorBody (): { message: string, errors: Record<string, string[]> } {
   return badRequestBody('url', 'The request URL is malformed (invalid percent-encoding or characters).')

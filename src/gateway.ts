@@ -1,7 +1,7 @@
 /**
  * startGateway: everything `touchline serve` runs, assembled from the settings. With no upstream URL it
  * starts the embedded provider first and points the upstream client at it; with a Redis URL the store,
- * the budget ledger and leadership live in Redis, so several instances can share the work (DESIGN §7).
+ * the budget ledger and leadership live in Redis, so several instances can share the work (docs/architecture.md, "Scale-out").
  */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
@@ -62,7 +62,7 @@ export interface GatewayOverrides {
   storeMaxLength?: number
 }
 
-/** The lease of the one instance that polls (DESIGN §7). */
+/** The lease of the one instance that polls. */
 const POLLER_LEASE = 'poller'
 
 /** How long passthrough calls in flight at shutdown may still wait on the upstream. */
@@ -132,7 +132,7 @@ function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: num
   return { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / simSpeed), clockRate: simSpeed }
 }
 
-/** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
+/** Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). */
 function startPolling (poller: Poller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (lease === undefined) {

@@ -1,5 +1,5 @@
 /**
- * The query rules of spec part 4.1, as one pure validator shared by the embedded provider and the REST
+ * The upstream's query rules (docs/upstream.md, "Query parameters"), as one pure validator shared by the embedded provider and the REST
  * passthrough (which must reject exactly what the upstream rejects, before spending any budget).
  */
 import { ENDPOINTS, LIST_PARAMS, SINGLE_PARAMS, type Endpoint, type FilterSpec } from './endpoints.ts'
@@ -8,7 +8,7 @@ import { RELATIONS, SELECTABLE, SELECT_ALIASES, type Kind, type Feature } from '
 export interface IncludeNode {
   /** Include name as requested, e.g. `currentSeason`. */
   name: string
-  /** Response key: the real API lower-cases camelCase includes (upstream-facts §0.8). */
+  /** Response key: the real API lower-cases camelCase includes (docs/upstream.md, "Quirks of the real API"). */
   key: string
   target: Kind
   many: boolean
@@ -32,7 +32,7 @@ export interface ParsedQuery {
   perPage: number
   page: number
   /**
-   * The `cursor` of cursor pagination (upstream-facts §6), as given; null when paging by `page`. Opaque here:
+   * The `cursor` of cursor pagination (docs/upstream.md, "Pagination"), as given; null when paging by `page`. Opaque here:
    * the provider reads its own, the passthrough forwards the upstream's.
    */
   cursor: string | null
@@ -40,7 +40,7 @@ export interface ParsedQuery {
   populate: boolean
 }
 
-/** A request the spec rejects; `body` is the spec's 400 body (`message`, `errors`) plus the real API's `code`. */
+/** A request the upstream rejects; `body` is its 400 body (`message`, `errors`) with the real API's `code`. */
 export interface QueryError {
   status: 400
   code: number
@@ -52,7 +52,7 @@ export type QueryResult = { ok: true, query: ParsedQuery } | { ok: false, error:
 const PER_PAGE_DEFAULT = 25
 export const PER_PAGE_MAX = 50
 export const PER_PAGE_POPULATE_MAX = 1000
-/** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (upstream-facts §6). */
+/** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (docs/upstream.md, "Pagination"). */
 const OFFSET_ROWS_MAX = 20_000
 const CURSOR_MAX_LENGTH = 2048
 
@@ -68,7 +68,7 @@ export const UpstreamInternalCode = {
   INAPPLICABLE_FILTER: 5010
 } as const
 
-/** The spec's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
+/** The upstream's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
 export function badRequestBody (param: string, message: string, code: number = UpstreamInternalCode.INVALID_PARAMETER): QueryError['body'] {
   return { message, code, errors: { [param]: [message] } }
 }
@@ -192,7 +192,7 @@ function checkFilterValues (spec: FilterSpec, values: string[], part: string): v
   if (values.length === 0 || values.some((v) => v === '')) malformed()
   if (spec.value === 'id' && values.length !== 1) malformed()
   if ((spec.value === 'ids' || spec.value === 'id') && values.some((v) => !INTEGER.test(v))) malformed()
-  // The real API caps id lists at 50 values (upstream-facts §6).
+  // The real API caps id lists at 50 values (docs/upstream.md, "Query parameters").
   if (values.length > 50) throw new Rejection('filters', `The filter "${spec.name}" takes at most 50 values.`)
 }
 
@@ -265,7 +265,7 @@ function validate (endpoint: Endpoint, query: Record<string, string | string[] |
 
 /**
  * `cursor`: opaque, so only its form is checked here. It carries the page size of the walk it continues, so
- * `per_page` beside it is refused, as the real API refuses it (upstream-facts §6); `page` beside it is
+ * `per_page` beside it is refused, as the real API refuses it (docs/upstream.md, "Pagination"); `page` beside it is
  * ignored (inferred). An empty `cursor=` counts as none.
  */
 function parseCursor (raw: Readonly<Record<string, string>>): string | null {

@@ -1,6 +1,6 @@
 /**
- * Fixture states of the real upstream (spec/upstream-facts.md §2). There is no id 24.
- * `phase` is touchline's classification, used by LiveFixture (DESIGN §4).
+ * Fixture states of the real upstream (docs/upstream.md, "Fixture states"). There is no id 24.
+ * `phase` is touchline's classification, used by LiveFixture (docs/protocol.md).
  */
 export type Phase = 'scheduled' | 'live' | 'break' | 'finished' | 'postponed' | 'cancelled' | 'suspended' | 'unknown'
 

@@ -1,6 +1,6 @@
 /**
  * One change on its way out: the record, its position in the log, and the bytes each transport sends in
- * each format, built lazily and at most once per record however many clients receive it (DESIGN §4).
+ * each format, built lazily and at most once per record however many clients receive it.
  */
 import { deltaFrame } from '../changes/frames.ts'
 import type { ChangeRecord, LiveFixture } from '../live/types.ts'
@@ -40,7 +40,7 @@ export class Outgoing {
   /**
    * From a replayed record, with its JSON as the store returned it (ReadSinceResult.json). Only a store that
    * does not return JSON costs a serialization here, once per record per replaying client. Replays stay
-   * full in every format (DESIGN §4).
+   * full in every format (docs/protocol.md, "Resume").
    */
   static fromRecord (record: ChangeRecord, json?: string): Outgoing {
     return Outgoing.of(record, json ?? JSON.stringify(record))

@@ -1,6 +1,6 @@
 /**
- * A reloaded keys file applied to open connections (DESIGN §1: SIGHUP "applies it to open connections
- * too"). Every connection is checked against its key's new record:
+ * A reloaded keys file applied to open connections (SIGHUP re-reads the keys file and applies it to open
+ * connections too: docs/settings.md, "Signals"). Every connection is checked against its key's new record:
  *   - key gone, or its origin no longer allowed: closed with 4001 (SSE: ended);
  *   - leagues narrowed: the subscriptions outside the new scope, fixtures of those leagues included, are
  *     dropped with an `error` frame `forbidden` listing them; an SSE stream, whose subscription is fixed by

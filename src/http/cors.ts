@@ -11,7 +11,7 @@
  * - requests without `Origin` (same-origin GETs, servers, curl) are untouched.
  *
  * `/v3/*` GETs are not handled here: the passthrough answers their CORS with the same rule (passthrough/service.ts).
- * Their preflights (`OPTIONS /v3/...`, sent when a page adds `Authorization`, the spec's header form of the
+ * Their preflights (`OPTIONS /v3/...`, sent when a page adds `Authorization`, the header form of the
  * key) are answered here: 204, with the allow headers only for an origin the key allows. A preflight carries
  * no `Authorization` value, so without `api_token` in the URL it is allowed for an origin that some key
  * allows; the GET that follows is then checked against its own key (403 for an origin it does not allow).

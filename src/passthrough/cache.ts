@@ -1,5 +1,5 @@
 /**
- * The response cache: one interface, two engines (DESIGN §5). Memory is an LRU bounded in bytes and
+ * The response cache: one interface, two engines (docs/passthrough.md, "Cache"). Memory is an LRU bounded in bytes and
  * entries; Redis shares entries between gateway instances. Entries carry their own `expiresAt` on the
  * caller's clock, checked on every read, so tests that move the clock expire them; Redis' own PX expiry only
  * collects the garbage.

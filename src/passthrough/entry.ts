@@ -6,9 +6,9 @@
 import type { Pagination } from '../contract/envelope.ts'
 import type { Kind } from '../contract/resources.ts'
 
-/** The envelope of spec 2.1 without `rate_limit`, which is per caller. */
+/** The upstream's envelope without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {
-  /** JSON text of `data`; undefined when the upstream sent none (its "no results" form, upstream-facts §0.3). */
+  /** JSON text of `data`; undefined when the upstream sent none (its "no results" form, docs/upstream.md "Envelope"). */
   data?: string
   pagination?: Pagination
   subscription?: unknown
@@ -35,7 +35,7 @@ export interface LeagueRefs {
 export interface CachedEntry {
   /** 200, a 404 (cached briefly), or any relayed 4xx for a name the catalogue does not know (an hour; see ttl.ts). */
   status: number
-  /** Entity bucket the endpoint draws on (spec 8.2). */
+  /** Entity bucket the endpoint draws on (docs/upstream.md, "Rate limits"). */
   entity: string
   /** For 200: the envelope. */
   parts?: EnvelopeParts

@@ -17,7 +17,7 @@ import { createMemoryCache, type ResponseCache } from './cache.ts'
 import { createMemoryQuota, type QuotaStore } from './quota.ts'
 import { reply, type Reply } from './replies.ts'
 
-/** The 503 for a request that needs the shared store (Redis) while it is down: the spec's 5xx shape, with `retry-after`. */
+/** The 503 for a request that needs the shared store (Redis) while it is down: the upstream's 5xx shape, with `retry-after`. */
 export function storeUnavailable (errorId: string): Reply {
   return reply(503, serverErrorBody('Service Unavailable', 'The gateway cannot reach its shared store right now, so it cannot count this request against your quota. Try again in a few seconds.', errorId), { 'retry-after': String(OUTAGE_RETRY_AFTER_S) })
 }

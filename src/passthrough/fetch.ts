@@ -3,7 +3,7 @@
  * is waiting and may retry itself), and turn whatever comes back into a cache entry or a failure the
  * service can answer with. Nothing here throws.
  *
- * Budget (DESIGN §3): the passthrough spends the ledger the poller paces itself by, and never the part of
+ * Budget (budget/share.ts): the passthrough spends the ledger the poller paces itself by, and never the part of
  * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
  */
 import { randomUUID } from 'node:crypto'

@@ -1,4 +1,4 @@
-/** The REST passthrough's public surface (DESIGN §5). The HTTP binding is src/http/passthrough.ts. */
+/** The REST passthrough's public surface (docs/passthrough.md). The HTTP binding is src/http/passthrough.ts. */
 export { createPassthrough, type Passthrough } from './service.ts'
 export type { PassthroughOptions } from './types.ts'
 export { createMemoryCache, createRedisCache, type ResponseCache } from './cache.ts'

@@ -2,7 +2,7 @@
  * The account endpoints (`/my/*`) for a client key: they describe the key, never the gateway's upstream
  * account (its leagues, add-ons, hourly limit or usage). Answered here, in the upstream's envelope and the
  * embedded provider's record shapes, without an upstream call:
- * - `/my/usage`: the key's own open quota windows, per entity (spec 4.4 shape);
+ * - `/my/usage`: the key's own open quota windows, per entity (the upstream's usage shape);
  * - `/my/resources`: the key's leagues, features and hourly quota (the provider's `resources` rows;
  *   the real API's shape is not documented). A key with every league lists its ids as `"*"`;
  * - any other `/my/...` outside the catalogue (`/my/enrichments`...) is a 404 here, never forwarded.

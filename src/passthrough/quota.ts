@@ -1,5 +1,5 @@
 /**
- * Per client key, per entity hourly quotas (DESIGN §5), counted like the spec's plans (8.2): the window of
+ * Per client key, per entity hourly quotas (docs/passthrough.md, "Quotas"), counted like the upstream's plans: the window of
  * an entity opens at its first request and resets one hour later (fixed, not sliding), and every request
  * counts, cache hits included. One interface, two engines, like fastify-rate-limit's LocalStore/RedisStore:
  * memory for one instance, Redis so that every instance shares one count.

@@ -1,6 +1,6 @@
 /**
- * League scope of a client key (DESIGN §5 `leagues`), applied the way the upstream applies a plan's leagues
- * (spec 5.4, 7.4): a record of a league outside the scope asked for by id is a 403; lists leave such
+ * League scope of a client key (its `leagues`, docs/passthrough.md "Scope"), applied the way the upstream
+ * applies a plan's leagues (docs/upstream.md, "Errors"): a record of a league outside the scope asked for by id is a 403; lists leave such
  * records out and stay 200.
  *
  * - By id: a league's id is in the path, so `/leagues/{id}` is refused before any call. A season, stage,
@@ -49,7 +49,7 @@ export function scopeLookup (params: Record<string, string>): ScopeLookup | unde
   return undefined
 }
 
-/** The upstream caps id lists in filters at 50 values (upstream-facts §6). */
+/** The upstream caps id lists in filters at 50 values (docs/upstream.md, "Query parameters"). */
 const MAX_FILTER_IDS = 50
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Leadership leases (DESIGN §7): exactly one instance polls upstream. The holder renews well within the
+ * Leadership leases (docs/architecture.md, "Scale-out"): exactly one instance polls upstream. The holder renews well within the
  * ttl; when it dies the lease expires and another instance takes over within one ttl. Every transition is
  * a compare-and-set on the holder id (Lua in Redis), so a stalled ex-holder can neither renew nor release
  * its successor's lease.

@@ -26,7 +26,8 @@ export type { CallInfo, PaginateOptions, RawResponse, RequestOptions, UpstreamCl
 
 /**
  * Caller headers getRaw never forwards: hop-by-hop ones (undici rejects some), `host` (the Pool sets it),
- * and `authorization`, which the real API reads as a token (spec 5.6) and would then win over ours.
+ * and `authorization`, which the upstream also reads as a token (docs/upstream.md, "Authentication") and
+ * would then win over ours.
  */
 const DROPPED_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length', 'te', 'trailer', 'proxy-authorization', 'authorization'])
 

@@ -1,6 +1,7 @@
 /**
- * Typed upstream failures with stable codes (STYLE rule 3): callers branch on `code` or `instanceof`,
- * never on message text. One class per status of spec part 7, plus transport failures.
+ * Typed upstream failures, each with its stable TL_ERR_UPSTREAM_* code from the gateway's catalogue
+ * (src/errors.ts): callers branch on `code` or `instanceof`, never on message text. One class per error
+ * status the upstream answers with (docs/upstream.md, "Errors"), plus transport failures.
  *
  * No error ever carries the upstream token: messages are built from the request path, which the client
  * renders without `api_token` (and passes through `redactUrl` on top), and any text copied from an
@@ -65,7 +66,7 @@ export class UpstreamError extends AppError {
 }
 
 export class UpstreamBadRequestError extends UpstreamError {
-  /** Parameter name to problems, as the spec's 400 body gives them (scrubbed). */
+  /** Parameter name to problems, as the upstream's 400 body gives them (scrubbed). */
   readonly errors: Record<string, string[]>
   constructor (message: string, errors: Record<string, string[]>, opts: UpstreamErrorOptions) {
     super(UpstreamErrorCode.BadRequest, message, false, opts)

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 14, DESIGN §5): every endpoint of every key in the keys file gets a worker (worker.ts)
+ * Webhooks (docs/webhooks.md): every endpoint of every key in the keys file gets a worker (worker.ts)
  * that POSTs its changes in log order and stores its acknowledged cursor (state.ts). Without Redis every
  * worker runs here. With Redis each endpoint has a lease (the poller's leadership, poller/leader.ts, one per
  * endpoint): exactly one instance delivers to it, and when that instance dies another takes the lease

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt: a signed POST with undici (DESIGN §5, issue 14 item 5). The request has one
+ * One delivery attempt: a signed POST with undici (docs/webhooks.md). The request has one
  * deadline covering connect, headers and body; redirects are never followed (undici's `request` does not,
  * and a 3xx is not a 2xx, so it is retried like any failure); at most `MAX_RESPONSE_BYTES` of the answer
  * are read and thrown away, so a receiver cannot make the gateway buffer a large body.
