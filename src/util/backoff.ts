@@ -20,11 +20,12 @@ export interface BackoffOptions {
 
 /**
  * The pause before retry `attempt` (1 = after the first failure): `baseMs` doubled per attempt, capped at
- * `capMs`, then jittered, so callers that failed together do not come back together. Whole milliseconds.
+ * `capMs`, then jittered, so callers that failed together do not come back together. Whole milliseconds,
+ * rounded up: a pause is never shorter than the jittered value, so every lower bound of the schedule holds.
  */
 export function backoffDelay (attempt: number, opts: BackoffOptions): number {
   const { baseMs, capMs, jitter = 'equal', random = Math.random } = opts
   // The exponent stops at 30: past it every base this code uses is far over any cap, and 2 ** n stays finite.
   const capped = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(0, attempt - 1), 30))
-  return Math.round(jitter === 'full' ? random() * capped : capped / 2 + random() * capped / 2)
+  return Math.ceil(jitter === 'full' ? random() * capped : capped / 2 + random() * capped / 2)
 }
