@@ -1,10 +1,60 @@
 import neostandard from 'neostandard'
+import importX from 'eslint-plugin-import-x'
 
 /** Browser globals of the static pages and the widget (src/ui/public), which run in browsers, not Node. */
 const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'WebSocket', 'HTMLElement', 'Node']
   .map((name) => [name, 'readonly']))
 
+/**
+ * The layers of src, from the bottom (docs/architecture.md, "Layers"). A module may import its own layer
+ * (but see SIBLINGS) and the layers below it, never one above. Two files sit a layer below their folder
+ * (EXCEPT): the live protocol's frames, which every consumer of the log sends, and a webhook's settings,
+ * which the keys file is made of.
+ */
+const LAYERS = [
+  ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/contract', 'src/wire', 'src/util'],
+  ['src/diff', 'src/live', 'src/budget', 'src/store', 'src/upstream', 'src/changes', 'src/client-keys.ts', 'src/webhooks/config.ts', 'src/fanout/protocol.ts'],
+  ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/record', 'src/status'],
+  ['src/http'],
+  ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
+  ['src/server.ts', 'src/cli.ts', 'src/tail']
+]
+/** Files inside a folder of one layer that sit in another (see LAYERS). */
+const EXCEPT = { 'src/fanout': ['./protocol.ts'], 'src/webhooks': ['./config.ts'] }
+/** In layer 2 each folder is a feature of its own: what two of them share lives below them. */
+const SIBLINGS = LAYERS[2]
+
+const path = (p) => `./${p}`
+const zone = (target, from, message) => ({ target: target.map(path), from: path(from), except: EXCEPT[from] ?? [], message })
+const layerZones = LAYERS.flatMap((layer, i) => LAYERS.slice(i + 1).flat()
+  .map((from) => zone(layer, from, `layer ${i} (${layer.join(', ')}) may not import a higher layer.`)))
+const siblingZones = SIBLINGS.flatMap((target) => SIBLINGS.filter((from) => from !== target)
+  .map((from) => zone([target], from, 'layer 2 features may not import each other: move what they share down a layer.')))
+/**
+ * The embedded provider is a layer-0 client of the contract that only gateway.ts and cli.ts start: nothing
+ * else imports it, and it imports nothing above layer 0.
+ */
+const STARTS_PROVIDER = ['src/gateway.ts', 'src/cli.ts']
+const providerZones = [
+  ...LAYERS.flat().filter((p) => !STARTS_PROVIDER.includes(p)).map((p) => zone([p], 'src/provider', 'only gateway.ts and cli.ts start the embedded provider.')),
+  ...LAYERS.slice(1).flat().map((from) => zone(['src/provider'], from, 'the provider imports nothing above layer 0.'))
+]
+
 export default [
   ...neostandard({ ts: true, ignores: ['scratch/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] }),
-  { files: ['src/ui/public/**/*.js'], languageOptions: { globals: browser } }
+  { files: ['src/ui/public/**/*.js'], languageOptions: { globals: browser } },
+  {
+    files: ['src/**/*.ts', 'packages/client/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Imports name the .ts file itself (allowImportingTsExtensions): the node resolver finds it as is.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] }
+    },
+    rules: {
+      // Type-only imports are erased at run time and not followed (the rule's own choice).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...siblingZones, ...providerZones] }]
+    }
+  }
 ]

@@ -10,11 +10,12 @@
  * record is then framed as the hub frames it (Outgoing, with the previous version the hub would hold) for
  * three subscribers: every league, the busiest league, the busiest fixture.
  */
-import { LastVersions, Outgoing } from '../src/fanout/outgoing.ts'
+import { Outgoing } from '../src/fanout/outgoing.ts'
 import type { Format } from '../src/wire/model.ts'
 import type { ChangeRecord } from '../src/wire/model.ts'
 import { createStore } from '../src/store/index.ts'
 import { runMatchDay } from '../test/helpers/match-day.ts'
+import { LastVersions } from '../src/changes/frames.ts'
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`)

@@ -20,9 +20,8 @@ import { loadConfig } from '../src/config.ts'
 import { normalizeFixture } from '../src/diff/normalize.ts'
 import { startGateway } from '../src/gateway.ts'
 import type { LiveFixture } from '../src/wire/model.ts'
-import { LIVE_INCLUDES } from '../src/poller/poller.ts'
 import { startProvider } from '../src/provider/index.ts'
-import { parseFixtures } from '../src/upstream/schemas.ts'
+import { parseFixtures, LIVE_INCLUDES } from '../src/upstream/schemas.ts'
 import { startPrivateRedis } from '../test/helpers/redis-server.ts'
 
 const { values: args } = parseArgs({

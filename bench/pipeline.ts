@@ -10,10 +10,11 @@
 import { pino } from 'pino'
 import { createMemoryLedger } from '../src/budget/index.ts'
 import { createMetrics } from '../src/metrics.ts'
-import { createPoller, isTimedChange } from '../src/poller/poller.ts'
+import { createPoller } from '../src/poller/poller.ts'
 import { startProvider } from '../src/provider/index.ts'
 import { createStore } from '../src/store/index.ts'
 import { createUpstreamClient } from '../src/upstream/index.ts'
+import { isTimedChange } from '../src/poller/tracking.ts'
 
 const HOUR_MS = 3_600_000
 const realStart = Date.now()

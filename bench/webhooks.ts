@@ -19,10 +19,11 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { createKeyRing, KeysFileSchema } from '../src/keys.ts'
+import { createKeyRing, KeysFileSchema } from '../src/client-keys.ts'
 import { createMetrics } from '../src/metrics.ts'
-import { createStore } from '../src/store/index.ts'
+import { createLease, createStore } from '../src/store/index.ts'
 import { createWebhooks } from '../src/webhooks/index.ts'
+import { createEndpointStore } from '../src/webhooks/state.ts'
 import { fixture } from '../test/integration/store/fixture.ts'
 import { deleteMatching } from '../test/helpers/redis.ts'
 
@@ -99,7 +100,8 @@ async function main (): Promise<void> {
     metrics: createMetrics({ defaults: false }),
     log: pino({ level: 'warn' }),
     settings: { timeoutMs: 10_000, batch: args.batch, retryBaseMs: 1000, retryMaxMs: 60_000, pauseAfterMs: 3600_000 },
-    ...(redis === undefined ? {} : { redis, prefix })
+    endpoints: redis === undefined ? createEndpointStore({ kind: 'memory' }) : createEndpointStore({ kind: 'redis', redis, prefix }),
+    lease: redis === undefined ? undefined : createLease({ kind: 'redis', redis, prefix })
   })
   await webhooks.start({ host: '127.0.0.1', port: 1 })
   while ((await webhooks.summary()).by_state.pending > 0) await new Promise((resolve) => setTimeout(resolve, 50))

@@ -15,7 +15,7 @@ import { passthroughRoutes } from './http/passthrough.ts'
 import { statusRoutes } from './http/status.ts'
 import { uiRoutes } from './http/ui.ts'
 import { webhookRoutes } from './http/webhooks.ts'
-import type { KeyRing } from './keys.ts'
+import type { KeyRing } from './client-keys.ts'
 import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
 import type { Poller } from './poller/poller.ts'
@@ -34,11 +34,11 @@ export interface AppDeps {
   /** The poller, when this instance runs one (only the leader polls over Redis). */
   poller?: () => Poller | undefined
   checks?: Record<string, ReadinessCheck>
-  /** The REST passthrough (`GET /v3/...`, DESIGN §5); absent in tests that build the app without it. */
+  /** The REST passthrough (`GET /v3/...`, docs/passthrough.md); absent in tests that build the app without it. */
   passthrough?: Passthrough
   /** Base of the links the passthrough returns (TOUCHLINE_PUBLIC_URL, else the listener's URL); required with `passthrough`. */
   publicUrl?: () => string
-  /** The push hub (`/v1/live`, `/v1/changes`, `/v1/sse`, `/v1/fixtures/live`, DESIGN §4), started by the caller. */
+  /** The push hub (`/v1/live`, `/v1/changes`, `/v1/sse`, `/v1/fixtures/live`, docs/protocol.md), started by the caller. */
   hub?: Hub
   /**
    * TOUCHLINE_TRUST_PROXY, as fastify's `trustProxy`: with it, `request.ip` (per-IP limits), `protocol` and

@@ -1,10 +1,10 @@
 /**
  * The `touchline` command: `serve` (default), `provider`, `tail`. Settings come from TOUCHLINE_* variables
- * (DESIGN §1); an invalid one stops the start with its name and exit code 2.
+ * (docs/settings.md); an invalid one stops the start with its name and exit code 2.
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
-import { KeysFileError } from './keys.ts'
+import { KeysFileError } from './client-keys.ts'
 
 const USAGE = `usage: touchline [serve|provider|tail] [options]
 

@@ -1,14 +1,15 @@
 /**
- * Settings: the TOUCHLINE_* environment variables of DESIGN §1, validated once at start.
+ * Settings: the TOUCHLINE_* environment variables (docs/settings.md), validated once at start.
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
+import { AppError, ErrorCodes } from './errors.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const url = z.url({ protocol: /^https?$/ })
 
-export const ConfigSchema = z.object({
+const ConfigSchema = z.object({
   TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
   TOUCHLINE_PORT: port.default(8080),
   /** Base URL including `/v3`; unset starts the embedded provider. */
@@ -68,10 +69,10 @@ export const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>
 
-export class ConfigError extends Error {
+export class ConfigError extends AppError {
   override name = 'ConfigError'
   constructor (message: string, readonly variables: string[]) {
-    super(message)
+    super(ErrorCodes.CONFIG, message)
   }
 }
 

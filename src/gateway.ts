@@ -1,28 +1,25 @@
 /**
  * startGateway: everything `touchline serve` runs, assembled from the settings. With no upstream URL it
  * starts the embedded provider first and points the upstream client at it; with a Redis URL the store,
- * the budget ledger and leadership live in Redis, so several instances can share the work (DESIGN §7).
+ * the budget ledger and leadership live in Redis, so several instances can share the work (docs/architecture.md, "Scale-out").
  */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
-import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
+import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
-import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './keys.ts'
+import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
+import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
-import {
-  createLiveMirror, createMemoryCache, createMemoryQuota, createPassthrough, createRedisCache, createRedisQuota, type PassthroughOptions
-} from './passthrough/index.ts'
-import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
-import { startLeadership, type Leader } from './poller/leader.ts'
+import { createLiveMirror, createPassthrough, type LiveMirror, type PassthroughOptions } from './passthrough/index.ts'
+import { startLeadership, type Leader } from './store/leadership.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
 import { LIVESCORES_WINDOW_SECONDS } from './provider/sim/index.ts'
-import { createLease, createStore, type LiveStore } from './store/index.ts'
+import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
 
@@ -50,7 +47,7 @@ export interface Gateway {
   close: () => Promise<void>
 }
 
-export type KeysReloaded = KeysApplied & { removed: string[] }
+type KeysReloaded = KeysApplied & { removed: string[] }
 
 export interface GatewayOverrides {
   /** Options for the embedded provider (tests: speed, faults, clock...). */
@@ -65,7 +62,7 @@ export interface GatewayOverrides {
   storeMaxLength?: number
 }
 
-/** The lease of the one instance that polls (DESIGN §7). */
+/** The lease of the one instance that polls. */
 const POLLER_LEASE = 'poller'
 
 /** How long passthrough calls in flight at shutdown may still wait on the upstream. */
@@ -108,54 +105,15 @@ async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides
   return { baseUrl: provider.baseUrl, token, provider }
 }
 
-/**
- * Longest a Redis command may go unanswered before it fails: a healthy Redis answers in milliseconds, and a
- * frozen link must fail the gateway's calls (503, `unavailable`) rather than hang them. Well under the
- * lease ttl, so a hung renewal is retried before the leader's local deadline. Every connection made from
- * this one (`duplicate()`, the store's tails) inherits it.
- */
-const REDIS_COMMAND_TIMEOUT_MS = 2000
-
-async function redisOf (cfg: Config, log: Logger, scope: Scope): Promise<Redis | undefined> {
-  if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
-  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
-    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
-  })
-  // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
-  let down = false
-  redis.on('error', (err) => {
-    if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
-    down = true
-  })
-  redis.on('ready', () => {
-    if (down) log.info('redis connection back')
-    down = false
-  })
-  try {
-    await redis.connect()
-  } catch (err) {
-    redis.disconnect()
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
-  }
-  scope.defer(async () => { await redis.quit() })
-  return redis
-}
-
-/** A Redis URL fit for a message: its password (if any) masked. */
-function withoutPassword (url: string): string {
-  const u = new URL(url)
-  if (u.password !== '') u.password = '***'
-  return u.toString()
-}
-
-async function listen (app: FastifyInstance, cfg: Config): Promise<void> {
+/** Listens on TOUCHLINE_HOST and TOUCHLINE_PORT; resolves to the port (the one chosen, for port 0). */
+async function listen (app: FastifyInstance, cfg: Config): Promise<number> {
   try {
     await app.listen({ host: cfg.TOUCHLINE_HOST, port: cfg.TOUCHLINE_PORT })
   } catch (err) {
     throw listenError(err, cfg.TOUCHLINE_HOST, 'TOUCHLINE_PORT', cfg.TOUCHLINE_PORT)
   }
+  const address = app.server.address()
+  return typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
 }
 
 /**
@@ -174,16 +132,16 @@ function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: num
   return { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / simSpeed), clockRate: simSpeed }
 }
 
-/** Polls alone without Redis; over Redis only while holding the leadership lease (DESIGN §7). */
-function startPolling (poller: Poller, redis: Redis | undefined, holderId: string, cfg: Config, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+/** Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). */
+function startPolling (poller: Poller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
-  if (redis === undefined) {
+  if (lease === undefined) {
     poller.start()
     return undefined
   }
   const ttlMs = overrides.leaseTtlMs ?? 10_000
   return startLeadership({
-    lease: createLease({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }),
+    lease,
     name: POLLER_LEASE,
     holderId,
     ttlMs,
@@ -198,91 +156,62 @@ function startPolling (poller: Poller, redis: Redis | undefined, holderId: strin
   })
 }
 
+/** What the parts of one gateway are built from. */
+interface Assembly {
+  cfg: Config
+  log: Logger
+  overrides: GatewayOverrides
+  scope: Scope
+  keys: KeyRing
+  metrics: Metrics
+  engines: Engines
+  baseUrl: string
+  token: string
+  provider: RunningProvider | undefined
+}
+
 async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
   const ledgerRef: { current?: BudgetLedger } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
-  const redis = await redisOf(cfg, log, scope)
-  const prefix = cfg.TOUCHLINE_REDIS_PREFIX
-
-  const maxLength = overrides.storeMaxLength === undefined ? {} : { maxLength: overrides.storeMaxLength }
-  const store = redis === undefined ? createStore({ kind: 'memory', ...maxLength }) : createStore({ kind: 'redis', redis, prefix, ...maxLength })
-  scope.defer(async () => { await store.close() })
-  const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
-  const ledger = ledgerRef.current = redis === undefined ? createMemoryLedger(limit) : createRedisLedger({ redis, prefix, ...limit })
-  scope.defer(async () => { await ledger.close() })
+  const engines = await createEngines(cfg, log, { defer: (step) => scope.defer(step), ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }) })
+  ledgerRef.current = engines.ledger
+  const a: Assembly = { cfg, log, overrides, scope, keys, metrics, engines, baseUrl, token, provider }
   // Two clients, each with its own connection pool: the poller's calls never queue behind passthrough
   // requests, which clients choose (eight to an upstream path that hangs would hold every socket of one pool).
-  const upstreamClient = (user: 'poller' | 'passthrough'): UpstreamClient => {
-    const client = createUpstreamClient({
-      baseUrl,
-      token,
-      ledger,
-      logger: log.child({ component: 'upstream', client: user }),
-      onCall: (c) => metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
-    })
-    scope.defer(async () => { await client.close() })
-    return client
-  }
-  const upstream = upstreamClient('poller')
-  const passthroughUpstream = upstreamClient('passthrough')
-
+  const upstream = upstreamClient(a, 'poller')
+  const passthroughUpstream = upstreamClient(a, 'passthrough')
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
-  // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
-  const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [token] })
-  if (recorder !== undefined) scope.defer(async () => { await recorder.close() })
-  // Over Redis the poller writes only while this instance holds the poller lease (a stalled ex-leader's
-  // writes are refused by the store: ApplyFence).
-  const pollerHolder = randomUUID()
-  const poller = createPoller({
-    upstream: live.observe(recorder?.wrap(upstream) ?? upstream),
-    ledger,
-    store,
-    metrics,
-    log: log.child({ component: 'poller' }),
-    ...(redis !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
-    ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
-  }, {
-    reserve: cfg.TOUCHLINE_POLL_RESERVE,
-    floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
-    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
-    // The embedded provider's feed opens 15 match minutes before kick-off and its match clock runs at its
-    // simulator speed (clients run the clock at that rate).
-    ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
-  })
-  const leader = startPolling(poller, redis, pollerHolder, cfg, log, overrides)
-  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
-  // Deferred now so that a failure further on still stops the loops, and again below for the order.
-  scope.defer(stopPolling)
+  const { poller, leader, stopPolling } = startPoller(a, live, upstream)
 
   const passthrough = createPassthrough({
     upstream: passthroughUpstream,
-    ledger,
+    ledger: engines.ledger,
     keys,
     metrics,
     live,
-    // Over Redis, with local fallbacks for when it is down (passthrough/fallback.ts).
-    cache: redis === undefined ? createMemoryCache() : createFallbackCache(createRedisCache({ redis, prefix }), log),
-    quota: redis === undefined ? createMemoryQuota() : createFallbackQuota(createRedisQuota({ redis, prefix }), log),
+    cache: engines.cache,
+    quota: engines.quota,
     log: log.child({ component: 'passthrough' }),
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin
   }, { pollReserve: cfg.TOUCHLINE_POLL_RESERVE, ...overrides.passthrough })
-  const hub = createHub({ store, metrics, log: log.child({ component: 'hub' }) })
+  const hub = createHub({ store: engines.store, metrics, log: log.child({ component: 'hub' }) })
   await hub.start()
   scope.defer(async () => { await hub.close() })
 
   // Started once the listener's port is known: a webhook URL that reaches the gateway itself is refused.
   const webhooks = createWebhooks({
-    store,
+    store: engines.store,
     keys,
     metrics,
     log: log.child({ component: 'webhooks' }),
     settings: webhookSettings(cfg),
     leaseTtlMs: cfg.TOUCHLINE_WEBHOOK_LEASE_TTL_MS,
-    ...(redis === undefined ? {} : { redis, prefix })
+    endpoints: engines.endpoints,
+    lease: engines.lease
   })
   scope.defer(async () => { await webhooks.close() })
 
@@ -294,15 +223,15 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     webhooks,
     passthrough,
     publicUrl: () => cfg.TOUCHLINE_PUBLIC_URL ?? listening.url,
-    store,
-    ledger,
+    store: engines.store,
+    ledger: engines.ledger,
     upstream,
     keys,
     metrics,
     ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
     poller: () => poller,
     checks: {
-      store: async () => { await store.head(); return true },
+      store: async () => { await engines.store.head(); return true },
       // A follower does not call the upstream; the leader is ready while its polls succeed.
       upstream: async () => !poller.status().running || poller.status().consecutiveFailures < 3
     }
@@ -314,11 +243,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   scope.defer(async () => { setTimeout(() => { passthroughUpstream.close().catch(() => {}) }, PASSTHROUGH_DRAIN_MS).unref() })
   // Shutdown runs last-in first-out: polling stops first, then sockets close with 1001, then the rest.
   scope.defer(stopPolling)
-  await listen(app, cfg)
-  const address = app.server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : cfg.TOUCHLINE_PORT
-  const host = cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST
-  listening.url = `http://${host}:${port}`
+  const port = await listen(app, cfg)
+  listening.url = `http://${cfg.TOUCHLINE_HOST === '0.0.0.0' || cfg.TOUCHLINE_HOST === '::' ? '127.0.0.1' : cfg.TOUCHLINE_HOST}:${port}`
   await webhooks.start({ host: cfg.TOUCHLINE_HOST, port, publicUrl: cfg.TOUCHLINE_PUBLIC_URL })
   // Before the app closes: deliveries in flight end (their leases are released) while Redis is still up.
   scope.defer(async () => { await webhooks.close() })
@@ -327,8 +253,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     app,
     url: listening.url,
     ...(provider !== undefined ? { provider } : {}),
-    store,
-    ledger,
+    store: engines.store,
+    ledger: engines.ledger,
     upstream,
     keys,
     metrics,
@@ -336,14 +262,65 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     hub,
     webhooks,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
-    async reloadKeys () {
-      if (cfg.TOUCHLINE_KEYS_FILE === undefined) return { removed: [], revoked: 0, narrowed: 0, ended: 0, overLimit: 0 }
-      const removed = keys.replace(loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
-      // New, changed and removed webhook endpoints; paused ones resume (issue 14).
-      await webhooks.reload()
-      // A connection's record is found again by its key, so a renamed key keeps its connections.
-      return { removed, ...await hub.applyKeys((old) => keys.find(old.key)) }
-    },
+    reloadKeys: async () => await reloadKeys(cfg, keys, webhooks, hub),
     close: async () => { await scope.close() }
   }
+}
+
+/** One upstream client with its own connection pool, closed at shutdown. */
+function upstreamClient (a: Assembly, user: 'poller' | 'passthrough'): UpstreamClient {
+  const client = createUpstreamClient({
+    baseUrl: a.baseUrl,
+    token: a.token,
+    ledger: a.engines.ledger,
+    logger: a.log.child({ component: 'upstream', client: user }),
+    onCall: (c) => a.metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
+  })
+  a.scope.defer(async () => { await client.close() })
+  return client
+}
+
+/**
+ * The poller, started alone without Redis or under the poller lease over Redis; its upstream is observed
+ * by the passthrough's live mirror. Its stop is deferred at once, so that a failure further on
+ * still stops the loops.
+ */
+function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
+  const { cfg, log, overrides, scope, provider, engines } = a
+  // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
+  const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [a.token] })
+  if (recorder !== undefined) scope.defer(async () => { await recorder.close() })
+  // Over Redis the poller writes only while this instance holds the poller lease (a stalled ex-leader's
+  // writes are refused by the store: ApplyFence).
+  const pollerHolder = randomUUID()
+  const poller = createPoller({
+    upstream: live.observe(recorder?.wrap(upstream) ?? upstream),
+    ledger: engines.ledger,
+    store: engines.store,
+    metrics: a.metrics,
+    log: log.child({ component: 'poller' }),
+    ...(engines.lease !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
+    ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
+  }, {
+    reserve: cfg.TOUCHLINE_POLL_RESERVE,
+    floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
+    reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
+    // The embedded provider's feed opens 15 match minutes before kick-off and its match clock runs at its
+    // simulator speed (clients run the clock at that rate).
+    ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
+  })
+  const leader = startPolling(poller, engines.lease, pollerHolder, log, overrides)
+  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
+  scope.defer(stopPolling)
+  return { poller, leader, stopPolling }
+}
+
+/** Re-reads TOUCHLINE_KEYS_FILE and applies it to webhooks and open connections (Gateway.reloadKeys). */
+async function reloadKeys (cfg: Config, keys: KeyRing, webhooks: Webhooks, hub: Hub): Promise<KeysReloaded> {
+  if (cfg.TOUCHLINE_KEYS_FILE === undefined) return { removed: [], revoked: 0, narrowed: 0, ended: 0, overLimit: 0 }
+  const removed = keys.replace(loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
+  // New, changed and removed webhook endpoints; paused ones resume.
+  await webhooks.reload()
+  // A connection's record is found again by its key, so a renamed key keeps its connections.
+  return { removed, ...await hub.applyKeys((old) => keys.find(old.key)) }
 }

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (DESIGN §6), on a registry per gateway instance so tests can run several in one process.
+ * Prometheus metrics (docs/operations.md), on a registry per gateway instance so tests can run several in one process.
  * Modules receive the `Metrics` object and never import prom-client themselves.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'

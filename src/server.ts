@@ -6,7 +6,7 @@ import closeWithGrace from 'close-with-grace'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config.ts'
 import { startGateway, type Gateway } from './gateway.ts'
-import { DEMO_KEY, KeysFileError } from './keys.ts'
+import { DEMO_KEY, KeysFileError } from './client-keys.ts'
 import { loggerOptions } from './logger.ts'
 
 export async function runServer (cfg: Config): Promise<void> {
@@ -38,7 +38,7 @@ export async function runServer (cfg: Config): Promise<void> {
 }
 
 /**
- * DESIGN §1: SIGHUP re-reads the keys file and applies it to open connections, and does nothing else. One
+ * SIGHUP re-reads the keys file and applies it to open connections, and does nothing else. One
  * received while the gateway starts is applied once it is up; none after the shutdown began.
  */
 function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop: () => void } {
@@ -61,7 +61,7 @@ function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop
 }
 
 /**
- * DESIGN §1: SIGTERM and SIGINT shut down gracefully; a second one during the shutdown exits at once
+ * SIGTERM and SIGINT shut down gracefully (docs/settings.md, "Signals"); a second one during the shutdown exits at once
  * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
  */
 function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void): void {

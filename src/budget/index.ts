@@ -1,6 +1,4 @@
-/** The budget ledger's public surface (DESIGN §3). */
+/** The budget ledger's public surface (docs/architecture.md, "The live pipeline"). */
 export { createMemoryLedger } from './memory-ledger.ts'
-export { createRedisLedger, type RedisLedgerOptions } from './redis-ledger.ts'
-export { budgetKeys, type BudgetKeys } from '../store/keys.ts'
-export { SAME_WINDOW_SLACK_MS, WINDOW_MS } from './window.ts'
-export type { BucketObservation, BucketView, BudgetLedger, LedgerOptions, LimitSource } from './types.ts'
+export { createRedisLedger } from './redis-ledger.ts'
+export type { BucketView, BudgetLedger, LimitSource } from './types.ts'

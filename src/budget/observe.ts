@@ -1,7 +1,8 @@
 /**
  * Reads what one upstream response says about its entity's bucket, for the ledger.
  *
- * Sources, in order (upstream-facts §5: "rely on the body object"; spec 8.2 rule 8 says the headers match it):
+ * Sources, in order (the upstream's documentation says to rely on the body object, and the headers match
+ * it; docs/upstream.md, "Rate limits"):
  * - the body's `rate_limit` {remaining, resets_in_seconds, requested_entity, total?}: on every success and
  *   on the embedded provider's 429;
  * - `x-ratelimit-remaining` when the body has none (the real API's 429 is a bare `{message}`); a 429

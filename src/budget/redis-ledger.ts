@@ -1,19 +1,20 @@
 /**
  * Redis ledger: one hash per entity bucket, shared by every gateway instance, so the poller on one node
  * and the passthrough on another spend from the same count. Writes go through two small Lua scripts
- * (record-2.lua, reserve-1.lua) that mirror src/budget/window.ts, registered with `defineCommand` like
- * the store's (EVALSHA with EVAL fallback).
+ * (scripts/record-2.lua, scripts/reserve-1.lua) that mirror src/budget/window.ts, registered by the shared
+ * loader (util/redis-scripts.ts: EVALSHA with EVAL fallback).
  *
  * Clock: the caller's (`now` option), not Redis TIME, because `record` is given arrival times from the
  * caller's clock and both must agree; cross-instance skew is covered by SAME_WINDOW_SLACK_MS.
  * No TTL: a deployment has a few dozen entity hashes at most, and keeping them lets the last known limit
  * survive idle hours (a view past its reset extrapolates to that limit).
  */
-import { readFileSync } from 'node:fs'
 import type { Redis, RedisKey, Result } from 'ioredis'
-import { budgetKeys } from '../store/keys.ts'
+import { budgetKeys } from '../store/redis-keys.ts'
+import { scriptLoader } from '../util/redis-scripts.ts'
 import type { BucketView, BudgetLedger, LedgerOptions } from './types.ts'
-import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, WINDOW_MS, type StoredBucket } from './window.ts'
+import { checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, type StoredBucket } from './window.ts'
+import { WINDOW_MS } from '../contract/hourly-window.ts'
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -32,20 +33,7 @@ export interface RedisLedgerOptions extends LedgerOptions {
   prefix?: string
 }
 
-const SCRIPTS = { tlBudgetRecord: 'record-2', tlBudgetReserve: 'reserve-1' } as const
-let sources: Array<[string, { lua: string, numberOfKeys: number }]> | undefined
-const defined = new WeakSet<Redis>()
-
-function defineBudgetCommands (redis: Redis): Redis {
-  if (defined.has(redis)) return redis
-  sources ??= Object.entries(SCRIPTS).map(([command, file]) => [command, {
-    lua: readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), 'utf8'),
-    numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1))
-  }])
-  for (const [command, def] of sources) redis.defineCommand(command, def)
-  defined.add(redis)
-  return redis
-}
+const defineBudgetCommands = scriptLoader(new URL('./scripts/', import.meta.url), { tlBudgetRecord: 'record-2', tlBudgetReserve: 'reserve-1' })
 
 const HASH_FIELDS = ['remaining', 'resetsAt', 'limit', 'updatedAt', 'estimated', 'low', 'calls', 'learned'] as const
 

@@ -1,5 +1,5 @@
 /**
- * The budget ledger (DESIGN §3): what the gateway knows of each upstream rate-limit bucket, shared by the
+ * The budget ledger (docs/architecture.md): what the gateway knows of each upstream rate-limit bucket, shared by the
  * poller and the REST passthrough (and, over Redis, by every instance). One interface, two engines, like
  * fastify-rate-limit's LocalStore / RedisStore.
  */

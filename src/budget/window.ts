@@ -3,15 +3,13 @@
  * (scripts/record-2.lua, scripts/reserve-1.lua) mirror them line for line, and one contract suite checks
  * that both engines agree.
  *
- * The upstream window of an entity opens at its first request and resets one hour later (spec 8.2 rule 3,
- * upstream-facts §0.2); it is not sliding. A response only tells us `resets_in_seconds`, so the ledger
+ * The upstream window of an entity opens at its first request and resets one hour later (docs/upstream.md,
+ * "Rate limits"); it is not sliding. A response only tells us `resets_in_seconds`, so the ledger
  * stores the absolute `resetsAt = arrival + resets_in_seconds` and tells windows apart by it: two
  * responses of one window give nearly the same `resetsAt`, two windows give values at least an hour apart.
  */
+import { WINDOW_MS } from '../contract/hourly-window.ts'
 import type { BucketObservation, BucketView, LimitSource } from './types.ts'
-
-/** The upstream's window length: one hour (spec 8.2 rule 3). */
-export const WINDOW_MS = 60 * 60 * 1000
 
 /**
  * How far apart two `resetsAt` estimates may be and still name the same window. One window's estimates
@@ -48,7 +46,7 @@ export interface StoredBucket {
 }
 
 /** The bucket's limit and where it comes from: the operator's setting, the upstream's report, or learned. */
-export function limitOf (stored: StoredBucket, configured?: number): { limit: number, source: LimitSource } | undefined {
+function limitOf (stored: StoredBucket, configured?: number): { limit: number, source: LimitSource } | undefined {
   if (configured !== undefined) return { limit: configured, source: 'configured' }
   if (stored.limit !== undefined) return { limit: stored.limit, source: 'reported' }
   if (stored.learned !== undefined && stored.learned > 0) return { limit: stored.learned, source: 'learned' }
@@ -144,7 +142,7 @@ export function reserveFrom (stored: StoredBucket | undefined, n: number, floor:
     // A learned limit may be below the real one (learned mid-window): opening a window on it would cap the
     // count there for the hour. The first response of the new window fills the ledger in instead.
     if (known === undefined || known.source === 'learned') return { kind: 'uncounted' }
-    // The window ended, so this call opens the next one upstream (spec 8.2 rule 3): full limit, ends in 1 h.
+    // The window ended, so this call opens the next one upstream: full limit, ends in 1 h.
     // Nothing reported in it yet: the tally starts over, the learned limit stays.
     bucket = { remaining: known.limit, resetsAt: now + WINDOW_MS, updatedAt: now, estimated: true, previousResetsAt: stored.resetsAt, calls: 0 }
     if (stored.limit !== undefined) bucket.limit = stored.limit

@@ -1,5 +1,5 @@
 /**
- * How a request presents its token (spec part 5): the `api_token` query parameter, or the second scheme the
+ * How a request presents its token (docs/upstream.md, "Authentication"): the `api_token` query parameter, or the second scheme the
  * real API accepts, the `Authorization` header (bare or `Bearer <token>`); the parameter wins. Shared by the
  * embedded provider (upstream tokens) and the gateway (client keys), which must read tokens alike.
  */

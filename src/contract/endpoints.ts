@@ -1,14 +1,14 @@
 /**
- * The catalogue: every path of the interface spec (parts 4.2 to 4.4) and of the real API's football, core
- * and odds surface, with what the query rules of part 4.1 need to know about it: the entity bucket it draws on
- * (part 8.2), the kind of record it returns, whether it pages, the include depth and the filters it takes.
+ * The catalogue: every path of the upstream's football, core and odds surface (docs/upstream.md), with what
+ * the query rules (query.ts) need to know about it: the entity bucket it draws on (docs/upstream.md, "Rate
+ * limits"), the kind of record it returns, whether it pages, the include depth and the filters it takes.
  */
 import type { Kind } from './resources.ts'
 
 export type Mode = 'single' | 'list' | 'unpaged'
 
 /** How a filter's value is written: `ids` is a comma list of integers, `flag` takes no value. */
-export type FilterValue = 'ids' | 'id' | 'flag' | 'text'
+type FilterValue = 'ids' | 'id' | 'flag' | 'text'
 
 export interface FilterSpec {
   /** The canonical spelling; matching is case-insensitive, as the real API's `idAfter`/`IdAfter` show. */
@@ -25,7 +25,7 @@ export interface Endpoint {
   entity: string
   kind: Kind
   mode: Mode
-  /** Deepest include nesting allowed (spec 4.1). */
+  /** Deepest include nesting allowed. */
   maxDepth: number
   filters: readonly FilterSpec[]
   /** Fixture-type endpoints accept `timezone` and apply it to datetimes. */
@@ -36,7 +36,7 @@ const f = (name: string, value: FilterValue, dynamic = false): FilterSpec => ({ 
 
 const ID_AFTER = f('IdAfter', 'id')
 const POPULATE = f('populate', 'flag')
-/** Odds by market and bookmaker: on the odds feeds, and on fixtures for their odds includes (upstream-facts §4). */
+/** Odds by market and bookmaker: on the odds feeds, and on fixtures for their odds includes (docs/upstream.md, "Includes"). */
 const ODDS_FILTERS = [f('markets', 'ids', true), f('bookmakers', 'ids', true)]
 const FIXTURE_FILTERS = [
   f('fixtureLeagues', 'ids', true), f('fixtureStages', 'ids', true), f('fixtureSeason', 'id', true),
@@ -86,18 +86,18 @@ const unpaged = (id: string, path: string, entity: string, kind: Kind, maxDepth 
   endpoint(id, path, entity, kind, 'unpaged', maxDepth, filters)
 
 /**
- * The spec's paths (parts 4.2 to 4.4, whose rules win where it states them), every path of the real API's
- * 2023 OpenAPI document (spec/real-paths.md) and the paths its docs added since (statistics,
+ * The upstream's paths as docs/upstream.md describes them (its rules win where it states them), every path
+ * of the real API's published 2023 OpenAPI document, and the paths its documentation added since (statistics,
  * team rankings, team of the week, match facts, transfer rumours, expected lineups, premium odds).
  *
  * `entity` is the rate-limit bucket (`requested_entity`). The real API names it after the model in PascalCase
- * (upstream-facts §5); buckets observed or documented: Fixture, State, League, Continent; the spec's 8.2 list
- * adds Team, Player, Season, Type, Venue, Coach, Referee, Resource. Every other name here is inferred from
+ * (docs/upstream.md, "Rate limits"); buckets observed or documented: Fixture, State, League, Continent; the
+ * documented list adds Team, Player, Season, Type, Venue, Coach, Referee, Resource. Every other name here is inferred from
  * the model's name in the docs. Paging follows the docs' "Pagination YES/NO" where read, else is inferred
  * (lists of a whole collection paged, lists under one fixture or team not).
  */
 export const ENDPOINTS: readonly Endpoint[] = [
-  // Core (4.2)
+  // Core
   ...family('continents', { base: '/core/continents', entity: 'Continent', kind: 'continent', depth: 3, search: false }),
   ...family('countries', { base: '/core/countries', entity: 'Country', kind: 'country', depth: 2, filters: [ID_AFTER, POPULATE, f('regionCountries', 'ids', true), f('leagueCountries', 'ids', true)] }),
   ...family('regions', { base: '/core/regions', entity: 'Region', kind: 'region', depth: 3 }),
@@ -105,7 +105,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...family('types', { base: '/core/types', entity: 'Type', kind: 'type', depth: 1, search: false }),
   endpoint('timezones.list', '/core/timezones', 'Timezone', 'timezone', 'unpaged', 0),
   endpoint('filters.entity', '/core/filters/entity', 'Filter', 'filter', 'unpaged', 0),
-  // Leagues (4.3), with the real API's paths for the ones the spec does not show
+  // Leagues, with every path of the real API
   list('leagues.live', '/football/leagues/live', 'League', 'league'),
   list('leagues.date', '/football/leagues/date/:date', 'League', 'league'),
   list('leagues.countries', '/football/leagues/countries/:countryId', 'League', 'league'),
@@ -115,7 +115,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   unpaged('leagues.includes', '/football/leagues/:leagueId/includes', 'League', 'league', 0),
   unpaged('leagues.jerseys', '/football/leagues/:leagueId/jerseys', 'Jersey', 'jersey', 1),
   ...family('leagues', { base: '/football/leagues', entity: 'League', kind: 'league', depth: 2 }),
-  // Competition structure (4.4)
+  // Competition structure
   list('seasons.teams', '/football/seasons/teams/:teamId', 'Season', 'season'),
   ...family('seasons', { base: '/football/seasons', entity: 'Season', kind: 'season', depth: 2 }),
   list('stages.seasons', '/football/stages/seasons/:seasonId', 'Stage', 'stage'),
@@ -196,7 +196,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     const [id, base] = [`news.${when}Match`, `/football/news/${when}-match`]
     return [list(id, base, 'News', 'news'), list(`${id}Seasons`, `${base}/seasons/:seasonId`, 'News', 'news'), list(`${id}Upcoming`, `${base}/upcoming`, 'News', 'news')]
   }),
-  // Paid extras: present so that a plan without them gets the spec's 403 (ENDPOINT_FEATURES below)
+  // Paid extras: present so that a plan without them gets the upstream's 403 (ENDPOINT_FEATURES below)
   list('expected.fixtures', '/football/expected/fixtures', 'Expected', 'xg', 1),
   list('expected.lineups', '/football/expected/lineups', 'Expected', 'xg', 1),
   unpaged('expectedLineups.teams', '/football/expected-lineups/teams/:teamId', 'ExpectedLineup', 'expectedLineup', 1),
@@ -217,7 +217,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   unpaged('bookmakers.fixtures', '/odds/bookmakers/fixtures/:fixtureId', 'Bookmaker', 'bookmaker', 0),
   unpaged('bookmakers.fixturesMapping', '/odds/bookmakers/fixtures/:fixtureId/mapping', 'Bookmaker', 'bookmaker', 0),
   ...family('bookmakers', { base: '/odds/bookmakers', entity: 'Bookmaker', kind: 'bookmaker', depth: 0 }),
-  // Account (4.4, 8.2 rule 6)
+  // Account: the caller's own plan, usage and resources
   list('my.leagues', '/my/leagues', 'League', 'league'),
   endpoint('my.resources', '/my/resources', 'Resource', 'resource', 'unpaged', 0),
   endpoint('my.enrichments', '/my/enrichments', 'Resource', 'enrichment', 'unpaged', 0),
@@ -230,19 +230,19 @@ function oddsFeed (id: string, base: string, entity: string): Endpoint[] {
   return [
     list(`${id}.list`, base, entity, 'odd', 1, [...ODDS_FILTERS, ID_AFTER]),
     unpaged(`${id}.latest`, `${base}/latest`, entity, 'odd', 1, ODDS_FILTERS),
-    // `odds.fixtures` is the id the spec's plan checks (part 7) and the passthrough's TTLs already know.
+    // `odds.fixtures` is the id the plans' checks and the passthrough's TTLs already know.
     unpaged(id === 'odds.preMatch' ? 'odds.fixtures' : `${id}.fixtures`, `${base}/fixtures/:fixtureId`, entity, 'odd', 1, ODDS_FILTERS),
     unpaged(`${id}.fixturesBookmakers`, `${base}/fixtures/:fixtureId/bookmakers/:bookmakerId`, entity, 'odd', 1, ODDS_FILTERS),
     unpaged(`${id}.fixturesMarkets`, `${base}/fixtures/:fixtureId/markets/:marketId`, entity, 'odd', 1, ODDS_FILTERS)
   ]
 }
 
-/** Query parameters known to the API (spec 4.1 plus the real API's `locale`, `sortBy` and `cursor`, upstream-facts §6). */
+/** Query parameters known to the API, the real API's `locale`, `sortBy` and `cursor` included (docs/upstream.md, "Query parameters"). */
 export const LIST_PARAMS = new Set(['api_token', 'include', 'select', 'filters', 'order', 'per_page', 'page', 'cursor', 'timezone', 'locale', 'sortBy'])
 export const SINGLE_PARAMS = new Set(['api_token', 'include', 'select', 'filters', 'timezone', 'locale'])
 
 /**
- * Features endpoints need regardless of includes (spec 7, 403 row): every odds feed needs the odds package,
+ * Features endpoints need regardless of includes (a 403 without them): every odds feed needs the odds package,
  * predictions the add-on, expected goals the xG tier. Markets and bookmakers are reference data (inferred).
  */
 export const ENDPOINT_FEATURES: Readonly<Record<string, 'xg' | 'predictions' | 'odds'>> = Object.fromEntries(ENDPOINTS.flatMap((e) => {

@@ -1,11 +1,11 @@
-/** Shapes of the response envelope (spec 2.1, 2.2, 2.4), shared by the provider that writes them and the passthrough that rewrites them. */
+/** Shapes of the response envelope (docs/upstream.md, "Envelope"), shared by the provider that writes them and the passthrough that rewrites them. */
 
 export interface Pagination {
   count: number
   per_page: number
   current_page: number
   next_page: string | null
-  /** Cursor pagination (upstream-facts §6): the `cursor` of the next page, null on the last. */
+  /** Cursor pagination: the `cursor` of the next page, null on the last. */
   next_cursor?: string | null
   has_more: boolean
 }

@@ -1,5 +1,5 @@
 /**
- * Paid features a request needs (spec part 7, 403 row): an endpoint that is a feature in itself (odds,
+ * Paid features a request needs (without them the upstream answers 403, docs/upstream.md "Errors"): an endpoint that is a feature in itself (odds,
  * predictions, expected goals), or an include anywhere in the include tree (xGFixture, odds, predictions).
  */
 import { ENDPOINT_FEATURES, type Endpoint } from './endpoints.ts'

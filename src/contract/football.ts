@@ -1,12 +1,12 @@
 /**
- * Wire shapes of the football data API, as the real upstream sends them (spec/upstream-facts.md §1–§3, §10).
+ * Wire shapes of the football data API, as the real upstream sends them (docs/upstream.md).
  * Shared by the embedded provider (which produces them), the simulator, the upstream client and the differ.
  * These are plain TypeScript types; runtime validation of upstream payloads lives in `src/upstream/schemas.ts`.
  */
 
 export type HomeAway = 'home' | 'away'
 
-/** Fixture base fields (upstream-facts §1). */
+/** Fixture base fields. */
 export interface FixtureBase {
   id: number
   sport_id: number
@@ -31,7 +31,7 @@ export interface FixtureBase {
   starting_at_timestamp: number
 }
 
-/** A score row (upstream-facts §3.1): one per team per score type. */
+/** A score row: one per team per score type (docs/upstream.md, "Event and score types"). */
 export interface Score {
   id: number
   fixture_id: number
@@ -41,7 +41,7 @@ export interface Score {
   description: string
 }
 
-/** A fixture event (upstream-facts §3.3). */
+/** A fixture event (docs/upstream.md, "Event and score types"). */
 export interface FixtureEvent {
   id: number
   fixture_id: number
@@ -67,7 +67,7 @@ export interface FixtureEvent {
   sort_order?: number
 }
 
-/** A period (upstream-facts §3.4). */
+/** A period (the `periods` include). */
 export interface Period {
   id: number
   fixture_id: number
@@ -85,8 +85,8 @@ export interface Period {
   has_timer: boolean
 }
 
-/** The `state` include (upstream-facts §3.5). */
-export interface StateRecord {
+/** The `state` include (docs/upstream.md, "Fixture states"). */
+interface StateRecord {
   id: number
   state: string
   name: string
@@ -94,7 +94,7 @@ export interface StateRecord {
   developer_name: string
 }
 
-/** A team record (upstream-facts §3.2). */
+/** A team record (the `participants` include, and the teams endpoints). */
 export interface Team {
   id: number
   sport_id: number
@@ -112,11 +112,11 @@ export interface Team {
 }
 
 /** A team as returned by the `participants` include: the team with the fixture pivot `meta`. */
-export interface Participant extends Team {
+interface Participant extends Team {
   meta: { location: HomeAway, winner: boolean | null, position: number | null }
 }
 
-/** A fixture statistic row (upstream-facts §3.6). */
+/** A fixture statistic row (the `statistics` include). */
 export interface FixtureStatistic {
   id: number
   fixture_id: number

@@ -1,5 +1,5 @@
 /**
- * The spec's hourly counting rule (8.2 rules 3 and 7), shared by the embedded provider's per-token buckets
+ * The upstream's hourly counting rule (docs/upstream.md, "Rate limits"), shared by the embedded provider's per-token buckets
  * and the gateway's per-key quotas: each (owner, entity) window opens at its first request and resets to
  * the full limit one hour later (fixed, not sliding). Synchronous and in memory; the gateway's Redis engine
  * implements the same rule in Lua.
@@ -42,7 +42,7 @@ export class HourlyWindows {
 
   /**
    * Counts one request when fewer than `limit + extra` were made in the window. `extra` is room above the
-   * limit that still passes (the Enterprise burst buffer, 8.2 rule 9); `remaining` is reported against `limit`.
+   * limit that still passes (the Enterprise plan's burst buffer); `remaining` is reported against `limit`.
    */
   take (owner: string, entity: string, limit: number, now: number, extra = 0): { allowed: boolean, state: WindowState } {
     const w = this.#window(owner, entity, now)

@@ -1,5 +1,5 @@
 /**
- * The query rules of spec part 4.1, as one pure validator shared by the embedded provider and the REST
+ * The upstream's query rules (docs/upstream.md, "Query parameters"), as one pure validator shared by the embedded provider and the REST
  * passthrough (which must reject exactly what the upstream rejects, before spending any budget).
  */
 import { ENDPOINTS, LIST_PARAMS, SINGLE_PARAMS, type Endpoint, type FilterSpec } from './endpoints.ts'
@@ -8,7 +8,7 @@ import { RELATIONS, SELECTABLE, SELECT_ALIASES, type Kind, type Feature } from '
 export interface IncludeNode {
   /** Include name as requested, e.g. `currentSeason`. */
   name: string
-  /** Response key: the real API lower-cases camelCase includes (upstream-facts §0.8). */
+  /** Response key: the real API lower-cases camelCase includes (docs/upstream.md, "Quirks of the real API"). */
   key: string
   target: Kind
   many: boolean
@@ -32,7 +32,7 @@ export interface ParsedQuery {
   perPage: number
   page: number
   /**
-   * The `cursor` of cursor pagination (upstream-facts §6), as given; null when paging by `page`. Opaque here:
+   * The `cursor` of cursor pagination (docs/upstream.md, "Pagination"), as given; null when paging by `page`. Opaque here:
    * the provider reads its own, the passthrough forwards the upstream's.
    */
   cursor: string | null
@@ -40,7 +40,7 @@ export interface ParsedQuery {
   populate: boolean
 }
 
-/** A request the spec rejects; `body` is the spec's 400 body (`message`, `errors`) plus the real API's `code`. */
+/** A request the upstream rejects; `body` is its 400 body (`message`, `errors`) with the real API's `code`. */
 export interface QueryError {
   status: 400
   code: number
@@ -49,15 +49,18 @@ export interface QueryError {
 
 export type QueryResult = { ok: true, query: ParsedQuery } | { ok: false, error: QueryError }
 
-export const PER_PAGE_DEFAULT = 25
+const PER_PAGE_DEFAULT = 25
 export const PER_PAGE_MAX = 50
 export const PER_PAGE_POPULATE_MAX = 1000
-/** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (upstream-facts §6). */
-export const OFFSET_ROWS_MAX = 20_000
+/** Offset paging ends here: `(page - 1) * per_page` above it is refused since 2026-06-23 (docs/upstream.md, "Pagination"). */
+const OFFSET_ROWS_MAX = 20_000
 const CURSOR_MAX_LENGTH = 2048
 
-/** Internal error codes of the real API (upstream-facts §7). */
-export const ErrorCode = {
+/**
+ * The upstream's own numeric error codes, sent as `code` in its 400 bodies (docs/upstream.md, "Errors"); not
+ * the gateway's TL_ERR_* codes, which are src/errors.ts.
+ */
+export const UpstreamInternalCode = {
   INCLUDE_NOT_FOUND: 5001,
   PAGINATION_LIMIT: 5003,
   INVALID_PARAMETER: 5006,
@@ -65,13 +68,13 @@ export const ErrorCode = {
   INAPPLICABLE_FILTER: 5010
 } as const
 
-/** The spec's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
-export function badRequestBody (param: string, message: string, code: number = ErrorCode.INVALID_PARAMETER): QueryError['body'] {
+/** The upstream's 400 body (`message`, `errors` by parameter) with the real API's internal `code`. */
+export function badRequestBody (param: string, message: string, code: number = UpstreamInternalCode.INVALID_PARAMETER): QueryError['body'] {
   return { message, code, errors: { [param]: [message] } }
 }
 
 class Rejection extends Error {
-  constructor (readonly param: string, message: string, readonly code: number = ErrorCode.INVALID_PARAMETER) {
+  constructor (readonly param: string, message: string, readonly code: number = UpstreamInternalCode.INVALID_PARAMETER) {
     super(message)
   }
 }
@@ -119,7 +122,7 @@ function parseIncludes (raw: string, root: Kind, maxDepth: number, populate: boo
     const names = path.split('.')
     if (names.some((n) => n === '')) throw new Rejection('include', `The include "${token}" is malformed.`)
     if (names.length > maxDepth) {
-      throw new Rejection('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, ErrorCode.INCLUDE_DEPTH)
+      throw new Rejection('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, UpstreamInternalCode.INCLUDE_DEPTH)
     }
     const fields = fieldList === null ? null : fieldList.split(',')
     if (fields !== null && fields.some((x) => !FIELD.test(x))) throw new Rejection('include', `The field list of "${path}" is malformed.`)
@@ -133,7 +136,7 @@ function insertInclude (siblings: IncludeNode[], names: string[], kind: Kind, fi
   if (name === undefined) return
   const relation = RELATIONS[kind][name]
   if (relation === undefined) {
-    throw new Rejection('include', `The requested include "${name}" does not exist on ${kind}.`, ErrorCode.INCLUDE_NOT_FOUND)
+    throw new Rejection('include', `The requested include "${name}" does not exist on ${kind}.`, UpstreamInternalCode.INCLUDE_NOT_FOUND)
   }
   let node = siblings.find((n) => n.name === name)
   if (node === undefined) {
@@ -172,7 +175,7 @@ function parseFilters (raw: string | undefined, endpoint: Endpoint): Map<string,
     const name = colon === -1 ? part : part.slice(0, colon)
     const spec = endpoint.filters.find((s) => s.name.toLowerCase() === name.toLowerCase())
     if (name === '' || !/^[A-Za-z]+$/.test(name)) throw new Rejection('filters', `The filter "${part}" is malformed; use name:value1,value2;name2:value3.`)
-    if (spec === undefined) throw new Rejection('filters', `The filter "${name}" cannot be used on this endpoint.`, ErrorCode.INAPPLICABLE_FILTER)
+    if (spec === undefined) throw new Rejection('filters', `The filter "${name}" cannot be used on this endpoint.`, UpstreamInternalCode.INAPPLICABLE_FILTER)
     const values = colon === -1 ? [] : part.slice(colon + 1).split(',')
     checkFilterValues(spec, values, part)
     out.set(spec.name.toLowerCase(), { spec, values })
@@ -189,7 +192,7 @@ function checkFilterValues (spec: FilterSpec, values: string[], part: string): v
   if (values.length === 0 || values.some((v) => v === '')) malformed()
   if (spec.value === 'id' && values.length !== 1) malformed()
   if ((spec.value === 'ids' || spec.value === 'id') && values.some((v) => !INTEGER.test(v))) malformed()
-  // The real API caps id lists at 50 values (upstream-facts §6).
+  // The real API caps id lists at 50 values (docs/upstream.md, "Query parameters").
   if (values.length > 50) throw new Rejection('filters', `The filter "${spec.name}" takes at most 50 values.`)
 }
 
@@ -245,7 +248,7 @@ function validate (endpoint: Endpoint, query: Record<string, string | string[] |
   const page = parseInteger(raw.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1)
   const cursor = parseCursor(raw)
   if (cursor === null && (page - 1) * perPage > OFFSET_ROWS_MAX) {
-    throw new Rejection('page', `Offset pagination stops after ${OFFSET_ROWS_MAX} rows; page ${page} at ${perPage} per page starts beyond them. Use cursor pagination: pass the next_cursor of the previous page as cursor.`, ErrorCode.PAGINATION_LIMIT)
+    throw new Rejection('page', `Offset pagination stops after ${OFFSET_ROWS_MAX} rows; page ${page} at ${perPage} per page starts beyond them. Use cursor pagination: pass the next_cursor of the previous page as cursor.`, UpstreamInternalCode.PAGINATION_LIMIT)
   }
   return {
     includes: parseIncludes(raw.include ?? '', endpoint.kind, endpoint.maxDepth, populate),
@@ -262,7 +265,7 @@ function validate (endpoint: Endpoint, query: Record<string, string | string[] |
 
 /**
  * `cursor`: opaque, so only its form is checked here. It carries the page size of the walk it continues, so
- * `per_page` beside it is refused, as the real API refuses it (upstream-facts §6); `page` beside it is
+ * `per_page` beside it is refused, as the real API refuses it (docs/upstream.md, "Pagination"); `page` beside it is
  * ignored (inferred). An empty `cursor=` counts as none.
  */
 function parseCursor (raw: Readonly<Record<string, string>>): string | null {

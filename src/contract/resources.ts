@@ -15,7 +15,7 @@ export type Kind =
   | 'seasonStatistic' | 'trophy' | 'social' | 'jersey'
   | 'xg' | 'prediction' | 'odd' | 'market' | 'bookmaker'
 
-/** What a plan must have for an include: spec 7 (xG needs a tier, predictions an add-on, odds the odds package). */
+/** What a plan must have for an include: xG needs a tier, predictions an add-on, odds the odds package. */
 export type Feature = 'xg' | 'predictions' | 'odds'
 
 export interface Relation {
@@ -28,8 +28,8 @@ const one = (target: Kind, feature?: Feature): Relation => ({ target, many: fals
 const many = (target: Kind, feature?: Feature): Relation => ({ target, many: true, ...(feature ? { feature } : {}) })
 
 /**
- * Fixture includes: the spec's (4.4) and the real API's full list (upstream-facts §4; the fixture endpoint
- * pages of the docs: sport ... expectedLineups, matchfacts). Livescores take the same ones.
+ * Fixture includes: the real API's full list (docs/upstream.md, "Includes"; the fixture endpoint pages of its
+ * documentation: sport ... expectedLineups, matchfacts). Livescores take the same ones.
  */
 const FIXTURE_RELATIONS: Record<string, Relation> = {
   sport: one('sport'),
@@ -46,7 +46,7 @@ const FIXTURE_RELATIONS: Record<string, Relation> = {
   weatherReport: one('weather'),
   lineups: many('lineup'),
   expectedLineups: many('expectedLineup'),
-  // Named by a third-party listing of fixtures/latest only (upstream-facts §4) [unverified].
+  // Named only by a third-party listing of fixtures/latest [unverified].
   predictedLineups: many('expectedLineup'),
   formations: many('formation'),
   participants: many('team'),
@@ -226,7 +226,7 @@ export const RELATIONS: Readonly<Record<Kind, Readonly<Record<string, Relation>>
 }
 
 /**
- * Fields `select` accepts, by kind. City and Country follow spec 2.5 and 2.7 (`region` selects `region_id`,
+ * Fields `select` accepts, by kind. City and Country take two aliases (`region` selects `region_id`,
  * `border` selects `borders`); the others are the base fields of the real API.
  */
 export const SELECTABLE: Readonly<Partial<Record<Kind, readonly string[]>>> = {
@@ -248,5 +248,5 @@ export const SELECTABLE: Readonly<Partial<Record<Kind, readonly string[]>>> = {
   type: ['id', 'name', 'code', 'developer_name', 'model_type', 'stat_group']
 }
 
-/** Select names that differ from the field they return (spec 2.5, 2.7). */
+/** Select names that differ from the field they return. */
 export const SELECT_ALIASES: Readonly<Record<string, string>> = { region: 'region_id', border: 'borders' }

@@ -1,6 +1,6 @@
 /**
- * Fixture states of the real upstream (spec/upstream-facts.md §2). There is no id 24.
- * `phase` is touchline's classification, used by LiveFixture (DESIGN §4).
+ * Fixture states of the real upstream (docs/upstream.md, "Fixture states"). There is no id 24.
+ * `phase` is touchline's classification, used by LiveFixture (docs/protocol.md).
  */
 export type Phase = 'scheduled' | 'live' | 'break' | 'finished' | 'postponed' | 'cancelled' | 'suspended' | 'unknown'
 
@@ -78,6 +78,3 @@ export const State = {
 
 /** States whose fixtures are in play (the real API's 2023 `is_live` flag). */
 export const LIVE_STATE_IDS: ReadonlySet<number> = new Set([2, 3, 4, 6, 9, 11, 18, 21, 22, 23, 25, 26])
-export function phaseOf (stateId: number): Phase {
-  return STATE_BY_ID.get(stateId)?.phase ?? 'unknown'
-}

@@ -1,4 +1,4 @@
-/** Type ids of the real upstream used by scores, events and periods (spec/upstream-facts.md §3). */
+/** Type ids of the real upstream used by scores, events and periods (docs/upstream.md, "Event and score types"). */
 
 export const ScoreType = {
   FIRST_HALF: 1,
@@ -29,9 +29,6 @@ export const EventType = {
   PENALTY_SHOOTOUT_GOAL: 23,
   VAR_CARD: 1697
 } as const
-
-/** Event types that change the CURRENT score. */
-export const SCORING_EVENT_TYPES: ReadonlySet<number> = new Set([14, 15, 16])
 
 export const PeriodType = {
   FIRST_HALF: 1,

@@ -1,5 +1,5 @@
 /**
- * A WebSocket client's operations (DESIGN §4): each frame is parsed at the edge, charged to the connection's
+ * A WebSocket client's operations (docs/protocol.md): each frame is parsed at the edge, charged to the connection's
  * operation rate (`limit_exceeded` past it, the connection stays up), then answered in order. A subscribe
  * that reads the store holds the operations sent meanwhile in `queued` until it is done, so replies keep
  * the order of the requests.

@@ -6,15 +6,13 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { ChangeKind } from '../wire/model.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
-import { directSocket, writeFrame } from './writer.ts'
+import { directSocket, writeFrame, type Transport } from './writer.ts'
 import type { Format } from '../wire/model.ts'
 import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
-
-export type Transport = 'ws' | 'sse'
 
 /** Queued in place of a client frame: the hub's reset after a lost log or store (ClientOps.reset). */
 export const RESET = 'reset'

@@ -13,12 +13,14 @@ import type { BaseLogger } from 'pino'
 import type { ChangeRecord } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
-import type { Connection, Transport } from './connection.ts'
+import type { Connection } from './connection.ts'
+import type { Transport } from './writer.ts'
 import type { HubLimits } from './limits.ts'
-import { LastVersions, Outgoing } from './outgoing.ts'
+import { Outgoing } from './outgoing.ts'
 import { snapshotFrameBytes, type ControlFrame, type Ref } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
 import { inOneWrite } from './writer.ts'
+import { LastVersions } from '../changes/frames.ts'
 
 export interface DeliveryDeps {
   registry: ConnectionRegistry

@@ -1,5 +1,5 @@
 /**
- * The fan-out hub (DESIGN §4): tails the store, routes each change to the connections subscribed to its
+ * The fan-out hub (docs/architecture.md, "The live pipeline"; what clients see is docs/protocol.md): tails the store, routes each change to the connections subscribed to its
  * league, fixture or teams, and owns every connection's lifecycle (limits, heartbeat, slow consumers, shutdown).
  * Transports plug in through `acceptWebSocket` and `acceptSse`; the hub never imports fastify.
  *
@@ -16,7 +16,7 @@
 import type { ServerResponse } from 'node:http'
 import type { BaseLogger } from 'pino'
 import type WebSocket from 'ws'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor } from '../store/record.ts'
 import { isRedisOutage } from '../store/unavailable.ts'
@@ -31,8 +31,9 @@ import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
-import { SnapshotCache, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
+import { SnapshotCache, type Snapshot } from './snapshot-cache.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
+import type { LiveFilter } from '../changes/filter.ts'
 
 export interface HubDeps {
   store: LiveStore
@@ -42,7 +43,6 @@ export interface HubDeps {
   limits?: Partial<HubLimits>
 }
 
-export type { SseSubscription } from './subscribe.ts'
 export type { KeysApplied } from './rescope.ts'
 
 export interface Hub {
@@ -216,7 +216,10 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
   }
 }
 
-/** Registers an upgraded socket and attaches every listener synchronously (STYLE rule 5), then says hello. */
+/**
+ * Registers an upgraded socket and attaches every listener synchronously (an event emitted before a listener
+ * is attached, an early close or error, would be lost), then says hello.
+ */
 function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined): void {
   if (registry.countFor(key.name) >= key.max_connections) return socket.close(CLOSE_TOO_MANY, 'too many connections for this key')
   const conn = new WsConnection(registry.nextId(), key, socket)

@@ -1,11 +1,11 @@
 /**
- * The hub's limits (DESIGN §4), each with the reason for its default, and the token buckets behind the
+ * The hub's limits (docs/protocol.md, "Limits"), each with the reason for its default, and the token buckets behind the
  * per-IP connection rate and the per-connection operation rate.
  */
 import { MAX_CLIENT_FRAME_BYTES } from '../wire/model.ts'
 
 export interface HubLimits {
-  /** Largest client frame answered; larger ones get `invalid_message`. @default 16_384 (DESIGN §4) */
+  /** Largest client frame answered; larger ones get `invalid_message`. @default 16_384 */
   maxFrameBytes: number
   /**
    * ws `maxPayload`: frames above it make ws close the connection with 1009 instead of answering. Set
@@ -22,7 +22,7 @@ export interface HubLimits {
    * @default 1_048_576
    */
   maxBufferedBytes: number
-  /** Changes replayed after `since`; more means `recovered:false` and a snapshot (DESIGN §4). @default 1000 */
+  /** Changes replayed after `since`; more means `recovered:false` and a snapshot (docs/protocol.md, "Resume"). @default 1000 */
   replayCap: number
   /**
    * WebSocket ping interval; a peer that has not answered the previous ping is terminated. 25 s stays under

@@ -1,14 +1,12 @@
 /**
  * One change on its way out: the record, its position in the log, and the bytes each transport sends in
- * each format, built lazily and at most once per record however many clients receive it (DESIGN §4).
+ * each format, built lazily and at most once per record however many clients receive it.
  */
-import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
+import { changeFrameJson, deltaFrame } from '../changes/frames.ts'
 import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
 import { parseCursor } from '../store/record.ts'
-import type { Transport } from './connection.ts'
 import type { Format } from '../wire/model.ts'
-import { changeFrameJson } from './protocol.ts'
-import { textFrame } from './writer.ts'
+import { textFrame, type Transport } from './writer.ts'
 
 export class Outgoing {
   private wsBytes: Buffer | undefined
@@ -42,7 +40,7 @@ export class Outgoing {
   /**
    * From a replayed record, with its JSON as the store returned it (ReadSinceResult.json). Only a store that
    * does not return JSON costs a serialization here, once per record per replaying client. Replays stay
-   * full in every format (DESIGN §4).
+   * full in every format (docs/protocol.md, "Resume").
    */
   static fromRecord (record: ChangeRecord, json?: string): Outgoing {
     return Outgoing.of(record, json ?? JSON.stringify(record))
@@ -92,46 +90,9 @@ export class Outgoing {
   }
 
   private delta (): string {
-    if (this.deltaJson === undefined) {
-      const changes = deltaChanges(this.prev, this.record)
-      this.deltaJson = changes === undefined ? changeFrameJson(this.json) : deltaFrameJson(this.record, changes)
-    }
+    this.deltaJson ??= deltaFrame(this.prev, this.record, this.json)
     return this.deltaJson
   }
 }
 
 const sseEvent = (cursor: string, data: string): Buffer => Buffer.from(`id: ${cursor}\nevent: change\ndata: ${data}\n\n`)
-
-/**
- * The latest fixture the hub routed, per fixture id: the base of the next record's delta. Records arrive
- * in log order, so this is the previous version of the next record of that fixture (deltaChanges checks
- * the version, so a missed record only costs one full frame). Fixtures that leave the live feed are
- * forgotten; the map is capped in case some never do.
- */
-export class LastVersions {
-  private readonly fixtures = new Map<number, LiveFixture>()
-
-  constructor (private readonly max = 20_000) {}
-
-  /** Remembers the record's fixture; returns the one it replaces. */
-  swap (record: ChangeRecord): LiveFixture | undefined {
-    const prev = this.fixtures.get(record.fixture_id)
-    this.fixtures.delete(record.fixture_id)
-    if (record.changes.some((c) => c.kind === 'fixture_removed')) return prev
-    this.fixtures.set(record.fixture_id, record.fixture)
-    if (this.fixtures.size > this.max) {
-      const oldest = this.fixtures.keys().next()
-      if (oldest.done !== true) this.fixtures.delete(oldest.value)
-    }
-    return prev
-  }
-
-  /** A new log: versions of the old one are no base for anything. */
-  clear (): void {
-    this.fixtures.clear()
-  }
-
-  get size (): number {
-    return this.fixtures.size
-  }
-}

@@ -75,15 +75,6 @@ export const pongFrame = (ref: Ref | undefined): PongFrame => ({ type: 'pong', r
 export const errorFrame = (ref: Ref | undefined, code: ErrorCode, message: string): ErrorFrame =>
   ({ type: 'error', ref, code, message })
 
-/**
- * The change frame for a record, from the record's JSON as the store serialized it: `{"type":"change",`
- * spliced in front of the record's own fields, so the fixture is never serialized again per event
- * (each change is serialized once per event, not once per subscriber).
- */
-export function changeFrameJson (recordJson: string): string {
-  return '{"type":"change",' + recordJson.slice(1)
-}
-
 const CLOSE_BRACE = Buffer.from('}')
 
 /**

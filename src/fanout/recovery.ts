@@ -2,7 +2,7 @@
  * Bringing subscribers back after a loss (issue 11):
  *
  * - The log was lost (the store's tail reports a new epoch: Redis flushed, or restarted without its data):
- *   every subscribed connection gets `replay` with recovered:false and a fresh snapshot (DESIGN §4), through
+ *   every subscribed connection gets `replay` with recovered:false and a fresh snapshot (docs/protocol.md), through
  *   ClientOps.reset, so the reset keeps its place among the client's own operations.
  * - The store could not be read for a subscribe or a reset (Redis down): the client got `unavailable` and
  *   its subscription stays in place. Decided: the client is served by itself once the store answers (a

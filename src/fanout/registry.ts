@@ -2,7 +2,7 @@
  * The hub's connection registry: every open connection, the per-key connection counts behind
  * `max_connections`, the routing index, and the connections that were let go but are still saying goodbye.
  */
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { Connection } from './connection.ts'
 import { SubscriptionIndex } from './subscriptions.ts'

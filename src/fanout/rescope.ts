@@ -1,6 +1,6 @@
 /**
- * A reloaded keys file applied to open connections (DESIGN §1: SIGHUP "applies it to open connections
- * too"). Every connection is checked against its key's new record:
+ * A reloaded keys file applied to open connections (SIGHUP re-reads the keys file and applies it to open
+ * connections too: docs/settings.md, "Signals"). Every connection is checked against its key's new record:
  *   - key gone, or its origin no longer allowed: closed with 4001 (SSE: ended);
  *   - leagues narrowed: the subscriptions outside the new scope, fixtures of those leagues included, are
  *     dropped with an `error` frame `forbidden` listing them; an SSE stream, whose subscription is fixed by
@@ -10,7 +10,7 @@
  *   - `max_connections` lowered: the newest connections over it are closed with 4029;
  *   - anything else (features, quota, a widened scope): the new record applies to the next operation.
  */
-import { leagueAllowed, originAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, originAllowed, type ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
 import { SseConnection, type Connection } from './connection.ts'

@@ -10,17 +10,10 @@
  * so the snapshot leaves it no gap. Once the hub routes another record the entries no longer satisfy that
  * for new subscribes, and all of them are dropped.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { fixtureMatcher, readFilter, readSnapshot, type LiveFilter } from '../changes/filter.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { LiveFixture } from '../wire/model.ts'
-import type { LiveStore, StoreFilter } from '../store/types.ts'
-
-/**
- * A snapshot's filter: the store's, plus `teams` (a fixture matches when either participant is listed).
- * The store cannot filter by team, so with teams the key's whole scope is read and filtered here.
- */
-export interface LiveFilter extends StoreFilter {
-  teams?: readonly number[]
-}
+import type { LiveStore } from '../store/types.ts'
 
 export interface Snapshot {
   /** The store head read before the fixtures: every change up to it is reflected in them. */
@@ -131,32 +124,6 @@ export class SnapshotCache {
       this.remove(id, entry)
     }
   }
-}
-
-/**
- * The live fixtures matching `filter` that `key` may see, with the store head read before them: every change
- * up to that cursor is reflected in the fixtures.
- */
-export async function readSnapshot (store: LiveStore, filter: LiveFilter | undefined, key: ClientKey): Promise<{ cursor: string, fixtures: LiveFixture[] }> {
-  const cursor = await store.head()
-  const fixtures = await store.liveFixtures(readFilter(filter, key))
-  const matches = fixtureMatcher(filter)
-  return { cursor, fixtures: fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f)) }
-}
-
-/** What to ask the store for: the filter itself, or with teams, everything the key may see. */
-export function readFilter (filter: LiveFilter | undefined, key: ClientKey): StoreFilter | undefined {
-  if (filter?.teams === undefined || filter.teams.length === 0) return filter === undefined ? undefined : { leagues: filter.leagues, fixtures: filter.fixtures }
-  return key.leagues === '*' ? undefined : { leagues: key.leagues }
-}
-
-/** Whether a fixture matches the filter by league, id or team (undefined: every fixture). */
-export function fixtureMatcher (filter: LiveFilter | undefined): (f: Pick<LiveFixture, 'id' | 'league_id' | 'home' | 'away'>) => boolean {
-  if (filter?.teams === undefined || filter.teams.length === 0) return () => true
-  const leagues = new Set(filter.leagues)
-  const fixtures = new Set(filter.fixtures)
-  const teams = new Set(filter.teams)
-  return (f) => leagues.has(f.league_id) || fixtures.has(f.id) || teams.has(f.home.id) || teams.has(f.away.id)
 }
 
 const sortedIds = (ids: readonly number[] | undefined): string => [...new Set(ids ?? [])].sort((a, b) => a - b).join(',')

@@ -1,5 +1,5 @@
 /**
- * Serving a subscribe (DESIGN §4): scope and limit checks, the `subscribed` reply, then the snapshot and/or
+ * Serving a subscribe (docs/protocol.md): scope and limit checks, the `subscribed` reply, then the snapshot and/or
  * the replay from `since`, without a gap or a duplicate while changes keep flowing.
  *
  * How the boundary is kept exact: the new ids join the routing index and the connection starts holding its
@@ -14,7 +14,7 @@
  * snapshot-cache.ts for why a shared one leaves no gap); replayed records go out as the JSON the store
  * returned, never serialized again.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { ChangeKind, ChangeRecord } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, parseCursor } from '../store/record.ts'
@@ -25,9 +25,10 @@ import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
 import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
-import { fixtureMatcher, readFilter, type LiveFilter, type Snapshot } from './snapshot-cache.ts'
+import { type Snapshot } from './snapshot-cache.ts'
 import { kindsView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
+import { fixtureMatcher, readFilter, type LiveFilter } from '../changes/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -185,7 +186,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
 }
 
 /**
- * The log was lost (a new epoch, DESIGN §4), or the store was down when the connection last needed it: like
+ * The log was lost (a new epoch, docs/protocol.md "Resume"), or the store was down when the connection last needed it: like
  * a subscribe whose cursor is lost, for the connection's whole subscription. `replay` with recovered:false (no `ref`: the server started it), then a fresh
  * snapshot the client takes as its new starting state. Live changes of the new epoch are held meanwhile and
  * follow the snapshot without a gap or a duplicate. Never rejects.
@@ -306,7 +307,7 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
   ctx.metrics.replays.inc({ recovered: String(replay.recovered) })
   if (conn.closed) return
   if (!replay.recovered) {
-    // DESIGN §4: the reply is replay with recovered:false, and a fresh snapshot follows.
+    // The reply is replay with recovered:false, and a fresh snapshot follows (docs/protocol.md, "Resume").
     ctx.send(conn, replayFrame(req.ref, false, 0))
     await sendBaseline(ctx, conn, req)
     return

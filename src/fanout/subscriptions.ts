@@ -8,8 +8,9 @@
  * A connection with a `kinds` filter receives a view of the change holding only those kinds, built once
  * per change and kinds set however many connections share it, and nothing when none is left.
  */
-import { leagueAllowed } from '../keys.ts'
-import type { ChangeKind, ChangeRecord } from '../wire/model.ts'
+import { leagueAllowed } from '../client-keys.ts'
+import { withKinds } from '../changes/filter.ts'
+import type { ChangeKind } from '../wire/model.ts'
 import { NO_TEAMS, type Connection } from './connection.ts'
 import { Outgoing } from './outgoing.ts'
 
@@ -124,13 +125,6 @@ export function kindsView (out: Outgoing, kinds: ReadonlySet<ChangeKind>): Outgo
   const record = withKinds(out.record, kinds)
   if (record === undefined) return undefined
   return record === out.record ? out : Outgoing.of(record, JSON.stringify(record))
-}
-
-/** The record holding only changes of `kinds`: the record itself when all are, undefined when none is. */
-export function withKinds (record: ChangeRecord, kinds: ReadonlySet<ChangeKind>): ChangeRecord | undefined {
-  const kept = record.changes.filter((c) => kinds.has(c.kind))
-  if (kept.length === record.changes.length) return record
-  return kept.length === 0 ? undefined : { ...record, changes: kept }
 }
 
 function link (index: Map<number, Set<Connection>>, own: Set<number>, id: number, conn: Connection): void {

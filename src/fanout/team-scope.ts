@@ -6,7 +6,7 @@
  * like every subscription, its changes are delivered only from the key's leagues (checked per change), so
  * accepting it never reveals another league's fixture.
  */
-import { leagueAllowed, type ClientKey } from '../keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
 
 /** The teams among `teams` that play only outside the key's leagues right now, ascending. Rejects when the store does. */

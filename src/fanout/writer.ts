@@ -13,7 +13,7 @@
  * the socket synchronously and queues nothing (its queue is only for deflating and for reading a Blob), so
  * frames written here and control frames sent through ws reach the socket in call order. Whether a
  * connection negotiated compression is known once it is open: `directSocket` decides then, and a connection
- * that did (never one of the hub's: DESIGN §4 turns it off) has every frame go through `ws.send`. Deciding
+ * that did (never one of the hub's: http/live.ts turns it off) has every frame go through `ws.send`. Deciding
  * once keeps ws' Sender and its queue out of the per-delivery path: at 20,000 connections each object a
  * delivery touches is likely a cache miss, and leaving those two out gave 4-9 % more deliveries per CPU-second
  * and a p99 8-12 % lower (bench/FANOUT.md, session 6).
@@ -21,6 +21,9 @@
 import type { Socket } from 'node:net'
 import * as wsModule from 'ws'
 import WebSocket from 'ws'
+
+/** How a connection receives frames: a WebSocket, or a Server-Sent Events response. */
+export type Transport = 'ws' | 'sse'
 
 interface WebSocketInternals { _socket: Socket | null, _extensions: Record<string, unknown> }
 type Framer = (data: Buffer, options: { fin: boolean, opcode: number, mask: boolean, readOnly: boolean, rsv1: boolean }) => Buffer[]

@@ -1,6 +1,6 @@
 /**
  * Per-key CORS for the gateway's own JSON endpoints that browsers call from other origins (the widget):
- * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (keys.ts) decides:
+ * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (client-keys.ts) decides:
  *
  * - a request with an `Origin` and a valid key that allows it gets `Access-Control-Allow-Origin: <origin>`
  *   (never `*`: the answer depends on the key) and `Vary: Origin`;
@@ -11,7 +11,7 @@
  * - requests without `Origin` (same-origin GETs, servers, curl) are untouched.
  *
  * `/v3/*` GETs are not handled here: the passthrough answers their CORS with the same rule (passthrough/service.ts).
- * Their preflights (`OPTIONS /v3/...`, sent when a page adds `Authorization`, the spec's header form of the
+ * Their preflights (`OPTIONS /v3/...`, sent when a page adds `Authorization`, the header form of the
  * key) are answered here: 204, with the allow headers only for an origin the key allows. A preflight carries
  * no `Authorization` value, so without `api_token` in the URL it is allowed for an origin that some key
  * allows; the GET that follows is then checked against its own key (403 for an origin it does not allow).
@@ -19,7 +19,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { originAllowed, type KeyRing } from '../keys.ts'
+import { originAllowed, type KeyRing } from '../client-keys.ts'
 import { httpError, keyOf } from './live.ts'
 
 export interface CorsDeps {
@@ -27,7 +27,7 @@ export interface CorsDeps {
 }
 
 /** Paths (without the query) whose responses a key may share with its allowed origins. */
-export const CORS_PATHS: ReadonlySet<string> = new Set(['/v1/fixtures/live', '/v1/changes', '/v1/sse'])
+const CORS_PATHS: ReadonlySet<string> = new Set(['/v1/fixtures/live', '/v1/changes', '/v1/sse'])
 
 /** Preflight answers may be cached this long by the browser, seconds. */
 const PREFLIGHT_MAX_AGE_S = 600

@@ -1,21 +1,21 @@
 /**
- * The HTTP side of the push layer (DESIGN §4): `GET /v1/changes` (the change log, paged by cursor),
+ * The HTTP side of the push layer (docs/protocol.md): `GET /v1/changes` (the change log, paged by cursor),
  * `GET /v1/sse` (the same changes as Server-Sent Events, resumable with Last-Event-ID) and
  * `GET /v1/fixtures/live` (the live snapshot). All answered from the store and the hub, never upstream.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { pageFrames, scopeFilter } from '../fanout/page-frames.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, type Format } from '../wire/model.ts'
-import { readFilter, type LiveFilter } from '../fanout/snapshot-cache.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
-import { leagueAllowed, type ClientKey, type KeyRing } from '../keys.ts'
+import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { ChangeKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult } from '../store/types.ts'
 import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
+import { readFilter, type LiveFilter, scopeFilter } from '../changes/filter.ts'
+import { pageFrames } from '../changes/frames.ts'
 
 export interface FeedRouteDeps {
   store: LiveStore
@@ -44,7 +44,7 @@ const LeagueList = z.preprocess(
     .pipe(z.union([z.literal('*'), Ids]))
 )
 
-/** `kinds=score_changed,state_changed`: change kinds of DESIGN §4. */
+/** `kinds=score_changed,state_changed`: change kinds of the live protocol (docs/protocol.md). */
 const KindList = z.preprocess(
   joined,
   z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum(CHANGE_KINDS)))
@@ -57,7 +57,7 @@ const FilterQuery = z.object({
   teams: IdList.optional(),
   kinds: KindList.optional()
 })
-/** `format=delta`: compact change frames (DESIGN §4); `full` by default. */
+/** `format=delta`: compact change frames (docs/protocol.md); `full` by default. */
 const FormatParam = z.enum(FORMATS).default('full')
 /** A delta needs every change of its fixture, which `kinds` would drop (see DELTA_WITH_KINDS). */
 const deltaWithoutKinds = (q: { format: Format, kinds?: ChangeKind[] }): boolean => q.format !== 'delta' || q.kinds === undefined

@@ -1,4 +1,4 @@
-/** Operations endpoints (DESIGN §6): liveness, readiness and Prometheus metrics. */
+/** Operations endpoints (docs/operations.md): liveness, readiness and Prometheus metrics. */
 import type { FastifyPluginAsync } from 'fastify'
 import type { Metrics } from '../metrics.ts'
 

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/live`, the WebSocket endpoint (DESIGN §4). A thin route: every check that can answer over HTTP
+ * `GET /v1/live`, the WebSocket endpoint (docs/protocol.md). A thin route: every check that can answer over HTTP
  * (key 401, origin 403, connection rate 429) runs in `preValidation`, before the upgrade, so a refused
  * client gets a status code instead of a socket that opens and closes; the hub does the rest.
  *
@@ -12,7 +12,7 @@ import websocket from '@fastify/websocket'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
-import { originAllowed, type ClientKey, type KeyRing } from '../keys.ts'
+import { originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type WebSocket from 'ws'
 import { wsErrorHandler, type WsFaultHandler } from './ws-faults.ts'
@@ -24,7 +24,7 @@ export interface LiveRouteDeps {
   log: BaseLogger
 }
 
-/** HTTP error body of the gateway's own endpoints: the spec's `error` + `message`, plus a stable `code`. */
+/** HTTP error body of the gateway's own endpoints: the upstream's `error` + `message`, plus a stable `code`. */
 export function httpError (reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
   const error = ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 429: 'Too Many Requests', 503: 'Service Unavailable' } as Record<number, string>)[status] ?? 'Error'
   return reply.code(status).send({ error, code, message })
@@ -87,7 +87,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
   return async (app) => {
     await app.register(websocket, {
       options: {
-        // DESIGN §4: compression off. Per-socket zlib contexts cost ~300 KB each and CPU per message.
+        // Compression off (docs/protocol.md): per-socket zlib contexts cost ~300 KB each and CPU per message.
         perMessageDeflate: false,
         // Above the 16 KiB frame limit so an oversize frame gets an `invalid_message` reply, not a 1009 close.
         maxPayload: hub.limits.maxPayloadBytes
@@ -113,7 +113,8 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
       admitted.delete(request)
       if (admission !== undefined) {
         release(socket, request, admission.response, onFault)
-        // acceptWebSocket attaches every listener before this handler returns (STYLE rule 5).
+        // acceptWebSocket attaches every listener before this handler returns: an event emitted before a
+        // listener is attached (an early close or error) would be lost.
         return hub.acceptWebSocket(socket, admission.key, request.headers.origin)
       }
       socket.on('error', (err) => deps.log.debug({ err }, 'websocket error'))

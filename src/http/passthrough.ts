@@ -1,6 +1,6 @@
 /**
- * The REST passthrough's HTTP binding (DESIGN §5): every `GET /v3/...` (`/v3/core/*`, `/v3/football/*`,
- * `/v3/my/*`, and the spec's 404 body for any other path under `/v3`) handed to the passthrough service.
+ * The REST passthrough's HTTP binding (docs/passthrough.md): every `GET /v3/...` (`/v3/core/*`, `/v3/football/*`,
+ * `/v3/my/*`, and the upstream's 404 body for any other path under `/v3`) handed to the passthrough service.
  * No logic here: the service returns status, headers and JSON text. Links are built on the configured public
  * URL, never on the Host header (a client could name any host there).
  */

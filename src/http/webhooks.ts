@@ -4,7 +4,7 @@
  * Thin: the state is the webhooks module's; a key sees its own endpoints only.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import type { KeyRing } from '../keys.ts'
+import type { KeyRing } from '../client-keys.ts'
 import type { Webhooks } from '../webhooks/index.ts'
 import { httpError, keyOf } from './live.ts'
 

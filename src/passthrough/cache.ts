@@ -1,5 +1,5 @@
 /**
- * The response cache: one interface, two engines (DESIGN §5). Memory is an LRU bounded in bytes and
+ * The response cache: one interface, two engines (docs/passthrough.md, "Cache"). Memory is an LRU bounded in bytes and
  * entries; Redis shares entries between gateway instances. Entries carry their own `expiresAt` on the
  * caller's clock, checked on every read, so tests that move the clock expire them; Redis' own PX expiry only
  * collects the garbage.
@@ -8,8 +8,8 @@
  */
 import type { Redis } from 'ioredis'
 import { deserializeEntry, entrySize, serializeEntry, type CachedEntry } from './entry.ts'
-import { passthroughKeys } from '../store/keys.ts'
-import { requestDigest } from './keys.ts'
+import { passthroughKeys } from '../store/redis-keys.ts'
+import { requestDigest } from './digest.ts'
 
 export interface ResponseCache {
   /** The live entry for a request key, or undefined (absent or expired at `now`). */

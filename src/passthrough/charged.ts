@@ -3,7 +3,7 @@
  * (`rate_limit.requested_entity`). The catalogue's entity is a guess for a path it does not know (route.ts:
  * `entityOf`, else `Unknown`) and may differ from the upstream's naming for one it knows; a call reserved
  * against the wrong bucket would not be held to the Fixture floor, and the passthrough could spend the part
- * of the Fixture bucket the poller needs (DESIGN §3). So the first answer that names a bucket for a kind of
+ * of the Fixture bucket the poller needs (budget/share.ts). So the first answer that names a bucket for a kind of
  * request (its charge key) decides where later ones of that kind are reserved. Calls made before that answer
  * came back are reserved against the guess.
  */

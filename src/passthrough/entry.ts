@@ -5,11 +5,10 @@
  */
 import type { Pagination } from '../contract/envelope.ts'
 import type { Kind } from '../contract/resources.ts'
-import type { LeagueRefs } from './scope.ts'
 
-/** The envelope of spec 2.1 without `rate_limit`, which is per caller. */
+/** The upstream's envelope without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {
-  /** JSON text of `data`; undefined when the upstream sent none (its "no results" form, upstream-facts §0.3). */
+  /** JSON text of `data`; undefined when the upstream sent none (its "no results" form, docs/upstream.md "Envelope"). */
   data?: string
   pagination?: Pagination
   subscription?: unknown
@@ -18,10 +17,25 @@ export interface EnvelopeParts {
   extra?: Record<string, unknown>
 }
 
+/**
+ * What the league-bound records of a body hang on, computed once when the entry is stored (fetch.ts calls
+ * scope.ts#leagueRefs), so that serving it to a scoped key needs no parse when everything is in scope: the
+ * leagues of the records placed by the body itself, the fixtures and seasons it leaves to the index, and
+ * whether any record cannot be placed at all.
+ */
+export interface LeagueRefs {
+  leagues: number[]
+  fixtures: number[]
+  seasons: number[]
+  unplaced: boolean
+  /** `[id, league]` of the fixtures and seasons the body shows, taught to the index on every scoped serve. */
+  shows: { fixtures: Array<[number, number]>, seasons: Array<[number, number]> }
+}
+
 export interface CachedEntry {
   /** 200, a 404 (cached briefly), or any relayed 4xx for a name the catalogue does not know (an hour; see ttl.ts). */
   status: number
-  /** Entity bucket the endpoint draws on (spec 8.2). */
+  /** Entity bucket the endpoint draws on (docs/upstream.md, "Rate limits"). */
   entity: string
   /** For 200: the envelope. */
   parts?: EnvelopeParts

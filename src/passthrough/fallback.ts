@@ -11,13 +11,13 @@
  * answered locally during an outage are not charged to the shared window afterwards).
  */
 import type { Logger } from 'pino'
-import { serverErrorBody } from '../contract/errors.ts'
+import { serverErrorBody } from '../contract/error-bodies.ts'
 import { isRedisOutage, OUTAGE_RETRY_AFTER_S, StoreUnavailableError } from '../store/unavailable.ts'
 import { createMemoryCache, type ResponseCache } from './cache.ts'
 import { createMemoryQuota, type QuotaStore } from './quota.ts'
 import { reply, type Reply } from './replies.ts'
 
-/** The 503 for a request that needs the shared store (Redis) while it is down: the spec's 5xx shape, with `retry-after`. */
+/** The 503 for a request that needs the shared store (Redis) while it is down: the upstream's 5xx shape, with `retry-after`. */
 export function storeUnavailable (errorId: string): Reply {
   return reply(503, serverErrorBody('Service Unavailable', 'The gateway cannot reach its shared store right now, so it cannot count this request against your quota. Try again in a few seconds.', errorId), { 'retry-after': String(OUTAGE_RETRY_AFTER_S) })
 }
@@ -27,7 +27,7 @@ export function storeUnavailable (errorId: string): Reply {
  * thousand typical pages), small next to the 64 MiB of the memory engine, since it only bridges outages.
  * @default 16 MiB
  */
-export const LOCAL_CACHE_BYTES = 16 * 1024 * 1024
+const LOCAL_CACHE_BYTES = 16 * 1024 * 1024
 
 /** Runs `primary`; on a Redis outage, runs `local` instead (logging the first failure of a run of them). */
 function fallback (log: Logger, what: string, onBack?: () => void): <T>(primary: () => Promise<T>, local: () => Promise<T>) => Promise<T> {

@@ -3,10 +3,9 @@
  * is waiting and may retry itself), and turn whatever comes back into a cache entry or a failure the
  * service can answer with. Nothing here throws.
  *
- * Budget (DESIGN §3): the passthrough spends the ledger the poller paces itself by, and never the part of
+ * Budget (budget/share.ts): the passthrough spends the ledger the poller paces itself by, and never the part of
  * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
  */
-import { DEFAULT_POLL_RESERVE, pollerNeed, SLOWEST_POLL_MS } from '../poller/pacing.ts'
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
@@ -16,6 +15,7 @@ import { requestedEntity, type ChargedEntities } from './charged.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 import { leagueRefs } from './scope.ts'
+import { DEFAULT_POLL_RESERVE, pollerNeed, SLOWEST_POLL_MS } from '../budget/share.ts'
 
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
@@ -61,7 +61,7 @@ export interface FetchInput {
  * Requests the poller will spend from the Fixture bucket until it resets (poller/pacing.ts `pollerNeed`:
  * overlapping polls, capped by its share of the limit); 0 for other entities.
  */
-export async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
+async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
   if (entity !== 'Fixture') return 0
   return pollerNeed(await ledger.get('Fixture'), now, { reserve, ceilingMs: SLOWEST_POLL_MS })
 }

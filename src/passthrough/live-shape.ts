@@ -13,8 +13,8 @@
 import type { ParsedQuery } from '../contract/query.ts'
 import { pickSelected } from '../contract/select.ts'
 import { formatInZone } from '../contract/time.ts'
-import { LIVE_INCLUDES } from '../poller/poller.ts'
 import type { Rec } from './live.ts'
+import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 
 /** Include names the mirror holds; their response keys are the same words (already lower-case). */
 const HELD = new Set(LIVE_INCLUDES.split(';'))
@@ -28,7 +28,7 @@ const BASE_FILTERS: Readonly<Record<string, string>> = {
 }
 
 /** True when the mirror can answer this query exactly. */
-export function liveAnswerable (query: ParsedQuery): boolean {
+function liveAnswerable (query: ParsedQuery): boolean {
   for (const node of query.includes) {
     if (!HELD.has(node.name) || node.children.length > 0 || node.fields !== null) return false
   }

@@ -18,13 +18,14 @@
  * Only in-process: over Redis, instances that do not hold the poller lease see no polls and fall through to
  * the cache and upstream.
  */
+import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
 import { LIVE_STATE_IDS } from '../contract/states.ts'
-import { LIVE_INCLUDES } from '../poller/poller.ts'
 import type { Query, RequestOptions, UpstreamClient, UpstreamResponse } from '../upstream/index.ts'
+import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 
 export type Rec = Record<string, unknown>
 
-export interface LiveSnapshot {
+interface LiveSnapshot {
   /** Upstream fixture records with the `LIVE_INCLUDES` includes, ascending by id. */
   fixtures: readonly Rec[]
   /** `subscription` of the poll's envelope. */
@@ -47,7 +48,7 @@ export interface LiveMirror extends LiveSource {
 export interface LiveMirrorOptions {
   /** The gateway's clock. @default Date.now */
   now?: () => number
-  /** Age past which the mirror no longer answers: the upstream's `latest` window. @default 10_000 */
+  /** Age past which the mirror no longer answers: the upstream's `latest` window. @default LATEST_WINDOW_MS */
   freshMs?: number
 }
 
@@ -69,7 +70,7 @@ function recordsOf (data: unknown): Rec[] {
 
 export function createLiveMirror (opts: LiveMirrorOptions = {}): LiveMirror {
   const now = opts.now ?? Date.now
-  const freshMs = opts.freshMs ?? 10_000
+  const freshMs = opts.freshMs ?? LATEST_WINDOW_MS
   let all = new Map<number, Rec>()
   let sorted: Rec[] | undefined
   let latestIds: number[] = []

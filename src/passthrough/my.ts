@@ -2,16 +2,17 @@
  * The account endpoints (`/my/*`) for a client key: they describe the key, never the gateway's upstream
  * account (its leagues, add-ons, hourly limit or usage). Answered here, in the upstream's envelope and the
  * embedded provider's record shapes, without an upstream call:
- * - `/my/usage`: the key's own open quota windows, per entity (spec 4.4 shape);
+ * - `/my/usage`: the key's own open quota windows, per entity (the upstream's usage shape);
  * - `/my/resources`: the key's leagues, features and hourly quota (the provider's `resources` rows;
  *   the real API's shape is not documented). A key with every league lists its ids as `"*"`;
  * - any other `/my/...` outside the catalogue (`/my/enrichments`...) is a 404 here, never forwarded.
  * `/my/leagues` is answered from the upstream's league records, filtered to the key's leagues by the scope.
  * None of these carries the upstream's `subscription` (the gateway's plans).
  */
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { EnvelopeParts } from './entry.ts'
-import { QUOTA_WINDOW_MS, type QuotaState } from './quota.ts'
+import { WINDOW_MS } from '../contract/hourly-window.ts'
+import type { QuotaState } from './quota.ts'
 
 /** Account paths the passthrough serves (the rest of `/my/` is never forwarded). */
 const ANSWERED = new Set(['/my/usage', '/my/resources', '/my/leagues', '/my/filters/entity'])
@@ -31,7 +32,7 @@ export function usageParts (windows: readonly QuotaState[], timezone: string): E
     requests_made: w.used,
     remaining_requests: w.remaining,
     period_start: formatDateTime(w.windowStart),
-    period_end: formatDateTime(w.windowStart + QUOTA_WINDOW_MS)
+    period_end: formatDateTime(w.windowStart + WINDOW_MS)
   }))
   return { data: JSON.stringify(data), timezone }
 }

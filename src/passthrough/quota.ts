@@ -1,5 +1,5 @@
 /**
- * Per client key, per entity hourly quotas (DESIGN §5), counted like the spec's plans (8.2): the window of
+ * Per client key, per entity hourly quotas (docs/passthrough.md, "Quotas"), counted like the upstream's plans: the window of
  * an entity opens at its first request and resets one hour later (fixed, not sliding), and every request
  * counts, cache hits included. One interface, two engines, like fastify-rate-limit's LocalStore/RedisStore:
  * memory for one instance, Redis so that every instance shares one count.
@@ -10,10 +10,8 @@
  */
 import type { Redis, RedisKey, Result } from 'ioredis'
 import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../contract/hourly-window.ts'
-import { passthroughKeys } from '../store/keys.ts'
-
-/** The spec's window (8.2 rule 3). */
-export const QUOTA_WINDOW_MS = WINDOW_MS
+import { passthroughKeys } from '../store/redis-keys.ts'
+import { scriptLoader } from '../util/redis-scripts.ts'
 
 export type QuotaState = WindowState
 
@@ -50,43 +48,9 @@ declare module 'ioredis' {
   }
 }
 
-/**
- * Input: KEYS[1] the key's quota hash (`<entity>:s` window start ms, `<entity>:n` requests counted);
- * ARGV entity, now (ms, caller's clock), window ms, limit, hash TTL ms.
- * Output: { allowed 1|0, used after the call, window start }.
- */
-const TAKE_LUA = `
-local sf = ARGV[1] .. ':s'
-local nf = ARGV[1] .. ':n'
-local now = tonumber(ARGV[2])
-local start = tonumber(redis.call('HGET', KEYS[1], sf))
-local used = 0
-if start == nil or now - start >= tonumber(ARGV[3]) then
-  start = now
-  redis.call('HSET', KEYS[1], sf, ARGV[2], nf, 0)
-else
-  used = tonumber(redis.call('HGET', KEYS[1], nf)) or 0
-end
-if used >= tonumber(ARGV[4]) then return {0, used, start} end
-used = redis.call('HINCRBY', KEYS[1], nf, 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return {1, used, start}
-`
-
-/**
- * Input: KEYS[1] the key's quota hash; ARGV entity, window start (ms, as `take` returned it).
- * Output: 1 when a request was given back, 0 when the window changed since (or nothing was counted).
- */
-const REFUND_LUA = `
-if redis.call('HGET', KEYS[1], ARGV[1] .. ':s') ~= ARGV[2] then return 0 end
-if (tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':n')) or 0) <= 0 then return 0 end
-redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':n', -1)
-return 1
-`
-
 /** Idle quota hashes are collected after two windows (the clock may have been moved in tests; harmless). */
-const HASH_TTL_MS = 2 * QUOTA_WINDOW_MS
-const defined = new WeakSet<Redis>()
+const HASH_TTL_MS = 2 * WINDOW_MS
+const defineQuotaCommands = scriptLoader(new URL('./scripts/', import.meta.url), { tlQuotaTake: 'quotaTake-1', tlQuotaRefund: 'quotaRefund-1' })
 
 export interface RedisQuotaOptions {
   /** Command connection, owned by the caller. */
@@ -96,17 +60,12 @@ export interface RedisQuotaOptions {
 }
 
 export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
-  const { redis } = opts
-  if (!defined.has(redis)) {
-    redis.defineCommand('tlQuotaTake', { numberOfKeys: 1, lua: TAKE_LUA })
-    redis.defineCommand('tlQuotaRefund', { numberOfKeys: 1, lua: REFUND_LUA })
-    defined.add(redis)
-  }
+  const redis = defineQuotaCommands(opts.redis)
   const keys = passthroughKeys(opts.prefix)
   return {
     async take (keyId, entity, limit, now) {
       const at = Math.floor(now)
-      const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, QUOTA_WINDOW_MS, limit, HASH_TTL_MS)
+      const [allowed, used, start] = await redis.tlQuotaTake(keys.quota(keyId), entity, at, WINDOW_MS, limit, HASH_TTL_MS)
       return { allowed: allowed === 1, state: windowState(entity, limit, used, start, at) }
     },
     async refund (keyId, entity, windowStart) {
@@ -119,7 +78,7 @@ export function createRedisQuota (opts: RedisQuotaOptions): QuotaStore {
         if (!field.endsWith(':s')) continue
         const entity = field.slice(0, -2)
         const start = Number(value)
-        if (now - start < QUOTA_WINDOW_MS) out.push(windowState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
+        if (now - start < WINDOW_MS) out.push(windowState(entity, limit, Number(hash[`${entity}:n`] ?? 0), start, now))
       }
       return out.sort((a, b) => a.entity.localeCompare(b.entity))
     },

@@ -1,15 +1,14 @@
 /**
- * What the passthrough sends back: the error bodies of spec part 7 in the upstream's exact shapes (the
- * shared builders of src/contract/errors.ts), worded for a touchline key. Only the 429 body carries
- * `rate_limit` (spec 7 rule 2).
+ * What the passthrough sends back: the upstream's error bodies in their exact shapes (the shared builders of
+ * src/contract/error-bodies.ts), worded for a touchline key. Only the 429 body carries `rate_limit`.
  */
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type BucketReport
-} from '../contract/errors.ts'
+} from '../contract/error-bodies.ts'
 import type { Feature } from '../contract/resources.ts'
 
-export { rateLimitBody, rateLimitHeaders } from '../contract/errors.ts'
+export { rateLimitBody, rateLimitHeaders } from '../contract/error-bodies.ts'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {
@@ -34,7 +33,7 @@ function forbidden (resource: string, planRequired: string, message: string): Re
   return reply(403, forbiddenBody(resource, planRequired, message))
 }
 
-/** A league outside the key's `leagues` (spec 5.4): the upstream's 403 shape, naming what would grant it. */
+/** A league outside the key's `leagues`: the upstream's 403 shape, naming what would grant it. */
 export function leagueForbidden (leagueId: number): Reply {
   return forbidden(`league ${leagueId}`, `a touchline key with access to league ${leagueId}`,
     `League ${leagueId} is not included in the leagues of your touchline key.`)
@@ -46,7 +45,7 @@ export function leagueUnknownForbidden (): Reply {
     'The league of this record could not be established, and your touchline key is limited to some leagues.')
 }
 
-/** What a key needs for a feature, as the spec's 403 names it (`resource`, `plan_required`). */
+/** What a key needs for a feature, as the upstream's 403 names it (`resource`, `plan_required`). */
 const FEATURE_RESOURCES: Readonly<Record<Feature, { resource: string, plan: string }>> = {
   xg: { resource: 'xGFixture', plan: 'a touchline key with the xg feature' },
   odds: { resource: 'odds', plan: 'a touchline key with the odds feature' },
@@ -79,7 +78,7 @@ export function pathNotFound (path: string): Reply {
 export type QuotaView = BucketReport
 
 /**
- * The spec's 429 body. `retryAfter` is the key's own window for its quota; for a gateway whose shared
+ * The upstream's 429 body. `retryAfter` is the key's own window for its quota; for a gateway whose shared
  * upstream budget ran out it is when the upstream window resets, while `rate_limit` still reports the key's
  * own quota, so a client is never told it used requests it did not make.
  */
@@ -95,8 +94,13 @@ const GATEWAY_MESSAGES: Readonly<Record<number, [string, string]>> = {
   504: ['Gateway Timeout', 'The upstream football data service did not answer in time. Try again shortly.']
 }
 
-/** A 5xx in the spec's 500 shape (error, message, error_id): never an upstream message, token or stack. */
+/** A 5xx in the upstream's 500 shape (error, message, error_id): never an upstream message, token or stack. */
 export function serverError (status: 500 | 502 | 503 | 504, errorId: string = randomUUID()): Reply {
   const [error, message] = GATEWAY_MESSAGES[status] ?? GATEWAY_MESSAGES[500] as [string, string]
   return reply(status, serverErrorBody(error, message, errorId))
+}
+
+/** The reply with `headers` added (they win over its own). */
+export function withHeaders (r: Reply, headers: Record<string, string>): Reply {
+  return { ...r, headers: { ...r.headers, ...headers } }
 }

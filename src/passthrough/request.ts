@@ -15,7 +15,7 @@ export interface PassRequest {
    * repeated one, see `singleValues` in contract/query.ts); an array here is refused as a repeated parameter.
    */
   query: Record<string, string | string[] | undefined>
-  /** The `Authorization` header (the header form of the key, spec 5.6). */
+  /** The `Authorization` header (the header form of the key, as the upstream accepts its token). */
   authorization?: string
   /** The `Origin` header of a browser request. */
   origin?: string
@@ -35,7 +35,7 @@ export const presentedKey = (req: Pick<PassRequest, 'query' | 'authorization'>):
   presentedToken(req.query, req.authorization)
 
 /**
- * Parameters whose value changes nothing when it is the default (spec 4.1): dropped, so that `?page=1`
+ * Parameters whose value changes nothing when it is the default: dropped, so that `?page=1`
  * and no page share one entry. `per_page` is 25 with and without `populate` (only the maximum differs).
  */
 const DEFAULTS: Readonly<Record<string, string>> = { page: '1', order: 'asc', per_page: '25', timezone: 'UTC' }

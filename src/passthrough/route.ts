@@ -1,19 +1,19 @@
 /**
- * What the passthrough makes of a path and query before it counts anything (DESIGN §5, "never refuses what
- * the real API accepts"):
+ * What the passthrough makes of a path and query before it counts anything; it never refuses what the real
+ * API accepts (docs/passthrough.md, "Validation"):
  *
  * - known: a path of the catalogue (src/contract) whose every name it knows is validated in full, as the
- *   spec does, and answered as before;
+ *   upstream does, and answered as before;
  * - forward: a path the catalogue does not know, or an include, filter or select name it does not know, is
  *   checked for syntax only (syntax.ts) and sent to the upstream, whose 4xx is then cached for an hour, so a
  *   wrong name costs one upstream call an hour however often it is asked;
- * - refused: the spec's 400 (bad syntax, unknown parameter) or 404 (a root the API does not have), locally.
+ * - refused: the upstream's 400 (bad syntax, unknown parameter) or 404 (a root the API does not have), locally.
  *
- * `cursor` (cursor pagination, upstream-facts §6) is judged by the catalogue's query rules on known paths and
+ * `cursor` (cursor pagination, docs/upstream.md "Pagination") is judged by the catalogue's query rules on known paths and
  * by syntax.ts on forwarded ones. `/my/*` is never forwarded: the upstream's answer would describe the gateway's account.
  */
 import { ENDPOINT_FEATURES, SINGLE_PARAMS, type Endpoint } from '../contract/endpoints.ts'
-import { ErrorCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../contract/query.ts'
+import { UpstreamInternalCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../contract/query.ts'
 import { RELATIONS, type Feature } from '../contract/resources.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { chargeKeyOf } from './charged.ts'
@@ -43,7 +43,7 @@ export type Route =
   }
   | { kind: 'refused', reply: Reply }
 
-/** Roots the real API serves (real-paths.md); another sport or root is the spec's 404 (spec 9). */
+/** Roots the real API serves; another sport or root is the upstream's 404. */
 const FORWARDED_ROOTS = new Set(['core', 'football', 'odds'])
 
 const badRequest = (body: QueryError['body']): Route => ({ kind: 'refused', reply: reply(400, body) })
@@ -65,7 +65,7 @@ export function routeRequest (path: string, query: Query): Route {
 /** The parameter whose name the catalogue does not know, when that is all that failed. */
 function namesUnknown (error: QueryError): string | undefined {
   const param = Object.keys(error.body.errors)[0]
-  if (error.code === ErrorCode.INCLUDE_NOT_FOUND || error.code === ErrorCode.INAPPLICABLE_FILTER) return param
+  if (error.code === UpstreamInternalCode.INCLUDE_NOT_FOUND || error.code === UpstreamInternalCode.INAPPLICABLE_FILTER) return param
   // parseSelect refuses one thing only: a field it does not know.
   return param === 'select' ? param : undefined
 }
@@ -76,7 +76,7 @@ function unknownPath (path: string, query: Query): Route {
   const root = segments[0] ?? ''
   if (!FORWARDED_ROOTS.has(root) || segments.length < 2 || !segments.every(isSegment)) return { kind: 'refused', reply: pathNotFound(`/v3${path}`) }
   const base = closestEndpoint(segments)
-  // The depth a new path allows is not known: only the spec's deepest is refused, not the family's.
+  // The depth a new path allows is not known: only past the deepest of any endpoint is refused, not the family's.
   const syntax = syntaxError(query, { params: DOCUMENTED_PARAMS, maxDepth: UNKNOWN_PATH_MAX_DEPTH })
   if (syntax !== undefined) return badRequest(syntax)
   const family = segments[1] as string
@@ -156,7 +156,7 @@ function closestEndpoint (segments: readonly string[]): Endpoint | undefined {
 }
 
 /**
- * Families of the real API (real-paths.md) the catalogue has no endpoint of. Only these name their own
+ * Families of the real API (its published OpenAPI document) the catalogue has no endpoint of. Only these name their own
  * bucket; any other path is charged to one bucket, so that a client cannot mint fresh quota buckets by
  * inventing path names.
  */

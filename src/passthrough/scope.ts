@@ -1,6 +1,6 @@
 /**
- * League scope of a client key (DESIGN §5 `leagues`), applied the way the upstream applies a plan's leagues
- * (spec 5.4, 7.4): a record of a league outside the scope asked for by id is a 403; lists leave such
+ * League scope of a client key (its `leagues`, docs/passthrough.md "Scope"), applied the way the upstream
+ * applies a plan's leagues (docs/upstream.md, "Errors"): a record of a league outside the scope asked for by id is a 403; lists leave such
  * records out and stay 200.
  *
  * - By id: a league's id is in the path, so `/leagues/{id}` is refused before any call. A season, stage,
@@ -22,8 +22,8 @@
 import type { Endpoint } from '../contract/endpoints.ts'
 import type { ParsedQuery } from '../contract/query.ts'
 import { RELATIONS, type Kind } from '../contract/resources.ts'
-import { leagueAllowed, type ClientKey } from '../keys.ts'
-import { leagueOf, type CachedEntry, type EnvelopeParts } from './entry.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
+import { leagueOf, type CachedEntry, type EnvelopeParts, type LeagueRefs } from './entry.ts'
 import type { LeagueIndex } from './league-index.ts'
 
 export const isScoped = (key: ClientKey): boolean => key.leagues !== '*'
@@ -49,7 +49,7 @@ export function scopeLookup (params: Record<string, string>): ScopeLookup | unde
   return undefined
 }
 
-/** The upstream caps id lists in filters at 50 values (upstream-facts §6). */
+/** The upstream caps id lists in filters at 50 values (docs/upstream.md, "Query parameters"). */
 const MAX_FILTER_IDS = 50
 
 /**
@@ -177,21 +177,6 @@ function learnRecord (index: Pick<LeagueIndex, 'learnFixture' | 'learnSeason'>, 
   if (id === undefined) return
   if (kind === 'season') index.learnSeason(id, league)
   if (kind === 'fixture' || (kind === undefined && looksLikeFixture(r))) index.learnFixture(id, league)
-}
-
-/**
- * What the league-bound records of a body hang on, computed once when the entry is stored (fetch.ts), so
- * that serving it to a scoped key needs no parse when everything is in scope: the leagues of the records
- * placed by the body itself, the fixtures and seasons it leaves to the index, and whether any record
- * cannot be placed at all.
- */
-export interface LeagueRefs {
-  leagues: number[]
-  fixtures: number[]
-  seasons: number[]
-  unplaced: boolean
-  /** `[id, league]` of the fixtures and seasons the body shows, taught to the index on every scoped serve. */
-  shows: { fixtures: Array<[number, number]>, seasons: Array<[number, number]> }
 }
 
 export function leagueRefs (kind: Kind | undefined, data: unknown): LeagueRefs {

@@ -1,23 +1,23 @@
 /**
- * The spec's 400 rules (part 4.1) for a request the catalogue cannot validate in full: a path it does not
+ * The upstream's 400 rules (docs/upstream.md, "Query parameters") for a request the catalogue cannot validate in full: a path it does not
  * know, or an include, select or filter name it does not know. Only the syntax is judged here (parameter
  * names, punctuation, spaces, nesting depth, ranges, time zone), so that a malformed request still costs
  * nothing upstream while a well-formed one with a new name reaches the API that may know it.
  */
-import { badRequestBody, ErrorCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '../contract/query.ts'
+import { badRequestBody, UpstreamInternalCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '../contract/query.ts'
 
-/** Every parameter the real API documents (upstream-facts §6); anything else is the spec's "unknown parameter". */
+/** Every parameter the real API documents; anything else is the upstream's "unknown parameter". */
 export const DOCUMENTED_PARAMS: ReadonlySet<string> = new Set([
   'api_token', 'include', 'select', 'filters', 'order', 'per_page', 'page', 'cursor', 'timezone', 'locale', 'sortBy'
 ])
 
-/** The deepest include nesting of any endpoint in the spec (4.1: cities), for a path the catalogue does not know. */
+/** The deepest include nesting of any endpoint (cities), for a path the catalogue does not know. */
 export const UNKNOWN_PATH_MAX_DEPTH = 4
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/
 const FILTER_NAME = /^[A-Za-z]+$/
 const INTEGER = /^[0-9]+$/
-/** The real API caps a filter's value list at 50 (upstream-facts §6). */
+/** The real API caps a filter's value list at 50. */
 const MAX_FILTER_VALUES = 50
 
 type Body = QueryError['body']
@@ -41,7 +41,7 @@ function includeError (raw: string, maxDepth: number): Body | undefined {
     const names = path.split('.')
     if (!names.every((n) => NAME.test(n))) return bad('include', `The include "${token}" is malformed.`)
     if (names.length > maxDepth) {
-      return bad('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, ErrorCode.INCLUDE_DEPTH)
+      return bad('include', `The include "${path}" is nested ${names.length} levels deep; this endpoint allows ${maxDepth}.`, UpstreamInternalCode.INCLUDE_DEPTH)
     }
     if (colon !== -1 && !token.slice(colon + 1).split(',').every((f) => NAME.test(f))) return bad('include', `The field list of "${path}" is malformed.`)
   }
@@ -69,7 +69,7 @@ function integerError (raw: string | undefined, param: string, min: number, max:
   return value < min || value > max ? bad(param, `The ${param} parameter must be between ${min} and ${max}.`) : undefined
 }
 
-/** The spec's 400 body for the first syntax error of `query`, or undefined when it is well formed. */
+/** The upstream's 400 body for the first syntax error of `query`, or undefined when it is well formed. */
 export function syntaxError (query: Query, rules: SyntaxRules): Body | undefined {
   for (const name of Object.keys(query)) {
     if (!rules.params.has(name)) return bad(name, `The ${name} parameter is not allowed on this endpoint.`)
@@ -88,7 +88,7 @@ export function syntaxError (query: Query, rules: SyntaxRules): Body | undefined
     cursorError(query)
 }
 
-/** `cursor` beside `per_page` is refused by the real API (400, per its official MCP; upstream-facts §6). */
+/** `cursor` beside `per_page` is refused by the real API (400, docs/upstream.md "Pagination"). */
 function cursorError (query: Query): Body | undefined {
   if (query.cursor === undefined || query.per_page === undefined) return undefined
   return bad('per_page', 'The per_page parameter cannot be combined with cursor: a cursor keeps the page size of the page it came from.')

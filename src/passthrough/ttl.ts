@@ -1,5 +1,5 @@
 /**
- * How long a cached answer stays good, by kind of data (DESIGN §5). The numbers trade freshness against the
+ * How long a cached answer stays good, by kind of data (docs/passthrough.md, "Cache"). The numbers trade freshness against the
  * upstream budget: reference data changes a few times a day, fixtures change during matches, livescores
  * change every few seconds (and are normally answered from the live mirror, see live.ts).
  */

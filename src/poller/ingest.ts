@@ -7,6 +7,7 @@
 import { diffFixtures } from '../diff/diff.ts'
 import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
+import { AppError, ErrorCodes } from '../errors.ts'
 import { isPredictedTick, settleClock } from '../live/clock.ts'
 import type { Change, ChangeRecord } from '../wire/model.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
@@ -15,10 +16,10 @@ import type { ApplyFence, LiveStore } from '../store/index.ts'
  * The store refused a write because this instance no longer holds the poller lease (ApplyFence): nothing was
  * stored, and the write must not count as done (a fixture's final state is kept pending until it is).
  */
-export class LeaseLostError extends Error {
+export class LeaseLostError extends AppError {
   override name = 'LeaseLostError'
   constructor () {
-    super('write refused: this instance does not hold the poller lease')
+    super(ErrorCodes.LEASE_LOST, 'write refused: this instance does not hold the poller lease')
   }
 }
 

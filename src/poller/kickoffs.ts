@@ -1,7 +1,7 @@
 /**
  * When upcoming fixtures enter the livescores feed, so that the poller reconciles at that moment rather
  * than at its next periodic reconcile. A fixture enters `livescores` 15 minutes before kick-off
- * (upstream-facts §4) without any tracked base field changing, so `latest` does not list it.
+ * (docs/upstream.md, "Livescores") without any tracked base field changing, so `latest` does not list it.
  *
  * The kick-off times come from one cheap list call about once an hour: `fixtures/between` from today to
  * the day the next list is due (plus the lead), with `filters=populate` (no includes, 1,000 a page) and a
@@ -12,10 +12,9 @@
  * Pure bookkeeping: the poller makes the calls, reserves them in the budget ledger, and reports what each
  * reconcile saw.
  */
+import { FEED_LEAD_MS } from '../contract/livescores.ts'
 import type { Query } from '../upstream/index.ts'
 
-/** How long before kick-off a fixture enters the real `livescores` feed (upstream-facts §4). */
-export const FEED_LEAD_MS = 15 * 60_000
 /** How often the poller lists the upcoming kick-offs. */
 export const KICKOFF_LIST_EVERY_MS = 3_600_000
 /** After a failed or refused list call, the next attempt. */
@@ -25,7 +24,7 @@ export const KICKOFF_LIST_RETRY_MS = 5 * 60_000
  * silence changes for the client's full timeout and retries (a gap past the window means a reconcile next).
  */
 export const KICKOFF_LIST_TIMEOUT_MS = 5000
-/** Rows per page of a `filters=populate` list (upstream-facts §6). */
+/** Rows per page of a `filters=populate` list: the most the upstream gives (docs/upstream.md, "Pagination"). */
 const POPULATE_PAGE = '1000'
 
 /** An upcoming fixture: its id and kick-off, epoch ms. */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, notFoundBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type ErrorBody
-} from '../contract/errors.ts'
+} from '../contract/error-bodies.ts'
 
 export interface ErrorReply {
   status: number

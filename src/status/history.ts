@@ -4,10 +4,14 @@
  * ring buffer. Rates and the latency median are computed from the difference between two readings of the
  * Prometheus counters and histogram, so each sample describes its own 10 s, not the life of the process.
  *
- * Domain code: reads the Metrics object and the poller, never fastify.
+ * Domain code: reads the Metrics object and the poller's status, never fastify.
  */
 import type { Metrics } from '../metrics.ts'
-import type { Poller } from '../poller/poller.ts'
+
+/** What the history reads of the poller (poller.ts Poller): its current pause between two polls. */
+interface PollInterval {
+  status: () => { intervalMs: number }
+}
 
 export interface StatusSample {
   /** End of the sampled interval, epoch ms. */
@@ -27,7 +31,7 @@ export interface StatusSample {
 
 export interface StatusHistoryOptions {
   metrics: Metrics
-  poller: () => Poller | undefined
+  poller: () => PollInterval | undefined
   /** @default 10_000 */
   intervalMs?: number
   /** Samples kept: one hour at the default interval. @default 360 */

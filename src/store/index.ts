@@ -16,7 +16,6 @@ export function createStore (opts: StoreOptions): LiveStore {
   return createRedisStore(opts)
 }
 
-export { createKeys, DEFAULT_PREFIX, webhookKeys, type StoreKeys, type WebhookKeys } from './keys.ts'
-export { createLease, type Lease, type LeaseOptions } from './lease.ts'
-export { formatCursor, parseCursor } from './record.ts'
+export { createLease, type Lease } from './lease.ts'
+export { parseCursor } from './record.ts'
 export * from './types.ts'

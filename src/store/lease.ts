@@ -1,11 +1,11 @@
 /**
- * Leadership leases (DESIGN §7): exactly one instance polls upstream. The holder renews well within the
+ * Leadership leases (docs/architecture.md, "Scale-out"): exactly one instance polls upstream. The holder renews well within the
  * ttl; when it dies the lease expires and another instance takes over within one ttl. Every transition is
  * a compare-and-set on the holder id (Lua in Redis), so a stalled ex-holder can neither renew nor release
  * its successor's lease.
  */
 import type { Redis } from 'ioredis'
-import { createKeys } from './keys.ts'
+import { storeKeys } from './redis-keys.ts'
 import { defineStoreCommands } from './scripts.ts'
 
 export interface Lease {
@@ -37,7 +37,7 @@ function checkTtl (ttlMs: number): number {
 
 function redisLease (conn: Redis, prefix?: string): Lease {
   const redis = defineStoreCommands(conn)
-  const keys = createKeys(prefix)
+  const keys = storeKeys(prefix)
   return {
     async acquire (name, holderId, ttlMs) {
       return await redis.tlLeaseAcquire(keys.lease(name), holderId, checkTtl(ttlMs)) === 1

@@ -1,5 +1,5 @@
 /**
- * In-process engine: the default when no Redis is configured (DESIGN §1). Every method runs synchronously
+ * In-process engine: the default when no Redis is configured (TOUCHLINE_REDIS_URL unset, docs/settings.md). Every method runs synchronously
  * inside one tick, which is what makes `apply` atomic here. The epoch is created at construction, so a
  * restart is a lost log and old cursors get recovered:false, exactly as after a Redis flush.
  *
@@ -36,7 +36,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   // Contiguous offsets: log[i].offset === log[0].offset + i, so a cursor maps to an index by subtraction.
   const log: Entry[] = []
   let offset = 0
-  const listeners = new Set<Listener>()
+  const listeners = createListeners()
 
   function append (input: ApplyInput): ApplyResult & { ok: true } {
     const enc = encodeApply(input)
@@ -71,33 +71,6 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     }
   }
 
-  // A listener may apply again while being notified; queueing keeps every listener seeing log order.
-  const pending: string[] = []
-  let draining = false
-
-  function notify (json: string): void {
-    if (listeners.size === 0) return
-    pending.push(json)
-    if (draining) return
-    draining = true
-    try {
-      for (let next = pending.shift(); next !== undefined; next = pending.shift()) deliver(next)
-    } finally {
-      draining = false
-    }
-  }
-
-  function deliver (json: string): void {
-    const record = JSON.parse(json) as ChangeRecord
-    for (const l of listeners) {
-      try {
-        l.onRecord(record, json)
-      } catch (err) {
-        l.onError?.(err)
-      }
-    }
-  }
-
   function readSince (cursor: string | undefined, opts: ReadSinceOptions): ReadSinceResult {
     checkLimit(opts.limit)
     const head = formatCursor(epoch, offset)
@@ -128,7 +101,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       const current = fixtures.get(input.fixture.id)?.version ?? 0
       if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
       const result = append(input)
-      notify(result.json)
+      listeners.notify(result.json)
       return result
     },
     async getFixture (id) {
@@ -157,15 +130,52 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     },
     async subscribe (onRecord, onError) {
       const listener: Listener = { onRecord, onError }
-      listeners.add(listener)
-      return async () => { listeners.delete(listener) }
+      listeners.set.add(listener)
+      return async () => { listeners.set.delete(listener) }
     },
     async close () {
-      listeners.clear()
+      listeners.set.clear()
     }
   }
 }
 
 function parse (stored: Stored | undefined): LiveFixture | undefined {
   return stored === undefined ? undefined : JSON.parse(stored.json) as LiveFixture
+}
+
+/**
+ * The store's subscribers, and the delivery of each appended record to all of them in log order. A
+ * listener may apply again while being notified: the records it appends are queued behind the one being
+ * delivered, so every listener still sees them in log order.
+ */
+function createListeners (): { set: Set<Listener>, notify: (json: string) => void } {
+  const set = new Set<Listener>()
+  const pending: string[] = []
+  let draining = false
+
+  function deliver (json: string): void {
+    const record = JSON.parse(json) as ChangeRecord
+    for (const l of set) {
+      try {
+        l.onRecord(record, json)
+      } catch (err) {
+        l.onError?.(err)
+      }
+    }
+  }
+
+  return {
+    set,
+    notify (json) {
+      if (set.size === 0) return
+      pending.push(json)
+      if (draining) return
+      draining = true
+      try {
+        for (let next = pending.shift(); next !== undefined; next = pending.shift()) deliver(next)
+      } finally {
+        draining = false
+      }
+    }
+  }
 }

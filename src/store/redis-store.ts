@@ -1,5 +1,5 @@
 /**
- * Redis engine: state, live index and event log in one hash slot (see keys.ts), written only by apply-6.lua.
+ * Redis engine: state, live index and event log in one hash slot (see redis-keys.ts), written only by apply-6.lua.
  *
  * Offsets: an explicit counter in the meta hash (HINCRBY), used as the stream entry id `<offset>-0`, as
  * centrifuge does. Cursors stay short integers that both engines produce alike, "strictly after" is an
@@ -16,7 +16,7 @@
  */
 import type { Redis } from 'ioredis'
 import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
-import { createKeys, type StoreKeys } from './keys.ts'
+import { storeKeys, type StoreKeys } from './redis-keys.ts'
 import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
 import { guarded } from './unavailable.ts'
@@ -48,7 +48,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
   if (opts.redis.options.keyPrefix) throw new TypeError('use the store prefix option, not the ioredis keyPrefix')
   const redis = defineStoreCommands(opts.redis)
-  const keys = createKeys(opts.prefix)
+  const keys = storeKeys(opts.prefix)
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
   const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   const tails = new Set<() => Promise<void>>()

@@ -1,16 +1,16 @@
 /**
- * Registers the store's Lua scripts on a connection with `defineCommand` (EVALSHA with EVAL fallback) and
- * types them, like ioredis examples/typescript/scripts.ts. File names follow bullmq: `<name>-<numberOfKeys>.lua`.
+ * The store's Lua scripts (scripts/*.lua), typed as ioredis commands and registered by the shared loader
+ * (util/redis-scripts.ts). The lease and the webhook endpoints' state use them too.
  */
-import { readFileSync } from 'node:fs'
-import type { Redis, RedisKey, Result } from 'ioredis'
+import type { RedisKey, Result } from 'ioredis'
+import { scriptLoader } from '../util/redis-scripts.ts'
 
 type Arg = string | number
 
 /** apply-8.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
-export type ApplyReply = [1, string, number] | [0, number] | [2]
+type ApplyReply = [1, string, number] | [0, number] | [2]
 /** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
-export type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
+type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -47,23 +47,5 @@ const SCRIPTS = {
   tlWebhookSave: 'webhookSave-2'
 } as const
 
-// Read once per process; the sources never change at run time.
-let sources: Map<string, { lua: string, numberOfKeys: number }> | undefined
-
-function loadSources (): Map<string, { lua: string, numberOfKeys: number }> {
-  sources ??= new Map(Object.entries(SCRIPTS).map(([command, file]) => {
-    const lua = readFileSync(new URL(`./scripts/${file}.lua`, import.meta.url), 'utf8')
-    return [command, { lua, numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1)) }]
-  }))
-  return sources
-}
-
-const defined = new WeakSet<Redis>()
-
-/** Defines every store command on `redis` (once per connection) and returns it, typed. */
-export function defineStoreCommands (redis: Redis): Redis {
-  if (defined.has(redis)) return redis
-  for (const [command, def] of loadSources()) redis.defineCommand(command, def)
-  defined.add(redis)
-  return redis
-}
+/** Defines every store command on a connection (once per connection) and returns it, typed. */
+export const defineStoreCommands = scriptLoader(new URL('./scripts/', import.meta.url), SCRIPTS)

@@ -1,5 +1,5 @@
 /**
- * The store contract (DESIGN §3): current state of every tracked fixture, the live index, and the capped
+ * The store contract (docs/architecture.md, "The live pipeline"): current state of every tracked fixture, the live index, and the capped
  * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
  * contract suite (test/integration/store/contract.ts) runs against both.
  */
@@ -7,7 +7,7 @@ import type { Change, ChangeRecord, LiveFixture } from '../wire/model.ts'
 
 /**
  * Default length of the event log, in records. The WebSocket replay is capped at 1000 matching changes
- * (DESIGN §4), so the log must hold well over that to serve a filtered replay. On a busy Saturday, about
+ * (docs/protocol.md, "Resume"), so the log must hold well over that to serve a filtered replay. On a busy Saturday, about
  * 300 live fixtures each tick the clock once a minute, so 10,000 records cover roughly 30 minutes at peak
  * and hours off-peak: enough for reconnects after network drops or a rolling deploy. Each record carries
  * the full fixture (a few KB), so the log costs at most tens of MB in Redis.

@@ -60,9 +60,9 @@ export function shapeData (data: Envelope['data'], mode: Mode | undefined): unkn
 }
 
 /**
- * The real API refuses offset pages past 20,000 rows (since 2026-06-23, upstream-facts §6, which gives both
- * `(page - 1) * per_page > 20000` and "page 401 at 50 a page"; the stricter reading is kept); past that only
- * cursors go on.
+ * The real API refuses offset pages past 20,000 rows (since 2026-06-23; its documentation words the limit
+ * both as `(page - 1) * per_page > 20000` and as "page 401 at 50 a page", and the stricter reading is kept;
+ * docs/upstream.md, "Pagination"); past that only cursors go on.
  */
 export const OFFSET_ROWS_CAP = 20_000
 

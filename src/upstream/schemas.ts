@@ -1,6 +1,6 @@
 /**
- * zod schemas for upstream payloads (spec/upstream-facts.md §0–§3, §7, §10; football-data-service.md part 2
- * and 7), and the tolerant fixture parser the poller uses.
+ * zod schemas for upstream payloads (the envelope, fixtures with their includes, error bodies: see
+ * docs/upstream.md), and the tolerant fixture parser the poller uses.
  *
  * The real API is not always what its docs say: null where they show a number, extra fields, missing
  * includes, legacy fields of early-2023 bodies, `data` as an object or an array or absent. So:
@@ -21,15 +21,15 @@ import type { AnomalySink } from './anomalies.ts'
 
 const int = z.number().int()
 
-export const RateLimitSchema = z.looseObject({
+const RateLimitSchema = z.looseObject({
   resets_in_seconds: z.number(),
   remaining: z.number(),
   requested_entity: z.string(),
-  /** Only on 429 bodies of the embedded provider (football-data-service.md §2.4); the real API has none. */
+  /** Only on 429 bodies of the embedded provider; the real API has none. */
   total: z.number().optional()
 })
 
-export const PaginationSchema = z.looseObject({
+const PaginationSchema = z.looseObject({
   count: int,
   per_page: int,
   current_page: int,
@@ -39,8 +39,8 @@ export const PaginationSchema = z.looseObject({
   has_more: z.boolean()
 })
 
-export const SubscriptionSchema = z.looseObject({
-  // `[]` on the free plan, an object on paid plans (upstream-facts §1).
+const SubscriptionSchema = z.looseObject({
+  // `[]` on the free plan, an object on paid plans (docs/upstream.md, "Quirks of the real API").
   meta: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
   plans: z.array(z.unknown()).optional(),
   add_ons: z.array(z.unknown()).optional(),
@@ -53,7 +53,7 @@ export const SubscriptionSchema = z.looseObject({
  * The other blocks are informative: one that does not have its documented shape is dropped (`undefined`)
  * rather than failing the response.
  */
-export const EnvelopeSchema = z.looseObject({
+const EnvelopeSchema = z.looseObject({
   data: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable().optional(),
   message: z.string().optional().catch(undefined),
   pagination: PaginationSchema.optional().catch(undefined),
@@ -122,7 +122,7 @@ const PERIOD_SHAPE = {
   ticking: z.boolean().optional(),
   sort_order: int.optional(),
   counts_from: int.optional(),
-  // Null on a shoot-out row in the docs' own example (upstream-facts §3.4), with `started`, `time_added`.
+  // Null on a shoot-out row in the upstream documentation's own example, with `started`, `time_added`.
   started: nInt,
   ended: nInt,
   time_added: nInt,
@@ -202,7 +202,7 @@ const FIXTURE_SHAPE = {
   events: includeList,
   periods: includeList,
   detailedperiods: includeList,
-  // `currentperiod` is null before kick-off, at half-time and after the end (upstream-facts §3.4).
+  // `currentperiod` is null before kick-off, at half-time and after the end (docs/upstream.md, "Includes").
   currentperiod: z.unknown().optional(),
   state: z.unknown().optional()
 }
@@ -222,6 +222,13 @@ const FIXTURE: RowSpec = {
     ...Object.fromEntries(INCLUDE_LISTS.map((k) => [k, toAbsent]))
   }
 }
+
+/**
+ * The includes a fixture is asked for with, so that it carries every part of the live model (the normalizer's
+ * input below): teams, scores, events, periods and state. The poller's calls and the passthrough's live
+ * mirror both use it.
+ */
+export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
 
 /**
  * A validated upstream fixture: the normalizer's input, plus every field the schemas do not model,
@@ -278,12 +285,12 @@ function parseRows (spec: RowSpec, rows: unknown[], at: Place): Row[] {
   return rows.flatMap<Row>((row) => parseRow(spec, row, at) ?? [])
 }
 
-/** The list includes and the spec of their rows. */
+/** The list includes and the schema of their rows. */
 const LIST_SPECS: ReadonlyArray<readonly [typeof INCLUDE_LISTS[number], RowSpec]> = [
   ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD]
 ]
 
-/** camelCase includes the real API answers with lower-cased keys (upstream-facts §0.8). */
+/** camelCase includes the real API answers with lower-cased keys (docs/upstream.md, "Quirks of the real API"). */
 const CAMEL_INCLUDES: Readonly<Record<string, string>> = {
   currentPeriod: 'currentperiod',
   detailedPeriods: 'detailedperiods'
@@ -366,9 +373,9 @@ export function parseFixtures (json: unknown, opts: ParseFixturesOptions = {}): 
   return items.flatMap((item) => parseFixture(item, opts) ?? [])
 }
 
-// Error bodies (football-data-service.md part 7, upstream-facts §7). The real API sends only
-// `{ message, code?, link? }` (e.g. `{"message":"Unauthenticated."}`); the embedded provider adds the
-// fields of part 7. So everything but `message` is optional.
+// Error bodies (docs/upstream.md, "Errors"). The real API sends only `{ message, code?, link? }` (e.g.
+// `{"message":"Unauthenticated."}`); the embedded provider adds fields per status (resource, plan_required,
+// retry_after, ...). So everything but `message` is optional.
 const ErrorBase = z.looseObject({
   message: z.string(),
   error: z.string().optional(),
@@ -377,15 +384,15 @@ const ErrorBase = z.looseObject({
   link: z.string().optional()
 })
 
-export const BadRequestBodySchema = ErrorBase.extend({
+const BadRequestBodySchema = ErrorBase.extend({
   errors: z.record(z.string(), z.array(z.string())).optional()
 })
-export const UnauthorizedBodySchema = ErrorBase
-export const ForbiddenBodySchema = ErrorBase.extend({
+const UnauthorizedBodySchema = ErrorBase
+const ForbiddenBodySchema = ErrorBase.extend({
   resource: z.string().optional(),
   plan_required: z.string().optional()
 })
-export const NotFoundBodySchema = ErrorBase.extend({
+const NotFoundBodySchema = ErrorBase.extend({
   resource_type: z.string().optional(),
   resource_id: z.union([z.string(), int]).optional()
 })
@@ -393,7 +400,7 @@ export const TooManyRequestsBodySchema = ErrorBase.extend({
   retry_after: z.number().optional(),
   rate_limit: RateLimitSchema.partial().optional()
 })
-export const InternalErrorBodySchema = ErrorBase.extend({
+const InternalErrorBodySchema = ErrorBase.extend({
   error_id: z.string().optional()
 })
 

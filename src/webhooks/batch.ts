@@ -5,12 +5,11 @@
  * but a new cursor when the records read did not match.
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientKey } from '../keys.ts'
-import { LastVersions } from '../fanout/outgoing.ts'
-import { pageFrames, scopeFilter } from '../fanout/page-frames.ts'
-import { readFilter, readSnapshot, type LiveFilter } from '../fanout/snapshot-cache.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
 import type { WebhookConfig } from './config.ts'
+import { readFilter, readSnapshot, type LiveFilter, scopeFilter } from '../changes/filter.ts'
+import { pageFrames, LastVersions } from '../changes/frames.ts'
 
 /** A request body ready to send, retried as is (same delivery id) until acknowledged. */
 export interface Delivery {

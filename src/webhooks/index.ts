@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 14, DESIGN §5): every endpoint of every key in the keys file gets a worker (worker.ts)
+ * Webhooks (docs/webhooks.md): every endpoint of every key in the keys file gets a worker (worker.ts)
  * that POSTs its changes in log order and stores its acknowledged cursor (state.ts). Without Redis every
  * worker runs here. With Redis each endpoint has a lease (the poller's leadership, poller/leader.ts, one per
  * endpoint): exactly one instance delivers to it, and when that instance dies another takes the lease
@@ -7,23 +7,20 @@
  * appended; a lost log (new epoch) wakes them too, and their next read answers with a `resync`.
  */
 import { randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
 import type { Config } from '../config.ts'
-import type { ClientKey, KeyRing } from '../keys.ts'
+import type { ClientKey, KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
-import { startLeadership, type Leader } from '../poller/leader.ts'
-import { createSingleFlight } from '../passthrough/singleflight.ts'
-import { createLease, parseCursor, type LiveStore, type ReadSinceResult } from '../store/index.ts'
+import { startLeadership, type Leader } from '../store/leadership.ts'
+import { createSingleFlight } from '../util/singleflight.ts'
+import { parseCursor, type Lease, type LiveStore, type ReadSinceResult } from '../store/index.ts'
 import type { WebhookConfig } from './config.ts'
 import { createWebhookAgent, type SelfAddress } from './post.ts'
-import { createEndpointStore, type EndpointState, type EndpointStatus, type EndpointStore } from './state.ts'
+import type { EndpointState, EndpointStatus, EndpointStore, StoredEndpoint } from './state.ts'
 import { EndpointWorker, type WebhookSettings } from './worker.ts'
 
-export { signWebhook, verifyWebhook } from './signature.ts'
 export type { WebhookSettings } from './worker.ts'
-export type { SelfAddress } from './post.ts'
 
 export interface WebhooksDeps {
   store: LiveStore
@@ -31,15 +28,16 @@ export interface WebhooksDeps {
   metrics: Metrics
   log: Logger
   settings: WebhookSettings
-  /** With Redis: cursors and state there, one delivering instance per endpoint. */
-  redis?: Redis
-  prefix?: string
+  /** Each endpoint's cursor and state (engines.ts: in memory, or in Redis for every instance). */
+  endpoints: EndpointStore
+  /** Over Redis, the leases that make one instance deliver to each endpoint; undefined: all deliver here. */
+  lease: Lease | undefined
   /** Lease of an endpoint over Redis, ms. @default 10_000 */
   leaseTtlMs?: number
 }
 
 /** One endpoint as `GET /v1/webhooks` shows it: never its secret, nor its URL's query or credentials. */
-export interface EndpointView {
+interface EndpointView {
   id: string
   url: string
   format: string
@@ -87,10 +85,7 @@ const entryId = (keyName: string, id: string): string => `${keyName}\n${id}`
 const fingerprint = (key: ClientKey, hook: WebhookConfig): string => JSON.stringify([key.leagues, hook])
 
 export function createWebhooks (deps: WebhooksDeps): Webhooks {
-  const endpoints: EndpointStore = deps.redis === undefined
-    ? createEndpointStore({ kind: 'memory' })
-    : createEndpointStore({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
-  const lease = deps.redis === undefined ? undefined : createLease({ kind: 'redis', redis: deps.redis, prefix: deps.prefix })
+  const { endpoints, lease } = deps
   const holderId = randomUUID()
   const log = deps.log
   const entries = new Map<string, Entry>()
@@ -156,25 +151,7 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
 
   async function view (key: ClientKey, hook: WebhookConfig, head: string | undefined): Promise<EndpointView> {
     const stored = await endpoints.read(key.name, hook.id)
-    const local = entries.get(entryId(key.name, hook.id))?.worker
-    // The delivering worker's own state is the freshest; elsewhere the stored one, written by the holder.
-    const status: EndpointStatus = local?.running === true ? local.status : stored.status
-    const at = stored.cursor === undefined ? undefined : parseCursor(stored.cursor)
-    const top = head === undefined ? undefined : parseCursor(head)
-    const u = new URL(hook.url)
-    return {
-      id: hook.id,
-      url: `${u.protocol}//${u.host}${u.pathname}`,
-      format: hook.format,
-      state: stored.paused ? 'paused' : status.state === 'paused' ? 'active' : status.state,
-      cursor: stored.cursor ?? null,
-      lag: at !== undefined && top !== undefined && at.epoch === top.epoch ? Math.max(0, top.offset - at.offset) : null,
-      last_status: status.last_status,
-      last_error: status.last_error,
-      last_attempt_at: status.last_attempt_at,
-      last_ack_at: status.last_ack_at,
-      failing_since: status.failing_since
-    }
+    return endpointView(hook, stored, entries.get(entryId(key.name, hook.id))?.worker, head)
   }
 
   const wakeAll = (): void => { for (const e of entries.values()) e.worker.wake() }
@@ -226,5 +203,30 @@ export function webhookSettings (cfg: Pick<Config, 'TOUCHLINE_WEBHOOK_TIMEOUT_MS
     retryBaseMs: cfg.TOUCHLINE_WEBHOOK_RETRY_BASE_MS,
     retryMaxMs: cfg.TOUCHLINE_WEBHOOK_RETRY_MAX_MS,
     pauseAfterMs: cfg.TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS
+  }
+}
+
+/**
+ * An endpoint as `GET /v1/webhooks` shows it, from its stored state and, when this instance delivers to it,
+ * its worker's own state (the freshest; elsewhere the stored one, written by the instance that delivers).
+ * `head` is the log's head cursor, for the lag.
+ */
+function endpointView (hook: WebhookConfig, stored: StoredEndpoint, local: EndpointWorker | undefined, head: string | undefined): EndpointView {
+  const status: EndpointStatus = local?.running === true ? local.status : stored.status
+  const at = stored.cursor === undefined ? undefined : parseCursor(stored.cursor)
+  const top = head === undefined ? undefined : parseCursor(head)
+  const u = new URL(hook.url)
+  return {
+    id: hook.id,
+    url: `${u.protocol}//${u.host}${u.pathname}`,
+    format: hook.format,
+    state: stored.paused ? 'paused' : status.state === 'paused' ? 'active' : status.state,
+    cursor: stored.cursor ?? null,
+    lag: at !== undefined && top !== undefined && at.epoch === top.epoch ? Math.max(0, top.offset - at.offset) : null,
+    last_status: status.last_status,
+    last_error: status.last_error,
+    last_attempt_at: status.last_attempt_at,
+    last_ack_at: status.last_ack_at,
+    failing_since: status.failing_since
   }
 }

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt: a signed POST with undici (DESIGN §5, issue 14 item 5). The request has one
+ * One delivery attempt: a signed POST with undici (docs/webhooks.md). The request has one
  * deadline covering connect, headers and body; redirects are never followed (undici's `request` does not,
  * and a 3xx is not a 2xx, so it is retried like any failure); at most `MAX_RESPONSE_BYTES` of the answer
  * are read and thrown away, so a receiver cannot make the gateway buffer a large body.
@@ -15,9 +15,9 @@ import { signWebhook } from './signature.ts'
  * tie up memory. The rest of the body is discarded with its connection.
  * @default 4096
  */
-export const MAX_RESPONSE_BYTES = 4096
+const MAX_RESPONSE_BYTES = 4096
 
-export type Outcome = 'acked' | 'http_error' | 'timeout' | 'network_error' | 'refused'
+type Outcome = 'acked' | 'http_error' | 'timeout' | 'network_error' | 'refused'
 
 export interface AttemptResult {
   outcome: Outcome
@@ -151,7 +151,7 @@ const isLoopback = (ip: string): boolean => ip.startsWith('127.') || ip === '::1
  * An address in one spelling: an IPv4-mapped IPv6 one as its IPv4, lower case. The URL parser and the
  * resolver write IPv6 compressed, the mapped part dotted (`::ffff:127.0.0.1`) or in hex (`::ffff:7f00:1`).
  */
-export function plainIp (address: string): string {
+function plainIp (address: string): string {
   const ip = address.replace(/^\[|\]$/g, '').toLowerCase()
   const mapped = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/.exec(ip)
   if (mapped === null) return ip

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (DESIGN §5): `x-touchline-signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`
+ * Webhook signatures (docs/webhooks.md, "Signatures"): `x-touchline-signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`
  * with the endpoint's secret, `x-touchline-timestamp` in Unix seconds. Signing the timestamp with the body
  * lets a receiver refuse a captured request replayed later (Stripe's scheme). This file imports nothing but
  * node:crypto so a receiver can copy it as is, and `touchline/client` can re-export `verifyWebhook`.
@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /** How old (or how far ahead) a timestamp `verifyWebhook` accepts by default, in seconds. @default 300 */
-export const DEFAULT_TOLERANCE_S = 300
+const DEFAULT_TOLERANCE_S = 300
 
 /** The `x-touchline-signature` value for a body sent at `timestamp` (Unix seconds). */
 export function signWebhook (secret: string, timestamp: number | string, body: string | Uint8Array): string {

@@ -1,11 +1,11 @@
 /**
  * Where each endpoint's acknowledged cursor and last state live: in memory for a single instance, in Redis
- * (one hash per endpoint, store/keys.ts) so that a restart or another instance resumes where delivery
+ * (one hash per endpoint, store/redis-keys.ts) so that a restart or another instance resumes where delivery
  * stopped and `GET /v1/webhooks` answers the same on every instance. Writes by the delivering worker are
  * fenced by its lease in Redis (webhookSave-2.lua): a worker that lost its lease cannot move the cursor.
  */
 import type { Redis } from 'ioredis'
-import { createKeys, webhookKeys } from '../store/keys.ts'
+import { storeKeys, webhookKeys } from '../store/redis-keys.ts'
 import { defineStoreCommands } from '../store/scripts.ts'
 
 /** What an endpoint's worker is doing, as `GET /v1/webhooks` shows it. */
@@ -73,7 +73,7 @@ function encode (fields: EndpointFields): string[] {
 function redisEndpoints (conn: Redis, prefix?: string): EndpointStore {
   const redis = defineStoreCommands(conn)
   const keys = webhookKeys(prefix)
-  const leases = createKeys(prefix)
+  const leases = storeKeys(prefix)
   return {
     async read (keyName, id) {
       const h = await redis.hgetall(keys.endpoint(keyName, id))

@@ -12,9 +12,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
-import type { ClientKey } from '../keys.ts'
+import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
+import { backoffDelay } from '@touchline/client'
 import { BatchReader, type Delivery } from './batch.ts'
 import type { WebhookConfig } from './config.ts'
 import { postWebhook, selfTarget, type AttemptResult, type SelfAddress } from './post.ts'
@@ -57,12 +58,6 @@ const PAUSED_CHECK_MS = 1000
 const FENCED_RETRY_MS = 500
 /** How long a verdict on "is this URL the gateway itself" is kept before resolving the name again. */
 const SELF_CHECK_MS = 30_000
-
-/** Delay before retry `attempt` (1 = after the first failure): doubled each time, capped, half of it random. */
-export function backoffMs (attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 30))
-  return Math.round(ceiling / 2 + random() * ceiling / 2)
-}
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -191,7 +186,7 @@ export class EndpointWorker {
       if (!await this.save(paused ? { status, paused } : { status }, signal)) return
       if (paused) log.warn({ webhook: this.name, failingSince, error: result.error }, 'webhook paused after failing too long')
       else if (attempt === 1) log.warn({ webhook: this.name, error: result.error, outcome: result.outcome }, 'webhook delivery failed; retrying')
-      if (!paused) await sleep(backoffMs(attempt, settings.retryBaseMs, settings.retryMaxMs, this.deps.random), undefined, { signal }).catch(() => {})
+      if (!paused) await sleep(backoffDelay(attempt, { baseMs: settings.retryBaseMs, capMs: settings.retryMaxMs, random: this.deps.random }), undefined, { signal }).catch(() => {})
     }
   }
 
@@ -233,7 +228,7 @@ export class EndpointWorker {
         return await read()
       } catch (err) {
         if (attempt === 1) this.deps.log.warn({ err, webhook: this.name }, 'webhook worker cannot read the store; retrying')
-        await sleep(backoffMs(attempt, 200, 5000, this.deps.random), undefined, { signal }).catch(() => {})
+        await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 5000, random: this.deps.random }), undefined, { signal }).catch(() => {})
       }
     }
     return undefined

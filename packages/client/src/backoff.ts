@@ -1,20 +1,29 @@
-/** Reconnection pauses: exponential, capped, then jittered. */
+/**
+ * Exponential backoff with jitter: the one schedule of every retry loop, the client's reconnections and the
+ * gateway's own (the poller after failed polls, the upstream client between attempts, the webhook workers),
+ * which imports it from this package. Pure, free of Node and browser APIs.
+ */
 
 export interface BackoffOptions {
-  /** First pause, ms. @default 500 */
+  /** The pause before the first retry, before jitter. @default 500 */
   baseMs?: number
-  /** Longest pause, ms: the cap applies before the jitter. @default 15000 */
+  /** Longest pause, before jitter: the cap applies first, so it bounds every pause. @default 15000 */
   capMs?: number
-  /** `equal`: between half the capped value and all of it; `full`: between 0 and all. @default 'equal' */
+  /**
+   * `equal` waits between half the capped value and all of it, so a retry never comes at once; `full` between
+   * 0 and all of it, which spreads callers that failed together the most. @default 'equal'
+   */
   jitter?: 'equal' | 'full'
 }
 
 /**
- * The pause before reconnection attempt `attempt` (1, 2, ...): `min(cap, base * 2^(attempt-1))`, then
- * jittered, so clients dropped together do not come back together, and the cap bounds every pause.
+ * The pause before retry `attempt` (1 = after the first failure): `baseMs` doubled per attempt, capped at
+ * `capMs`, then jittered, so callers that failed together do not come back together. Whole milliseconds,
+ * rounded up: a pause is never shorter than the jittered value. `random` (in [0, 1)) is for tests.
  */
 export function backoffDelay (attempt: number, opts: BackoffOptions & { random?: () => number } = {}): number {
   const { baseMs = 500, capMs = 15_000, jitter = 'equal', random = Math.random } = opts
-  const capped = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))
-  return Math.round(jitter === 'full' ? random() * capped : capped / 2 + random() * capped / 2)
+  // The exponent stops at 30: past it every base is far over any cap, and 2 ** n stays finite.
+  const capped = Math.min(capMs, baseMs * 2 ** Math.min(Math.max(0, attempt - 1), 30))
+  return Math.ceil(jitter === 'full' ? random() * capped : capped / 2 + random() * capped / 2)
 }

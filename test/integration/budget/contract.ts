@@ -1,10 +1,11 @@
 /**
- * The budget ledger contract (DESIGN §3), run against both engines. `open()` returns ledgers that share
+ * The budget ledger contract (src/budget/types.ts), run against both engines. `open()` returns ledgers that share
  * state: for Redis each is a separate connection, as separate gateway instances would be.
  */
 import { describe, expect, it } from 'vitest'
-import { SAME_WINDOW_SLACK_MS, WINDOW_MS } from '../../../src/budget/window.ts'
+import { SAME_WINDOW_SLACK_MS } from '../../../src/budget/window.ts'
 import type { BudgetLedger, LedgerOptions } from '../../../src/budget/types.ts'
+import { WINDOW_MS } from '../../../src/contract/hourly-window.ts'
 
 export interface LedgerHarness {
   open: (opts?: LedgerOptions) => BudgetLedger

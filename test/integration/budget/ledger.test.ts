@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { inject } from 'vitest'
-import { budgetKeys } from '../../../src/store/keys.ts'
+import { budgetKeys } from '../../../src/store/redis-keys.ts'
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts'
 import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
 import type { BudgetLedger } from '../../../src/budget/types.ts'

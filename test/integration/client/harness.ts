@@ -19,7 +19,7 @@ import { redisFixture } from '../store/helpers.ts'
 
 const MAIN = fileURLToPath(new URL('./gateway-main.ts', import.meta.url))
 
-/** An entry of the keys file (src/keys.ts). */
+/** An entry of the keys file (src/client-keys.ts). */
 export interface KeyEntry { key: string, name: string, leagues?: number[] | '*', max_connections?: number, allowed_origins?: string[] | '*' }
 
 export interface GatewayProcess {

@@ -111,13 +111,14 @@ describe('@touchline/client installed from its tarball', () => {
     const scored = app(dir, ['goals', gw.url, 'demo', String(celtic.fixture.home.id), '3'], (line) => {
       if (line.ready === undefined) return
       // Live: two goals in Celtic's match (one each way, one a penalty), one in another match, then a card.
-      void (async () => {
+      const play = async (): Promise<void> => {
         await celtic.goal('home', 'D. Maeda', 20)
         await hearts.goal('away', 'M. Boyle', 21)
         await celtic.goal('away', 'R. Watson', 22, 'PENALTY')
         await celtic.card('home', 'C. McGregor', 23)
         await celtic.goal('home', 'L. Kuhn', 24)
-      })()
+      }
+      play().catch((err: unknown) => { throw err })
     })
     const lines = await scored
     expect(lines.at(-1)?.goals).toEqual([

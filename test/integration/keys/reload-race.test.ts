@@ -5,7 +5,7 @@
  * the new keys still apply.
  */
 import { describe, expect, it } from 'vitest'
-import { createKeyRing } from '../../../src/keys.ts'
+import { createKeyRing } from '../../../src/client-keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { eventually, WsTestClient } from '../../helpers/ws-client.ts'

@@ -7,7 +7,8 @@ import { Redis } from 'ioredis'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
 import { createMemoryCache, createRedisCache, type ResponseCache } from '../../../src/passthrough/cache.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
-import { createMemoryQuota, createRedisQuota, QUOTA_WINDOW_MS, type QuotaStore } from '../../../src/passthrough/quota.ts'
+import { createMemoryQuota, createRedisQuota, type QuotaStore } from '../../../src/passthrough/quota.ts'
+import { WINDOW_MS } from '../../../src/contract/hourly-window.ts'
 import { cleanRedis } from './harness.ts'
 
 const T0 = Date.UTC(2026, 10, 21, 20, 0, 0)
@@ -53,8 +54,8 @@ for (const [name, make] of engines) {
       expect(refused.state.resetsInSeconds, 'fixed window: counts down from the first request').toBe(2400)
       expect((await quota.take('k1', 'Player', 3, T0)).allowed, 'entities have separate windows').toBe(true)
       expect((await quota.take('k2', 'Team', 3, T0)).allowed, 'keys have separate windows').toBe(true)
-      const next = await quota.take('k1', 'Team', 3, T0 + QUOTA_WINDOW_MS)
-      expect(next).toMatchObject({ allowed: true, state: { used: 1, windowStart: T0 + QUOTA_WINDOW_MS } })
+      const next = await quota.take('k1', 'Team', 3, T0 + WINDOW_MS)
+      expect(next).toMatchObject({ allowed: true, state: { used: 1, windowStart: T0 + WINDOW_MS } })
     })
 
     it('refunds within the same window only', async () => {
@@ -63,10 +64,10 @@ for (const [name, make] of engines) {
       await quota.take('k', 'Venue', 5, T0)
       await quota.refund('k', 'Venue', a.state.windowStart)
       expect((await quota.take('k', 'Venue', 5, T0)).state.used).toBe(2)
-      const later = await quota.take('k', 'Venue', 5, T0 + QUOTA_WINDOW_MS)
+      const later = await quota.take('k', 'Venue', 5, T0 + WINDOW_MS)
       await quota.refund('k', 'Venue', a.state.windowStart)
       expect(later.state.used).toBe(1)
-      expect((await quota.take('k', 'Venue', 5, T0 + QUOTA_WINDOW_MS)).state.used, 'a stale refund changed nothing').toBe(2)
+      expect((await quota.take('k', 'Venue', 5, T0 + WINDOW_MS)).state.used, 'a stale refund changed nothing').toBe(2)
     })
 
     it('lists the open windows of a key for /my/usage', async () => {

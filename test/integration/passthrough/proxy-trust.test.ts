@@ -1,5 +1,5 @@
 /**
- * TOUCHLINE_TRUST_PROXY (DESIGN §2): the per-IP connection limit counts the socket's address, whatever
+ * TOUCHLINE_TRUST_PROXY (docs/settings.md): the per-IP connection limit counts the socket's address, whatever
  * `X-Forwarded-For` a client sends, unless the operator says a proxy in front sets it; then it counts the
  * client address the proxy reports. Built with the real app (buildApp) and hub on a free port, with a
  * per-IP burst of 2 and no refill during the test.
@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { buildApp } from '../../../src/app.ts'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
 import { createHub } from '../../../src/fanout/hub.ts'
-import { createKeyRing } from '../../../src/keys.ts'
+import { createKeyRing } from '../../../src/client-keys.ts'
 import { createMetrics } from '../../../src/metrics.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { createUpstreamClient } from '../../../src/upstream/index.ts'

@@ -8,13 +8,14 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, type BudgetLedger } from '../../../src/budget/index.ts'
-import { SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
-import { LIVE_INCLUDES, createPoller, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
+import { createPoller, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
 import { LIVESCORES_WINDOW_SECONDS } from '../../../src/provider/sim/engine.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { createUpstreamClient, type CallInfo } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule } from '../../helpers/http-proxy.ts'
+import { LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
+import { SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 
 const SPEED = 60
 /** When a fixture enters the embedded provider's feed: 15 match minutes before kick-off. */

@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
-import { LIVE_INCLUDES } from '../../../src/poller/poller.ts'
-import { parseFixtures } from '../../../src/upstream/schemas.ts'
+import { parseFixtures, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { counterValue, startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 
 const redisUrl = inject('redisUrl')

@@ -6,7 +6,7 @@
  */
 import type { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore, StoreFilter } from '../../../src/store/types.ts'

@@ -1,10 +1,10 @@
 /**
  * Subscriptions by team, by kind of change and for every league of the key (`leagues: "*"`), over real
- * sockets and HTTP, with the scope rules of DESIGN §4. Every frame received and every response is checked
+ * sockets and HTTP, with the scope rules of the live protocol (docs/protocol.md). Every frame received and every response is checked
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
 import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/wire/model.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { request } from 'undici'
 import { createUpstreamClient } from '../../../src/upstream/client.ts'
-import { UpstreamError } from '../../../src/upstream/errors.ts'
+import { UpstreamError } from '../../../src/upstream/upstream-errors.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { NO_RESULTS, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 

@@ -1,7 +1,7 @@
 /** Test helpers for the store suites: a Redis harness on a unique prefix, key cleanup, polling waits. */
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { createKeys } from '../../../src/store/keys.ts'
+import { storeKeys } from '../../../src/store/redis-keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
@@ -17,7 +17,7 @@ export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<
 
 /** Deletes every key under `prefix`: our stand-in for FLUSHDB, which would hit others sharing this Redis. */
 export async function deletePrefix (redis: Redis, prefix: string): Promise<void> {
-  await deleteMatching(redis, createKeys(prefix).pattern)
+  await deleteMatching(redis, storeKeys(prefix).pattern)
 }
 
 /** Redis stores sharing one fresh prefix, each on its own connection, as separate processes would be. */

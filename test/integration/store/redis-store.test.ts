@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import { expect, inject, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
-import { createKeys } from '../../../src/store/keys.ts'
+import { storeKeys } from '../../../src/store/redis-keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
 import { redisFixture, waitFor } from './helpers.ts'
@@ -38,10 +38,10 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   expect(received.map((r) => r.fixture_id)).toEqual([1, 2, 3, 4, 5, 6])
 })
 
-it('writes only the keys built by keys.ts and announces each cursor on the changes channel', async () => {
+it('writes only the keys built by redis-keys.ts and announces each cursor on the changes channel', async () => {
   const env = redisFixture(inject('redisUrl'))
   onTestFinished(env.cleanup)
-  const keys = createKeys(env.prefix)
+  const keys = storeKeys(env.prefix)
   const sub = env.admin.duplicate()
   onTestFinished(async () => { await sub.quit() })
   const announced: string[] = []

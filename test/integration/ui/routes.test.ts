@@ -11,7 +11,7 @@ import { corsRoutes } from '../../../src/http/cors.ts'
 import { feedRoutes } from '../../../src/http/feeds.ts'
 import { statusRoutes } from '../../../src/http/status.ts'
 import { uiRoutes } from '../../../src/http/ui.ts'
-import { createKeyRing, type ClientKey } from '../../../src/keys.ts'
+import { createKeyRing, type ClientKey } from '../../../src/client-keys.ts'
 import { createMetrics } from '../../../src/metrics.ts'
 import { createStore } from '../../../src/store/index.ts'
 

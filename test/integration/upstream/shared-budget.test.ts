@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
-import { budgetKeys } from '../../../src/store/keys.ts'
+import { budgetKeys } from '../../../src/store/redis-keys.ts'
 import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
 import type { BudgetLedger } from '../../../src/budget/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/client.ts'

@@ -5,7 +5,7 @@
  * long is paused and resumes; a URL that reaches the gateway itself is refused.
  */
 import { expect, inject, it } from 'vitest'
-import { webhookKeys } from '../../../src/store/keys.ts'
+import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { applier } from '../push/harness.ts'
 import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
@@ -41,7 +41,7 @@ it('delivers every change of a simulated match day in log order, signed, to two 
   const got = acknowledged(receiver, 'goals') as unknown as Array<{ cursor: string, changes: Array<{ kind: string }> }>
   expect(got.map((f) => f.cursor)).toEqual(goals.map((r) => r.cursor))
   expect(got.every((f) => f.changes.every((c) => c.kind === 'score_changed'))).toBe(true)
-  // Batches of at most 50 changes, headers as DESIGN §5 names them.
+  // Batches of at most 50 changes, headers as docs/webhooks.md names them.
   expect(Math.max(...receiver.requests.map((q) => q.body.data?.length ?? 0))).toBeLessThanOrEqual(50)
   const h = receiver.requests[0]!.headers
   expect(h['content-type']).toBe('application/json')

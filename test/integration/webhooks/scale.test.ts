@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, inject, it } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
-import { webhookKeys } from '../../../src/store/keys.ts'
+import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { spawnGateway } from '../ops/gateway-process.ts'
 import { applier } from '../push/harness.ts'
 import { startUpstream } from '../resilience/harness.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { budgetKeys } from '../../../src/store/keys.ts'
+import { budgetKeys } from '../../../src/store/redis-keys.ts'
 
 describe('budgetKeys', () => {
   it('puts every ledger key under the prefix and one hash tag', () => {

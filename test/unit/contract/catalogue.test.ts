@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ENDPOINTS, ENDPOINT_FEATURES } from '../../../src/contract/endpoints.ts'
-import { ErrorCode, matchEndpoint, parseQuery, singleValues } from '../../../src/contract/query.ts'
+import { UpstreamInternalCode, matchEndpoint, parseQuery, singleValues } from '../../../src/contract/query.ts'
 
 const REAL_PATHS = new URL('../../fixtures/upstream/real-paths.md', import.meta.url)
 
@@ -101,7 +101,7 @@ describe('catalogue: includes', () => {
     })
   }
 
-  it('response keys of camelCase includes are lower-cased (upstream-facts §0.8)', () => {
+  it('response keys of camelCase includes are lower-cased, as on the real API', () => {
     const parsed = parseQuery(endpointOf('/football/livescores'), { include: 'weatherReport;tvStations;lineups.details' })
     if (!parsed.ok) throw new Error('refused')
     expect(parsed.query.includes.map((n) => n.key)).toEqual(['weatherreport', 'tvstations', 'lineups'])
@@ -116,7 +116,7 @@ describe('catalogue: includes', () => {
   it('an include that does not exist is still 400 with code 5001', () => {
     const parsed = parseQuery(endpointOf('/football/livescores'), { include: 'noSuchThing' })
     expect(parsed.ok).toBe(false)
-    if (!parsed.ok) expect(parsed.error.code).toBe(ErrorCode.INCLUDE_NOT_FOUND)
+    if (!parsed.ok) expect(parsed.error.code).toBe(UpstreamInternalCode.INCLUDE_NOT_FOUND)
   })
 
   it('entity includes of teams, players, seasons are accepted', () => {
@@ -159,7 +159,7 @@ describe('query rules: repeated parameters, cursors, deep offset pages', () => {
     const deep = parseQuery(countries, { per_page: '50', page: '402' })
     expect(deep.ok).toBe(false)
     if (!deep.ok) {
-      expect(deep.error.code).toBe(ErrorCode.PAGINATION_LIMIT)
+      expect(deep.error.code).toBe(UpstreamInternalCode.PAGINATION_LIMIT)
       expect(deep.error.body.message).toMatch(/cursor/)
     }
     expect(parseQuery(countries, { page: '802' }).ok).toBe(false)

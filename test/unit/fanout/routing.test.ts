@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { Connection } from '../../../src/fanout/connection.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
 import { SubscriptionIndex } from '../../../src/fanout/subscriptions.ts'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { cacheKey, SnapshotCache } from '../../../src/fanout/snapshot-cache.ts'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { fixture } from '../../integration/store/fixture.ts'

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createKeyRing, demoKeys, KeysFileError, leagueAllowed, loadKeysFile, originAllowed } from '../../../src/keys.ts'
+import { createKeyRing, demoKeys, KeysFileError, leagueAllowed, loadKeysFile, originAllowed } from '../../../src/client-keys.ts'
 
 function file (content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'tl-keys-'))

@@ -6,7 +6,7 @@
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
-import { createKeyRing } from '../../../src/keys.ts'
+import { createKeyRing } from '../../../src/client-keys.ts'
 import { createMemoryCache, createMemoryQuota, createPassthrough } from '../../../src/passthrough/index.ts'
 import type { LiveSource } from '../../../src/passthrough/live.ts'
 import type { RawResponse, UpstreamClient } from '../../../src/upstream/index.ts'

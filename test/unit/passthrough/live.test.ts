@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { matchEndpoint, parseQuery } from '../../../src/contract/query.ts'
 import { createLiveMirror } from '../../../src/passthrough/live.ts'
 import { shapeLive } from '../../../src/passthrough/live-shape.ts'
-import { LIVE_INCLUDES } from '../../../src/poller/poller.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
+import { LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 
 const fixture = (id: number, stateId: number, leagueId = 271): Record<string, unknown> => ({
   id,
@@ -78,7 +78,7 @@ describe('shapeLive', () => {
   })
 
   it('applies select, timezone, base filters and order', () => {
-    // The id and relation keys stay, as the upstream adds them (upstream-facts §6); other fields go.
+    // The id and relation keys stay, as the upstream adds them (docs/upstream.md, "Quirks of the real API"); other fields go.
     expect(shapeLive(fixtures, query({ select: 'name' }))?.[0]).toEqual({ id: 1, name: 'Match 1', league_id: 271, state_id: 2, starting_at_timestamp: 1795291200 })
     expect(shapeLive(fixtures, query({ timezone: 'Europe/Copenhagen' }))?.[0]?.starting_at).toBe('2026-11-21 21:00:00')
     expect(shapeLive(fixtures, query({ filters: 'fixtureLeagues:501' }))?.map((f) => f.id)).toEqual([2])

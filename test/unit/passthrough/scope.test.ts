@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { matchEndpoint, parseQuery } from '../../../src/contract/query.ts'
-import type { ClientKey } from '../../../src/keys.ts'
+import type { ClientKey } from '../../../src/client-keys.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { createLeagueIndex } from '../../../src/passthrough/league-index.ts'
 import { leagueRefs, narrowFilters, scopeEntry, scopeLookup } from '../../../src/passthrough/scope.ts'

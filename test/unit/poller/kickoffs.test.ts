@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
-import { createKickoffSchedule, FEED_LEAD_MS, kickoffListRequest, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
-import { nextPace, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
+import { createKickoffSchedule, kickoffListRequest, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
+import { nextPace } from '../../../src/poller/pacing.ts'
+import { SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
+import { FEED_LEAD_MS } from '../../../src/contract/livescores.ts'
 
 const NOW = Date.parse('2026-11-24T14:10:00Z')
 const MIN = 60_000

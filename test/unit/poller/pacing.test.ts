@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
-import { nextPace, pollerFloor, pollerNeed, reserveCount, SLOWEST_POLL_MS } from '../../../src/poller/pacing.ts'
+import { nextPace } from '../../../src/poller/pacing.ts'
+import { pollerFloor, pollerNeed, reserveCount, SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 
 const NOW = 1_800_000_000_000
 const opts = { reserve: 0.2, floorMs: 1000, ceilingMs: SLOWEST_POLL_MS }

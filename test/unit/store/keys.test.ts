@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createKeys, DEFAULT_PREFIX } from '../../../src/store/keys.ts'
+import { storeKeys, DEFAULT_PREFIX } from '../../../src/store/redis-keys.ts'
 
 /** The part of a key Redis Cluster hashes: the first `{...}` with content, else the whole key. */
 function hashTag (key: string): string {
@@ -10,7 +10,7 @@ function hashTag (key: string): string {
 
 describe('store keys', () => {
   it('builds every key from the default prefix tl:', () => {
-    const keys = createKeys()
+    const keys = storeKeys()
     expect(DEFAULT_PREFIX).toBe('tl:')
     expect(keys.meta).toBe('tl:{store}:meta')
     expect(keys.log).toBe('tl:{store}:log')
@@ -24,28 +24,28 @@ describe('store keys', () => {
   })
 
   it('puts every key the apply script touches in one cluster slot', () => {
-    const keys = createKeys('x:')
+    const keys = storeKeys('x:')
     const touched = [keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(271), keys.liveLeague(501)]
     expect(new Set(touched.map(hashTag))).toEqual(new Set(['store']))
   })
 
   it('derives league sets from liveLeaguePrefix, which the Lua scripts extend with a stored league id', () => {
-    const keys = createKeys()
+    const keys = storeKeys()
     expect(keys.liveLeague(501)).toBe(`${keys.liveLeaguePrefix}501`)
   })
 
   it('keeps deployments with different prefixes apart and matches them with pattern', () => {
-    const a = createKeys('tl-test-a:')
-    const b = createKeys('tl-test-b:')
+    const a = storeKeys('tl-test-a:')
+    const b = storeKeys('tl-test-b:')
     expect(a.log).not.toBe(b.log)
     expect(a.log.startsWith(a.pattern.slice(0, -1))).toBe(true)
     expect(b.lease('poller').startsWith(a.pattern.slice(0, -1))).toBe(false)
   })
 
   it('rejects prefixes with braces or glob characters', () => {
-    expect(() => createKeys('tl:{x}:')).toThrow(TypeError)
-    expect(() => createKeys('tl*')).toThrow(TypeError)
-    expect(() => createKeys('tl?')).toThrow(TypeError)
-    expect(() => createKeys('tl[')).toThrow(TypeError)
+    expect(() => storeKeys('tl:{x}:')).toThrow(TypeError)
+    expect(() => storeKeys('tl*')).toThrow(TypeError)
+    expect(() => storeKeys('tl?')).toThrow(TypeError)
+    expect(() => storeKeys('tl[')).toThrow(TypeError)
   })
 })

@@ -5,7 +5,7 @@ import { createUpstreamClient, type CallInfo, type UpstreamClient, type Upstream
 import {
   parseRetryAfter, UpstreamBadRequestError, UpstreamError, UpstreamForbiddenError, UpstreamNetworkError, UpstreamNotFoundError,
   UpstreamRateLimitedError, UpstreamServerError, UpstreamTimeoutError, UpstreamUnauthorizedError
-} from '../../../src/upstream/errors.ts'
+} from '../../../src/upstream/upstream-errors.ts'
 import { envelope, rateLimit, refusedBaseUrl, startServer, type TestServer } from './client-server.ts'
 
 const TOKEN = 'tl-test-token-9d8e7f'
@@ -39,7 +39,7 @@ afterEach(async () => {
   await server.close()
 })
 
-describe('upstream client: status mapping (spec part 7), no retry on 4xx', () => {
+describe('upstream client: status mapping (each error status to its typed error), no retry on 4xx', () => {
   it('maps 400 with its errors object and internal code', async () => {
     server.on(PATH, { status: 400, body: { message: 'Include not found.', code: 5001, errors: { include: ['"foo" does not exist'] } } })
     const err = await failure(open().get(PATH, { include: 'foo' }))

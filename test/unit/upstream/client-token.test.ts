@@ -7,7 +7,7 @@ import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts'
 import { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from '../../../src/upstream/client.ts'
-import { UpstreamError } from '../../../src/upstream/errors.ts'
+import { UpstreamError } from '../../../src/upstream/upstream-errors.ts'
 import { envelope, refusedBaseUrl, startServer, type Reply, type TestServer } from './client-server.ts'
 
 const TOKEN = 'sekret-7Hq2xZ9v'

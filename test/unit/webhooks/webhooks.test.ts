@@ -5,11 +5,11 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
-import { KeysFileSchema } from '../../../src/keys.ts'
+import { KeysFileSchema } from '../../../src/client-keys.ts'
 import { loggerOptions } from '../../../src/logger.ts'
 import { selfTarget } from '../../../src/webhooks/post.ts'
 import { signWebhook, verifyWebhook } from '../../../src/webhooks/signature.ts'
-import { backoffMs } from '../../../src/webhooks/worker.ts'
+import { backoffDelay } from '@touchline/client'
 
 const SECRET = 'whsec-0123456789abcdef'
 const NOW = Date.parse('2026-11-24T20:00:00Z')
@@ -44,10 +44,10 @@ describe('signatures', () => {
 
 describe('retry schedule', () => {
   it('doubles per attempt up to the cap, with up to half of each delay random', () => {
-    expect([1, 2, 3, 4].map((n) => backoffMs(n, 1000, 60_000, () => 1))).toEqual([1000, 2000, 4000, 8000])
-    expect([1, 2, 3].map((n) => backoffMs(n, 1000, 60_000, () => 0))).toEqual([500, 1000, 2000])
-    expect(backoffMs(20, 1000, 60_000, () => 1)).toBe(60_000)
-    expect(backoffMs(1000, 1000, 60_000, () => 0.5)).toBe(45_000)
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n, { baseMs: 1000, capMs: 60_000, random: () => 1 }))).toEqual([1000, 2000, 4000, 8000])
+    expect([1, 2, 3].map((n) => backoffDelay(n, { baseMs: 1000, capMs: 60_000, random: () => 0 }))).toEqual([500, 1000, 2000])
+    expect(backoffDelay(20, { baseMs: 1000, capMs: 60_000, random: () => 1 })).toBe(60_000)
+    expect(backoffDelay(1000, { baseMs: 1000, capMs: 60_000, random: () => 0.5 })).toBe(45_000)
   })
 })
 

@@ -38,28 +38,7 @@ export function mount (host, config) {
   if (config.theme === 'light' || config.theme === 'dark') host.dataset.theme = config.theme
 
   const titleText = config.title ?? (fixtures.length > 0 && leagues.length === 0 ? 'Live match' : 'Live scores')
-  const title = h('h2', { class: 'tlw-title', text: titleText })
-  const state = h('span', { class: 'tlw-conn-label', text: STATUS.connecting })
-  const conn = h('span', { class: 'tlw-conn', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state)
-  const boardEl = h('div', { class: 'tl-list' })
-  const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match in play right now.' })
-  const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
-  const message = h('p', { class: 'tlw-message', hidden: true })
-  const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
-  const frame = h('section', { class: 'tlw', 'aria-label': titleText },
-    h('header', { class: 'tlw-head' }, title, conn),
-    message, later, boardEl, empty,
-    h('footer', { class: 'tlw-foot' }, h('a', { href: config.base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
-    announcer)
-  const sheets = ['lib/card.css', 'widget/widget.css'].map((path) => h('link', { rel: 'stylesheet', href: `${config.base}/${path}` }))
-  // CSSOM, not a style attribute: a host page's CSP may forbid inline style attributes.
-  frame.style.visibility = 'hidden'
-  root.replaceChildren(...sheets, frame)
-  // Shown once styled (or after 2 s whatever happens), never as a flash of unstyled markup.
-  let pending = sheets.length
-  const show = () => { if (--pending <= 0) frame.style.removeProperty('visibility') }
-  for (const link of sheets) { link.addEventListener('load', show); link.addEventListener('error', show) }
-  setTimeout(() => { pending = 0; show() }, 2000)
+  const { frame, title, state, conn, boardEl, empty, later, message, announcer } = render(root, config.base, titleText)
 
   /** @type {Map<number, import('../lib/leagues.js').League>} */
   const names = new Map()
@@ -162,4 +141,37 @@ export function mount (host, config) {
   }
   feed.start()
   return feed
+}
+
+/**
+ * Builds the widget's markup in `root`, hidden until its stylesheets are loaded (or after 2 s whatever
+ * happens), so it never flashes unstyled; returns the elements the widget updates.
+ * @param {ShadowRoot} root
+ * @param {string} base the gateway's URL
+ * @param {string} titleText
+ */
+function render (root, base, titleText) {
+  const title = h('h2', { class: 'tlw-title', text: titleText })
+  const state = h('span', { class: 'tlw-conn-label', text: STATUS.connecting })
+  const conn = h('span', { class: 'tlw-conn', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state)
+  const boardEl = h('div', { class: 'tl-list' })
+  const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match in play right now.' })
+  const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
+  const message = h('p', { class: 'tlw-message', hidden: true })
+  const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
+  const frame = h('section', { class: 'tlw', 'aria-label': titleText },
+    h('header', { class: 'tlw-head' }, title, conn),
+    message, later, boardEl, empty,
+    h('footer', { class: 'tlw-foot' }, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
+    announcer)
+  const sheets = ['lib/card.css', 'widget/widget.css'].map((path) => h('link', { rel: 'stylesheet', href: `${base}/${path}` }))
+  // CSSOM, not a style attribute: a host page's CSP may forbid inline style attributes.
+  frame.style.visibility = 'hidden'
+  root.replaceChildren(...sheets, frame)
+  // Shown once styled (or after 2 s whatever happens), never as a flash of unstyled markup.
+  let pending = sheets.length
+  const show = () => { if (--pending <= 0) frame.style.removeProperty('visibility') }
+  for (const link of sheets) { link.addEventListener('load', show); link.addEventListener('error', show) }
+  setTimeout(() => { pending = 0; show() }, 2000)
+  return { frame, title, state, conn, boardEl, empty, later, message, announcer }
 }

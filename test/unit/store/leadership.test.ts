@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startLeadership, type Leader } from '../../../src/poller/leader.ts'
+import { startLeadership, type Leader } from '../../../src/store/leadership.ts'
 import { createLease, type Lease } from '../../../src/store/index.ts'
 
 const log = pino({ level: 'silent' })

@@ -1,5 +1,5 @@
 /**
- * Leadership over Redis (DESIGN §7): exactly one instance polls. The holder renews its lease every
+ * Leadership over Redis (docs/architecture.md, "Scale-out"): exactly one instance polls. The holder renews its lease every
  * `renewMs` and runs the poller; a follower tries to take it every `campaignMs`. When the holder dies, its
  * lease expires after `ttlMs` and a follower takes over within `ttlMs + campaignMs`.
  *
@@ -18,7 +18,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
-import type { Lease } from '../store/index.ts'
+import type { Lease } from './index.ts'
 
 export interface LeaderOptions {
   lease: Lease

@@ -1,7 +1,7 @@
 /**
- * The error bodies of spec part 7 and the rate-limit parts of the envelope (2.4, 8.2 rule 8), in the
- * upstream's exact shapes: written by the embedded provider and, with its own wording, by the REST
- * passthrough. Only the 429 body carries `rate_limit` (spec 7 rule 2).
+ * The upstream's error bodies and the rate-limit parts of its envelope, in their exact shapes
+ * (docs/upstream.md, "Errors" and "Rate limits"): written by the embedded provider and, with its own
+ * wording, by the REST passthrough. Only the 429 body carries `rate_limit`.
  */
 import type { RateLimitBody } from './envelope.ts'
 
@@ -33,11 +33,11 @@ export interface BucketReport {
 export const rateLimitBody = (b: BucketReport): RateLimitBody =>
   ({ resets_in_seconds: b.resetsInSeconds, remaining: b.remaining, requested_entity: b.entity })
 
-/** `x-ratelimit-*` headers; they equal the body's numbers (spec 8.2 rule 8). */
+/** `x-ratelimit-*` headers; they equal the body's numbers. */
 export const rateLimitHeaders = (b: BucketReport): Record<string, string> =>
   ({ 'x-ratelimit-limit': String(b.limit), 'x-ratelimit-remaining': String(b.remaining) })
 
-/** The 429 body (spec 7) and its headers, `retry-after` included. */
+/** The 429 body and its headers, `retry-after` included. */
 export function tooManyRequestsReply (b: BucketReport, retryAfter: number, message: string): { body: ErrorBody, headers: Record<string, string> } {
   return {
     body: {

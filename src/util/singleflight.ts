@@ -3,7 +3,7 @@
  * identical cache misses make one upstream call. Kept in-process even over Redis: a cross-instance lock
  * would add a round trip to every miss to save at most one call per instance per TTL.
  */
-export interface Flight<T> {
+interface Flight<T> {
   value: T
   /** True for the callers that joined a flight another caller started. */
   shared: boolean

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSingleFlight } from '../../../src/passthrough/singleflight.ts'
+import { createSingleFlight } from '../../../src/util/singleflight.ts'
 
 describe('singleflight', () => {
   it('runs one call per key for concurrent callers and forgets it once settled', async () => {

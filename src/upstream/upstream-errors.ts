@@ -1,31 +1,30 @@
 /**
- * Typed upstream failures with stable codes (STYLE rule 3): callers branch on `code` or `instanceof`,
- * never on message text. One class per status of spec part 7, plus transport failures.
+ * Typed upstream failures, each with its stable TL_ERR_UPSTREAM_* code from the gateway's catalogue
+ * (src/errors.ts): callers branch on `code` or `instanceof`, never on message text. One class per error
+ * status the upstream answers with (docs/upstream.md, "Errors"), plus transport failures.
  *
  * No error ever carries the upstream token: messages are built from the request path, which the client
  * renders without `api_token` (and passes through `redactUrl` on top), and any text copied from an
  * upstream body goes through the client's `scrub` first. Raw bodies are not kept on the error.
  */
+import { AppError, ErrorCodes } from '../errors.ts'
 import { redactUrl } from '../logger.ts'
 import { parseErrorBody, TooManyRequestsBodySchema } from './schemas.ts'
 
+/** The upstream's failures by kind: their codes are the TL_ERR_UPSTREAM_* of the gateway's catalogue. */
 export const UpstreamErrorCode = {
-  BadRequest: 'TL_ERR_UPSTREAM_BAD_REQUEST',
-  Unauthorized: 'TL_ERR_UPSTREAM_UNAUTHORIZED',
-  Forbidden: 'TL_ERR_UPSTREAM_FORBIDDEN',
-  NotFound: 'TL_ERR_UPSTREAM_NOT_FOUND',
-  RateLimited: 'TL_ERR_UPSTREAM_RATE_LIMITED',
-  Server: 'TL_ERR_UPSTREAM_SERVER',
-  /** Any other status the client does not expect (3xx, 405, 410, ...). */
-  Http: 'TL_ERR_UPSTREAM_HTTP',
-  /** A 2xx whose body is not JSON or not an envelope. */
-  BadResponse: 'TL_ERR_UPSTREAM_BAD_RESPONSE',
-  Timeout: 'TL_ERR_UPSTREAM_TIMEOUT',
-  Network: 'TL_ERR_UPSTREAM_NETWORK',
-  /** The caller's signal fired or the client was closed. */
-  Aborted: 'TL_ERR_UPSTREAM_ABORTED',
-  /** A paginated walk did not end within its page cap. */
-  Pagination: 'TL_ERR_UPSTREAM_PAGINATION'
+  BadRequest: ErrorCodes.UPSTREAM_BAD_REQUEST,
+  Unauthorized: ErrorCodes.UPSTREAM_UNAUTHORIZED,
+  Forbidden: ErrorCodes.UPSTREAM_FORBIDDEN,
+  NotFound: ErrorCodes.UPSTREAM_NOT_FOUND,
+  RateLimited: ErrorCodes.UPSTREAM_RATE_LIMITED,
+  Server: ErrorCodes.UPSTREAM_SERVER,
+  Http: ErrorCodes.UPSTREAM_HTTP,
+  BadResponse: ErrorCodes.UPSTREAM_BAD_RESPONSE,
+  Timeout: ErrorCodes.UPSTREAM_TIMEOUT,
+  Network: ErrorCodes.UPSTREAM_NETWORK,
+  Aborted: ErrorCodes.UPSTREAM_ABORTED,
+  Pagination: ErrorCodes.UPSTREAM_PAGINATION
 } as const
 export type UpstreamErrorCodeValue = typeof UpstreamErrorCode[keyof typeof UpstreamErrorCode]
 
@@ -43,8 +42,8 @@ export interface UpstreamErrorOptions {
   cause?: unknown
 }
 
-export class UpstreamError extends Error {
-  readonly code: UpstreamErrorCodeValue
+export class UpstreamError extends AppError {
+  declare readonly code: UpstreamErrorCodeValue
   readonly status: number | undefined
   readonly entity: string | undefined
   readonly path: string | undefined
@@ -55,9 +54,8 @@ export class UpstreamError extends Error {
 
   constructor (code: UpstreamErrorCodeValue, message: string, retryable: boolean, opts: UpstreamErrorOptions = {}) {
     // redactUrl again here: a second line of defence for messages built anywhere from a URL.
-    super(redactUrl(message), opts.cause === undefined ? undefined : { cause: opts.cause })
+    super(code, redactUrl(message), opts.cause === undefined ? undefined : { cause: opts.cause })
     this.name = new.target.name
-    this.code = code
     this.retryable = retryable
     this.status = opts.status
     this.entity = opts.entity
@@ -68,7 +66,7 @@ export class UpstreamError extends Error {
 }
 
 export class UpstreamBadRequestError extends UpstreamError {
-  /** Parameter name to problems, as the spec's 400 body gives them (scrubbed). */
+  /** Parameter name to problems, as the upstream's 400 body gives them (scrubbed). */
   readonly errors: Record<string, string[]>
   constructor (message: string, errors: Record<string, string[]>, opts: UpstreamErrorOptions) {
     super(UpstreamErrorCode.BadRequest, message, false, opts)

@@ -1,6 +1,7 @@
 /**
- * Identifiers the passthrough derives from what clients send; the Redis keys themselves are built in
- * src/store/keys.ts (one module for every key, STYLE rule 4).
+ * Digests the passthrough derives from what clients send, so that neither a long request nor a client key
+ * is written into a Redis key as it is. The Redis keys themselves are built in src/store/redis-keys.ts,
+ * the one module that writes key strings.
  */
 import { createHash } from 'node:crypto'
 

@@ -1,9 +1,10 @@
 /**
- * Every Redis key and channel the store uses, built from one prefix (STYLE rule 4, like bullmq's
- * queue-keys.ts). No other file writes a key string by hand; Lua scripts get their keys from here too.
+ * Every Redis key and channel the gateway uses, built from one prefix in this one module (as bullmq builds
+ * its queue keys), so that a deployment's keys are all found in one place and never collide with another's.
+ * No other file writes a key string by hand; Lua scripts get their keys from here too.
  *
- * Hash tags: STYLE suggests `{fixture:<id>}` so a per-fixture script touches one slot. Our apply script
- * touches the fixture's state AND the deployment-wide event log in one atomic step, so per-fixture tags
+ * Hash tags: a per-fixture tag (`{fixture:<id>}`) would let a per-fixture script touch one slot. Our apply
+ * script touches the fixture's state AND the deployment-wide event log in one atomic step, so per-fixture tags
  * would put them in different slots and make the script illegal on Redis Cluster. Every store key
  * therefore shares one tag, `{store}`: one slot per deployment, which is what a single ordered log
  * needs anyway (centrifuge's historyStreamKey tags the whole channel for the same reason).
@@ -46,14 +47,14 @@ export interface StoreKeys {
  * Checks a deployment prefix: braces would break the hash tags, glob metacharacters would make the
  * `pattern`s match other deployments' keys.
  */
-export function checkPrefix (prefix: string): string {
+function checkPrefix (prefix: string): string {
   if (/[{}]/.test(prefix)) throw new TypeError(`redis prefix must not contain braces: ${prefix}`)
   if (/[*?[\]\\]/.test(prefix)) throw new TypeError(`redis prefix must not contain glob characters: ${prefix}`)
   return prefix
 }
 
 /** Builds the key set for one deployment prefix. */
-export function createKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
   checkPrefix(prefix)
   const tagged = `${prefix}{store}:`
   const liveLeaguePrefix = `${tagged}live:`

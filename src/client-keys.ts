@@ -1,5 +1,5 @@
 /**
- * Client keys (DESIGN §5): who may use the gateway, which leagues each key sees, its hourly quota per entity
+ * Client keys (docs/passthrough.md, "Keys"): who may use the gateway, which leagues each key sees, its hourly quota per entity
  * and its connection limit. Loaded from TOUCHLINE_KEYS_FILE, or the single demo key `demo` when unset.
  * Keys are compared in constant time and never logged; a key is referred to by its `name`.
  */
@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
+import { AppError, ErrorCodes } from './errors.ts'
 import { checkWebhooks, WebhookSchema } from './webhooks/config.ts'
 
 export const DEMO_KEY = 'demo'
@@ -20,7 +21,7 @@ const KeySchema = z.object({
   /** Browser origins allowed to use this key (CORS and the WebSocket upgrade); `*` for any. */
   allowed_origins: z.union([z.literal('*'), z.array(z.string().min(1))]).default('*'),
   /**
-   * Paid upstream features the key may use through the passthrough (spec 7, 403 row): expected goals
+   * Paid upstream features the key may use through the passthrough (a 403 without them): expected goals
    * (`xg`), `odds`, `predictions`. Default: all of them (what the gateway's upstream token has).
    */
   features: z.array(z.enum(['xg', 'odds', 'predictions'])).default(['xg', 'odds', 'predictions']),
@@ -44,8 +45,11 @@ export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) 
 
 export type ClientKey = z.infer<typeof KeySchema>
 
-export class KeysFileError extends Error {
+export class KeysFileError extends AppError {
   override name = 'KeysFileError'
+  constructor (message: string) {
+    super(ErrorCodes.KEYS_FILE, message)
+  }
 }
 
 export interface KeyRing {

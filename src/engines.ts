@@ -1,0 +1,110 @@
+/**
+ * The one place that picks where the gateway keeps its state: in this process without TOUCHLINE_REDIS_URL,
+ * in Redis with it, so that several instances share the live store, the budget, the passthrough's cache
+ * and quotas, the webhook cursors and the leases that make one instance poll and one deliver to each
+ * endpoint (docs/architecture.md, "Scale-out"). Every other module takes its parts from here.
+ */
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
+import { ConfigError, type Config } from './config.ts'
+import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
+import { createMemoryCache, createMemoryQuota, createRedisCache, createRedisQuota, type QuotaStore, type ResponseCache } from './passthrough/index.ts'
+import { createLease, createStore, type Lease, type LiveStore } from './store/index.ts'
+import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
+
+export interface Engines {
+  store: LiveStore
+  ledger: BudgetLedger
+  /** The passthrough's response cache; over Redis with a local fallback for when it is down. */
+  cache: ResponseCache
+  /** The passthrough's per-key quotas; over Redis with a local fallback for when it is down. */
+  quota: QuotaStore
+  /** Each webhook endpoint's cursor and state. */
+  endpoints: EndpointStore
+  /** Leases over Redis; undefined in memory, where this instance is the only one and leads alone. */
+  lease: Lease | undefined
+}
+
+export interface EnginesOptions {
+  /** Length of the event log (tests: a short log that a stopped webhook receiver falls behind). */
+  storeMaxLength?: number
+  /** Registers a cleanup step, run in reverse order of registration at shutdown. */
+  defer: (step: () => Promise<unknown>) => void
+}
+
+/**
+ * Longest a Redis command may go unanswered before it fails: a healthy Redis answers in milliseconds, and a
+ * frozen link must fail the gateway's calls (503, `unavailable`) rather than hang them. Well under the
+ * lease ttl, so a hung renewal is retried before the leader's local deadline. Every connection made from
+ * this one (`duplicate()`, the store's tails) inherits it.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 2000
+
+/** Connects to Redis when TOUCHLINE_REDIS_URL is set and builds every part on it; else every part in memory. */
+export async function createEngines (cfg: Config, log: Logger, opts: EnginesOptions): Promise<Engines> {
+  const redis = await connectRedis(cfg, log, opts.defer)
+  const maxLength = opts.storeMaxLength === undefined ? {} : { maxLength: opts.storeMaxLength }
+  const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
+  const engines = redis === undefined ? memoryEngines(maxLength, limit) : redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit)
+  opts.defer(async () => { await engines.store.close() })
+  opts.defer(async () => { await engines.ledger.close() })
+  return engines
+}
+
+function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Engines {
+  return {
+    store: createStore({ kind: 'memory', ...maxLength }),
+    ledger: createMemoryLedger(limit),
+    cache: createMemoryCache(),
+    quota: createMemoryQuota(),
+    endpoints: createEndpointStore({ kind: 'memory' }),
+    lease: undefined
+  }
+}
+
+function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Engines {
+  return {
+    store: createStore({ kind: 'redis', redis, prefix, ...maxLength }),
+    ledger: createRedisLedger({ redis, prefix, ...limit }),
+    // Local fallbacks answer while Redis is down (passthrough/fallback.ts).
+    cache: createFallbackCache(createRedisCache({ redis, prefix }), log),
+    quota: createFallbackQuota(createRedisQuota({ redis, prefix }), log),
+    endpoints: createEndpointStore({ kind: 'redis', redis, prefix }),
+    lease: createLease({ kind: 'redis', redis, prefix })
+  }
+}
+
+async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['defer']): Promise<Redis | undefined> {
+  if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
+  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
+  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
+  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
+    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
+  })
+  // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+  let down = false
+  redis.on('error', (err) => {
+    if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
+    down = true
+  })
+  redis.on('ready', () => {
+    if (down) log.info('redis connection back')
+    down = false
+  })
+  try {
+    await redis.connect()
+  } catch (err) {
+    redis.disconnect()
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
+  }
+  defer(async () => { await redis.quit() })
+  return redis
+}
+
+/** A Redis URL fit for a message: its password (if any) masked. */
+function withoutPassword (url: string): string {
+  const u = new URL(url)
+  if (u.password !== '') u.password = '***'
+  return u.toString()
+}

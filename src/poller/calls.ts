@@ -1,0 +1,75 @@
+/**
+ * The poller's upstream calls: each one reserved in the budget ledger first (no call goes out
+ * unreserved), given a deadline that follows the upstream's own pace (deadline.ts) and hedged (hedge.ts).
+ */
+import { AppError, ErrorCodes } from '../errors.ts'
+import { UpstreamError } from '../upstream/index.ts'
+import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
+import { pollerFloor } from '../budget/share.ts'
+import type { PollerContext } from './context.ts'
+import { hedged } from './hedge.ts'
+
+/** `fixtures/multi` takes at most 50 ids. */
+export const MULTI_MAX = 50
+/**
+ * A `latest` poll retries an error answer once at once (one in three answers is an error on a bad night,
+ * and each failed poll is a second of silence), but not a hung attempt: a hedge already went out beside it,
+ * and the next poll is its retry.
+ */
+const LATEST_RETRIES = { retries: 1, retryTimeouts: false }
+/** Hedges a call may send beside it: with two, a poll is lost only when three requests in a row fail. */
+const HEDGES = 2
+/** Which failures send the next hedge at once: error answers, hangs and network errors, not refusals (429, 4xx). */
+const worthHedging = (err: unknown): boolean => err instanceof UpstreamError && err.retryable
+/**
+ * Failures in a row retried at the floor before the backoff grows: on a bad night one poll in thirty or so
+ * fails even with its hedges, and waiting longer after it only lengthens the silence; an outage still
+ * backs off within a few polls.
+ */
+export const FAILURES_AT_FLOOR = 2
+
+/** Why a step made no (further) upstream call: the budget refused, or the ledger could not be read. */
+export class PollSkipped extends AppError {
+  override name = 'PollSkipped'
+  constructor (readonly reason: 'budget_refused' | 'budget_ledger_unavailable', options?: { cause?: unknown }) {
+    super(
+      reason === 'budget_refused' ? ErrorCodes.BUDGET_REFUSED : ErrorCodes.BUDGET_LEDGER_UNAVAILABLE,
+      reason === 'budget_refused' ? 'the Fixture budget refused the call' : 'the budget ledger cannot be read', options)
+  }
+}
+
+/** Reserves one Fixture call in the ledger, or throws PollSkipped: no call goes out unreserved. */
+export async function reserveCall (p: PollerContext): Promise<void> {
+  let allowed: boolean
+  try {
+    const bucket = await p.deps.ledger.get('Fixture')
+    allowed = await p.deps.ledger.reserve('Fixture', 1, pollerFloor(bucket, p.pacing.reserve))
+  } catch (err) {
+    throw new PollSkipped('budget_ledger_unavailable', { cause: err })
+  }
+  if (!allowed) throw new PollSkipped('budget_refused')
+}
+
+/** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
+export async function pollCall (p: PollerContext, path: string, latest = false): Promise<UpstreamFixture[]> {
+  const deadline = latest ? p.deadlines.latest : p.deadlines.reconcile
+  const timeoutMs = deadline.current()
+  // After FAILURES_AT_FLOOR failed polls in a row the upstream is likely down: a failure then ends the
+  // call when no request can still answer, without sending the next hedge at once.
+  const onFailure = p.failures < FAILURES_AT_FLOOR ? worthHedging : undefined
+  const beforeAttempt = async (): Promise<void> => { await reserveCall(p) }
+  const res = await hedged(async (signal) => await p.deps.upstream.get(path, p.query, { signal, beforeAttempt, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), p.abort.signal, HEDGES, onFailure)
+  // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
+  deadline.succeeded(res.durationMs)
+  return parseFixtures(res.envelope, { anomalies: p.anomalies, source: path })
+}
+
+/** Fixtures by id; an id the upstream does not know gives a 404 on the real API (nothing found, not an error). */
+export async function fixturesByIds (p: PollerContext, ids: readonly number[]): Promise<UpstreamFixture[]> {
+  try {
+    return await pollCall(p, `/football/fixtures/multi/${ids.join(',')}`)
+  } catch (err) {
+    if (err instanceof UpstreamError && err.status === 404) return []
+    throw err
+  }
+}

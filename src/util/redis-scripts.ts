@@ -1,0 +1,31 @@
+/**
+ * The one loader of the gateway's Lua scripts. Each owner keeps its scripts as files beside it (a
+ * `scripts/` folder), named `<name>-<numberOfKeys>.lua` and opening with an Input/Output header, and
+ * registers them with `defineCommand`: ioredis then sends EVALSHA and falls back to EVAL when Redis
+ * answers NOSCRIPT (after a restart or SCRIPT FLUSH), so no script is sent in full on every call. Each
+ * owner types its commands by augmenting ioredis's RedisCommander.
+ */
+import { readFileSync } from 'node:fs'
+import type { Redis } from 'ioredis'
+
+interface ScriptSource { lua: string, numberOfKeys: number }
+
+/**
+ * A function that defines the scripts on a connection (once per connection) and returns it. `dir` is the
+ * scripts folder (a file URL ending in `/`); `scripts` maps each command name to its file name without
+ * `.lua`. The files are read at the first call and kept: they never change at run time.
+ */
+export function scriptLoader (dir: URL, scripts: Readonly<Record<string, string>>): (redis: Redis) => Redis {
+  let sources: Array<[string, ScriptSource]> | undefined
+  const defined = new WeakSet<Redis>()
+  return (redis) => {
+    if (defined.has(redis)) return redis
+    sources ??= Object.entries(scripts).map(([command, file]) => [command, {
+      lua: readFileSync(new URL(`${file}.lua`, dir), 'utf8'),
+      numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1))
+    }])
+    for (const [command, def] of sources) redis.defineCommand(command, def)
+    defined.add(redis)
+    return redis
+  }
+}
