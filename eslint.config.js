@@ -7,20 +7,19 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
 
 /**
  * The layers of src, from the bottom (docs/architecture.md, "Layers"). A module may import its own layer
- * (but see SIBLINGS) and the layers below it, never one above. Two files sit a layer below their folder
- * (EXCEPT): the live protocol's frames, which every consumer of the log sends, and a webhook's settings,
- * which the keys file is made of.
+ * (but see SIBLINGS) and the layers below it, never one above. One file sits a layer below its folder
+ * (EXCEPT): the live protocol's edge, which depends on the wire model only.
  */
 const LAYERS = [
   ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/contract', 'src/wire', 'src/util'],
-  ['src/diff', 'src/live', 'src/budget', 'src/store', 'src/upstream', 'src/changes', 'src/client-keys.ts', 'src/webhooks/config.ts', 'src/fanout/protocol.ts'],
+  ['src/diff', 'src/live', 'src/budget', 'src/store', 'src/upstream', 'src/changes', 'src/client-keys.ts', 'src/webhook-settings.ts', 'src/fanout/protocol.ts'],
   ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/record', 'src/status'],
   ['src/http'],
   ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
   ['src/server.ts', 'src/cli.ts', 'src/tail']
 ]
 /** Files inside a folder of one layer that sit in another (see LAYERS). */
-const EXCEPT = { 'src/fanout': ['./protocol.ts'], 'src/webhooks': ['./config.ts'] }
+const EXCEPT = { 'src/fanout': ['./protocol.ts'] }
 /** In layer 2 each folder is a feature of its own: what two of them share lives below them. */
 const SIBLINGS = LAYERS[2]
 

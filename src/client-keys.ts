@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
 import { AppError, ErrorCodes } from './errors.ts'
-import { checkWebhooks, WebhookSchema } from './webhooks/config.ts'
+import { checkWebhooks, WebhookSchema } from './webhook-settings.ts'
 
 export const DEMO_KEY = 'demo'
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
-import type { WebhookConfig } from './config.ts'
+import type { WebhookConfig } from '../webhook-settings.ts'
 import { readFilter, readSnapshot, type LiveFilter, scopeFilter } from '../changes/filter.ts'
 import { pageFrames, LastVersions } from '../changes/frames.ts'
 

@@ -17,7 +17,7 @@ import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
 import { backoffDelay } from '@touchline/client'
 import { BatchReader, type Delivery } from './batch.ts'
-import type { WebhookConfig } from './config.ts'
+import type { WebhookConfig } from '../webhook-settings.ts'
 import { postWebhook, selfTarget, type AttemptResult, type SelfAddress } from './post.ts'
 import { PENDING, type EndpointFields, type EndpointStatus, type EndpointStore } from './state.ts'
 

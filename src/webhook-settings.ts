@@ -1,11 +1,11 @@
 /**
  * Webhook endpoints in the keys file (docs/webhooks.md): `webhooks: [{id, url, secret, leagues|fixtures|teams, kinds,
  * format}]` per client key. Filters and formats mean what they mean for a subscription (docs/protocol.md); the key's
- * scope applies on top. Parsed here so keys.ts stays about keys; the secret is never logged (logger.ts
+ * scope applies on top. Parsed here so client-keys.ts stays about keys; the secret is never logged (logger.ts
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
 import { z } from 'zod'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS } from '../wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS } from './wire/model.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
 
