@@ -1,7 +1,7 @@
 /**
  * Webhooks (docs/webhooks.md): every endpoint of every key in the keys file gets a worker (worker.ts)
  * that POSTs its changes in log order and stores its acknowledged cursor (state.ts). Without Redis every
- * worker runs here. With Redis each endpoint has a lease (the poller's leadership, poller/leader.ts, one per
+ * worker runs here. With Redis each endpoint has a lease (leadership over a lease, store/leadership.ts, one per
  * endpoint): exactly one instance delivers to it, and when that instance dies another takes the lease
  * within its ttl and resumes from the stored cursor. The store's tail wakes the workers when records are
  * appended; a lost log (new epoch) wakes them too, and their next read answers with a `resync`.
