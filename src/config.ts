@@ -48,6 +48,12 @@ const ConfigSchema = z.object({
     }
     return list
   }).optional(),
+  /**
+   * Match seconds per real second of the upstream's clock when it is not the embedded provider: 1 for the
+   * real API; the `--speed` of a `touchline provider` run apart. The gateway runs the clients' match clock
+   * at this rate, so at the right one no poll sends a tick their clocks show anyway.
+   */
+  TOUCHLINE_UPSTREAM_CLOCK_RATE: z.coerce.number().positive().max(3600).default(1),
   /** The upstream plan's hourly limit per entity, for an upstream whose `rate_limit` gives no total; unset: learned. */
   TOUCHLINE_UPSTREAM_HOURLY_LIMIT: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** Directory where the poller records every upstream response it receives (NDJSON, hourly files). */

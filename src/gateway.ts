@@ -12,13 +12,13 @@ import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
 import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
+import { FEED_LEAD_MS } from './contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { createLiveMirror, createPassthrough, type LiveMirror, type PassthroughOptions } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './store/leadership.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
-import { LIVESCORES_WINDOW_SECONDS } from './provider/sim/index.ts'
 import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
@@ -127,9 +127,13 @@ function listenError (err: unknown, host: string, portVar: string, port: number)
   return err
 }
 
-/** Poller timing for the embedded provider, whose match clock runs `simSpeed` times real time. */
-function embeddedTiming (simSpeed: number): { feedLeadMs: number, clockRate: number } {
-  return { feedLeadMs: Math.floor(LIVESCORES_WINDOW_SECONDS * 1000 / simSpeed), clockRate: simSpeed }
+/**
+ * Poller timing for an upstream whose match clock runs `rate` times real time: the embedded provider's at
+ * its simulator speed, another at TOUCHLINE_UPSTREAM_CLOCK_RATE (1 for the real API). A fixture enters the
+ * feed 15 match minutes before kick-off, and clients run the clock at that rate.
+ */
+function clockTiming (rate: number): { feedLeadMs: number, clockRate: number } {
+  return { feedLeadMs: Math.floor(FEED_LEAD_MS / rate), clockRate: rate }
 }
 
 /** Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). */
@@ -305,9 +309,7 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
     reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
-    // The embedded provider's feed opens 15 match minutes before kick-off and its match clock runs at its
-    // simulator speed (clients run the clock at that rate).
-    ...(provider !== undefined ? embeddedTiming(overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED) : {})
+    ...clockTiming(provider !== undefined ? overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED : cfg.TOUCHLINE_UPSTREAM_CLOCK_RATE)
   })
   const leader = startPolling(poller, engines.lease, pollerHolder, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }

@@ -87,6 +87,7 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
     ...Object.entries(DEMO_TOKENS).map(([plan, token]) => `    ${plan.padEnd(11)} ${token}`),
     '',
     `  try: curl '${provider.baseUrl}/football/livescores/inplay?api_token=${DEMO_TOKENS.enterprise}&include=participants;scores;state'`,
+    `  a gateway in front: TOUCHLINE_UPSTREAM_URL=${provider.baseUrl} TOUCHLINE_UPSTREAM_CLOCK_RATE=${speed} TOUCHLINE_PORT=8090 npx touchline serve`,
     ''
   ].join('\n') + '\n')
   closeWithGrace({ delay: 5000 }, async ({ err }) => {

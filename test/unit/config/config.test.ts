@@ -79,4 +79,10 @@ describe('config', () => {
     const err = errorOf({ TOUCHLINE_PUBLIC_URL: 'ftp://x', TOUCHLINE_TRUST_PROXY: 'evil proxy', TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '0' })
     expect(err.variables.sort()).toEqual(['TOUCHLINE_PUBLIC_URL', 'TOUCHLINE_TRUST_PROXY', 'TOUCHLINE_UPSTREAM_HOURLY_LIMIT'])
   })
+
+  it('reads the clock rate of an external upstream: 1 (the real API\'s) unless set, a positive number when set', () => {
+    expect(loadConfig({}).TOUCHLINE_UPSTREAM_CLOCK_RATE).toBe(1)
+    expect(loadConfig({ TOUCHLINE_UPSTREAM_CLOCK_RATE: '60' }).TOUCHLINE_UPSTREAM_CLOCK_RATE).toBe(60)
+    for (const bad of ['0', '-1', 'fast', '3601']) expect(errorOf({ TOUCHLINE_UPSTREAM_CLOCK_RATE: bad }).variables).toEqual(['TOUCHLINE_UPSTREAM_CLOCK_RATE'])
+  })
 })
