@@ -82,7 +82,7 @@ function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: Fa
 
 function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
   const key = keyOf(keys, request)
-  if (key === undefined) httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+  if (key === undefined) httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
   return key
 }
 

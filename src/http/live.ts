@@ -14,6 +14,7 @@ import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
 import { originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
+import type { HttpErrorCode } from '../wire/http.ts'
 import type WebSocket from 'ws'
 import { wsErrorHandler, type WsFaultHandler } from './ws-faults.ts'
 
@@ -24,16 +25,25 @@ export interface LiveRouteDeps {
   log: BaseLogger
 }
 
-/** HTTP error body of the gateway's own endpoints: the upstream's `error` + `message`, plus a stable `code`. */
-export function httpError (reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  const error = ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 429: 'Too Many Requests', 503: 'Service Unavailable' } as Record<number, string>)[status] ?? 'Error'
+/**
+ * HTTP error body of the gateway's own endpoints (the `Error` schema of src/wire/http.ts): the upstream's
+ * `error` + `message`, plus a stable `code`.
+ */
+export function httpError (reply: FastifyReply, status: number, code: HttpErrorCode, message: string): FastifyReply {
+  const error = ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' } as Record<number, string>)[status] ?? 'Error'
   return reply.code(status).send({ error, code, message })
 }
 
-/** The client key a request presents in `api_token` (browsers cannot set headers on WebSocket or EventSource). */
+/**
+ * The client key a request presents: `api_token` in the query (browsers cannot set headers on a WebSocket or
+ * an EventSource), else the `Authorization` header, bare or as `Bearer <key>` (what HTTP clients expect, and
+ * the upstream API's second form of its token).
+ */
 export function keyOf (keys: KeyRing, request: FastifyRequest): ClientKey | undefined {
   const token = (request.query as { api_token?: unknown }).api_token
-  return keys.find(typeof token === 'string' ? token : undefined)
+  if (typeof token === 'string') return keys.find(token)
+  const header = request.headers.authorization
+  return keys.find(header === undefined ? undefined : header.replace(/^Bearer\s+/i, '').trim())
 }
 
 /**
@@ -43,7 +53,7 @@ export function keyOf (keys: KeyRing, request: FastifyRequest): ClientKey | unde
 export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
   const key = keyOf(keys, request)
   if (key === undefined) {
-    httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+    httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
     return undefined
   }
   if (!originAllowed(key, request.headers.origin)) {

@@ -17,14 +17,14 @@ export function webhookRoutes (deps: WebhookRouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/v1/webhooks', async (request, reply) => {
       const key = keyOf(deps.keys, request)
-      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
       reply.header('cache-control', 'no-store')
       return { data: await deps.webhooks.list(key) }
     })
 
     app.post<{ Params: { id: string } }>('/v1/webhooks/:id/resume', async (request, reply) => {
       const key = keyOf(deps.keys, request)
-      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid api_token')
+      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
       const view = await deps.webhooks.resume(key, request.params.id)
       if (view === undefined) return reply.code(404).send({ error: 'Not Found', code: 'not_found', message: 'this key has no webhook with that id' })
       return { data: view }

@@ -122,6 +122,25 @@ describe('GET /v1/changes', () => {
   })
 })
 
+describe('the client key in the Authorization header', () => {
+  it('is read bare or as a Bearer token where no api_token is given, with the key\'s scope, and an unknown one is a 401', async () => {
+    const s = await startPush()
+    await s.apply(1, 271)
+    await s.apply(2, 501)
+    const ids = async (path: string, authorization: string): Promise<[number, unknown]> => {
+      const res = await httpGet(`${s.base}${path}`, { authorization })
+      return [res.status, res.status === 200 ? (res.body.data as Array<{ id?: number, fixture_id?: number }>).map((f) => f.id ?? f.fixture_id) : res.body.code]
+    }
+    expect(await ids('/v1/fixtures/live', 'all-key')).toEqual([200, [1, 2]])
+    expect(await ids('/v1/fixtures/live', 'Bearer scoped-key')).toEqual([200, [1]])
+    expect(await ids('/v1/changes', 'bearer all-key')).toEqual([200, [1, 2]])
+    expect(await ids('/v1/fixtures/live', 'Bearer nope')).toEqual([401, 'unauthorized'])
+    // The query's key wins when both are given: a header cannot widen what the URL's key may see.
+    const both = await httpGet(`${s.base}/v1/fixtures/live?api_token=scoped-key`, { authorization: 'Bearer all-key' })
+    expect(both.body.data.map((f: { id: number }) => f.id)).toEqual([1])
+  })
+})
+
 describe('GET /v1/fixtures/live', () => {
   it('returns the live snapshot from the store, within the key scope', async () => {
     const s = await startPush()
