@@ -55,7 +55,7 @@ export function asyncApiDocument () {
         host: 'localhost:8080',
         protocol: 'ws',
         description: 'A touchline gateway; use wss behind TLS.',
-        security: [{ $ref: '#/components/securitySchemes/apiToken' }]
+        security: [{ $ref: '#/components/securitySchemes/apiToken' }, { $ref: '#/components/securitySchemes/authorization' }]
       }
     },
     channels: {
@@ -80,7 +80,8 @@ export function asyncApiDocument () {
     },
     components: {
       securitySchemes: {
-        apiToken: { type: 'httpApiKey', name: 'api_token', in: 'query', description: 'A touchline client key.' }
+        apiToken: { type: 'httpApiKey', name: 'api_token', in: 'query', description: 'A touchline client key (the form browsers can send).' },
+        authorization: { type: 'httpApiKey', name: 'Authorization', in: 'header', description: 'The same client key in the Authorization header of the upgrade request, bare or as `Bearer <key>`, for clients that can set headers.' }
       },
       schemas: componentSchemas('draft-7', Object.values(MESSAGES).map((m) => m.payload))
     }
