@@ -3,7 +3,7 @@ import type { Endpoint } from '../contract/endpoints.ts'
 import { missingFeature } from '../contract/features.ts'
 import type { IncludeNode } from '../contract/query.ts'
 import type { Feature, Kind } from '../contract/resources.ts'
-import { forbidden, type ErrorReply } from './errors.ts'
+import { forbidden, type ErrorReply } from './error-replies.ts'
 import type { Plan } from './plans.ts'
 
 /** What a caller must buy to use a feature, as `plan_required` says it. */

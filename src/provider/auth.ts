@@ -4,7 +4,7 @@
  */
 import { isMalformedToken } from '../contract/auth.ts'
 import { PLANS, type Plan, type TokenRecord } from './plans.ts'
-import { unauthorized, type ErrorReply } from './errors.ts'
+import { unauthorized, type ErrorReply } from './error-replies.ts'
 
 export interface Caller {
   token: string

@@ -4,7 +4,7 @@
  * in the middle of a match and close it again.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { internalError, tooManyRequests, type ErrorReply } from './errors.ts'
+import { internalError, tooManyRequests, type ErrorReply } from './error-replies.ts'
 
 export interface FaultOptions {
   /** Share of requests answered 500 with an `error_id` (0..1). @default 0 */

@@ -4,7 +4,7 @@
  */
 import { badRequestBody } from '../contract/query.ts'
 import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
-import { notFound } from './errors.ts'
+import { notFound } from './error-replies.ts'
 import { billingFormat } from './envelope.ts'
 import type { Rec } from './records.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'

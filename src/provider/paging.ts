@@ -10,7 +10,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Pagination } from '../contract/envelope.ts'
 import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
-import type { ErrorReply } from './errors.ts'
+import type { ErrorReply } from './error-replies.ts'
 import type { Rec } from './records.ts'
 
 interface CursorPayload {

@@ -1,5 +1,5 @@
 /**
- * The provider's error replies (docs/upstream.md, "Errors"), built on the shared bodies of src/contract/errors.ts with
+ * The provider's error replies (docs/upstream.md, "Errors"), built on the shared bodies of src/contract/error-bodies.ts with
  * the upstream's own wording.
  */
 import { randomUUID } from 'node:crypto'
