@@ -2,7 +2,7 @@
  * Fixture states of the real upstream (docs/upstream.md, "Fixture states"). There is no id 24.
  * `phase` is touchline's classification, used by LiveFixture (docs/protocol.md).
  */
-export type Phase = 'scheduled' | 'live' | 'break' | 'finished' | 'postponed' | 'cancelled' | 'suspended' | 'unknown'
+import type { Phase } from '../wire/model.ts'
 
 export interface StateDef {
   id: number

@@ -16,7 +16,7 @@ const SHOOTOUT_TYPES: ReadonlySet<number> = new Set([EventType.PENALTY_SHOOTOUT_
  * Developer name of an event type: our table first (stable, never translated), then the nested
  * `events.type` include, then a synthetic `TYPE_<id>` so that an unknown type is still a string.
  */
-export function eventTypeName (typeId: number, nested?: { developer_name?: string | null } | null): string {
+function eventTypeName (typeId: number, nested?: { developer_name?: string | null } | null): string {
   return EVENT_TYPE_NAMES.get(typeId) ?? (nested?.developer_name || `TYPE_${typeId}`)
 }
 
@@ -49,7 +49,7 @@ function normalizeEvent (row: EventInput, sideOf: (participantId: number | null)
  * shoot-out kicks after all of them, by kick number. Without the shoot-out rule the kicks (minutes 1..10)
  * would land before the first-half events. An event without a minute goes after the others of its kind.
  */
-export function compareEvents (a: LiveEvent, b: LiveEvent): number {
+function compareEvents (a: LiveEvent, b: LiveEvent): number {
   const shootout = Number(SHOOTOUT_TYPES.has(a.type_id)) - Number(SHOOTOUT_TYPES.has(b.type_id))
   const unknownMinute = Number(a.minute === null) - Number(b.minute === null)
   return shootout ||

@@ -53,7 +53,7 @@ const HTML_CSP = [
   "frame-ancestors 'self'"
 ].join('; ')
 
-export const defaultUiRoot = (): string => fileURLToPath(new URL('../ui/public/', import.meta.url))
+const defaultUiRoot = (): string => fileURLToPath(new URL('../ui/public/', import.meta.url))
 
 function walk (dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -81,7 +81,7 @@ function asset (body: Buffer, type: string): Asset {
 }
 
 /** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/live.js`). */
-export function loadAssets (root: string): Map<string, Asset> {
+function loadAssets (root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   for (const file of walk(root)) {
     const type = TYPES[extname(file)]

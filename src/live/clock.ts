@@ -40,7 +40,7 @@ function sameRunning (a: MatchClock, b: MatchClock): boolean {
  * second or so late; without this slack every minute boundary a poll lands close to would cost a
  * correction.
  */
-export const CLOCK_SLACK_S = 2
+const CLOCK_SLACK_S = 2
 
 /**
  * `next` with the stored fixture's clock kept when that clock, run to `atMs`, shows `next.minute` (within

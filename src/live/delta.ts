@@ -88,7 +88,7 @@ function placed (prev: LiveFixture, next: LiveFixture, event: LiveEvent, before:
 }
 
 /** The event with its null details left out. */
-export function compactEvent (event: LiveEvent): DeltaEvent {
+function compactEvent (event: LiveEvent): DeltaEvent {
   const out: Record<string, unknown> = { ...event }
   for (const field of EVENT_DETAILS) if (out[field] === null) delete out[field]
   return out as DeltaEvent

@@ -59,7 +59,7 @@ export function clockLabel (f: LiveFixture, atMs = Date.now()): string {
   return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
-export const minuteOf = (e: LiveEvent): string => `${e.minute ?? '?'}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
+const minuteOf = (e: LiveEvent): string => `${e.minute ?? '?'}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
 
 /**
  * A feed-supplied name made safe for a terminal: control characters (ANSI escape sequences included, which
@@ -71,7 +71,7 @@ export function clean (text: string): string {
 }
 
 /** `Celtic 1-0 Kilmarnock` */
-export function scoreLine (f: LiveFixture): string {
+function scoreLine (f: LiveFixture): string {
   const pens = f.scores.penalty_shootout
   const shootout = pens !== undefined && (pens.home > 0 || pens.away > 0) ? ` (${pens.home}-${pens.away} pens)` : ''
   return `${clean(f.home.name)} ${f.home.score ?? '?'}-${f.away.score ?? '?'} ${clean(f.away.name)}${shootout}`

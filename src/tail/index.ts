@@ -8,8 +8,6 @@ import { CHANGE_KINDS } from '../wire/model.ts'
 import type { ChangeKind } from '../wire/model.ts'
 import { runTail } from './client.ts'
 
-export const TAIL_USAGE = 'tail [--league ID]... [--fixture ID]... [--team ID]... [--kinds KIND,...] [--since CURSOR] [--json] [--url http://127.0.0.1:8080] [--key demo]'
-
 const badValue = (message: string): TypeError => Object.assign(new TypeError(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
 
 /** `--league 271 --league 501` or `--league 271,501` */

@@ -3,22 +3,26 @@
  * docs/asyncapi.json. Built from the wire model: its frame schemas are the model's, so recorded traffic is
  * validated against exactly what the server is declared to send (test/integration/docs).
  */
-import { componentSchemas, type JsonSchema } from './json-schema.ts'
-import { MAX_CLIENT_FRAME_BYTES, PROTOCOL_VERSION } from './model.ts'
+import type { z } from 'zod'
+import { componentSchemas, idOf, type JsonSchema } from './json-schema.ts'
+import {
+  ChangeFrameSchema, ErrorFrameSchema, HelloFrameSchema, MAX_CLIENT_FRAME_BYTES, PingFrameSchema, PongFrameSchema, PROTOCOL_VERSION,
+  ReplayFrameSchema, SnapshotFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
+} from './model.ts'
 
-/** Every message of the channel: its schema (a component of the model) and what it is for. */
-const MESSAGES: Record<string, { payload: string, summary: string }> = {
-  subscribe: { payload: 'SubscribeFrame', summary: 'Subscribe to leagues, fixtures or teams, optionally narrowed by kinds, with a snapshot and/or a replay' },
-  unsubscribe: { payload: 'UnsubscribeFrame', summary: 'Remove ids or kinds from the subscription' },
-  ping: { payload: 'PingFrame', summary: 'Application-level ping, answered with pong' },
-  hello: { payload: 'HelloFrame', summary: 'First frame after the upgrade' },
-  subscribed: { payload: 'SubscribedFrame', summary: 'Reply to subscribe' },
-  unsubscribed: { payload: 'UnsubscribedFrame', summary: 'Reply to unsubscribe' },
-  snapshot: { payload: 'SnapshotFrame', summary: 'Current state of the matching live fixtures' },
-  replay: { payload: 'ReplayFrame', summary: 'Start of a replay from `since`' },
-  change: { payload: 'ChangeFrame', summary: 'One change of one fixture, `full` (with the fixture) or `delta` (its version and changes) as subscribed' },
-  pong: { payload: 'PongFrame', summary: 'Reply to ping' },
-  error: { payload: 'ErrorFrame', summary: 'A refused or failed operation; the connection stays up' }
+/** Every message of the channel: its frame (a schema of the model) and what it is for. */
+const MESSAGES: Record<string, { payload: z.ZodType, summary: string }> = {
+  subscribe: { payload: SubscribeFrameSchema, summary: 'Subscribe to leagues, fixtures or teams, optionally narrowed by kinds, with a snapshot and/or a replay' },
+  unsubscribe: { payload: UnsubscribeFrameSchema, summary: 'Remove ids or kinds from the subscription' },
+  ping: { payload: PingFrameSchema, summary: 'Application-level ping, answered with pong' },
+  hello: { payload: HelloFrameSchema, summary: 'First frame after the upgrade' },
+  subscribed: { payload: SubscribedFrameSchema, summary: 'Reply to subscribe' },
+  unsubscribed: { payload: UnsubscribedFrameSchema, summary: 'Reply to unsubscribe' },
+  snapshot: { payload: SnapshotFrameSchema, summary: 'Current state of the matching live fixtures' },
+  replay: { payload: ReplayFrameSchema, summary: 'Start of a replay from `since`' },
+  change: { payload: ChangeFrameSchema, summary: 'One change of one fixture, `full` (with the fixture) or `delta` (its version and changes) as subscribed' },
+  pong: { payload: PongFrameSchema, summary: 'Reply to ping' },
+  error: { payload: ErrorFrameSchema, summary: 'A refused or failed operation; the connection stays up' }
 }
 const SENT = ['subscribe', 'unsubscribe', 'ping']
 const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'pong', 'error']
@@ -34,11 +38,11 @@ const DESCRIPTION = [
 
 export function asyncApiDocument () {
   const messages = Object.fromEntries(Object.entries(MESSAGES).map(([name, m]) => [name, {
-    name: m.payload,
-    title: m.payload,
+    name: idOf(m.payload),
+    title: idOf(m.payload),
     summary: m.summary,
     contentType: 'application/json',
-    payload: { $ref: `#/components/schemas/${m.payload}` }
+    payload: { $ref: `#/components/schemas/${idOf(m.payload)}` }
   }]))
   const refs = (names: string[]): JsonSchema[] => names.map((n) => ({ $ref: `#/channels/live/messages/${n}` }))
   return {

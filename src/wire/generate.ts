@@ -7,10 +7,14 @@
 import { compile } from 'json-schema-to-typescript'
 import { asyncApiDocument } from './asyncapi.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import {
+  ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
+  SnapshotFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
+} from './model.ts'
 import { openApiDocument } from './openapi.ts'
 
 /** Paths from the repository's root. */
-export const GENERATED = {
+const GENERATED = {
   asyncapi: 'docs/asyncapi.json',
   openapi: 'docs/openapi.json',
   clientTypes: 'packages/client/src/wire.ts'
@@ -18,8 +22,8 @@ export const GENERATED = {
 
 /** What the client declares: the frames both ways, and through them the fixture, the changes and the errors. */
 const CLIENT_ROOTS = [
-  'HelloFrame', 'SubscribedFrame', 'UnsubscribedFrame', 'SnapshotFrame', 'ReplayFrame', 'ChangeFrame', 'PongFrame', 'ErrorFrame',
-  'SubscribeFrame', 'UnsubscribeFrame', 'PingFrame', 'Change', 'DeltaChange'
+  HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema,
+  ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema
 ]
 
 const HEADER = [
@@ -31,7 +35,7 @@ const HEADER = [
 ].join('\n')
 
 /** The client's declarations: one exported type per component schema, named by its id. */
-export async function clientDeclarations (): Promise<string> {
+async function clientDeclarations (): Promise<string> {
   // Draft 7 wraps a reference that has a description in `allOf`, which the generator reads as "this type,
   // documented here" rather than as a new type.
   const schemas = componentSchemas('draft-7', CLIENT_ROOTS)

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { ChangeFrameSchema, CursorSchema, FormatSchema, LiveFixtureSchema } from './model.ts'
 
 /** Codes of the gateway's own HTTP errors (the `/v1` endpoints and the WebSocket upgrade). */
-export const HTTP_ERROR_CODES = [
+const HTTP_ERROR_CODES = [
   'invalid_request', 'unauthorized', 'forbidden', 'not_found', 'limit_exceeded', 'too_many_connections', 'rate_limited', 'shutting_down', 'unavailable'
 ] as const
 export type HttpErrorCode = typeof HTTP_ERROR_CODES[number]
@@ -58,7 +58,7 @@ const Sample = z.strictObject({
   cache_hit_ratio: z.number().nullable()
 })
 
-export const WebhookState = z.enum(['pending', 'active', 'retrying', 'paused', 'refused']).meta({ id: 'WebhookState' })
+const WebhookState = z.enum(['pending', 'active', 'retrying', 'paused', 'refused']).meta({ id: 'WebhookState' })
 
 export const Status = z.strictObject({
   now: z.iso.datetime({ offset: true }),
@@ -79,7 +79,7 @@ export const Status = z.strictObject({
   }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.')
 }).meta({ id: 'Status' })
 
-export const Webhook = z.strictObject({
+const Webhook = z.strictObject({
   id: z.string(),
   url: z.string().describe('Scheme, host and path only: never the query, credentials or the secret.'),
   format: FormatSchema,

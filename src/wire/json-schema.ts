@@ -38,11 +38,19 @@ function refsOf (value: unknown, into: Set<string>): void {
   }
 }
 
+/** The component name of a schema of the model: its `meta({ id })`. */
+export function idOf (schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id
+  if (id === undefined) throw new Error('a document names a schema that has no id')
+  return id
+}
+
 /**
- * The component schemas that `roots` name and everything they refer to, sorted by name. Only what is
- * reachable goes in, so a document holds no unused schema whatever else the process registered.
+ * The component schemas of `roots` and everything they refer to, sorted by name. Only what is reachable goes
+ * in, so a document holds no unused schema whatever else the process registered.
  */
-export function componentSchemas (target: SchemaTarget, roots: readonly string[]): Record<string, JsonSchema> {
+export function componentSchemas (target: SchemaTarget, rootSchemas: readonly z.ZodType[]): Record<string, JsonSchema> {
+  const roots = rootSchemas.map(idOf)
   const all = z.toJSONSchema(z.globalRegistry, {
     target,
     io: 'output',

@@ -26,7 +26,7 @@ export const MAX_CLIENT_FRAME_BYTES = 16 * 1024
 /** Upstream ids are positive safe integers. */
 const Id = z.number().int().positive()
 /** A list of ids, as filters name them. */
-export const IdsSchema = z.array(Id).max(1000).meta({ id: 'Ids' })
+const IdsSchema = z.array(Id).max(1000).meta({ id: 'Ids' })
 export const CursorSchema = z.string().meta({
   id: 'Cursor',
   description: 'Opaque cursor `<epoch>:<offset>`; resume from it with `since`.',
@@ -39,15 +39,15 @@ const Goals = z.number().int().nullable()
 
 // ---- the live fixture ---------------------------------------------------------------------------------
 
-export const SIDES = ['home', 'away'] as const
-export const SideSchema = z.enum(SIDES).meta({ id: 'Side' })
+const SIDES = ['home', 'away'] as const
+const SideSchema = z.enum(SIDES).meta({ id: 'Side' })
 export type Side = z.infer<typeof SideSchema>
 
-export const PHASES = ['scheduled', 'live', 'break', 'finished', 'postponed', 'cancelled', 'suspended', 'unknown'] as const
-export const PhaseSchema = z.enum(PHASES).meta({ id: 'Phase', description: 'touchline\'s classification of the upstream state.' })
+const PHASES = ['scheduled', 'live', 'break', 'finished', 'postponed', 'cancelled', 'suspended', 'unknown'] as const
+const PhaseSchema = z.enum(PHASES).meta({ id: 'Phase', description: 'touchline\'s classification of the upstream state.' })
 export type Phase = z.infer<typeof PhaseSchema>
 
-export const LiveTeamSchema = z.strictObject({
+const LiveTeamSchema = z.strictObject({
   id: Id,
   name: z.string(),
   short_code: z.string().nullable(),
@@ -56,7 +56,7 @@ export const LiveTeamSchema = z.strictObject({
 }).meta({ id: 'LiveTeam' })
 export type LiveTeam = z.infer<typeof LiveTeamSchema>
 
-export const LiveStateSchema = z.strictObject({
+const LiveStateSchema = z.strictObject({
   id: z.number().int(),
   code: z.string().meta({ examples: ['INPLAY_1ST_HALF', 'HT', 'FT'] }),
   name: z.string(),
@@ -66,7 +66,7 @@ export type LiveState = z.infer<typeof LiveStateSchema>
 
 const Person = z.strictObject({ id: z.number().int().nullable(), name: z.string().nullable() }).meta({ id: 'Person', description: 'A player as events name them; either part may be unknown.' }).nullable()
 
-export const LiveEventSchema = z.strictObject({
+const LiveEventSchema = z.strictObject({
   id: Id,
   type_id: z.number().int().describe('Upstream event type id (14 goal, 15 own goal, 16 penalty, 19 yellow card, ...).'),
   type: z.string().describe('Developer name of the type: GOAL, OWNGOAL, PENALTY, YELLOWCARD, REDCARD, SUBSTITUTION, ...'),
@@ -88,11 +88,11 @@ export const EVENT_DETAILS = ['extra_minute', 'related_player', 'result', 'info'
 type EventDetail = typeof EVENT_DETAILS[number]
 
 /** An event as a delta frame carries it: the details that are null left out. */
-export const DeltaEventSchema = LiveEventSchema.partial(Object.fromEntries(EVENT_DETAILS.map((f) => [f, true])) as { [K in EventDetail]: true })
+const DeltaEventSchema = LiveEventSchema.partial(Object.fromEntries(EVENT_DETAILS.map((f) => [f, true])) as { [K in EventDetail]: true })
   .meta({ id: 'DeltaEvent', description: 'An event as a delta carries it: the details that are null (extra_minute, related_player, result, info, addition) left out.' })
 export type DeltaEvent = z.infer<typeof DeltaEventSchema>
 
-export const MatchClockSchema = z.strictObject({
+const MatchClockSchema = z.strictObject({
   period_started_at: Timestamp.describe('When the running period\'s clock read `counts_from`:00.'),
   counts_from: z.number().int().describe('Minute the period counts from: 0, 45, 90, 105.'),
   length: z.number().int().nullable().describe('Regulation minutes of the period (45, 15); null when unknown.'),
@@ -105,7 +105,7 @@ export const MatchClockSchema = z.strictObject({
 })
 export type MatchClock = z.infer<typeof MatchClockSchema>
 
-export const ScoreSchema = z.strictObject({ home: z.number().int(), away: z.number().int() }).meta({ id: 'Score' })
+const ScoreSchema = z.strictObject({ home: z.number().int(), away: z.number().int() }).meta({ id: 'Score' })
 const ScorePair = z.strictObject({ home: Goals, away: Goals })
 
 export const LiveFixtureSchema = z.strictObject({
@@ -138,20 +138,20 @@ export const CHANGE_KINDS = [
   'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
   'period_changed', 'clock', 'fixture_updated', 'fixture_removed'
 ] as const
-export const ChangeKindSchema = z.enum(CHANGE_KINDS).meta({ id: 'ChangeKind' })
+const ChangeKindSchema = z.enum(CHANGE_KINDS).meta({ id: 'ChangeKind' })
 export type ChangeKind = z.infer<typeof ChangeKindSchema>
 
 const SCORE_TYPE = 'Another count than the current score, e.g. `penalty_shootout`; absent for the current score.'
 const GOALS = 'The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.'
 
 /** One schema per kind, in both formats: `full` (with previous values) and `delta` (the new values only). */
-export const FixtureAddedSchema = z.strictObject({ kind: z.literal('fixture_added') }).meta({ id: 'FixtureAdded', description: 'The fixture entered the live set.' })
-export const FixtureRemovedSchema = z.strictObject({ kind: z.literal('fixture_removed') }).meta({ id: 'FixtureRemoved', description: 'The fixture left the live set (usually some minutes after full time).' })
+const FixtureAddedSchema = z.strictObject({ kind: z.literal('fixture_added') }).meta({ id: 'FixtureAdded', description: 'The fixture entered the live set.' })
+const FixtureRemovedSchema = z.strictObject({ kind: z.literal('fixture_removed') }).meta({ id: 'FixtureRemoved', description: 'The fixture left the live set (usually some minutes after full time).' })
 
-export const StateChangedSchema = z.strictObject({ kind: z.literal('state_changed'), state: LiveStateSchema, previous: LiveStateSchema }).meta({ id: 'StateChanged' })
-export const DeltaStateChangedSchema = StateChangedSchema.omit({ previous: true }).meta({ id: 'DeltaStateChanged' })
+const StateChangedSchema = z.strictObject({ kind: z.literal('state_changed'), state: LiveStateSchema, previous: LiveStateSchema }).meta({ id: 'StateChanged' })
+const DeltaStateChangedSchema = StateChangedSchema.omit({ previous: true }).meta({ id: 'DeltaStateChanged' })
 
-export const ScoreChangedSchema = z.strictObject({
+const ScoreChangedSchema = z.strictObject({
   kind: z.literal('score_changed'),
   home: Goals,
   away: Goals,
@@ -159,7 +159,7 @@ export const ScoreChangedSchema = z.strictObject({
   score_type: z.string().optional().describe(SCORE_TYPE),
   goals: z.array(LiveEventSchema).min(1).optional().describe(GOALS)
 }).meta({ id: 'ScoreChanged' })
-export const DeltaScoreChangedSchema = z.strictObject({
+const DeltaScoreChangedSchema = z.strictObject({
   kind: z.literal('score_changed'),
   home: Goals,
   away: Goals,
@@ -168,41 +168,41 @@ export const DeltaScoreChangedSchema = z.strictObject({
   goals: z.array(DeltaEventSchema).min(1).optional().describe(GOALS)
 }).meta({ id: 'DeltaScoreChanged' })
 
-export const EventAddedSchema = z.strictObject({ kind: z.literal('event_added'), event: LiveEventSchema }).meta({ id: 'EventAdded' })
-export const DeltaEventAddedSchema = z.strictObject({
+const EventAddedSchema = z.strictObject({ kind: z.literal('event_added'), event: LiveEventSchema }).meta({ id: 'EventAdded' })
+const DeltaEventAddedSchema = z.strictObject({
   kind: z.literal('event_added'),
   event: DeltaEventSchema,
   index: Count.optional().describe('Only when the event does not go last: its position in `events` as the list is when this change is applied (else it is appended).')
 }).meta({ id: 'DeltaEventAdded' })
 
-export const EventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: LiveEventSchema, previous: LiveEventSchema }).meta({ id: 'EventUpdated' })
-export const DeltaEventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: DeltaEventSchema }).meta({ id: 'DeltaEventUpdated' })
+const EventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: LiveEventSchema, previous: LiveEventSchema }).meta({ id: 'EventUpdated' })
+const DeltaEventUpdatedSchema = z.strictObject({ kind: z.literal('event_updated'), event: DeltaEventSchema }).meta({ id: 'DeltaEventUpdated' })
 
-export const EventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: LiveEventSchema })
+const EventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: LiveEventSchema })
   .meta({ id: 'EventRemoved', description: 'An event that disappeared upstream, typically a goal cancelled by VAR.' })
-export const DeltaEventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: DeltaEventSchema }).meta({ id: 'DeltaEventRemoved' })
+const DeltaEventRemovedSchema = z.strictObject({ kind: z.literal('event_removed'), event: DeltaEventSchema }).meta({ id: 'DeltaEventRemoved' })
 
-export const PeriodChangedSchema = z.strictObject({ kind: z.literal('period_changed'), period: z.string().nullable(), previous: z.string().nullable() }).meta({ id: 'PeriodChanged' })
-export const DeltaPeriodChangedSchema = PeriodChangedSchema.omit({ previous: true }).meta({ id: 'DeltaPeriodChanged' })
+const PeriodChangedSchema = z.strictObject({ kind: z.literal('period_changed'), period: z.string().nullable(), previous: z.string().nullable() }).meta({ id: 'PeriodChanged' })
+const DeltaPeriodChangedSchema = PeriodChangedSchema.omit({ previous: true }).meta({ id: 'DeltaPeriodChanged' })
 
 const CLOCK_CORRECTION = 'Only when the running clock changed (a correction: added time, play stopped or restarted, drift).'
-export const ClockChangedSchema = z.strictObject({
+const ClockChangedSchema = z.strictObject({
   kind: z.literal('clock'),
   minute: z.number().int().nullable(),
   previous: z.number().int().nullable(),
   clock: MatchClockSchema.nullable().optional().describe(CLOCK_CORRECTION)
 }).meta({ id: 'ClockChanged', description: 'The minute moved in a way the running clock does not show, or the clock itself changed.' })
-export const DeltaClockChangedSchema = z.strictObject({
+const DeltaClockChangedSchema = z.strictObject({
   kind: z.literal('clock'),
   minute: z.number().int().nullable().optional().describe('Absent: the minute the clock shows at the frame\'s `at`.'),
   clock: MatchClockSchema.nullable().optional().describe(CLOCK_CORRECTION)
 }).meta({ id: 'DeltaClockChanged' })
 
-export const FixtureUpdatedSchema = z.strictObject({
+const FixtureUpdatedSchema = z.strictObject({
   kind: z.literal('fixture_updated'),
   fields: z.record(z.string(), z.object({ value: z.unknown(), previous: z.unknown() }))
 }).meta({ id: 'FixtureUpdated', description: 'Every other top-level field that changed (name, kick-off, team details, other score types...), each with its new and previous value.' })
-export const DeltaFixtureUpdatedSchema = z.strictObject({
+const DeltaFixtureUpdatedSchema = z.strictObject({
   kind: z.literal('fixture_updated'),
   fields: z.record(z.string(), z.strictObject({ value: z.unknown() }))
 }).meta({ id: 'DeltaFixtureUpdated', description: 'Whole new values, for every top-level field the other changes leave different.' })
@@ -231,18 +231,17 @@ const RecordHead = {
 }
 
 /** One entry of the event log: every change of one fixture detected in one poll, with the fixture after them. */
-export const ChangeRecordSchema = z.strictObject({
+const ChangeRecordSchema = z.strictObject({
   ...RecordHead,
   changes: z.array(ChangeSchema).min(1).describe('Every change of the fixture detected in one poll (only the kinds asked for, with `kinds`).'),
   fixture: LiveFixtureSchema
 })
 export type ChangeRecord = z.infer<typeof ChangeRecordSchema>
 
-export const FullChangeFrameSchema = z.strictObject({ type: z.literal('change'), ...ChangeRecordSchema.shape })
+const FullChangeFrameSchema = z.strictObject({ type: z.literal('change'), ...ChangeRecordSchema.shape })
   .meta({ id: 'FullChangeFrame', description: 'A change in `full` format: the changes of one fixture, with the fixture after them.' })
-export type FullChangeFrame = z.infer<typeof FullChangeFrameSchema>
 
-export const DeltaChangeFrameSchema = z.strictObject({
+const DeltaChangeFrameSchema = z.strictObject({
   type: z.literal('change'),
   ...RecordHead,
   version: z.number().int().positive().describe('The fixture\'s version after the change. Apply the frame to the fixture held at `version - 1`; a jump past it means a lost frame: subscribe again with `since` the cursor of the last frame applied for that fixture.'),
@@ -257,7 +256,6 @@ export const ChangeFrameSchema = z.union([FullChangeFrameSchema, DeltaChangeFram
   id: 'ChangeFrame',
   description: 'One change of one fixture, in the connection\'s format. Sent over WebSocket, as the SSE `change` event, and as the items of `/v1/changes`.'
 })
-export type ChangeFrame = z.infer<typeof ChangeFrameSchema>
 
 export const FORMATS = ['full', 'delta'] as const
 export const FormatSchema = z.enum(FORMATS).meta({
@@ -280,13 +278,12 @@ const Leagues = z.union([IdsSchema, z.literal('*')]).describe('League ids, or `"
 const Kinds = z.array(ChangeKindSchema).min(1).max(CHANGE_KINDS.length * 2)
 
 /** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed. */
-export const SubscriptionSchema = z.strictObject({
+const SubscriptionSchema = z.strictObject({
   leagues: Leagues.optional(),
   fixtures: IdsSchema.optional(),
   teams: IdsSchema.optional().describe('Team ids: a change matches when either participant is followed.'),
   kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.')
 }).meta({ id: 'Subscription' })
-export type Subscription = z.infer<typeof SubscriptionSchema>
 
 export const SubscribeFrameSchema = z.strictObject({
   op: z.literal('subscribe'),
@@ -315,8 +312,8 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>
 
 // ---- server frames -------------------------------------------------------------------------------------
 
-export const ERROR_CODES = ['invalid_message', 'unknown_op', 'forbidden', 'limit_exceeded', 'internal', 'unavailable'] as const
-export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
+const ERROR_CODES = ['invalid_message', 'unknown_op', 'forbidden', 'limit_exceeded', 'internal', 'unavailable'] as const
+const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
   id: 'ErrorCode',
   description: '`unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.'
 })
@@ -373,9 +370,6 @@ export const ErrorFrameSchema = z.strictObject({
   teams: IdsSchema.optional().describe('With `forbidden`: teams known (from the live fixtures) to play only outside the key\'s leagues.')
 }).meta({ id: 'ErrorFrame', description: 'A refused or failed operation; the connection stays up.' })
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>
-
-export const ServerFrameSchema = z.union([HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema, ErrorFrameSchema])
-export type ServerFrame = z.infer<typeof ServerFrameSchema>
 
 /** WebSocket close codes. */
 export const CLOSE_CODES = {

@@ -4,8 +4,9 @@
  * (src/wire/model.ts, src/wire/http.ts). The REST passthrough (`/v3/football/...`) mirrors the upstream API
  * and is described by the upstream's documentation and docs/passthrough.md, not here.
  */
+import { ChangesPage, ErrorBody, Health, LiveFixtures, Readiness, Status, WebhookResumed, Webhooks } from './http.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
-import { PROTOCOL_VERSION } from './model.ts'
+import { FormatSchema, PROTOCOL_VERSION } from './model.ts'
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: string, description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref(schema) } } })
@@ -124,7 +125,8 @@ const paths: Record<string, Record<string, JsonSchema>> = {
   }
 }
 
-const ROOTS = ['Error', 'ChangesPage', 'LiveFixtures', 'Status', 'Webhooks', 'WebhookResumed', 'Health', 'Readiness', 'Format']
+/** The schemas the operations name, and through them every other one the document holds. */
+const ROOTS = [ErrorBody, ChangesPage, LiveFixtures, Status, Webhooks, WebhookResumed, Health, Readiness, FormatSchema]
 
 export function openApiDocument () {
   return {
