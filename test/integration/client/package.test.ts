@@ -81,12 +81,29 @@ describe('@touchline/client installed from its tarball', () => {
     expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['.package-lock.json', '@touchline', 'ws'])
   })
 
-  it.each(['nodenext', 'bundler'] as const)('types a plain ESM app under moduleResolution %s', async (resolution) => {
-    const module = resolution === 'bundler' ? 'esnext' : 'nodenext'
-    const args = ['--noEmit', '--strict', '--allowJs', '--checkJs', '--skipLibCheck', 'false', '--module', module, '--moduleResolution', resolution,
+  it.each(['nodenext', 'node16', 'bundler', 'node10'] as const)('types a plain ESM app under moduleResolution %s', async (resolution) => {
+    const module = resolution === 'nodenext' || resolution === 'node16' ? resolution : 'es2022'
+    // skipLibCheck: the declarations are tsc's own output from type-checked sources; what is checked here is
+    // that they resolve under each mode and type the app's every use of them.
+    const args = ['--noEmit', '--strict', '--allowJs', '--checkJs', '--skipLibCheck', '--module', module, '--moduleResolution', resolution,
       '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'app.mjs']
     const result = await run(process.execPath, [TSC, ...args], { cwd: dir }).then(() => 'ok', (err: { stdout?: string }) => err.stdout ?? String(err))
     expect(result).toBe('ok')
+  }, 60_000)
+
+  it('refuses, in the app\'s type check, a kinds filter with the delta format and a kind that does not exist', async () => {
+    writeFileSync(join(dir, 'misuse.mjs'), [
+      '// @ts-check',
+      "import { TouchlineClient } from '@touchline/client'",
+      "const client = new TouchlineClient({ url: 'http://127.0.0.1:1', key: 'k' })",
+      "client.subscribe({ kinds: ['score_changed'], format: 'delta' })",
+      "client.subscribe({ kinds: ['goal'] })",
+      ''
+    ].join('\n'))
+    const args = ['--noEmit', '--strict', '--allowJs', '--checkJs', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'misuse.mjs']
+    const out = await run(process.execPath, [TSC, ...args], { cwd: dir }).then(() => '', (err: { stdout?: string }) => err.stdout ?? '')
+    expect(out).toMatch(/misuse\.mjs\(4,/)
+    expect(out).toMatch(/misuse\.mjs\(5,/)
   }, 60_000)
 
   it('has the snapshot in `fixtures` when connect() resolves', async () => {
