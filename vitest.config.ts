@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
       {
         extends: true,
@@ -13,6 +12,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          // Only the integration tests need the real Redis: the unit project runs without one.
+          globalSetup: ['test/helpers/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000
         }
