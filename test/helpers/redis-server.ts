@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
+import { waitFor } from './wait.ts'
 
 export interface PrivateRedis {
   port: number
@@ -34,20 +34,18 @@ export async function freePort (): Promise<number> {
 }
 
 async function waitForPing (url: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now()
-  for (;;) {
+  await waitFor(`redis-server at ${url} answering PING`, async () => {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 })
     probe.on('error', () => {})
     try {
       await probe.connect()
-      if (await probe.ping() === 'PONG') return
+      return await probe.ping() === 'PONG'
     } catch {
-      if (Date.now() - started > timeoutMs) throw new Error(`redis-server at ${url} did not answer PING within ${timeoutMs} ms`)
-      await sleep(50)
+      return false
     } finally {
       probe.disconnect()
     }
-  }
+  }, timeoutMs, 50)
 }
 
 export async function startPrivateRedis (): Promise<PrivateRedis> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 const children: ChildProcess[] = []
@@ -14,16 +15,13 @@ function run (args: string[], env: Record<string, string> = {}) {
   child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
   child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const waitFor = async (pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const m = out.match(pattern)
-      if (m !== null) return m
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${out}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-  return { child, exited, waitFor, output: () => out }
+  /** Waits for `pattern` in the output; fails at once when the process exits first. */
+  const inOutput = async (pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> => await waitFor(() => `${pattern} in output:\n${out}`, () => {
+    const m = out.match(pattern)
+    if (m === null && child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before ${pattern}:\n${out}`)
+    return m
+  }, ms, 100)
+  return { child, exited, waitFor: inOutput, output: () => out }
 }
 
 describe('touchline command', () => {

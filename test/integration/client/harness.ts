@@ -16,6 +16,7 @@ import type { LiveStore } from '../../../src/store/types.ts'
 import type { ClientStatus } from '../../../src/ui/public/lib/client.js'
 import { matches, type Match, type Matches } from '../../helpers/matches.ts'
 import { redisFixture } from '../store/helpers.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const MAIN = fileURLToPath(new URL('./gateway-main.ts', import.meta.url))
 
@@ -42,14 +43,13 @@ export async function freePort (): Promise<number> {
   return address.port
 }
 
+/** Waits for `pattern` in the gateway's output; fails at once when the gateway exits first. */
 async function waitForOutput (child: ChildProcess, out: () => string, pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms
-  for (;;) {
+  return await waitFor(() => `${pattern} in gateway output:\n${out()}`, () => {
     const found = out().match(pattern)
-    if (found !== null) return found
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in gateway output:\n${out()}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+    if (found === null && child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}) before ${pattern}:\n${out()}`)
+    return found
+  }, ms, 50)
 }
 
 export interface ClientRig {
@@ -124,15 +124,6 @@ export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<C
   }
 }
 
-/** Waits until `check` is truthy, polling every 25 ms. */
-export async function until (check: () => boolean | Promise<boolean>, ms: number, what: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
 /** The store's records after `cursor`, in log order (the truth a client's change events must equal). */
 export async function recordsSince (store: LiveStore, cursor: string): Promise<string[]> {
   const out: string[] = []
@@ -165,9 +156,9 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
   const before = await probe.changes()
   await celtic.goal('home', 'K. Furuhashi', 12)
   await hearts.card('away', 'J. Doidge', 31)
-  await until(async () => await probe.changes() === before + 2, 5000, 'two live changes')
+  await waitFor('two live changes', async () => await probe.changes() === before + 2, 5000)
   await gw.kill()
-  await until(async () => await probe.state() !== 'live', 5000, 'the client to notice')
+  await waitFor('the client to notice', async () => await probe.state() !== 'live', 5000)
   const downAt = Date.now()
   // While the gateway is down the match goes on: the store (Redis) logs it.
   await celtic.goal('away', 'K. Vassell', 20)
@@ -176,11 +167,11 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
   await celtic.state('HT')
   await sleep(3500)
   const restarted = await rig.start()
-  await until(async () => await probe.state() === 'live', 10_000, 'live again')
+  await waitFor('live again', async () => await probe.state() === 'live', 10_000)
   await hearts.goal('home', 'L. Shankland', 40)
   await celtic.state('INPLAY_2ND_HALF')
   const head = await rig.store.head()
-  await until(async () => await probe.cursor() === head, 10_000, `the client at ${head}`)
+  await waitFor(`the client at ${head}`, async () => await probe.cursor() === head, 10_000)
   return { gw: restarted, downAt }
 }
 

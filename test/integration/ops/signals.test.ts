@@ -13,9 +13,10 @@ import { Redis } from 'ioredis'
 import { describe, expect, inject, it, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
 import { deleteMatching } from '../../helpers/redis.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse } from '../push/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const KEYS = [
   { key: 'club-key-7f3a', name: 'club', leagues: [271, 501] },
@@ -54,7 +55,7 @@ describe('touchline serve and signals', () => {
     const gw = await spawnGateway({ env: { TOUCHLINE_KEYS_FILE: file.path } })
     const ws = await subscribed(gw, 'club-key-7f3a', [271, 501])
     const sse501 = await openSse(`${gw.url}/v1/sse?api_token=club-key-7f3a&leagues=501`)
-    await eventually(() => sse501.events.length > 0, 10_000, 'SSE snapshot')
+    await waitFor('SSE snapshot', () => sse501.events.length > 0, 10_000)
 
     file.write(JSON.stringify([{ ...KEYS[0], leagues: [271] }, KEYS[1]]))
     gw.child.kill('SIGHUP')

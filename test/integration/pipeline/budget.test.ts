@@ -20,6 +20,7 @@ import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamCl
 import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
 import { startPrivateRedis } from '../../helpers/redis-server.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
@@ -152,8 +153,7 @@ describe('the poller spends only what it reserved', () => {
     expect(r.poller.status().intervalMs).toBeLessThanOrEqual(LEDGER_RETRY_MS)
     await own.start()
     r.poller.start()
-    const back = Date.now()
-    while (r.calls.length === before && Date.now() - back < 10_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await waitFor('a call once Redis is back', () => r.calls.length > before, 10_000)
     await r.poller.stop()
     expect(r.calls.length).toBeGreaterThan(before)
     expect(r.reserved()).toBe(r.calls.length)
@@ -173,8 +173,7 @@ describe('failed polls', () => {
       }
     })
     r.poller.start()
-    const started = Date.now()
-    while (pauses.length < 2 + FAILURES_AT_FLOOR && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await waitFor(`${2 + FAILURES_AT_FLOOR} pauses`, () => pauses.length >= 2 + FAILURES_AT_FLOOR, 15_000)
     await r.poller.stop()
     // The pause after the reconcile, then one after each failed poll (jittered down to half).
     const [, ...afterFailures] = pauses
@@ -337,7 +336,7 @@ describe('a small bucket without a reported total', () => {
     })
     r.poller.start()
     // Until the first step is over and the poller has chosen its next pause.
-    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor('a pace slower than the slowest poll', () => r.poller.status().intervalMs > SLOWEST_POLL_MS)
     const bucket = await r.ledger.get('Fixture')
     expect(bucket).toMatchObject({ limit: 120, limitSource: 'learned' })
     // The poller paces itself over the hour: a handful of calls, not one per 100 ms.

@@ -15,6 +15,7 @@ import { LIVESCORES_WINDOW_SECONDS } from '../../../src/provider/sim/engine.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { createUpstreamClient, type CallInfo } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule } from '../../helpers/http-proxy.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const SPEED = 60
 /** When a fixture enters the embedded provider's feed: 15 match minutes before kick-off. */
@@ -165,7 +166,7 @@ describe('a fixture that enters livescores before kick-off', () => {
     const r = await rig({}, { token: DEMO_TOKENS.pro, provider: { hourlyLimits: { Pro: 120 } } })
     r.poller.start()
     // Until the first step is over and the poller has chosen its (slow) pace.
-    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor('a pace slower than the slowest poll', () => r.poller.status().intervalMs > SLOWEST_POLL_MS)
     await r.poller.stop()
     expect(r.poller.status().intervalMs).toBeGreaterThan(SLOWEST_POLL_MS)
     r.setNow(r.now() + 1000)
@@ -202,8 +203,7 @@ describe('a fixture that enters livescores before kick-off', () => {
   it('does not hold up the polls: while a list hangs, the poller keeps polling beside it', async () => {
     const r = await rig({}, { direct: true, provider: { faults: { hangRate: 1, pathContains: '/fixtures/between/' } } })
     r.poller.start()
-    const started = Date.now()
-    while (!r.calls.some((c) => c.status === 'timeout') && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor('the hung list timed out', () => r.calls.some((c) => c.status === 'timeout'), 15_000)
     await r.poller.stop()
     const hungAt = r.calls.findIndex((c) => c.status === 'timeout')
     expect(hungAt, 'the hung list timed out').toBeGreaterThan(0)

@@ -11,7 +11,8 @@ import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import { gatewayConfig, inPlay, startUpstream, waitFor, type Upstream } from './harness.ts'
+import { gatewayConfig, inPlay, startUpstream, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const PREFIX = 'tl-lease-loss:'
 let redis: PrivateRedis

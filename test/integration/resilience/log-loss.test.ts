@@ -7,10 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import {
-  expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, waitFor, wsSubscriber,
-  type Subscriber, type Upstream
-} from './harness.ts'
+import { expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let redis: PrivateRedis
 let up: Upstream
@@ -36,8 +34,8 @@ afterEach(async () => {
 })
 
 /** Waits until every subscriber got replay recovered:false then a snapshot after its `from`-th frame. */
-async function expectEveryoneReset (from: number[]): Promise<number> {
-  return await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
+async function expectEveryoneReset (from: number[]): Promise<void> {
+  await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
 }
 
 /**

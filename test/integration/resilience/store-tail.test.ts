@@ -9,7 +9,7 @@ import type { ChangeRecord } from '../../../src/live/types.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'
-import { waitFor } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let server: PrivateRedis
 let redis: Redis

@@ -6,15 +6,6 @@ import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
 
-/** Polls `check` until it returns true or `timeoutMs` passes (the Redis tail delivers asynchronously). */
-export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for condition')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 /** Deletes every key under `prefix`: our stand-in for FLUSHDB, which would hit others sharing this Redis. */
 export async function deletePrefix (redis: Redis, prefix: string): Promise<void> {
   await deleteMatching(redis, createKeys(prefix).pattern)

@@ -6,7 +6,8 @@ import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { createKeys } from '../../../src/store/keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
-import { redisFixture, waitFor } from './helpers.ts'
+import { redisFixture } from './helpers.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const AT = '2026-11-21T20:15:03.120Z'
 
@@ -25,7 +26,7 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   await tailStore.subscribe((r) => received.push(r))
   const apply = (id: number) => writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
   for (let id = 1; id <= 3; id++) await apply(id)
-  await waitFor(() => received.length === 3)
+  await waitFor('received.length === 3', () => received.length === 3)
 
   const clients = (await env.admin.client('LIST')) as string
   const victims = clients.split('\n').filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'))
@@ -33,7 +34,7 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   const id = /\bid=(\d+)/.exec(victims[0] as string)?.[1] as string
   await env.admin.client('KILL', 'ID', id)
   for (let fx = 4; fx <= 6; fx++) await apply(fx)
-  await waitFor(() => received.length >= 6)
+  await waitFor('received.length >= 6', () => received.length >= 6)
   await new Promise((resolve) => setTimeout(resolve, 100))
   expect(received.map((r) => r.fixture_id)).toEqual([1, 2, 3, 4, 5, 6])
 })
@@ -50,7 +51,7 @@ it('writes only the keys built by keys.ts and announces each cursor on the chang
 
   const store = env.open()
   const result = await store.apply({ fixture: fixture(1, 271), changes: [], expectedVersion: 0, live: true, at: AT })
-  await waitFor(() => announced.length === 1)
+  await waitFor('announced.length === 1', () => announced.length === 1)
   expect(result.ok && announced[0]).toBe(result.ok && result.record.cursor)
 
   const found = await env.admin.keys(keys.pattern)

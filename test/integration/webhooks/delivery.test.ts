@@ -8,7 +8,8 @@ import { expect, inject, it } from 'vitest'
 import { webhookKeys } from '../../../src/store/keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { applier } from '../push/harness.ts'
-import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const shared = sharedRedis()
 const { prefix } = shared

@@ -16,7 +16,6 @@ import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/
 import type { LiveStore } from '../../../src/store/types.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
 import { deleteMatching } from '../../helpers/redis.ts'
-import { waitFor } from '../../helpers/wait.ts'
 
 export const SECRET = 'a-webhook-secret-of-some-length'
 
@@ -141,8 +140,6 @@ export async function startHookGateway (keysFile: string, env: Record<string, st
   onTestFinished(async () => { await gateway.close() })
   return gateway
 }
-
-export { waitFor }
 
 /**
  * The shared Redis for a test file, and fresh key prefixes on it whose keys are deleted (SCAN, never a

@@ -6,7 +6,8 @@
 import { expect, inject, it } from 'vitest'
 import { deleteMatching } from '../../helpers/redis.ts'
 import { applier } from '../push/harness.ts'
-import { hookKey, SECRET, sharedRedis, startHookGateway, startReceiver, waitFor, writeKeys } from './harness.ts'
+import { hookKey, SECRET, sharedRedis, startHookGateway, startReceiver, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const shared = sharedRedis()
 

@@ -10,7 +10,8 @@ import { webhookKeys } from '../../../src/store/keys.ts'
 import { spawnGateway } from '../ops/gateway-process.ts'
 import { applier } from '../push/harness.ts'
 import { startUpstream } from '../resilience/harness.ts'
-import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const shared = sharedRedis()
 const { prefix } = shared
