@@ -3,8 +3,6 @@
  * budget ledger, a store (memory or Redis, unique prefix) and the poller. The provider's clock can be frozen
  * so the test can compare the store with the provider's truth at one instant.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../src/budget/index.ts'
 import { createMetrics, type Metrics } from '../../src/metrics.ts'
@@ -12,7 +10,7 @@ import { createPoller, type Poller, type PollerOptions } from '../../src/poller/
 import { startProvider, type ProviderOptions, type RunningProvider } from '../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../src/store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/index.ts'
-import { deleteMatching } from './redis.ts'
+import { openTestRedis } from './redis.ts'
 
 export interface Pipeline {
   provider: RunningProvider
@@ -34,11 +32,9 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
   const provider = await startProvider({ port: 0, now, ...opts.provider })
   const log = pino({ level: 'silent' })
   const metrics = createMetrics({ defaults: false })
-  let redis: Redis | undefined
-  const prefix = `tl-test-${randomUUID()}:`
-  if (engine === 'redis') redis = new Redis(redisUrl)
-  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
-  const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  const shared = engine === 'redis' ? openTestRedis(redisUrl) : undefined
+  const store = shared === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis: shared.redis, prefix: shared.prefix })
+  const ledger = shared === undefined ? createMemoryLedger() : createRedisLedger({ redis: shared.redis, prefix: shared.prefix })
   const upstream = createUpstreamClient({
     baseUrl: provider.baseUrl,
     token: 'demo-enterprise',
@@ -64,10 +60,7 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
       await store.close()
       await ledger.close()
       await provider.close()
-      if (redis !== undefined) {
-        await deleteMatching(redis, `${prefix}*`)
-        await redis.quit()
-      }
+      await shared?.close()
     }
   }
 }

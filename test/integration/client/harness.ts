@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,8 +14,9 @@ import { expect } from 'vitest'
 import type { LiveStore } from '../../../src/store/types.ts'
 import type { ClientStatus } from '../../../src/ui/public/lib/client.js'
 import { matches, type Match, type Matches } from '../../helpers/matches.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import { freePort } from '../../helpers/redis-server.ts'
 
 const MAIN = fileURLToPath(new URL('./gateway-main.ts', import.meta.url))
 
@@ -31,16 +31,6 @@ export interface GatewayProcess {
   /** SIGHUP (reload the keys file); resolves when the gateway says it reloaded. */
   reloadKeys: () => Promise<void>
   output: () => string
-}
-
-/** A port free now (the gateway takes it at every start, so the client's URL stays the same). */
-export async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
 }
 
 /** Waits for `pattern` in the gateway's output; fails at once when the gateway exits first. */
@@ -65,7 +55,7 @@ export interface ClientRig {
 }
 
 export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<ClientRig> {
-  const env = redisFixture(redisUrl)
+  const env = redisStores(redisUrl)
   const store = env.open()
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tl-client-'))
@@ -118,7 +108,7 @@ export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<C
     writeKeys,
     close: async () => {
       for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-      await env.cleanup()
+      await env.close()
       rmSync(dir, { recursive: true, force: true })
     }
   }

@@ -12,8 +12,9 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { TouchlineClient, type ChangeEvent, type ClientStatus } from '../../../src/ui/public/lib/client.js'
-import { clientRig, expectJitteredPauses, freePort, expectReplayedWhileDown, killMidMatch, recordsSince, type ClientRig, type GatewayProcess } from './harness.ts'
+import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, type ClientRig, type GatewayProcess } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import { freePort } from '../../helpers/redis-server.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 

@@ -4,15 +4,13 @@
  * shutdown ends the process at once. Plus the log lines a hostile client can cause.
  */
 import type { ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Redis } from 'ioredis'
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { openTestRedis } from '../../helpers/redis.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse } from '../push/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
@@ -88,7 +86,8 @@ describe('touchline serve and signals', () => {
   it('a SIGHUP while the gateway starts neither stops it nor is lost: the keys are reloaded once it is up', async () => {
     // The start is held at its Redis connection (a gate in front of the real Redis), so the signal lands
     // inside it every time.
-    const target = new URL(inject('redisUrl'))
+    const redis = openTestRedis()
+    const target = new URL(redis.url)
     let release: () => void = () => {}
     const released = new Promise<void>((resolve) => { release = resolve })
     let reached: () => void = () => {}
@@ -104,19 +103,16 @@ describe('touchline serve and signals', () => {
       }, () => {})
     })
     await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
-    const prefix = `tl-test-sighup-${randomUUID()}:`
     onTestFinished(async () => {
       gate.close()
-      const redis = new Redis(inject('redisUrl'))
-      await deleteMatching(redis, `${prefix}*`)
-      await redis.quit()
+      await redis.close()
     })
     const address = gate.address()
     const port = typeof address === 'object' && address !== null ? address.port : 0
     const file = keysFile(KEYS)
     let child: ChildProcess | undefined
     const starting = spawnGateway({
-      env: { TOUCHLINE_KEYS_FILE: file.path, TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${port}`, TOUCHLINE_REDIS_PREFIX: prefix },
+      env: { TOUCHLINE_KEYS_FILE: file.path, TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${port}`, TOUCHLINE_REDIS_PREFIX: redis.prefix },
       onSpawn: (c) => { child = c }
     })
     await reachedRedis

@@ -3,10 +3,8 @@
  * port (behind a proxy where it must answer like the real API), the undici client, memory or Redis ledgers
  * and stores, and a private redis-server where Redis must go away.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
@@ -18,11 +16,10 @@ import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../../../src/upstream/schemas.ts'
 import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { freshPrefix, openTestRedis } from '../../helpers/redis.ts'
 import { startPrivateRedis } from '../../helpers/redis-server.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
-const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
 
 interface Rig {
@@ -131,11 +128,9 @@ describe('the poller spends only what it reserved', () => {
   it('makes no upstream call when the Redis ledger cannot be read, and says why in its status', async () => {
     const own = await startPrivateRedis()
     cleanups.push(own.close)
-    const conn = new Redis(own.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
-    conn.on('error', () => {})
+    const conn = own.connect({ lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
     await conn.connect()
-    cleanups.push(async () => { conn.disconnect() })
-    const r = await rig({ ledger: createRedisLedger({ redis: conn, prefix: `tl-test-${randomUUID()}:` }) })
+    const r = await rig({ ledger: createRedisLedger({ redis: conn, prefix: freshPrefix() }) })
     await r.poller.step()
     expect(r.calls.length).toBeGreaterThan(0)
     expect(r.reserved()).toBe(r.calls.length)
@@ -302,17 +297,16 @@ describe('fixtures the upstream forgets', () => {
 
 describe('a store that loses its data under a running poller', () => {
   it('still ends FT in the store for a match that finished while the store was empty', async () => {
-    const redis = new Redis(redisUrl)
-    const prefix = `tl-test-${randomUUID()}:`
-    cleanups.push(async () => { await deleteMatching(redis, `${prefix}*`); await redis.quit() })
-    const store = createStore({ kind: 'redis', redis, prefix })
+    const redis = openTestRedis()
+    cleanups.push(redis.close)
+    const store = createStore({ kind: 'redis', redis: redis.connect(), prefix: redis.prefix })
     cleanups.push(async () => { await store.close() })
     const r = await rig({ store, frozen: true })
     await r.poller.step()
     const before = (await store.liveFixtures()).filter((f) => f.state.phase === 'live')
     expect(before.length).toBeGreaterThan(2)
     // Redis loses everything (a flush of this deployment's keys).
-    await deleteMatching(redis, `${prefix}*`)
+    await redis.wipe()
     expect(await store.liveFixtures()).toEqual([])
     // Three match hours later every one of them has ended and left the feed.
     r.advance(3 * 3600_000 / 60)

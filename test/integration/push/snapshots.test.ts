@@ -2,12 +2,12 @@
  * Shared live snapshots (DESIGN §4 hot path): a reconnect storm and a burst of `GET /v1/fixtures/live` cost
  * one store read per distinct filter, a routed change is in the next snapshot, and key scopes never mix.
  */
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet } from '../../helpers/http.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
 import { openSse, startPush } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -30,8 +30,8 @@ function counting (store: LiveStore): { store: LiveStore, reads: () => number } 
 const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
   ['redis', () => {
-    const env = redisFixture(inject('redisUrl'))
-    onTestFinished(env.cleanup)
+    const env = redisStores()
+    onTestFinished(env.close)
     return env.open()
   }]
 ]

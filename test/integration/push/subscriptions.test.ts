@@ -3,14 +3,14 @@
  * sockets and HTTP, with the scope rules of DESIGN §4. Every frame received and every response is checked
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
-import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { ClientKey } from '../../../src/keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/live/types.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'
 import { responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
 import { AT, clientKey, fixture, KEYS, openSse, startPush, type PushServer } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -82,8 +82,8 @@ const teamsOf = (r: ChangeRecord): number[] => [r.fixture.home.id, r.fixture.awa
 /** A store of the engine the test runs on; a Redis one on its own prefix, deleted when the test ends. */
 function storeOf (engine: 'memory' | 'redis'): LiveStore | undefined {
   if (engine === 'memory') return undefined
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   return env.open()
 }
 

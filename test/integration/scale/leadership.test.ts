@@ -1,18 +1,15 @@
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
-const redisUrl = inject('redisUrl')
-const prefix = `tl-test-${randomUUID()}:`
-
 describe('scale-out over Redis (DESIGN §7)', () => {
+  // Both gateways share one prefix, as the instances of one deployment do.
+  const redis = useRedis({ per: 'file' })
   let provider: RunningProvider
   const gateways: Gateway[] = []
 
@@ -22,8 +19,8 @@ describe('scale-out over Redis (DESIGN §7)', () => {
       TOUCHLINE_PORT: '0',
       TOUCHLINE_HOST: '127.0.0.1',
       TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
-      TOUCHLINE_REDIS_URL: redisUrl,
-      TOUCHLINE_REDIS_PREFIX: prefix,
+      TOUCHLINE_REDIS_URL: redis.url,
+      TOUCHLINE_REDIS_PREFIX: redis.prefix,
       TOUCHLINE_POLL_FLOOR_MS: '200'
     })
     for (let i = 0; i < 2; i++) gateways.push(await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 1500 }))
@@ -32,9 +29,6 @@ describe('scale-out over Redis (DESIGN §7)', () => {
   afterAll(async () => {
     for (const g of gateways) await g.close()
     await provider.close()
-    const redis = new Redis(redisUrl)
-    await deleteMatching(redis, `${prefix}*`)
-    await redis.quit()
   })
 
   it('a cursor handed out by one instance resumes on the other', async () => {
