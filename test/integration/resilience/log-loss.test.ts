@@ -38,6 +38,15 @@ async function expectEveryoneReset (from: number[]): Promise<void> {
   await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
 }
 
+/** Waits until every subscriber got `n` changes after its reset snapshot: the new log is flowing. */
+async function changesAfterReset (from: number[], n = 3): Promise<void> {
+  await waitFor(`${n} changes after every reset`, () => subscribers.every((s, i) => {
+    const at = s.mirror.resetAfter(from[i] as number) as number
+    const snapAt = s.mirror.seen.findIndex((f, j) => j > at && f.type === 'snapshot')
+    return snapAt >= 0 && s.mirror.changesSince(snapAt).length >= n
+  }), 15_000)
+}
+
 /**
  * After its reset snapshot, a subscriber to everything gets every record of the new log, in order: offsets
  * snapshot+1, snapshot+2, ... (nothing at or below the snapshot's cursor, which it already shows).
@@ -65,7 +74,7 @@ describe('losing the log with subscribers connected', () => {
       expect(snapshot?.cursor.split(':')[0], `${s.name}: the snapshot is of the new log`).not.toBe(oldEpoch)
       expect(s.mirror.changesSince(at).every((c) => c.epoch !== oldEpoch), `${s.name}: no change of the lost log after the reset`).toBe(true)
     }
-    await sleep(3000)
+    await changesAfterReset(before)
     expectNoGapAfterReset(before)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
@@ -77,7 +86,7 @@ describe('losing the log with subscribers connected', () => {
     await sleep(2000)
     await redis.start()
     await expectEveryoneReset(before)
-    await sleep(3000)
+    await changesAfterReset(before)
     expectNoGapAfterReset(before)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
@@ -95,7 +104,8 @@ describe('losing the log with subscribers connected', () => {
     expect(ended.length).toBeGreaterThan(0)
     await sleep(1000)
     await redis.start()
-    await sleep(5000)
+    const restartedAt = Date.now()
+    await waitFor('a reconcile into the new log', () => (gateway.poller.status().lastReconcileAt ?? 0) > restartedAt, 15_000)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
     for (const s of subscribers) {
