@@ -95,7 +95,7 @@ describe('touchline command', () => {
 })
 
 describe('malformed URLs', () => {
-  it('get the spec\'s 400 body from the gateway and the provider, without echoing the token', async () => {
+  it('get the upstream\'s 400 body from the gateway and the provider, without echoing the token', async () => {
     const s = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_LOG_LEVEL: 'warn' })
     const [, url] = await s.waitFor(/touchline gateway\s+(http:\/\/\S+)/)
     const [, provider] = await s.waitFor(/embedded provider\s+(http:\/\/\S+\/v3)/)

@@ -1,5 +1,5 @@
 /**
- * DESIGN §1 signals on a real `touchline serve` process: SIGHUP reloads the keys and does nothing else,
+ * Signals (docs/settings.md, "Signals") on a real `touchline serve` process: SIGHUP reloads the keys and does nothing else,
  * SIGTERM and SIGINT shut down gracefully (sockets closed with 1001, exit 0), a second SIGTERM during the
  * shutdown ends the process at once. Plus the log lines a hostile client can cause.
  */

@@ -15,7 +15,7 @@ import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
 import { loggerOptions } from '../../../src/logger.ts'
 
-/** The gateway's upstream token when it starts the embedded provider itself (DESIGN §1). */
+/** The gateway's upstream token when it starts the embedded provider itself (docs/settings.md). */
 export const UPSTREAM_TOKEN = 'demo-enterprise'
 
 export interface KeySpec {

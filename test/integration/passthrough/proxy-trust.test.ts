@@ -1,5 +1,5 @@
 /**
- * TOUCHLINE_TRUST_PROXY (DESIGN §2): the per-IP connection limit counts the socket's address, whatever
+ * TOUCHLINE_TRUST_PROXY (docs/settings.md): the per-IP connection limit counts the socket's address, whatever
  * `X-Forwarded-For` a client sends, unless the operator says a proxy in front sets it; then it counts the
  * client address the proxy reports. Built with the real app (buildApp) and hub on a free port, with a
  * per-IP burst of 2 and no refill during the test.

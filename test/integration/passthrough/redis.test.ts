@@ -1,5 +1,5 @@
 /**
- * Two gateway instances over one Redis (DESIGN §7) in front of one provider: they share the response cache,
+ * Two gateway instances over one Redis (docs/operations.md, several instances) in front of one provider: they share the response cache,
  * each client key's quota and the upstream budget, so a client sees one gateway whichever instance it hits.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

@@ -120,7 +120,7 @@ describe('cursor pagination through the gateway', () => {
     expect(second.body.pagination.next_cursor).toBe('c4')
   })
 
-  it('refuses cursor with per_page locally with the spec\'s 400, like the real API', async () => {
+  it('refuses cursor with per_page locally with the upstream\'s 400, like the real API', async () => {
     const start = upstream.seen.length
     const res = await fetchVia(gw.base, '/football/teams?cursor=c2&per_page=10')
     expect(res.status).toBe(400)
@@ -173,7 +173,7 @@ describe('names the catalogue does not know', () => {
       expect(res.status, `${path}: ${res.text}`).toBe(400)
       expect(Object.keys(res.body.errors)).toHaveLength(1)
     }
-    expect((await fetchVia(gw.base, '/cricket/leagues')).status, 'another sport is the spec\'s 404').toBe(404)
+    expect((await fetchVia(gw.base, '/cricket/leagues')).status, 'another sport is the upstream\'s 404').toBe(404)
     expect(upstream.seen.length - start).toBe(0)
   })
 

@@ -1,5 +1,5 @@
 /**
- * Cursor pagination of the embedded provider over HTTP (upstream-facts §6), the refusal of deep offset pages,
+ * Cursor pagination of the embedded provider over HTTP (docs/upstream.md, "Pagination"), the refusal of deep offset pages,
  * and a repeated parameter taken with its last value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * The embedded provider serves the real API's paths and includes beyond the spec (issue 10): what it can
+ * The embedded provider serves the real API's paths and includes beyond the core API (issue 10): what it can
  * derive from its dataset and simulator, and honest empty lists with the right envelope for the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,7 +35,7 @@ async function context (): Promise<{ season: any, team: number, fixture: any }> 
   return { season, team: teams.data[0].id, fixture }
 }
 
-describe('provider: the real API paths beyond the spec', () => {
+describe('provider: the real API paths beyond the core API', () => {
   it('topscorers of a season come from the simulated goals: ranked, per type, paged', async () => {
     const { season } = await context()
     const body = await ok(`/football/topscorers/seasons/${season.id as number}`, { per_page: '50', include: 'player;participant;type' })
@@ -177,7 +177,7 @@ describe('provider: the real API paths beyond the spec', () => {
   })
 })
 
-describe('provider: the real API includes beyond the spec', () => {
+describe('provider: the real API includes beyond the core API', () => {
   it('lineups, formations, coaches, weatherReport, state.type, events.type/period, statistics.type, comments on a played fixture', async () => {
     const { fixture } = await context()
     const include = 'lineups.player;lineups.type;lineups.details;formations;coaches;weatherReport;state.type;events.type;events.period;statistics.type;comments;timeline;currentPeriod;detailedPeriods;metadata;trends;sidelined'

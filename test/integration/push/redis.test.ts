@@ -1,5 +1,5 @@
 /**
- * Scale-out over Redis (DESIGN §7): several gateway instances on one prefix, each tailing the log and
+ * Scale-out over Redis (docs/architecture.md, "Scale-out"): several gateway instances on one prefix, each tailing the log and
  * fanning out to its own sockets; a cursor handed out by one is valid on another.
  */
 import { expect, it, onTestFinished } from 'vitest'

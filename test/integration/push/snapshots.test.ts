@@ -1,5 +1,5 @@
 /**
- * Shared live snapshots (DESIGN §4 hot path): a reconnect storm and a burst of `GET /v1/fixtures/live` cost
+ * Shared live snapshots (the hot path of docs/protocol.md): a reconnect storm and a burst of `GET /v1/fixtures/live` cost
  * one store read per distinct filter, a routed change is in the next snapshot, and key scopes never mix.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'

@@ -1,6 +1,6 @@
 /**
  * Subscriptions by team, by kind of change and for every league of the key (`leagues: "*"`), over real
- * sockets and HTTP, with the scope rules of DESIGN §4. Every frame received and every response is checked
+ * sockets and HTTP, with the scope rules of docs/protocol.md. Every frame received and every response is checked
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'

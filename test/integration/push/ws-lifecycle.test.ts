@@ -1,4 +1,4 @@
-/** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
+/** Connection lifecycle (docs/protocol.md, docs/operations.md): slow consumers, heartbeat, graceful shutdown. */
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import { setFlagsFromString } from 'node:v8'

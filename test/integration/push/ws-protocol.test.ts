@@ -1,4 +1,4 @@
-/** The WebSocket protocol of DESIGN §4 over real sockets: authentication, frames, filters, errors, limits. */
+/** The WebSocket protocol (docs/protocol.md) over real sockets: authentication, frames, filters, errors, limits. */
 import { describe, expect, it } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'

@@ -1,5 +1,5 @@
 /**
- * Resuming with `since` (DESIGN §4): every change after the cursor exactly once, in order, while changes keep
+ * Resuming with `since` (docs/protocol.md, "Resume"): every change after the cursor exactly once, in order, while changes keep
  * flowing; lost cursors and replays over the cap answer recovered:false with a fresh snapshot. Run against
  * both store engines, since the Redis tail lags the log and that lag is what the replay floor is for.
  */

@@ -7,7 +7,7 @@ import { startProvider, type RunningProvider } from '../../../src/provider/index
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
-describe('scale-out over Redis (DESIGN §7)', () => {
+describe('scale-out over Redis', () => {
   // Both gateways share one prefix, as the instances of one deployment do.
   const redis = useRedis({ per: 'file' })
   let provider: RunningProvider

@@ -1,4 +1,4 @@
-/** Leadership lease contract (DESIGN §7), run against the memory and Redis implementations. */
+/** Leadership lease contract (docs/architecture.md, "Scale-out"), run against the memory and Redis implementations. */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createLease, type Lease } from '../../../src/store/lease.ts'
 import { openTestRedis } from '../../helpers/redis.ts'

@@ -42,7 +42,7 @@ it('delivers every change of a simulated match day in log order, signed, to two 
   const got = acknowledged(receiver, 'goals') as unknown as Array<{ cursor: string, changes: Array<{ kind: string }> }>
   expect(got.map((f) => f.cursor)).toEqual(goals.map((r) => r.cursor))
   expect(got.every((f) => f.changes.every((c) => c.kind === 'score_changed'))).toBe(true)
-  // Batches of at most 50 changes, headers as DESIGN §5 names them.
+  // Batches of at most 50 changes, headers as docs/webhooks.md names them.
   expect(Math.max(...receiver.requests.map((q) => q.body.data?.length ?? 0))).toBeLessThanOrEqual(50)
   const h = receiver.requests[0]!.headers
   expect(h['content-type']).toBe('application/json')

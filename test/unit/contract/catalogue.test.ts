@@ -101,7 +101,7 @@ describe('catalogue: includes', () => {
     })
   }
 
-  it('response keys of camelCase includes are lower-cased (upstream-facts §0.8)', () => {
+  it('response keys of camelCase includes are lower-cased, as the real API sends them', () => {
     const parsed = parseQuery(endpointOf('/football/livescores'), { include: 'weatherReport;tvStations;lineups.details' })
     if (!parsed.ok) throw new Error('refused')
     expect(parsed.query.includes.map((n) => n.key)).toEqual(['weatherreport', 'tvstations', 'lineups'])

@@ -9,7 +9,7 @@ describe('dataset geography', () => {
     expect(d.countries.length).toBeGreaterThanOrEqual(40)
     const dk = d.countries.find((c) => c.name === 'Denmark')
     expect(dk).toMatchObject({ id: 320, iso2: 'DK', iso3: 'DNK', fifa_name: 'DEN', continent_id: 1 })
-    // The four UK nations are countries, as upstream; iso2 stays two letters (spec 2.7), so they share GB.
+    // The four UK nations are countries, as upstream; iso2 stays two letters, so they share GB.
     expect(d.countries.find((c) => c.name === 'Scotland')).toMatchObject({ id: 1161, iso2: 'GB', iso3: 'SCO', fifa_name: 'SCO' })
     for (const c of d.countries) {
       expect(c.iso2).toMatch(/^[A-Z]{2}$/)

@@ -31,7 +31,7 @@ export const SCRIPTS: readonly MatchScript[] = MATCHES.map((f) => scriptMatch(f,
 
 /**
  * Legal state transitions of the simulator, as data. Stoppages resume into the half they stopped
- * (checked separately); FT is transient before BREAK in cup ties (upstream-facts §0.6).
+ * (checked separately); FT is transient before BREAK in cup ties (docs/upstream.md, "Fixture states").
  */
 export const LEGAL: Readonly<Record<number, readonly number[]>> = {
   [State.NS]: [State.INPLAY_1ST_HALF, State.DELAYED, State.POSTPONED],

@@ -39,7 +39,7 @@ afterEach(async () => {
   await server.close()
 })
 
-describe('upstream client: status mapping (spec part 7), no retry on 4xx', () => {
+describe('upstream client: status mapping of the error answers, no retry on 4xx', () => {
   it('maps 400 with its errors object and internal code', async () => {
     server.on(PATH, { status: 400, body: { message: 'Include not found.', code: 5001, errors: { include: ['"foo" does not exist'] } } })
     const err = await failure(open().get(PATH, { include: 'foo' }))
