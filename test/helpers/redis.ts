@@ -68,9 +68,10 @@ export function openTestRedis (url: string = inject('redisUrl'), prefix: string 
 
 /**
  * The shared Redis for every test of the calling file (or `describe`): a fresh prefix per test whose keys
- * are deleted, and connections closed, once the test and its other cleanups are over. With `per: 'file'`, one prefix for all the tests
- * (for a `beforeAll` that starts gateways on it), cleaned after the last. Read the fields inside hooks and
- * tests, not at the top level: the prefix of a test exists while it runs.
+ * are deleted, and connections closed, once the test and its other cleanups are over. With `per: 'file'`,
+ * one prefix for all the tests (for a `beforeAll` that starts gateways on it), cleaned after the last. Read
+ * the fields inside hooks and tests, not at the top level: the prefix of a test exists while it runs. Tests
+ * that run concurrently take an `openTestRedis()` each instead.
  */
 export function useRedis (opts: { per?: 'test' | 'file' } = {}): TestRedis {
   let current: TestRedis | undefined
