@@ -37,11 +37,9 @@ describe('touchline command', () => {
     const before = await inplay()
     expect(before.length).toBeGreaterThan(0)
     // Live matches change within seconds of the start (at 120x a match minute lasts half a second).
-    await new Promise((resolve) => setTimeout(resolve, 3000))
-    const after = await inplay()
     const clock = (f: { periods: Array<{ minutes: number | null }> }): number => Math.max(0, ...f.periods.map((p) => p.minutes ?? 0))
-    const moved = after.filter((f) => { const b = before.find((x) => x.id === f.id); return b === undefined || clock(b) !== clock(f) || b.state_id !== f.state_id })
-    expect(moved.length).toBeGreaterThan(0)
+    const moved = async (): Promise<boolean> => (await inplay()).some((f) => { const b = before.find((x) => x.id === f.id); return b === undefined || clock(b) !== clock(f) || b.state_id !== f.state_id })
+    await waitFor('a live match moved on', moved, 10_000, 250)
   }, 30_000)
 
   it('stops with exit code 2 naming an invalid setting', async () => {
