@@ -1,5 +1,32 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Integration files whose assertions are wall-clock deadlines of the system under test: a shutdown within
+ * its grace, a takeover within the lease time, polls that keep their pace. They run apart, after the others,
+ * so that the browser tests and the simulated match days (all CPU) do not run beside them.
+ */
+const DEADLINES = [
+  'test/integration/ops/shutdown-inflight.test.ts',
+  'test/integration/ops/shutdown-outage.test.ts',
+  'test/integration/ops/signals.test.ts',
+  'test/integration/ops/upstream-pools.test.ts',
+  'test/integration/resilience/frozen-link.test.ts',
+  'test/integration/resilience/leader-kill.test.ts',
+  'test/integration/resilience/lease-loss.test.ts',
+  'test/integration/scale/leadership.test.ts'
+]
+
+/** What the integration files share: the real Redis (checked once by the global setup), longer timeouts. */
+const integration = {
+  // Only the integration tests need the real Redis: the unit project runs without one.
+  globalSetup: ['test/helpers/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  // These files mostly wait on sockets, child processes and simulated match days: more of them run at once
+  // than there are cores.
+  maxWorkers: 4
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,16 +45,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...integration,
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
-          // Only the integration tests need the real Redis: the unit project runs without one.
-          globalSetup: ['test/helpers/global-setup.ts'],
-          // Then these: they mostly wait on sockets, child processes and simulated match days, so more
-          // files run at once than there are cores.
-          sequence: { groupOrder: 1 },
-          maxWorkers: 4,
-          testTimeout: 30_000,
-          hookTimeout: 30_000
+          exclude: DEADLINES,
+          sequence: { groupOrder: 1 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: 'deadlines',
+          include: DEADLINES,
+          sequence: { groupOrder: 2 }
         }
       }
     ]

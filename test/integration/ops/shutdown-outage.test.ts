@@ -45,6 +45,7 @@ describe('SIGTERM while Redis misbehaves', () => {
         await sse.ended
         const code = await gw.exited
         const took = Date.now() - t
+        console.info(`SIGTERM with the Redis link ${fault}: exit ${code} after ${took} ms`)
         expect({ code: closed.code, reasonIsCursor: /^[^:]+:\d+$/.test(closed.reason) }).toEqual({ code: 1001, reasonIsCursor: true })
         expect({ exit: code, withinGrace: took < 9000 }, gw.output().split('\n').filter((l) => l.includes('"level":50') || l.includes('killed')).join('\n')).toEqual({ exit: 0, withinGrace: true })
       } finally {
