@@ -23,7 +23,10 @@ describe('scale-out over Redis', () => {
       TOUCHLINE_REDIS_PREFIX: redis.prefix,
       TOUCHLINE_POLL_FLOOR_MS: '200'
     })
-    for (let i = 0; i < 2; i++) gateways.push(await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 1500 }))
+    // A 6 s lease, renewed every 2 s: a 1.5 s one lapsed by itself on a loaded machine (an event loop held up
+    // for a quarter of a second made the leader step down). A stopped leader releases it: the takeover below
+    // still comes within a second or so.
+    for (let i = 0; i < 2; i++) gateways.push(await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 6000 }))
   })
 
   afterAll(async () => {
