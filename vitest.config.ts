@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import LongFirst from './test/helpers/sequencer.ts'
 
 /**
  * Integration files whose assertions are wall-clock deadlines of the system under test: a shutdown within
@@ -29,6 +30,7 @@ const integration = {
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFirst },
     projects: [
       {
         extends: true,
