@@ -3,14 +3,16 @@ import LongFirst from './test/helpers/sequencer.ts'
 
 /**
  * Integration files whose assertions are wall-clock deadlines of the system under test: a shutdown within
- * its grace, a takeover within the lease time, polls that keep their pace. They run apart, after the others,
- * so that the browser tests and the simulated match days (all CPU) do not run beside them.
+ * its grace, a takeover within the lease time, polls that keep their pace, a heartbeat once per interval.
+ * They run apart, after the others, so that the browser tests and the simulated match days (all CPU) do not
+ * run beside them.
  */
 const DEADLINES = [
   'test/integration/ops/shutdown-inflight.test.ts',
   'test/integration/ops/shutdown-outage.test.ts',
   'test/integration/ops/signals.test.ts',
   'test/integration/ops/upstream-pools.test.ts',
+  'test/integration/push/ws-lifecycle.test.ts',
   'test/integration/resilience/frozen-link.test.ts',
   'test/integration/resilience/leader-kill.test.ts',
   'test/integration/resilience/lease-loss.test.ts',
