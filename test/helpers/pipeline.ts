@@ -4,6 +4,7 @@
  * so the test can compare the store with the provider's truth at one instant.
  */
 import { pino } from 'pino'
+import { Pool, type Dispatcher } from 'undici'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../src/budget/index.ts'
 import { createMetrics, type Metrics } from '../../src/metrics.ts'
 import { createPoller, type Poller, type PollerOptions } from '../../src/poller/poller.ts'
@@ -84,4 +85,20 @@ export function countingLedger (inner: BudgetLedger): { ledger: BudgetLedger, gr
     }
   }
   return { ledger, granted: () => granted }
+}
+
+/**
+ * A dispatcher for the upstream client that counts the requests it sends, hedges included. The client's
+ * onCall hook does not report a hedge aborted because the call it doubled answered first (hedge.ts), though
+ * it went out with its reservation: counted here, every request sent must have been reserved.
+ */
+export function countingDispatcher (baseUrl: string): { dispatcher: Dispatcher, sent: () => number } {
+  let sent = 0
+  class Counting extends Pool {
+    override dispatch (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      sent++
+      return super.dispatch(options, handler)
+    }
+  }
+  return { dispatcher: new Counting(new URL(baseUrl).origin, { connections: 8 }), sent: () => sent }
 }
