@@ -1,23 +1,71 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import LongFirst from './test/helpers/sequencer.ts'
+
+/**
+ * Integration files whose assertions are wall-clock deadlines of the system under test: a shutdown within
+ * its grace, a takeover within the lease time, polls that keep their pace, a heartbeat once per interval.
+ * They run apart, after the others, so that the browser tests and the simulated match days (all CPU) do not
+ * run beside them.
+ */
+const DEADLINES = [
+  'test/integration/ops/shutdown-inflight.test.ts',
+  'test/integration/ops/shutdown-outage.test.ts',
+  'test/integration/ops/signals.test.ts',
+  'test/integration/ops/upstream-pools.test.ts',
+  'test/integration/push/ws-lifecycle.test.ts',
+  'test/integration/resilience/frozen-link.test.ts',
+  'test/integration/resilience/leader-kill.test.ts',
+  'test/integration/resilience/lease-loss.test.ts',
+  'test/integration/scale/leadership.test.ts'
+]
+
+/** What the integration files share: the real Redis (checked once by the global setup), longer timeouts. */
+const integration = {
+  // Only the integration tests need the real Redis: the unit project runs without one.
+  globalSetup: ['test/helpers/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  // These files mostly wait on sockets, child processes and simulated match days: more of them run at once
+  // than there are cores.
+  maxWorkers: 4
+}
 
 export default defineConfig({
   // The client library's source, not its build, as tsconfig.json's `paths` says.
   resolve: { alias: [{ find: /^@touchline\/client$/, replacement: fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) }] },
   test: {
-    globalSetup: ['test/helpers/global-setup.ts'],
+    sequence: { sequencer: LongFirst },
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] }
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          // First, alone: pure CPU, one worker per core. Without isolation: the files share the modules they
+          // import instead of loading them again each (half the time); they hold no state between them.
+          sequence: { groupOrder: 0 },
+          maxWorkers: 2,
+          isolate: false
+        }
       },
       {
         extends: true,
         test: {
+          ...integration,
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 30_000
+          exclude: DEADLINES,
+          sequence: { groupOrder: 1 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          ...integration,
+          name: 'deadlines',
+          include: DEADLINES,
+          sequence: { groupOrder: 2 }
         }
       }
     ]

@@ -1,6 +1,6 @@
 /**
  * An HTTP proxy in front of the embedded provider that can answer like the real API where the provider
- * follows the spec: e.g. drop `x-ratelimit-limit` (the real `rate_limit` block has no total) or answer a
+ * answers as the API's documentation says: e.g. drop `x-ratelimit-limit` (the real `rate_limit` block has no total) or answer a
  * path with a 404; or like a slow or hung upstream (`delayMs`). Real sockets both ways.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'

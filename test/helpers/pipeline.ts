@@ -3,16 +3,15 @@
  * budget ledger, a store (memory or Redis, unique prefix) and the poller. The provider's clock can be frozen
  * so the test can compare the store with the provider's truth at one instant.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
+import { Pool, type Dispatcher } from 'undici'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../src/budget/index.ts'
 import { createMetrics, type Metrics } from '../../src/metrics.ts'
 import { createPoller, type Poller, type PollerOptions } from '../../src/poller/poller.ts'
 import { startProvider, type ProviderOptions, type RunningProvider } from '../../src/provider/index.ts'
 import { createStore, type LiveStore } from '../../src/store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../src/upstream/index.ts'
-import { deleteMatching } from './redis.ts'
+import { openTestRedis } from './redis.ts'
 
 export interface Pipeline {
   provider: RunningProvider
@@ -34,11 +33,9 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
   const provider = await startProvider({ port: 0, now, ...opts.provider })
   const log = pino({ level: 'silent' })
   const metrics = createMetrics({ defaults: false })
-  let redis: Redis | undefined
-  const prefix = `tl-test-${randomUUID()}:`
-  if (engine === 'redis') redis = new Redis(redisUrl)
-  const store = redis === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis, prefix })
-  const ledger = redis === undefined ? createMemoryLedger() : createRedisLedger({ redis, prefix })
+  const shared = engine === 'redis' ? openTestRedis(redisUrl) : undefined
+  const store = shared === undefined ? createStore({ kind: 'memory' }) : createStore({ kind: 'redis', redis: shared.redis, prefix: shared.prefix })
+  const ledger = shared === undefined ? createMemoryLedger() : createRedisLedger({ redis: shared.redis, prefix: shared.prefix })
   const upstream = createUpstreamClient({
     baseUrl: provider.baseUrl,
     token: 'demo-enterprise',
@@ -64,10 +61,7 @@ export async function startPipeline (engine: 'memory' | 'redis', redisUrl: strin
       await store.close()
       await ledger.close()
       await provider.close()
-      if (redis !== undefined) {
-        await deleteMatching(redis, `${prefix}*`)
-        await redis.quit()
-      }
+      await shared?.close()
     }
   }
 }
@@ -91,4 +85,20 @@ export function countingLedger (inner: BudgetLedger): { ledger: BudgetLedger, gr
     }
   }
   return { ledger, granted: () => granted }
+}
+
+/**
+ * A dispatcher for the upstream client that counts the requests it sends, hedges included. The client's
+ * onCall hook does not report a hedge aborted because the call it doubled answered first (hedge.ts), though
+ * it went out with its reservation: counted here, every request sent must have been reserved.
+ */
+export function countingDispatcher (baseUrl: string): { dispatcher: Dispatcher, sent: () => number } {
+  let sent = 0
+  class Counting extends Pool {
+    override dispatch (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      sent++
+      return super.dispatch(options, handler)
+    }
+  }
+  return { dispatcher: new Counting(new URL(baseUrl).origin, { connections: 8 }), sent: () => sent }
 }

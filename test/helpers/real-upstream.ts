@@ -1,5 +1,5 @@
 /**
- * A local HTTP server that answers the way the real football data API does (spec/upstream-facts.md), not
+ * A local HTTP server that answers the way the real football data API does (docs/upstream.md), not
  * the way our embedded provider does: for tests of the gateway against the real shapes. Port 0, real HTTP.
  *
  * Observed (real captures in test/fixtures/upstream/real/ and recorded/, or quoted from the docs):
@@ -22,21 +22,21 @@
  *   kicks, with `currentperiod` and `detailedperiods` derived from its periods;
  * - includes: only the requested ones are sent (base fields always), by their lower-cased name;
  * - a repeated parameter (`include=a&include=b`) counts with its last value, as PHP reads a query;
- * - cursor pages (upstream-facts §6, since 2026-06-05): `pagination { count, per_page, current_page,
+ * - cursor pages (docs/upstream.md, "Pagination"; since 2026-06-05): `pagination { count, per_page, current_page,
  *   next_page, next_cursor, has_more }`; `next_cursor` is a full URL with the host and `api_token` (the
  *   official MCP's description) or a bare token (the docs' example), null on the last page; the token is
  *   opaque (here it encodes offset and page size); `cursor` with `per_page` is a 400 (the MCP's comment);
  *   an offset page past 20,000 rows is a 400 with code 5003 (the changelog says "a 4xx");
  * - the paths and includes of the surface table (`SURFACE`, `FIXTURE_INCLUDES`): the paths are those of
  *   real-paths.md, but their rows are small ones shaped after the docs' field tables (no capture), and
- *   each path's `requested_entity` is a guess following the naming of §5; the fixture's includes come from
- *   the PSG–Arsenal recording (§8) or, for those it lacks, from small rows after the docs;
+ *   each path's `requested_entity` is a guess following the naming of the rate-limit buckets; the fixture's
+ *   includes come from the PSG–Arsenal recording or, for those it lacks, from small rows after the docs;
  * - the server also accepts names our catalogue does not have (the include `momentum`, the path
  *   `/football/momentum/fixtures/{id}`), as the real API gains names; an include it does not know is a 400
- *   with code 5001 "Include not found" (§7; the status is a guess), a path it does not have a 404;
+ *   with code 5001 "Include not found" (the documented error code; the status is a guess), a path it does not have a 404;
  * - JSON written as PHP's `json_encode` writes it by default, `/` escaped as `\/` (the captures went through
  *   Postman's formatter, so they cannot show it): links then name the host as `https:\/\/...`;
- * - the cursor token looks like Laravel's (base64url JSON without padding), the framework §5's 429 wording
+ * - the cursor token looks like Laravel's (base64url JSON without padding), the framework the 429 wording
  *   points to; a client must treat it as opaque anyway.
  *
  * Data-driven: `routes` maps a path pattern (`{name}` matches one segment) to a handler; tests add or
@@ -248,7 +248,7 @@ export const capturedFixtures = (): Json[] => readShared('real/fixtures-all-2023
 export const RECORDED_FIXTURE_ID = 19683241
 
 /**
- * Fixture includes the server knows (the docs' fixture include list, upstream-facts §4), by lower-cased
+ * Fixture includes the server knows (the docs' fixture include list; docs/upstream.md, "Includes"), by lower-cased
  * name; `momentum` is one our catalogue does not have. The value is the recording's when it has one, else
  * this table's (small rows after the docs' field tables; inferred).
  */
@@ -364,7 +364,7 @@ export async function startRealUpstream (opts: RealUpstreamOptions = {}): Promis
   function bucket (entity: string): { remaining: number, resetsAt: number } {
     let b = buckets.get(entity)
     if (b === undefined || now() >= b.resetsAt) {
-      // The window starts at the first call and resets an hour later (upstream-facts §5).
+      // The window starts at the first call and resets an hour later (docs/upstream.md, "Rate limits").
       b = { remaining: start, resetsAt: now() + 3_600_000 }
       buckets.set(entity, b)
     }

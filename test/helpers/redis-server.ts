@@ -6,20 +6,22 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
-import { Redis } from 'ioredis'
+import { Redis, type RedisOptions } from 'ioredis'
+import { waitFor } from './wait.ts'
 
 export interface PrivateRedis {
   port: number
   /** redis://127.0.0.1:<port> */
   url: string
+  /** A connection to it (errors while it is down are expected, so not reported); disconnected by `close`. */
+  connect: (options?: RedisOptions) => Redis
   /** Drops every key (FLUSHALL): safe here, the server is this test's alone. */
   flush: () => Promise<void>
   /** Kills the server (SIGKILL: no goodbye to clients); its data is gone. */
   stop: () => Promise<void>
   /** Starts it again on the same port, empty, and waits until it answers PING. */
   start: () => Promise<void>
-  /** Stops it for good (call in afterAll). */
+  /** Disconnects the connections opened by `connect` and stops the server for good (call in afterAll). */
   close: () => Promise<void>
 }
 
@@ -34,20 +36,18 @@ export async function freePort (): Promise<number> {
 }
 
 async function waitForPing (url: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now()
-  for (;;) {
+  await waitFor(`redis-server at ${url} answering PING`, async () => {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 })
     probe.on('error', () => {})
     try {
       await probe.connect()
-      if (await probe.ping() === 'PONG') return
+      return await probe.ping() === 'PONG'
     } catch {
-      if (Date.now() - started > timeoutMs) throw new Error(`redis-server at ${url} did not answer PING within ${timeoutMs} ms`)
-      await sleep(50)
+      return false
     } finally {
       probe.disconnect()
     }
-  }
+  }, timeoutMs, 50)
 }
 
 export async function startPrivateRedis (): Promise<PrivateRedis> {
@@ -72,12 +72,21 @@ export async function startPrivateRedis (): Promise<PrivateRedis> {
     await exited
   }
 
+  const conns: Redis[] = []
+  const connect = (options: RedisOptions = {}): Redis => {
+    const conn = new Redis(url, options)
+    conn.on('error', () => {})
+    conns.push(conn)
+    return conn
+  }
+
   await start()
   return {
     port,
     url,
+    connect,
     async flush () {
-      const redis = new Redis(url, { maxRetriesPerRequest: 1 })
+      const redis = connect({ maxRetriesPerRequest: 1 })
       try {
         await redis.flushall()
       } finally {
@@ -86,6 +95,9 @@ export async function startPrivateRedis (): Promise<PrivateRedis> {
     },
     stop,
     start,
-    close: stop
+    async close () {
+      for (const c of conns.splice(0)) c.disconnect()
+      await stop()
+    }
   }
 }

@@ -85,12 +85,3 @@ export class WsTestClient {
     this.ws.terminate()
   }
 }
-
-/** Waits until `check` passes, polling; for conditions observed on the server or across clients. */
-export async function eventually (check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}

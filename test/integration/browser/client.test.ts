@@ -9,8 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import type { ClientStatus, LiveFixture } from '@touchline/client'
-import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from '../client/harness.ts'
+import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, type ClientRig, type GatewayProcess } from '../client/harness.ts'
 import { HAVE_CHROMIUM, launchBrowser, watchErrors } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 interface PageState {
   state: string
@@ -77,7 +78,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
     const hearts = await rig.matches.start(7302, 501, 'Hearts', 'Hibernian', 30)
     const { page, errors, connected } = await pageClient('browser-main')
     expect(connected).toEqual({ state: 'live' })
-    await until(async () => (await read(page)).fixtures.length === 2, 5000, 'the snapshot')
+    await waitFor('the snapshot', async () => (await read(page)).fixtures.length === 2, 5000)
     const from = (await read(page)).cursor as string
 
     const probe = {
@@ -116,7 +117,7 @@ describe.skipIf(!HAVE_CHROMIUM)('touchline/client in Chromium', () => {
     expect(connected.state).toBe('live')
     rig.writeKeys(KEYS.filter((k) => k.name !== 'gone'))
     await gw.reloadKeys()
-    await until(async () => (await read(page)).state === 'refused', 5000, 'refused')
+    await waitFor('refused', async () => (await read(page)).state === 'refused', 5000)
     await sleep(1000)
     const s = await read(page)
     expect(s.statuses.at(-1)).toEqual({ state: 'refused', reason: 'revoked', message: 'This key has been revoked. Ask for a new key.' })

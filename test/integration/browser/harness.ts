@@ -104,13 +104,3 @@ export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   }
 }
-
-/** Waits until `check` resolves truthy, polling; returns how long it took. */
-export async function until (check: () => Promise<boolean> | boolean, timeoutMs = 5000, what: string | (() => string) = 'condition'): Promise<number> {
-  const started = Date.now()
-  for (;;) {
-    if (await check()) return Date.now() - started
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}

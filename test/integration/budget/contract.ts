@@ -1,5 +1,5 @@
 /**
- * The budget ledger contract (src/budget/types.ts), run against both engines. `open()` returns ledgers that share
+ * The budget ledger contract (docs/architecture.md), run against both engines. `open()` returns ledgers that share
  * state: for Redis each is a separate connection, as separate gateway instances would be.
  */
 import { describe, expect, it } from 'vitest'

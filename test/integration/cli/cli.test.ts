@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 const children: ChildProcess[] = []
@@ -14,16 +15,13 @@ function run (args: string[], env: Record<string, string> = {}) {
   child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
   child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const waitFor = async (pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const m = out.match(pattern)
-      if (m !== null) return m
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${out}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-  return { child, exited, waitFor, output: () => out }
+  /** Waits for `pattern` in the output; fails at once when the process exits first. */
+  const inOutput = async (pattern: RegExp, ms = 20_000): Promise<RegExpMatchArray> => await waitFor(() => `${pattern} in output:\n${out}`, () => {
+    const m = out.match(pattern)
+    if (m === null && child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before ${pattern}:\n${out}`)
+    return m
+  }, ms, 100)
+  return { child, exited, waitFor: inOutput, output: () => out }
 }
 
 describe('touchline command', () => {
@@ -39,11 +37,9 @@ describe('touchline command', () => {
     const before = await inplay()
     expect(before.length).toBeGreaterThan(0)
     // Live matches change within seconds of the start (at 120x a match minute lasts half a second).
-    await new Promise((resolve) => setTimeout(resolve, 3000))
-    const after = await inplay()
     const clock = (f: { periods: Array<{ minutes: number | null }> }): number => Math.max(0, ...f.periods.map((p) => p.minutes ?? 0))
-    const moved = after.filter((f) => { const b = before.find((x) => x.id === f.id); return b === undefined || clock(b) !== clock(f) || b.state_id !== f.state_id })
-    expect(moved.length).toBeGreaterThan(0)
+    const moved = async (): Promise<boolean> => (await inplay()).some((f) => { const b = before.find((x) => x.id === f.id); return b === undefined || clock(b) !== clock(f) || b.state_id !== f.state_id })
+    await waitFor('a live match moved on', moved, 10_000, 250)
   }, 30_000)
 
   it('stops with exit code 2 naming an invalid setting', async () => {
@@ -97,7 +93,7 @@ describe('touchline command', () => {
 })
 
 describe('malformed URLs', () => {
-  it('get the spec\'s 400 body from the gateway and the provider, without echoing the token', async () => {
+  it('get the upstream\'s 400 body from the gateway and the provider, without echoing the token', async () => {
     const s = run(['serve'], { TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_LOG_LEVEL: 'warn' })
     const [, url] = await s.waitFor(/touchline gateway\s+(http:\/\/\S+)/)
     const [, provider] = await s.waitFor(/embedded provider\s+(http:\/\/\S+\/v3)/)

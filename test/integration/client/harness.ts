@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +14,9 @@ import { expect } from 'vitest'
 import type { LiveStore } from '../../../src/store/types.ts'
 import type { ClientStatus } from '@touchline/client'
 import { matches, type Match, type Matches } from '../../helpers/matches.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
+import { waitFor } from '../../helpers/wait.ts'
+import { freePort } from '../../helpers/redis-server.ts'
 
 const MAIN = fileURLToPath(new URL('./gateway-main.ts', import.meta.url))
 
@@ -32,24 +33,13 @@ export interface GatewayProcess {
   output: () => string
 }
 
-/** A port free now (the gateway takes it at every start, so the client's URL stays the same). */
-export async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
+/** Waits for `pattern` in the gateway's output; fails at once when the gateway exits first. */
 async function waitForOutput (child: ChildProcess, out: () => string, pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms
-  for (;;) {
+  return await waitFor(() => `${pattern} in gateway output:\n${out()}`, () => {
     const found = out().match(pattern)
-    if (found !== null) return found
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${pattern} in gateway output:\n${out()}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+    if (found === null && child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}) before ${pattern}:\n${out()}`)
+    return found
+  }, ms, 50)
 }
 
 export interface ClientRig {
@@ -65,7 +55,7 @@ export interface ClientRig {
 }
 
 export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<ClientRig> {
-  const env = redisFixture(redisUrl)
+  const env = redisStores(redisUrl)
   const store = env.open()
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'tl-client-'))
@@ -118,18 +108,9 @@ export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<C
     writeKeys,
     close: async () => {
       for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-      await env.cleanup()
+      await env.close()
       rmSync(dir, { recursive: true, force: true })
     }
-  }
-}
-
-/** Waits until `check` is truthy, polling every 25 ms. */
-export async function until (check: () => boolean | Promise<boolean>, ms: number, what: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
 
@@ -165,9 +146,9 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
   const before = await probe.changes()
   await celtic.goal('home', 'K. Furuhashi', 12)
   await hearts.card('away', 'J. Doidge', 31)
-  await until(async () => await probe.changes() === before + 2, 5000, 'two live changes')
+  await waitFor('two live changes', async () => await probe.changes() === before + 2, 5000)
   await gw.kill()
-  await until(async () => await probe.state() !== 'live', 5000, 'the client to notice')
+  await waitFor('the client to notice', async () => await probe.state() !== 'live', 5000)
   const downAt = Date.now()
   // While the gateway is down the match goes on: the store (Redis) logs it.
   await celtic.goal('away', 'K. Vassell', 20)
@@ -176,11 +157,11 @@ export async function killMidMatch (rig: ClientRig, gw: GatewayProcess, [celtic,
   await celtic.state('HT')
   await sleep(3500)
   const restarted = await rig.start()
-  await until(async () => await probe.state() === 'live', 10_000, 'live again')
+  await waitFor('live again', async () => await probe.state() === 'live', 10_000)
   await hearts.goal('home', 'L. Shankland', 40)
   await celtic.state('INPLAY_2ND_HALF')
   const head = await rig.store.head()
-  await until(async () => await probe.cursor() === head, 10_000, `the client at ${head}`)
+  await waitFor(`the client at ${head}`, async () => await probe.cursor() === head, 10_000)
   return { gw: restarted, downAt }
 }
 

@@ -12,7 +12,9 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { TouchlineClient, type ChangeEvent, type ClientStatus } from '@touchline/client'
-import { clientRig, expectJitteredPauses, freePort, expectReplayedWhileDown, killMidMatch, recordsSince, until, type ClientRig, type GatewayProcess } from './harness.ts'
+import { clientRig, expectJitteredPauses, expectReplayedWhileDown, killMidMatch, recordsSince, type ClientRig, type GatewayProcess } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
+import { freePort } from '../../helpers/redis-server.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -74,7 +76,7 @@ describe('touchline/client in Node: a gateway killed mid-match', () => {
     const { changes, statuses } = watch(client)
     client.subscribe({ leagues: [501] })
     expect((await client.connect()).state).toBe('live')
-    await until(() => client.fixtures.has(7101) && client.fixtures.has(7102), 5000, 'the snapshot')
+    await waitFor('the snapshot', () => client.fixtures.has(7101) && client.fixtures.has(7102), 5000)
     const from = client.cursor as string
 
     const probe = { state: async () => client.status.state, changes: async () => changes.length, cursor: async () => client.cursor }
@@ -119,7 +121,7 @@ describe('touchline/client in Node: refusals stop it', () => {
 
   /** Refused with `reason`, and no further socket in the next second (4 pauses' worth). */
   async function expectStopped (c: ReturnType<typeof clientOf>, reason: string): Promise<void> {
-    await until(() => c.client.status.state === 'refused', 10_000, () => `refused (${reason}); statuses ${JSON.stringify(c.statuses)}`)
+    await waitFor(() => `refused (${reason}); statuses ${JSON.stringify(c.statuses)}`, () => c.client.status.state === 'refused', 10_000)
     expect(c.client.status).toMatchObject({ state: 'refused', reason })
     expect(c.client.status.message).toMatch(/key/)
     const sockets = c.sockets.opened.length
@@ -165,7 +167,7 @@ describe('touchline/client in Node: refusals stop it', () => {
 
     const some = clientOf('client-scoped', [501, 8])
     expect((await some.client.connect()).state).toBe('live')
-    await until(() => some.client.fixtures.has(7201), 5000, 'the allowed league\'s snapshot')
+    await waitFor('the allowed league\'s snapshot', () => some.client.fixtures.has(7201), 5000)
     expect(some.client.status.state).toBe('live')
     some.client.close()
   })
@@ -204,17 +206,17 @@ describe('touchline/client in Node: unsubscribe and close', () => {
     client.on('change', (e) => changed.push(e.fixture.id))
     client.subscribe({ leagues: [501, 271] })
     expect((await client.connect()).state).toBe('live')
-    await until(() => client.fixtures.has(7301) && client.fixtures.has(7302), 5000, 'the snapshot')
+    await waitFor('the snapshot', () => client.fixtures.has(7301) && client.fixtures.has(7302), 5000)
 
     client.unsubscribe({ leagues: [501] })
     expect([...client.fixtures.keys()]).toEqual([7302])
     expect(removed).toEqual([7301])
-    await until(() => sockets.frames.some((f) => f.type === 'unsubscribed'), 5000, 'the server\'s unsubscribed')
+    await waitFor('the server\'s unsubscribed', () => sockets.frames.some((f) => f.type === 'unsubscribed'), 5000)
     const heard = sockets.frames.length
 
     await dropped.goal('home', 'Watt', 25)
     await kept.goal('away', 'Frederiksen', 26)
-    await until(() => client.fixtures.get(7302)?.away.score === 1, 5000, 'the followed league\'s goal')
+    await waitFor('the followed league\'s goal', () => client.fixtures.get(7302)?.away.score === 1, 5000)
     expect(client.fixtures.has(7301)).toBe(false)
     expect(changed).not.toContain(7301)
     expect(sockets.frames.slice(heard).filter((f) => f.type === 'change').map((f) => f.fixture_id)).toEqual([7302])
@@ -222,7 +224,7 @@ describe('touchline/client in Node: unsubscribe and close', () => {
     expect(sockets.opened()).toBe(1)
 
     client.subscribe({ leagues: [501] })
-    await until(() => client.fixtures.get(7301)?.home.score === 1, 5000, 'the league followed again, with its goal')
+    await waitFor('the league followed again, with its goal', () => client.fixtures.get(7301)?.home.score === 1, 5000)
     client.close()
   })
 
@@ -231,7 +233,7 @@ describe('touchline/client in Node: unsubscribe and close', () => {
     const client = new TouchlineClient({ url: `http://127.0.0.1:${port}`, key: 'demo', backoff: { baseMs: 50, capMs: 100 } })
     client.subscribe({ leagues: [501] })
     const connected = client.connect()
-    await until(() => client.status.state !== 'connecting', 5000, 'the first attempt failing')
+    await waitFor('the first attempt failing', () => client.status.state !== 'connecting', 5000)
     client.close()
     await expect(connected).resolves.toEqual({ state: 'closed' })
   })

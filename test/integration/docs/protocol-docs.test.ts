@@ -17,8 +17,9 @@ import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { httpGet } from '../../helpers/http.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 import { clientFrameErrors, documentErrors, responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
-import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { clientKey, openSse } from '../push/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let pipeline: Pipeline | undefined
 const closers: Array<() => Promise<void>> = []
@@ -112,8 +113,8 @@ describe('protocol documents', () => {
     await rec.get(base, '/readyz')
 
     // Wait for a live matchday: fixtures in the store, and changes flowing.
-    await eventually(() => everything.changes().length >= 20, 20_000, '20 changes')
-    await eventually(() => compact.changes().some(isDelta), 20_000, 'a delta frame')
+    await waitFor('20 changes', () => everything.changes().length >= 20, 20_000)
+    await waitFor('a delta frame', () => compact.changes().some(isDelta), 20_000)
     const live: LiveFixture[] = (await rec.get(base, '/v1/fixtures/live?api_token=all-key')).body.data
     expect(live.length).toBeGreaterThan(0)
     expect(live.some((f) => f.clock != null)).toBe(true)
@@ -134,7 +135,12 @@ describe('protocol documents', () => {
     // Refusals and replies on the WebSocket.
     const refused = await rec.connect(ws('none-key'))
     expect(await refused.request({ op: 'subscribe', ref: 'l', leagues: [first.league_id] })).toMatchObject({ code: 'forbidden', leagues: [first.league_id] })
-    expect(await refused.request({ op: 'subscribe', ref: 't', teams: [first.home.id] })).toMatchObject({ code: 'forbidden', teams: [first.home.id] })
+    // A team is refused only while it plays (one not live is accepted): take one whose match has the most
+    // time left, read now, since `first` may have ended on a slow machine (a match lasts 10 s at 600x).
+    const playing: LiveFixture[] = (await rec.get(base, '/v1/fixtures/live?api_token=all-key')).body.data
+    const team = [...playing].filter((f) => f.state.phase === 'live').sort((x, y) => (x.minute ?? 0) - (y.minute ?? 0))[0]?.home.id
+    expect(team).toBeDefined()
+    expect(await refused.request({ op: 'subscribe', ref: 't', teams: [team] })).toMatchObject({ code: 'forbidden', teams: [team] })
     refused.send('{"op":')
     await refused.take((f) => f.type === 'error' && f.code === 'invalid_message')
     // Frames sent as text are refused ones, not recorded as documented client frames.
@@ -163,10 +169,10 @@ describe('protocol documents', () => {
     // The SSE stream's events carry the same frames.
     const sse = await openSse(`${base}/v1/sse?api_token=all-key&leagues=*&kinds=clock,score_changed`)
     closers.push(async () => { sse.close() })
-    await eventually(() => sse.events.some((e) => e.event === 'change'), 20_000, 'an SSE change')
+    await waitFor('an SSE change', () => sse.events.some((e) => e.event === 'change'), 20_000)
     const sseDelta = await openSse(`${base}/v1/sse?api_token=all-key&leagues=*&format=delta`)
     closers.push(async () => { sseDelta.close() })
-    await eventually(() => sseDelta.events.some((e) => e.event === 'change' && isDelta(e.data)), 20_000, 'an SSE delta')
+    await waitFor('an SSE delta', () => sseDelta.events.some((e) => e.event === 'change' && isDelta(e.data)), 20_000)
 
     // The store unreachable: `unavailable` over WebSocket, 503 over HTTP, and a status that says so.
     gate.down(true)

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest'
 import { createKeyRing } from '../../../src/client-keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { applier, clientKey, startPush } from '../push/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 describe('a keys reload during a subscribe', () => {
   it('sends the snapshot within the new scope', async () => {
@@ -33,10 +34,10 @@ describe('a keys reload during a subscribe', () => {
     await ws.take('hello')
     ws.send({ op: 'subscribe', ref: 's', leagues: [271, 501] })
     await ws.take('subscribed')
-    await eventually(() => release !== undefined, 5000, 'the snapshot read to start')
+    await waitFor('the snapshot read to start', () => release !== undefined, 5000)
     // Changes routed meanwhile are held for after the snapshot, one of them in the league about to go.
     const held = await apply(2, 501)
-    await eventually(() => s.hub.head() === held.cursor, 5000, 'the change to be routed')
+    await waitFor('the change to be routed', () => s.hub.head() === held.cursor, 5000)
 
     const ring = createKeyRing([{ ...club, leagues: [271] }])
     expect(await s.hub.applyKeys((old) => ring.find(old.key))).toMatchObject({ narrowed: 1 })

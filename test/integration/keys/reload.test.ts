@@ -10,8 +10,9 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { applier, openSse, type PushServer } from '../push/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tl-reload-'))
 const keysFile = join(dir, 'keys.json')
@@ -89,12 +90,12 @@ describe('reloading the keys file', () => {
     await subscribe(ws, [271, 501], [9002, 9003, 9005])
     const sse501 = await openSse(`${gateway.url}/v1/sse?api_token=club-key&leagues=501`)
     const sse271 = await openSse(`${gateway.url}/v1/sse?api_token=club-key&leagues=271`)
-    await eventually(() => sse501.events.length > 0 && sse271.events.length > 0, 5000, 'SSE snapshots')
+    await waitFor('SSE snapshots', () => sse501.events.length > 0 && sse271.events.length > 0, 5000)
     const openBefore = gateway.hub.stats().connections
     // Before: the removed league reaches the socket.
     let from = ws.changes().length
     await changeAll()
-    await eventually(() => changedFixtures(ws, from).includes(9004), 5000, 'changes before the reload')
+    await waitFor('changes before the reload', () => changedFixtures(ws, from).includes(9004), 5000)
     expect(changedFixtures(ws, from)).toEqual(expect.arrayContaining([9001, 9002]))
 
     write(base.map((k) => k.name === 'club' ? { ...k, leagues: [271] } : k))
@@ -107,9 +108,9 @@ describe('reloading the keys file', () => {
     from = ws.changes().length
     const sseFrom = sse271.events.length
     await changeAll()
-    await eventually(() => changedFixtures(ws, from).includes(9004), 5000, 'changes after the reload')
+    await waitFor('changes after the reload', () => changedFixtures(ws, from).includes(9004), 5000)
     expect(changedFixtures(ws, from)).toEqual([9003, 9004])
-    await eventually(() => sse271.events.slice(sseFrom).some((e) => e.data.fixture_id === 9004), 5000, 'SSE change of league 271')
+    await waitFor('SSE change of league 271', () => sse271.events.slice(sseFrom).some((e) => e.data.fixture_id === 9004), 5000)
     expect(sse271.events.slice(sseFrom).map((e) => e.data.league_id)).toEqual([271, 271])
     expect(await ws.request({ op: 'unsubscribe', ref: 'u', leagues: [] })).toMatchObject({ leagues: [271], fixtures: [9003, 9005] })
     expect(await ws.request({ op: 'subscribe', ref: 'again', leagues: [501], snapshot: false })).toMatchObject({ type: 'error', code: 'forbidden', leagues: [501] })
@@ -124,13 +125,13 @@ describe('reloading the keys file', () => {
     const ws = await open('wide-key')
     await subscribe(ws, [271])
     const sse = await openSse(`${gateway.url}/v1/sse?api_token=wide-key`)
-    await eventually(() => sse.events.length > 0, 5000, 'SSE snapshot')
+    await waitFor('SSE snapshot', () => sse.events.length > 0, 5000)
     const openBefore = gateway.hub.stats().connections
     write(base.map((k) => k.name === 'wide' ? { ...k, leagues: '*' } : k))
     expect(await gateway.reloadKeys()).toMatchObject({ narrowed: 0, ended: 0, revoked: 0 })
     const from = ws.changes().length
     await changeAll()
-    await eventually(() => changedFixtures(ws, from).includes(9004), 5000, 'changes after widening')
+    await waitFor('changes after widening', () => changedFixtures(ws, from).includes(9004), 5000)
     expect(ws.frames.some((f) => f.type === 'error')).toBe(false)
     // The socket may now subscribe to any league; the stream is still open.
     expect(await ws.request({ op: 'subscribe', ref: 'w', leagues: [501], snapshot: false })).toMatchObject({ type: 'subscribed', leagues: [271, 501] })

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { onTestFinished } from 'vitest'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 
@@ -47,23 +48,20 @@ export async function spawnGateway (opts: SpawnOptions = {}): Promise<GatewayPro
     try { return [JSON.parse(l) as LogLine] } catch { return [] }
   })
   let seen = 0
-  const waitFor = async <T>(find: () => T | undefined, what: string, ms: number): Promise<T> => {
-    const deadline = Date.now() + ms
-    for (;;) {
-      const found = find()
-      if (found !== undefined) return found
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${what} in output:\n${out}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-  const [, url] = await waitFor(() => out.match(/touchline gateway\s+(http:\/\/\S+)/) ?? undefined, 'banner', 30_000) as RegExpMatchArray
+  /** Waits for `find` to find something in the output; fails at once when the process exits first. */
+  const inOutput = async <T>(find: () => T | undefined, what: string, ms: number): Promise<T> => await waitFor(() => `${what} in output:\n${out}`, () => {
+    const found = find()
+    if (found === undefined && child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}) before ${what}:\n${out}`)
+    return found
+  }, ms, 50) as T
+  const [, url] = await inOutput(() => out.match(/touchline gateway\s+(http:\/\/\S+)/) ?? undefined, 'banner', 30_000)
   return {
     child,
     url: url as string,
     exited,
     output: () => out,
     logs,
-    waitForLog: async (match, ms = 10_000) => await waitFor(() => {
+    waitForLog: async (match, ms = 10_000) => await inOutput(() => {
       const all = logs()
       const i = all.findIndex((l, n) => n >= seen && match(l))
       if (i < 0) return undefined

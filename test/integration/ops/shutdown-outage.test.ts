@@ -2,7 +2,6 @@
  * SIGTERM on a real `touchline serve` process on a bad night, Redis gone or its link hung, clients connected:
  * the shutdown still closes WebSockets with 1001 and a resume cursor, ends SSE streams, and exits 0 in time.
  */
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WsTestClient } from '../../helpers/ws-client.ts'
@@ -10,13 +9,14 @@ import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { openSse } from '../push/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
+import { freshPrefix } from '../../helpers/redis.ts'
 
 let redis: PrivateRedis
 beforeAll(async () => { redis = await startPrivateRedis() })
 afterAll(async () => { await redis.close() })
 
 async function gatewayOver (proxy: TcpProxy): Promise<GatewayProcess> {
-  return await spawnGateway({ env: { TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${proxy.port}`, TOUCHLINE_REDIS_PREFIX: `tl-review-${randomUUID()}:` } })
+  return await spawnGateway({ env: { TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${proxy.port}`, TOUCHLINE_REDIS_PREFIX: freshPrefix() } })
 }
 
 async function subscribedWs (gw: GatewayProcess): Promise<WsTestClient> {
@@ -45,6 +45,7 @@ describe('SIGTERM while Redis misbehaves', () => {
         await sse.ended
         const code = await gw.exited
         const took = Date.now() - t
+        console.info(`SIGTERM with the Redis link ${fault}: exit ${code} after ${took} ms`)
         expect({ code: closed.code, reasonIsCursor: /^[^:]+:\d+$/.test(closed.reason) }).toEqual({ code: 1001, reasonIsCursor: true })
         expect({ exit: code, withinGrace: took < 9000 }, gw.output().split('\n').filter((l) => l.includes('"level":50') || l.includes('killed')).join('\n')).toEqual({ exit: 0, withinGrace: true })
       } finally {

@@ -1,21 +1,20 @@
 /**
- * DESIGN §1 signals on a real `touchline serve` process: SIGHUP reloads the keys and does nothing else,
+ * Signals (docs/settings.md, "Signals") on a real `touchline serve` process: SIGHUP reloads the keys and does nothing else,
  * SIGTERM and SIGINT shut down gracefully (sockets closed with 1001, exit 0), a second SIGTERM during the
  * shutdown ends the process at once. Plus the log lines a hostile client can cause.
  */
 import type { ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Redis } from 'ioredis'
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
-import { deleteMatching } from '../../helpers/redis.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { openTestRedis } from '../../helpers/redis.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse } from '../push/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const KEYS = [
   { key: 'club-key-7f3a', name: 'club', leagues: [271, 501] },
@@ -54,7 +53,7 @@ describe('touchline serve and signals', () => {
     const gw = await spawnGateway({ env: { TOUCHLINE_KEYS_FILE: file.path } })
     const ws = await subscribed(gw, 'club-key-7f3a', [271, 501])
     const sse501 = await openSse(`${gw.url}/v1/sse?api_token=club-key-7f3a&leagues=501`)
-    await eventually(() => sse501.events.length > 0, 10_000, 'SSE snapshot')
+    await waitFor('SSE snapshot', () => sse501.events.length > 0, 10_000)
 
     file.write(JSON.stringify([{ ...KEYS[0], leagues: [271] }, KEYS[1]]))
     gw.child.kill('SIGHUP')
@@ -87,7 +86,8 @@ describe('touchline serve and signals', () => {
   it('a SIGHUP while the gateway starts neither stops it nor is lost: the keys are reloaded once it is up', async () => {
     // The start is held at its Redis connection (a gate in front of the real Redis), so the signal lands
     // inside it every time.
-    const target = new URL(inject('redisUrl'))
+    const redis = openTestRedis()
+    const target = new URL(redis.url)
     let release: () => void = () => {}
     const released = new Promise<void>((resolve) => { release = resolve })
     let reached: () => void = () => {}
@@ -103,19 +103,16 @@ describe('touchline serve and signals', () => {
       }, () => {})
     })
     await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
-    const prefix = `tl-test-sighup-${randomUUID()}:`
     onTestFinished(async () => {
       gate.close()
-      const redis = new Redis(inject('redisUrl'))
-      await deleteMatching(redis, `${prefix}*`)
-      await redis.quit()
+      await redis.close()
     })
     const address = gate.address()
     const port = typeof address === 'object' && address !== null ? address.port : 0
     const file = keysFile(KEYS)
     let child: ChildProcess | undefined
     const starting = spawnGateway({
-      env: { TOUCHLINE_KEYS_FILE: file.path, TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${port}`, TOUCHLINE_REDIS_PREFIX: prefix },
+      env: { TOUCHLINE_KEYS_FILE: file.path, TOUCHLINE_REDIS_URL: `redis://127.0.0.1:${port}`, TOUCHLINE_REDIS_PREFIX: redis.prefix },
       onSpawn: (c) => { child = c }
     })
     await reachedRedis

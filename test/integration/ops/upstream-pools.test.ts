@@ -10,6 +10,7 @@ import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { startProxy } from '../../helpers/http-proxy.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => { for (const c of cleanup.splice(0).reverse()) await c().catch(() => {}) })
@@ -41,8 +42,7 @@ describe('a hung upstream endpoint used through the passthrough', () => {
     // Eight distinct client requests to a path the upstream never answers (no coalescing: distinct ids).
     const ids = [1, 2, 3, 4, 5, 6, 7, 8]
     const pending = ids.map(async (id) => await fetch(`${gw.url}/v3/football/teams/${id}?api_token=demo`).then((r) => r.status, () => -1))
-    const started = Date.now()
-    while (proxy.held() < ids.length && Date.now() - started < 5000) await sleep(20)
+    await waitFor('the upstream holding all eight', () => proxy.held() >= ids.length)
     expect(proxy.held()).toBe(ids.length)
 
     // For the next 6 s the poller should keep polling at its floor (200 ms), as it does without them.

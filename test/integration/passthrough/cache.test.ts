@@ -71,7 +71,7 @@ describe('coalescing', () => {
       ['/core/countries?cursor=abc&per_page=5', 400],
       ['/core/countries/1?cursor=abc', 400],
       ['/basketball/leagues', 404],
-      // A repeated parameter counts with its last value (DESIGN §5): only the last one is judged.
+      // A repeated parameter counts with its last value (docs/passthrough.md): only the last one is judged.
       ['/core/countries?page=1&page=0', 400],
       ['/core/cities?per_page=50&page=402', 400]
     ]

@@ -1,14 +1,14 @@
 /**
- * The conformance suite of spec/football-data-service.md, pointed at the gateway's REST passthrough with
- * gateway client keys instead of upstream tokens (DESIGN §5: "a drop-in for the upstream"). One key per
- * plan-like scope: `free` sees leagues 271 and 501, every key's hourly quota and features are its plan's
- * (spec 8.1; xg from Pro, odds from Growth, predictions with Enterprise), and a `limited` key has 20 so that
- * 429 is reachable.
+ * The upstream API's conformance suite (test/conformance), pointed at the gateway's REST passthrough with
+ * gateway client keys instead of upstream tokens: the passthrough is a drop-in for the upstream
+ * (docs/passthrough.md). One key per plan-like scope: `free` sees leagues 271 and 501, every key's hourly
+ * quota and features are its plan's (xg from Pro, odds from Growth, predictions with Enterprise), and a
+ * `limited` key has 20 so that 429 is reachable.
  *
  * Left out by design, with the reason:
- * - the Enterprise burst buffer (8.2.9): client keys have a hard hourly quota (`burst` not declared).
- * - the 500 body check: an upstream 500 reaches clients as 502 Bad Gateway with the spec's 500 body shape
- *   (`failing` not declared); passthrough.test.ts checks those bodies.
+ * - the Enterprise plan's burst buffer: client keys have a hard hourly quota (`burst` not declared).
+ * - the 500 body check: an upstream 500 reaches clients as 502 Bad Gateway with the upstream's 500 body
+ *   shape (`failing` not declared); failures.test.ts checks those bodies.
  * Revoked, regenerated, expired and other-environment tokens are simply keys the gateway does not hold,
  * and the upstream's own token is one of them: it is refused like any unknown key.
  *

@@ -1,5 +1,5 @@
 /**
- * A key without a paid feature gets the spec's 403 for that feature's endpoints however the path is spelled:
+ * A key without a paid feature gets the upstream's 403 for that feature's endpoints however the path is spelled:
  * a percent-encoded family segment (`%6Fdds` for `odds`) is the same path to the upstream, so it is to the
  * gateway too (request.ts canonicalPath): routed, feature-checked, charged and cached as the plain path.
  */

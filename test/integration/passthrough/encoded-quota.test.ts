@@ -1,6 +1,6 @@
 /**
  * A key's hourly quota is per entity, and every request that reaches the upstream costs the key a call
- * (DESIGN §5): a percent-encoded spelling of a fixtures path (`%66ixtures`) draws on the key's Fixture quota,
+ * (docs/passthrough.md): a percent-encoded spelling of a fixtures path (`%66ixtures`) draws on the key's Fixture quota,
  * as the plain path does, instead of an `Unknown` one that would give it a second hour of upstream calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

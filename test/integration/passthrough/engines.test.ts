@@ -2,32 +2,20 @@
  * The passthrough's two storage contracts (quota store, response cache), run against both engines: memory
  * and a real Redis on a unique prefix.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createMemoryCache, createRedisCache, type ResponseCache } from '../../../src/passthrough/cache.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { createMemoryQuota, createRedisQuota, type QuotaStore } from '../../../src/passthrough/quota.ts'
 import { WINDOW_MS } from '../../../src/contract/hourly-window.ts'
-import { cleanRedis } from './harness.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
 const T0 = Date.UTC(2026, 10, 21, 20, 0, 0)
 
-let redis: Redis
-let prefix: string
-
-beforeEach(() => {
-  redis = new Redis(inject('redisUrl'))
-  prefix = `tl-test-${randomUUID()}:`
-})
-afterEach(async () => {
-  await cleanRedis(inject('redisUrl'), prefix)
-  await redis.quit()
-})
+const shared = useRedis()
 
 const engines: Array<[string, () => { quota: QuotaStore, cache: ResponseCache }]> = [
   ['memory', () => ({ quota: createMemoryQuota(), cache: createMemoryCache() })],
-  ['redis', () => ({ quota: createRedisQuota({ redis, prefix }), cache: createRedisCache({ redis, prefix }) })]
+  ['redis', () => ({ quota: createRedisQuota({ redis: shared.redis, prefix: shared.prefix }), cache: createRedisCache({ redis: shared.redis, prefix: shared.prefix }) })]
 ]
 
 function entry (data: unknown, storedAt: number, ttlMs: number): CachedEntry {

@@ -1,5 +1,5 @@
 /**
- * Limits and failures of the REST passthrough: the key's own quota (spec 429 body, headers), the shared
+ * Limits and failures of the REST passthrough: the key's own quota (the upstream's 429 body, headers), the shared
  * upstream budget (never the poller's reserve), and upstream errors, which never crash anything, never
  * charge the key and never show the upstream token or an upstream message.
  */
@@ -18,7 +18,7 @@ let calls: RequestCounter
 
 const url = (path: string, key = 'tl-main-key'): string => `${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`
 
-/** The spec's 500-shaped body for a gateway failure: no stack, no upstream text, no token. */
+/** The upstream's 500-shaped body for a gateway failure: no stack, no upstream text, no token. */
 function expectFailure (res: { status: number, body: any, text: string }, status: number): void {
   expect(res.status).toBe(status)
   expect(Object.keys(res.body).sort()).toEqual(['error', 'error_id', 'message'])
@@ -40,7 +40,7 @@ afterEach(() => {
 })
 
 describe('the key quota', () => {
-  it('answers the spec 429 past the hourly quota, per entity, with the key\'s numbers in body and headers', async () => {
+  it('answers the upstream\'s 429 past the hourly quota, per entity, with the key\'s numbers in body and headers', async () => {
     for (const remaining of [2, 1, 0]) {
       const res = await get(url('/football/venues', 'tl-small-key'))
       expect(res.status).toBe(200)
@@ -97,7 +97,7 @@ describe('the shared upstream budget', () => {
     expect((await get(url('/football/fixtures/date/2026-01-11'))).status).toBe(200)
   })
 
-  it('answers an upstream 429 with the spec 429 and the upstream retry_after', async () => {
+  it('answers an upstream 429 with the upstream\'s 429 body and its retry_after', async () => {
     t.gw.provider?.faults.set({ rateLimitBurst: 1, pathContains: '/football/rounds' })
     const res = await get(url('/football/rounds?per_page=3'))
     expect(res.status).toBe(429)
@@ -107,7 +107,7 @@ describe('the shared upstream budget', () => {
 })
 
 describe('upstream failures', () => {
-  it('turns an upstream 500 into 502 with the spec 500 body, and charges the call it made', async () => {
+  it('turns an upstream 500 into 502 with the upstream\'s 500 body shape, and charges the call it made', async () => {
     t.gw.provider?.faults.set({ errorRate: 1, pathContains: '/football/players' })
     const res = await get(url('/football/players?per_page=4'))
     expectFailure(res, 502)

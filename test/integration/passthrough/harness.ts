@@ -8,16 +8,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { IncomingMessage, Server } from 'node:http'
 import { Writable } from 'node:stream'
-import { Redis } from 'ioredis'
 import { pino, type Logger } from 'pino'
 import { request } from 'undici'
 import { expect } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
 import { loggerOptions } from '../../../src/logger.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
 
-/** The gateway's upstream token when it starts the embedded provider itself (DESIGN §1). */
+/** The gateway's upstream token when it starts the embedded provider itself (docs/settings.md). */
 export const UPSTREAM_TOKEN = 'demo-enterprise'
 
 export interface KeySpec {
@@ -150,15 +148,5 @@ export function countRequests (server: Server): RequestCounter {
     paths,
     count: (prefix = '') => paths.filter((p) => p.startsWith(`/v3${prefix}`)).length,
     stop: () => { server.off('request', listener) }
-  }
-}
-
-/** Deletes every key a test wrote under `prefix` (passthrough, store, ledger and lease keys alike). */
-export async function cleanRedis (url: string, prefix: string): Promise<void> {
-  const admin = new Redis(url)
-  try {
-    await deleteMatching(admin, `${prefix}*`)
-  } finally {
-    await admin.quit()
   }
 }

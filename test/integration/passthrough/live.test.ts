@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formatInZone } from '../../../src/contract/time.ts'
 import { LIVE_STATE_IDS } from '../../../src/contract/states.ts'
 import { countRequests, expectNoLeaks, get, startTestGateway, type Res, type TestGateway } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const KEYS = [{ key: 'tl-all-key', name: 'all' }, { key: 'tl-271-key', name: 'danish', leagues: [271] }]
 let offsetMs = 0
@@ -21,8 +22,7 @@ beforeAll(async () => {
   // Many fixtures in play, so that every shape below has something to show.
   t = await startTestGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 }, passthrough: { now } } })
   // Ready once the poller has reconciled and polled `latest` at least once.
-  const deadline = Date.now() + 10_000
-  while (!isLive(await get(url('/football/livescores/latest'))) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+  await waitFor('livescores/latest from the live mirror', async () => isLive(await get(url('/football/livescores/latest'))), 10_000, 100)
 })
 afterAll(async () => { await t.close() })
 afterEach(() => { expectNoLeaks() })

@@ -1,5 +1,5 @@
 /**
- * A key's quota bounds the upstream calls it causes (DESIGN §5), counted at the embedded provider: requests
+ * A key's quota bounds the upstream calls it causes (docs/passthrough.md), counted at the embedded provider: requests
  * for distinct missing ids each reach the upstream, so each costs the key a call whatever the answer, and
  * once the quota is spent nothing more goes upstream. Requests refused by validation stay free.
  */

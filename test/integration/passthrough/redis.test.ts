@@ -1,11 +1,11 @@
 /**
- * Two gateway instances over one Redis (DESIGN §7) in front of one provider: they share the response cache,
+ * Two gateway instances over one Redis (docs/operations.md, several instances) in front of one provider: they share the response cache,
  * each client key's quota and the upstream budget, so a client sees one gateway whichever instance it hits.
  */
-import { randomUUID } from 'node:crypto'
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
-import { cleanRedis, countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
 const KEYS = [{ key: 'tl-shared-key', name: 'shared', hourly_quota: 5 }]
 
@@ -13,13 +13,12 @@ let provider: RunningProvider
 let calls: RequestCounter
 let a: TestGateway
 let b: TestGateway
-let prefix: string
+const shared = useRedis()
 
 beforeEach(async () => {
-  prefix = `tl-test-${randomUUID()}:`
   provider = await startProvider({ port: 0 })
   calls = countRequests(provider.app.server)
-  const opts = { keys: KEYS, redis: { url: inject('redisUrl'), prefix }, upstreamUrl: provider.baseUrl, overrides: { poll: false } }
+  const opts = { keys: KEYS, redis: { url: shared.url, prefix: shared.prefix }, upstreamUrl: provider.baseUrl, overrides: { poll: false } }
   a = await startTestGateway(opts)
   b = await startTestGateway(opts)
 })
@@ -27,7 +26,6 @@ afterEach(async () => {
   calls.stop()
   await Promise.all([a.close(), b.close()])
   await provider.close()
-  await cleanRedis(inject('redisUrl'), prefix)
   expectNoLeaks()
 })
 

@@ -1,5 +1,5 @@
 /**
- * League scope and origins of client keys: a key scoped to league 271 gets the spec's 403 for anything of
+ * League scope and origins of client keys: a key scoped to league 271 gets the upstream's 403 for anything of
  * league 501 asked for by id (directly or through its season or fixture), lists leave other leagues out,
  * and refusals cost the key nothing.
  */
@@ -39,7 +39,7 @@ afterAll(async () => {
 afterEach(() => { expectNoLeaks() })
 
 describe('league scope', () => {
-  it('refuses a league outside the key by id with the spec 403 body, before any upstream call', async () => {
+  it('refuses a league outside the key by id with the upstream\'s 403 body, before any upstream call', async () => {
     const before = calls.count()
     expect403(await get(url('/football/leagues/501', 'tl-271-key')), 501)
     expect(calls.count()).toBe(before)

@@ -3,10 +3,10 @@
  * cursor pagination with `next_cursor` as a full URL or a bare token, paths and includes the catalogue
  * does not know, refusals of wrong names, repeated parameters, and a client that lies in its Host header.
  */
-import { randomUUID } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { envelope, startServer, type CannedReply, type SeenRequest, type TestServer } from '../../unit/upstream/client-server.ts'
-import { cleanRedis, expectNoLeaks, get, startTestGateway, UPSTREAM_TOKEN, type Res, type TestGateway } from './harness.ts'
+import { expectNoLeaks, get, startTestGateway, UPSTREAM_TOKEN, type Res, type TestGateway } from './harness.ts'
+import { openTestRedis } from '../../helpers/redis.ts'
 
 const KEY = 'tl-surface-key'
 const SCOPED = 'tl-surface-scoped'
@@ -120,7 +120,7 @@ describe('cursor pagination through the gateway', () => {
     expect(second.body.pagination.next_cursor).toBe('c4')
   })
 
-  it('refuses cursor with per_page locally with the spec\'s 400, like the real API', async () => {
+  it('refuses cursor with per_page locally with the upstream\'s 400, like the real API', async () => {
     const start = upstream.seen.length
     const res = await fetchVia(gw.base, '/football/teams?cursor=c2&per_page=10')
     expect(res.status).toBe(400)
@@ -173,7 +173,7 @@ describe('names the catalogue does not know', () => {
       expect(res.status, `${path}: ${res.text}`).toBe(400)
       expect(Object.keys(res.body.errors)).toHaveLength(1)
     }
-    expect((await fetchVia(gw.base, '/cricket/leagues')).status, 'another sport is the spec\'s 404').toBe(404)
+    expect((await fetchVia(gw.base, '/cricket/leagues')).status, 'another sport is the upstream\'s 404').toBe(404)
     expect(upstream.seen.length - start).toBe(0)
   })
 
@@ -223,8 +223,8 @@ describe('links', () => {
 
 describe('the negative cache over Redis', () => {
   it('serves an unknown name\'s cached 4xx from Redis to a second instance without an upstream call', async () => {
-    const prefix = `tl-test-${randomUUID()}:`
-    const opts = { keys: [{ key: KEY, name: 'surface' }], upstreamUrl: upstream.baseUrl, redis: { url: inject('redisUrl'), prefix }, overrides: { poll: false } }
+    const redis = openTestRedis()
+    const opts = { keys: [{ key: KEY, name: 'surface' }], upstreamUrl: upstream.baseUrl, redis: { url: redis.url, prefix: redis.prefix }, overrides: { poll: false } }
     const [a, b] = await Promise.all([startTestGateway(opts), startTestGateway(opts)])
     try {
       const start = upstream.seen.length
@@ -236,7 +236,7 @@ describe('the negative cache over Redis', () => {
       expect(hits('/football/fixtures/19146701', start)).toHaveLength(1)
     } finally {
       await Promise.all([a.close(), b.close()])
-      await cleanRedis(inject('redisUrl'), prefix)
+      await redis.close()
     }
   })
 })

@@ -3,11 +3,9 @@
  * port (behind a proxy where it must answer like the real API), the undici client, memory or Redis ledgers
  * and stores, and a private redis-server where Redis must go away.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { afterEach, describe, expect, inject, it } from 'vitest'
-import { countingLedger } from '../../helpers/pipeline.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { countingDispatcher, countingLedger } from '../../helpers/pipeline.ts'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../../src/budget/index.ts'
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
@@ -17,13 +15,13 @@ import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'
 import { startProxy, type ProxyRule, type RunningProxy } from '../../helpers/http-proxy.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { freshPrefix, openTestRedis } from '../../helpers/redis.ts'
 import { startPrivateRedis } from '../../helpers/redis-server.ts'
 import { pollerNeed, SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 import { FAILURES_AT_FLOOR, PollSkipped } from '../../../src/poller/calls.ts'
 import { RETIRE_AFTER_MISSES } from '../../../src/poller/tracking.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
-const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
 
 interface Rig {
@@ -36,6 +34,8 @@ interface Rig {
   calls: CallInfo[]
   /** Reservations the ledger granted. */
   reserved: () => number
+  /** Requests the client sent (hedges aborted after they went out included). */
+  sent: () => number
   /** Moves the provider's clock (frozen from the start when `frozen`). */
   advance: (ms: number) => void
 }
@@ -72,8 +72,12 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
   const { ledger, granted } = countingLedger(inner)
   const store = opts.store ?? createStore({ kind: 'memory' })
   const calls: CallInfo[] = []
+  const baseUrl = proxy?.baseUrl ?? provider.baseUrl
+  const { dispatcher, sent } = countingDispatcher(baseUrl)
+  cleanups.push(async () => { await dispatcher.close() })
   const upstream = createUpstreamClient({
-    baseUrl: proxy?.baseUrl ?? provider.baseUrl,
+    baseUrl,
+    dispatcher,
     token: opts.token ?? DEMO_TOKENS.enterprise,
     ledger,
     logger: log,
@@ -82,7 +86,7 @@ async function rig (opts: RigOptions = {}): Promise<Rig> {
   })
   const poller = createPoller({ upstream, ledger, store, log, ...(opts.sleep !== undefined ? { sleep: opts.sleep } : {}) }, { floorMs: 100, reconcileIntervalMs: 2000, maxBackoffMs: 500, ...opts.poller })
   cleanups.push(async () => { await poller.stop(); await upstream.close() })
-  return { provider, upstream, ledger, store, poller, calls, reserved: granted, advance: (ms) => { frozen = now() + ms } }
+  return { provider, upstream, ledger, store, poller, calls, reserved: granted, sent, advance: (ms) => { frozen = now() + ms } }
 }
 
 /**
@@ -123,7 +127,7 @@ describe('the poller spends only what it reserved', () => {
     const kinds = r.calls.map((c) => c.status)
     // livescores, multi (500), multi again (200), second multi batch.
     expect(kinds).toEqual([200, 500, 200, 200])
-    expect(r.reserved()).toBe(r.calls.length)
+    expect(r.reserved()).toBe(r.sent())
     expect(r.poller.status().pendingFinal).toBe(0)
     const live = new Set((await r.store.liveFixtures()).map((f) => f.id))
     for (const f of outside) expect(live.has(f.id)).toBe(false)
@@ -132,14 +136,12 @@ describe('the poller spends only what it reserved', () => {
   it('makes no upstream call when the Redis ledger cannot be read, and says why in its status', async () => {
     const own = await startPrivateRedis()
     cleanups.push(own.close)
-    const conn = new Redis(own.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
-    conn.on('error', () => {})
+    const conn = own.connect({ lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 200 })
     await conn.connect()
-    cleanups.push(async () => { conn.disconnect() })
-    const r = await rig({ ledger: createRedisLedger({ redis: conn, prefix: `tl-test-${randomUUID()}:` }) })
+    const r = await rig({ ledger: createRedisLedger({ redis: conn, prefix: freshPrefix() }) })
     await r.poller.step()
     expect(r.calls.length).toBeGreaterThan(0)
-    expect(r.reserved()).toBe(r.calls.length)
+    expect(r.reserved()).toBe(r.sent())
 
     await own.stop()
     const before = r.calls.length
@@ -154,11 +156,10 @@ describe('the poller spends only what it reserved', () => {
     expect(r.poller.status().intervalMs).toBeLessThanOrEqual(LEDGER_RETRY_MS)
     await own.start()
     r.poller.start()
-    const back = Date.now()
-    while (r.calls.length === before && Date.now() - back < 10_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await waitFor('a call once Redis is back', () => r.calls.length > before, 10_000)
     await r.poller.stop()
     expect(r.calls.length).toBeGreaterThan(before)
-    expect(r.reserved()).toBe(r.calls.length)
+    expect(r.reserved()).toBe(r.sent())
   }, 30_000)
 })
 
@@ -175,8 +176,7 @@ describe('failed polls', () => {
       }
     })
     r.poller.start()
-    const started = Date.now()
-    while (pauses.length < 2 + FAILURES_AT_FLOOR && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 20))
+    await waitFor(`${2 + FAILURES_AT_FLOOR} pauses`, () => pauses.length >= 2 + FAILURES_AT_FLOOR, 15_000)
     await r.poller.stop()
     // The pause after the reconcile, then one after each failed poll (jittered down to half).
     const [, ...afterFailures] = pauses
@@ -218,7 +218,7 @@ describe('a hung latest poll', () => {
     // No retry (the client's 10 s timeout and its two retries would silence changes for ~30 s): the
     // request and the two hedges sent beside it (hedge.ts), each reserved in the ledger.
     expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(3)
-    expect(r.reserved()).toBe(r.calls.length)
+    expect(r.reserved()).toBe(r.sent())
     expect(waited).toBeLessThan(8000)
     // The next step reconciles (the gap may have lost changes) and succeeds.
     await r.poller.step()
@@ -305,17 +305,16 @@ describe('fixtures the upstream forgets', () => {
 
 describe('a store that loses its data under a running poller', () => {
   it('still ends FT in the store for a match that finished while the store was empty', async () => {
-    const redis = new Redis(redisUrl)
-    const prefix = `tl-test-${randomUUID()}:`
-    cleanups.push(async () => { await deleteMatching(redis, `${prefix}*`); await redis.quit() })
-    const store = createStore({ kind: 'redis', redis, prefix })
+    const redis = openTestRedis()
+    cleanups.push(redis.close)
+    const store = createStore({ kind: 'redis', redis: redis.connect(), prefix: redis.prefix })
     cleanups.push(async () => { await store.close() })
     const r = await rig({ store, frozen: true })
     await r.poller.step()
     const before = (await store.liveFixtures()).filter((f) => f.state.phase === 'live')
     expect(before.length).toBeGreaterThan(2)
     // Redis loses everything (a flush of this deployment's keys).
-    await deleteMatching(redis, `${prefix}*`)
+    await redis.wipe()
     expect(await store.liveFixtures()).toEqual([])
     // Three match hours later every one of them has ended and left the feed.
     r.advance(3 * 3600_000 / 60)
@@ -339,7 +338,7 @@ describe('a small bucket without a reported total', () => {
     })
     r.poller.start()
     // Until the first step is over and the poller has chosen its next pause.
-    for (let i = 0; i < 100 && r.poller.status().intervalMs <= SLOWEST_POLL_MS; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    await waitFor('a pace slower than the slowest poll', () => r.poller.status().intervalMs > SLOWEST_POLL_MS)
     const bucket = await r.ledger.get('Fixture')
     expect(bucket).toMatchObject({ limit: 120, limitSource: 'learned' })
     // The poller paces itself over the hour: a handful of calls, not one per 100 ms.

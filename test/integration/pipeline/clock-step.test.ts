@@ -1,7 +1,7 @@
 /**
  * The wall clock steps back (an NTP correction, a VM resumed) under a running poller: its intervals (the
  * periodic reconcile, the gap check) run on a monotonic clock, so reconciles go on. The real-like upstream's
- * `latest` never lists include-only changes (upstream-facts §0.5): only a reconcile picks up a new kick.
+ * `latest` never lists include-only changes (docs/upstream.md, "Livescores"): only a reconcile picks up a new kick.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pino } from 'pino'

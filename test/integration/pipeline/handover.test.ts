@@ -4,22 +4,19 @@
  * lease in the store's apply script (ApplyFence, as gateway.ts wires it), so it takes nothing back and adds
  * nothing twice. Real Redis (store and leases), real HTTP (the real-like upstream), the real leader and poller.
  */
-import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { startLeadership, type Leader } from '../../../src/store/leadership.ts'
 import { createPoller, type Poller } from '../../../src/poller/poller.ts'
 import { createLease, createStore, type Lease, type LiveStore } from '../../../src/store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/index.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { openTestRedis, type TestRedis } from '../../helpers/redis.ts'
 import { liveShootout, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
-const redisUrl = inject('redisUrl')
 const log = pino({ level: 'silent' })
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -41,8 +38,10 @@ function gate (): { close: () => void, open: () => void, pass: () => Promise<voi
 
 interface Instance { store: LiveStore, poller: Poller, leader: Leader, frozen: ReturnType<typeof gate>, leaseFrozen: ReturnType<typeof gate> }
 
-async function instance (upstreamServer: RealUpstream, prefix: string, name: string): Promise<Instance> {
-  const redis = new Redis(redisUrl)
+/** One gateway instance on `shared`'s prefix, on its own connection as another process would be. */
+async function instance (upstreamServer: RealUpstream, shared: TestRedis, name: string): Promise<Instance> {
+  const redis = shared.connect()
+  const prefix = shared.prefix
   const inner = createStore({ kind: 'redis', redis, prefix })
   const frozen = gate()
   const leaseFrozen = gate()
@@ -78,7 +77,6 @@ async function instance (upstreamServer: RealUpstream, prefix: string, name: str
     await poller.stop()
     await upstream.close()
     await inner.close()
-    await redis.quit()
   })
   return { store, poller, leader, frozen, leaseFrozen }
 }
@@ -91,17 +89,16 @@ describe('a frozen leader wakes up after losing its lease', () => {
   it('does not write its stale answer over the successor\'s newer state (no regression, no duplicate events)', async () => {
     const upstream = await startRealUpstream({ remaining: 100_000 })
     cleanups.push(async () => { await upstream.close() })
-    const prefix = `tl-test-${randomUUID()}:`
-    const admin = new Redis(redisUrl)
-    cleanups.push(async () => { await deleteMatching(admin, `${prefix}*`); await admin.quit() })
+    const redis = openTestRedis()
+    cleanups.push(redis.close)
     const shootoutAt = upstream.live.findIndex((f) => f.id === SHOOTOUT_FIXTURE_ID)
     upstream.live[shootoutAt] = liveShootout(6)
 
-    const a = await instance(upstream, prefix, 'A')
+    const a = await instance(upstream, redis, 'A')
     await waitFor('A elected', () => a.leader.isLeader(), 5000)
     const stored = async (): Promise<number> => ((await a.store.getFixture(SHOOTOUT_FIXTURE_ID))?.events ?? []).filter((e) => e.type.startsWith('PENALTY_SHOOTOUT')).length
     await waitFor('A stored 6 kicks', async () => await stored() === kicks(6), 5000)
-    const b = await instance(upstream, prefix, 'B')
+    const b = await instance(upstream, redis, 'B')
 
     // A reads the shoot-out from the upstream (6 or 7 kicks), then freezes before it writes it (a GC pause,
     // SIGSTOP): its store commands and lease renewals wait.

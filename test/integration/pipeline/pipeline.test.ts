@@ -1,13 +1,37 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { describe, expect, inject, it, type TestContext } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
-import { parseFixtures, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
+import { LIVE_INCLUDES, parseFixtures } from '../../../src/upstream/schemas.ts'
+import { LATEST_WINDOW_MS } from '../../../src/contract/livescores.ts'
 import { counterValue, startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
+import type { ProviderOptions } from '../../../src/provider/index.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const redisUrl = inject('redisUrl')
-let pipeline: Pipeline | undefined
-afterEach(async () => { await pipeline?.close(); pipeline = undefined })
+
+/** A busy match day at 600x (a match minute every 0.1 s), with a bucket the poller never exhausts. */
+const DAY: ProviderOptions = { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 } }
+
+/** A pipeline closed when the test `ctx` ends (the context's hook: the tests run concurrently). */
+async function pipelineFor (ctx: TestContext, engine: 'memory' | 'redis', provider: ProviderOptions = {}): Promise<Pipeline> {
+  const p = await startPipeline(engine, redisUrl, { provider: { ...DAY, ...provider } })
+  ctx.onTestFinished(async () => { await p.close() })
+  return p
+}
+
+const count = async (p: Pipeline, name: string, labels: Record<string, string>): Promise<number> => await counterValue(p.metrics, name, labels)
+
+/**
+ * Waits until the day has shown what the comparison is about: more than `tracked` fixtures in the store,
+ * goals, and `ended` matches that ended and left the feed (whose final state the poller fetches by id).
+ */
+async function untilDayShows (p: Pipeline, tracked: number, ended: number): Promise<void> {
+  await waitFor(`over ${tracked} fixtures tracked, goals, ${ended} matches ended`, async () =>
+    (await p.store.trackedFixtureIds()).length > tracked &&
+    await count(p, 'touchline_changes_total', { kind: 'score_changed' }) > 0 &&
+    await count(p, 'touchline_changes_total', { kind: 'fixture_removed' }) >= ended, 45_000, 100)
+}
 
 /** What matters for "equal to the provider's truth": state, scores and events (and the result). */
 const essence = (f: LiveFixture) => ({ state: f.state.code, home: f.home.score, away: f.away.score, scores: f.scores, events: f.events, result_info: f.result_info })
@@ -38,47 +62,50 @@ async function settleAndCompare (p: Pipeline): Promise<number> {
   return ids.length
 }
 
-describe.each(['memory', 'redis'] as const)('live pipeline on the %s engine', (engine) => {
-  it('ends with the store equal to the provider for every tracked fixture, and never a 429', async () => {
-    pipeline = await startPipeline(engine, redisUrl, { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 } } })
-    pipeline.poller.start()
-    await sleep(15_000)
-    const tracked = await settleAndCompare(pipeline)
-    expect(tracked).toBeGreaterThan(8)
-    expect(await counterValue(pipeline.metrics, 'touchline_upstream_calls_total', { status: '429' })).toBe(0)
-    expect(await counterValue(pipeline.metrics, 'touchline_changes_total', { kind: 'score_changed' })).toBeGreaterThan(0)
-    const log = await pipeline.store.readSince(undefined, { limit: 1000 })
-    expect(log.records.length).toBeGreaterThan(tracked)
-  }, 60_000)
-
-  it('still ends equal when latest reports only the base fields, as the real API does (reconciliation catches the rest)', async () => {
-    pipeline = await startPipeline(engine, redisUrl, { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 }, latestTracks: 'base' } })
-    pipeline.poller.start()
-    await sleep(10_000)
-    await settleAndCompare(pipeline)
-    // Goals reached the log although `latest` never listed a fixture for a goal alone.
-    expect(await counterValue(pipeline.metrics, 'touchline_changes_total', { kind: 'score_changed' })).toBeGreaterThan(0)
-  }, 60_000)
-
-  it('recovers by itself from 30 % errors, a 30 s outage and a 429 burst, and still ends equal', async () => {
-    pipeline = await startPipeline(engine, redisUrl, { provider: { simSpeed: 600, liveTarget: 8, hourlyLimits: { Enterprise: 100_000 }, faults: { errorRate: 0.3 } } })
-    const p = pipeline
+// The engines run side by side: each test waits on a simulated match day, not on the CPU. On a loaded
+// machine the day's polls come slower: the waits are generous, the checks the same.
+describe.concurrent.each(['memory', 'redis'] as const)('live pipeline on the %s engine', (engine) => {
+  it('ends with the store equal to the provider for every tracked fixture, and never a 429', async (ctx) => {
+    const p = await pipelineFor(ctx, engine)
     p.poller.start()
-    await sleep(4_000)
-    p.provider.faults.set({ errorRate: 0.3, outageUntil: Date.now() + 30_000 })
-    await sleep(15_000)
+    await untilDayShows(p, 8, 1)
+    const tracked = await settleAndCompare(p)
+    expect(tracked).toBeGreaterThan(8)
+    expect(await count(p, 'touchline_upstream_calls_total', { status: '429' })).toBe(0)
+    expect(await count(p, 'touchline_changes_total', { kind: 'score_changed' })).toBeGreaterThan(0)
+    const log = await p.store.readSince(undefined, { limit: 1000 })
+    expect(log.records.length).toBeGreaterThan(tracked)
+  }, 90_000)
+
+  it('still ends equal when latest reports only the base fields, as the real API does (reconciliation catches the rest)', async (ctx) => {
+    const p = await pipelineFor(ctx, engine, { latestTracks: 'base' })
+    p.poller.start()
+    await untilDayShows(p, 5, 1)
+    await settleAndCompare(p)
+    // Goals reached the log although `latest` never listed a fixture for a goal alone.
+    expect(await count(p, 'touchline_changes_total', { kind: 'score_changed' })).toBeGreaterThan(0)
+  }, 90_000)
+
+  it('recovers by itself from 30 % errors, an outage longer than the latest window and a 429 burst, and still ends equal', async (ctx) => {
+    const p = await pipelineFor(ctx, engine, { faults: { errorRate: 0.3 } })
+    const okPolls = async (): Promise<number> => await count(p, 'touchline_polls_total', { outcome: 'ok' })
+    p.poller.start()
+    await waitFor('polls succeeding through the errors', async () => await okPolls() >= 5, 30_000)
+    // Longer than the 10 s `latest` window: afterwards only a reconcile can bring back what changed meanwhile.
+    const outageMs = LATEST_WINDOW_MS + 2000
+    const outageEnds = Date.now() + outageMs
+    p.provider.faults.set({ errorRate: 0.3, outageUntil: outageEnds })
+    await sleep(outageMs - 1000)
     expect(p.poller.status().consecutiveFailures).toBeGreaterThan(0)
     expect(p.poller.status().lastError).toBe('TL_ERR_UPSTREAM_SERVER')
-    await sleep(16_000)
+    const okAfterOutage = await okPolls()
+    await waitFor('a successful poll after the outage', async () => await okPolls() > okAfterOutage, 30_000)
     p.provider.faults.set({ errorRate: 0.3, rateLimitBurst: 5, retryAfterSeconds: 2 })
-    await sleep(6_000)
-    p.provider.faults.set({ errorRate: 0.3 })
-    await sleep(4_000)
+    await waitFor('the 429 burst answered', () => (p.provider.faults.get().rateLimitBurst ?? 0) === 0, 30_000)
+    expect(await count(p, 'touchline_upstream_calls_total', { status: '429' })).toBeGreaterThan(0)
     // The poller came back on its own: it polls successfully again.
-    const okPolls = await counterValue(p.metrics, 'touchline_polls_total', { outcome: 'ok' })
-    await sleep(2_000)
-    expect(await counterValue(p.metrics, 'touchline_polls_total', { outcome: 'ok' })).toBeGreaterThan(okPolls)
-    expect(await counterValue(p.metrics, 'touchline_upstream_calls_total', { status: '429' })).toBeGreaterThan(0)
+    const okAfterBurst = await okPolls()
+    await waitFor('a successful poll after the burst', async () => await okPolls() > okAfterBurst, 30_000)
     await settleAndCompare(p)
-  }, 120_000)
+  }, 180_000)
 })

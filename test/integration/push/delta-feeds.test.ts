@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { applyDelta } from '@touchline/client'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, startPush, type SseStream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 async function waitEvents (stream: SseStream, n: number): Promise<void> {
-  for (let i = 0; i < 250 && stream.events.length < n; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  await waitFor(`${n} SSE events`, () => stream.events.length >= n)
 }
 
 describe('format=delta on the HTTP feeds and the subscribe frame', () => {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { MirrorClient } from '../../helpers/mirror-client.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { startPush } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 /** Waits until every client received the change at `cursor` (the last one the store appended). */
 async function settle (clients: MirrorClient[], cursor: string): Promise<void> {
-  for (let i = 0; i < 500 && clients.some((c) => c.cursor !== cursor); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  await waitFor(`every client at ${cursor}`, () => clients.every((c) => c.cursor === cursor), 10_000)
 }
 
 describe('format delta over WebSocket, through a simulated match day', () => {

@@ -1,10 +1,11 @@
 /** The HTTP side of the push layer: Server-Sent Events, the /v1/changes feed and the live snapshot. */
 import { describe, expect, it } from 'vitest'
 import { httpGet } from '../../helpers/http.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { AT, fixture, openSse, startPush, type SseStream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
-const waitEvents = async (stream: SseStream, n: number) => await eventually(() => stream.events.length >= n, 5000, `${n} SSE events`)
+const waitEvents = async (stream: SseStream, n: number) => await waitFor(`${n} SSE events`, () => stream.events.length >= n, 5000)
 
 describe('GET /v1/sse', () => {
   it('streams a snapshot first, then the matching changes with their cursor as event id', async () => {
@@ -59,7 +60,7 @@ describe('GET /v1/sse', () => {
   it('sends heartbeat comments and ends cleanly on shutdown', async () => {
     const s = await startPush({ limits: { sseHeartbeatMs: 20 } })
     const stream = await openSse(`${s.base}/v1/sse?api_token=all-key&leagues=271`)
-    await eventually(() => stream.comments.includes('ping'))
+    await waitFor('a ping comment', () => stream.comments.includes('ping'))
     expect(s.hub.stats().connections).toBe(1)
     await s.app.close()
     await stream.ended

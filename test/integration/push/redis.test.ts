@@ -1,15 +1,15 @@
 /**
- * Scale-out over Redis (DESIGN §7): several gateway instances on one prefix, each tailing the log and
+ * Scale-out over Redis (docs/architecture.md, "Scale-out"): several gateway instances on one prefix, each tailing the log and
  * fanning out to its own sockets; a cursor handed out by one is valid on another.
  */
-import { expect, inject, it, onTestFinished } from 'vitest'
+import { expect, it, onTestFinished } from 'vitest'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
 import { applier, startPush } from './harness.ts'
 
 it('delivers a change applied once through every hub sharing the prefix', async () => {
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   const a = await startPush({ store: env.open() })
   const b = await startPush({ store: env.open() })
   // The writer is a third instance: the poller's node, which need not serve any socket.

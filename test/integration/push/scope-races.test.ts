@@ -10,8 +10,9 @@ import type { ClientKey } from '../../../src/client-keys.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore, StoreFilter } from '../../../src/store/types.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { clientKey, startPush } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -49,7 +50,7 @@ describe('a keys reload racing a subscribe', () => {
     await c.take('hello')
     g.arm()
     c.send({ op: 'subscribe', ref: 's', leagues: [501], teams: [7], snapshot: false })
-    await eventually(g.entered, 5000, 'the team scope check to read the store')
+    await waitFor('the team scope check to read the store', g.entered, 5000)
     // The operator narrows the key to 271 while admitTeams awaits the store.
     await s.hub.applyKeys(narrowMulti)
     g.release()
@@ -75,7 +76,7 @@ describe('a keys reload racing a subscribe', () => {
     g.arm()
     // since + snapshot: the replay is read first, then the snapshot (which the gate holds).
     c.send({ op: 'subscribe', ref: 's', leagues: [271, 501], since: start.cursor, snapshot: true })
-    await eventually(g.entered, 5000, 'the snapshot read')
+    await waitFor('the snapshot read', g.entered, 5000)
     await s.hub.applyKeys(narrowMulti)
     g.release()
     const replay = await c.take('replay')

@@ -1,14 +1,15 @@
 /**
- * Shared live snapshots (DESIGN §4 hot path): a reconnect storm and a burst of `GET /v1/fixtures/live` cost
+ * Shared live snapshots (the hot path of docs/protocol.md): a reconnect storm and a burst of `GET /v1/fixtures/live` cost
  * one store read per distinct filter, a routed change is in the next snapshot, and key scopes never mix.
  */
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet } from '../../helpers/http.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
+import { redisStores } from '../store/helpers.ts'
 import { openSse, startPush } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 /** Counts live-snapshot reads; each takes a few ms, so concurrent askers really overlap. */
 function counting (store: LiveStore): { store: LiveStore, reads: () => number } {
@@ -29,8 +30,8 @@ function counting (store: LiveStore): { store: LiveStore, reads: () => number } 
 const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
   ['redis', () => {
-    const env = redisFixture(inject('redisUrl'))
-    onTestFinished(env.cleanup)
+    const env = redisStores()
+    onTestFinished(env.close)
     return env.open()
   }]
 ]
@@ -44,7 +45,7 @@ describe.each(engines)('snapshots on the %s store', (_name, openStore) => {
     await s.apply(1, 271)
     await s.apply(2, 501)
     // On Redis the hub's tail may still be catching up; a change routed mid-storm would rightly cost a read.
-    await eventually(() => s.hub.head().endsWith(':2'))
+    await waitFor('the hub at the second change', () => s.hub.head().endsWith(':2'))
     const clients = await Promise.all(Array.from({ length: 60 }, async () => await WsTestClient.connect(s.wsUrl())))
     clients.forEach((c, i) => c.send({ op: 'subscribe', ref: 'r', leagues: [i % 2 === 0 ? 271 : 501] }))
     const snaps = await Promise.all(clients.map(async (c) => await c.take('snapshot')))
@@ -62,7 +63,7 @@ describe.each(engines)('snapshots on the %s store', (_name, openStore) => {
     const s = await startPush({ store })
     await s.apply(1, 271)
     await s.apply(2, 501)
-    await eventually(() => s.hub.head().endsWith(':2'))
+    await waitFor('the hub at the second change', () => s.hub.head().endsWith(':2'))
     const url = `${s.base}/v1/fixtures/live?api_token=all-key`
     const bodies = await Promise.all(Array.from({ length: 20 }, async () => await httpGet(url)))
     for (const res of bodies) {
@@ -73,12 +74,12 @@ describe.each(engines)('snapshots on the %s store', (_name, openStore) => {
     expect(reads()).toBe(1)
 
     const next = await s.apply(1, 271)
-    await eventually(() => s.hub.head() === next.cursor)
+    await waitFor('s.hub.head() === next.cursor', () => s.hub.head() === next.cursor)
     expect((await httpGet(url)).body.data[0]).toMatchObject({ id: 1, version: 2 })
     expect(reads()).toBe(2)
     // Same filter and scope, other transports: the same entry. SSE without a filter follows everything.
     const sse = await openSse(`${s.base}/v1/sse?api_token=all-key`)
-    await eventually(() => sse.events.length === 1)
+    await waitFor('sse.events.length === 1', () => sse.events.length === 1)
     expect(sse.events[0]).toMatchObject({ event: 'snapshot', id: next.cursor, data: { cursor: next.cursor, fixtures: [{ id: 1, version: 2 }, { id: 2 }] } })
     expect(reads()).toBe(2)
     expect(ids((await httpGet(`${url}&leagues=271,501`)).body.data)).toEqual([1, 2])

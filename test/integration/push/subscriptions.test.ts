@@ -1,17 +1,18 @@
 /**
  * Subscriptions by team, by kind of change and for every league of the key (`leagues: "*"`), over real
- * sockets and HTTP, with the scope rules of the live protocol (docs/protocol.md). Every frame received and every response is checked
+ * sockets and HTTP, with the scope rules of docs/protocol.md. Every frame received and every response is checked
  * against the protocol documents (/docs/asyncapi.json, /docs/openapi.json) after each test.
  */
-import { afterEach, describe, expect, inject, it, onTestFinished } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { ClientKey } from '../../../src/client-keys.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../../../src/wire/model.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'
 import { responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
-import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { redisStores } from '../store/helpers.ts'
 import { AT, clientKey, fixture, KEYS, openSse, startPush, type PushServer } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const team = (id: number): LiveFixture['home'] => ({ id, name: `Team ${id}`, short_code: null, image_path: null, score: 0 })
 const clock = (minute: number): Change => ({ kind: 'clock', minute, previous: minute - 1 })
@@ -72,7 +73,7 @@ async function settle (c: WsTestClient, ref: string): Promise<void> {
 
 /** Waits until the hub has routed every change of the day (over Redis its tail follows the log a moment later). */
 async function routed (s: PushServer, day: Matchday): Promise<void> {
-  await eventually(() => s.hub.head() === day.records.at(-1)?.cursor, 5000, 'the hub to route the last change')
+  await waitFor('the hub to route the last change', () => s.hub.head() === day.records.at(-1)?.cursor, 5000)
 }
 
 const cursors = (frames: Frame[]): string[] => frames.map((f) => f.cursor)
@@ -81,8 +82,8 @@ const teamsOf = (r: ChangeRecord): number[] => [r.fixture.home.id, r.fixture.awa
 /** A store of the engine the test runs on; a Redis one on its own prefix, deleted when the test ends. */
 function storeOf (engine: 'memory' | 'redis'): LiveStore | undefined {
   if (engine === 'memory') return undefined
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   return env.open()
 }
 
@@ -231,13 +232,13 @@ describe('leagues: "*"', () => {
     await day.kickOff(1, 501, 10, 11)
     const stream = await openSse(`${s.base}/v1/sse?api_token=all-key`)
     received.push(() => stream.events.flatMap((e) => serverFrameErrors(e.data)))
-    await eventually(() => stream.events.length >= 1, 5000, 'the snapshot')
+    await waitFor('the snapshot', () => stream.events.length >= 1, 5000)
     await s.hub.applyKeys((old) => old.name === 'all' ? { ...old, leagues: [271] } : old)
     await day.change(1, [clock(1)])
     const mine = await day.kickOff(2, 271, 20, 21)
-    await eventually(() => stream.events.length >= 2, 5000, 'a change')
+    await waitFor('a change', () => stream.events.length >= 2, 5000)
     await day.change(2, [clock(2)])
-    await eventually(() => stream.events.length >= 3, 5000, 'another change')
+    await waitFor('another change', () => stream.events.length >= 3, 5000)
     expect(stream.events.slice(1).map((e) => [e.event, e.data.fixture_id])).toEqual([['change', 2], ['change', 2]])
     expect(stream.events[1]?.id).toBe(mine.cursor)
     stream.close()
@@ -313,13 +314,13 @@ describe('HTTP filters', () => {
     await day.kickOff(2, 501, 20, 21)
     const stream = await openSse(`${s.base}/v1/sse?api_token=all-key&teams=21&kinds=score_changed,state_changed`)
     received.push(() => stream.events.flatMap((e) => serverFrameErrors(e.data)))
-    await eventually(() => stream.events.length >= 1, 5000, 'the snapshot')
+    await waitFor('the snapshot', () => stream.events.length >= 1, 5000)
     expect(stream.events[0]?.data.fixtures.map((f: LiveFixture) => f.id)).toEqual([2])
     await day.change(2, [clock(1)])
     await day.change(1, [goal(1)])
     const scored = await day.change(2, [clock(2), goal(1)])
     const ended = await day.change(2, [whistle])
-    await eventually(() => stream.events.length >= 3, 5000, 'two changes')
+    await waitFor('two changes', () => stream.events.length >= 3, 5000)
     expect(stream.events.slice(1).map((e) => [e.id, e.data.changes.map((c: Change) => c.kind)]))
       .toEqual([[scored.cursor, ['score_changed']], [ended.cursor, ['state_changed']]])
     stream.close()

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { directSocket, inOneWrite, textFrame, writeFrame } from '../../../src/fanout/writer.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 /** A ws server and a client connected to it, over a real socket (compressed when `deflate`). */
 async function pair (deflate = false): Promise<{ server: WebSocket, client: WebSocket, received: string[] }> {
@@ -16,10 +17,6 @@ async function pair (deflate = false): Promise<{ server: WebSocket, client: WebS
   await new Promise((resolve) => client.once('open', resolve))
   onTestFinished(() => { client.terminate() })
   return { server: await accepted, client, received }
-}
-
-const until = async (check: () => boolean): Promise<void> => {
-  for (let i = 0; i < 250 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
 }
 
 describe('pre-built frames', () => {
@@ -38,7 +35,7 @@ describe('pre-built frames', () => {
       for (const p of payloads) writeFrame(server, socket, textFrame(p), p)
       server.send('{"n":4}')
     })
-    await until(() => received.length === 4)
+    await waitFor('received.length === 4', () => received.length === 4)
     expect(received).toEqual([...payloads.map((p) => p.toString()), '{"n":4}'])
     // Three pre-built frames and ws' own two-part frame, handed to the kernel at once.
     expect(writes).toEqual([5])
@@ -47,7 +44,7 @@ describe('pre-built frames', () => {
     writeFrame(server, socket, textFrame(p), p)
     expect(writes).toEqual([5, 1])
     expect(socket.writableCorked).toBe(0)
-    await until(() => received.length === 5)
+    await waitFor('received.length === 5', () => received.length === 5)
     expect(received.at(-1)).toBe('{"n":5}')
   })
 
@@ -61,7 +58,7 @@ describe('pre-built frames', () => {
     // ws deflates asynchronously and queues what follows: the frames and ws' own send keep their order.
     for (const p of payloads) writeFrame(server, directSocket(server), textFrame(p), p)
     server.send('{"n":4}')
-    await until(() => received.length === 4)
+    await waitFor('received.length === 4', () => received.length === 4)
     expect(received).toEqual([...payloads.map((p) => p.toString()), '{"n":4}'])
     // What went on the wire was compressed, not the pre-built frames (over 6,000 bytes uncompressed).
     expect(socket.bytesWritten - before).toBeLessThan(500)

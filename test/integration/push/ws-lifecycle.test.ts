@@ -1,12 +1,13 @@
-/** Connection lifecycle (DESIGN §4, §6): slow consumers, heartbeat, graceful shutdown. */
+/** Connection lifecycle (docs/protocol.md, docs/operations.md): slow consumers, heartbeat, graceful shutdown. */
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { expect, it } from 'vitest'
 import { heartbeatSlices } from '../../../src/fanout/lifecycle.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, startPush, type PushServer } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 /** `gc()` without --expose-gc on the command line. */
 function collector (): () => void {
@@ -124,7 +125,7 @@ it('revoking a key closes its WebSockets with 4001, ends its SSE streams, and le
   for (const c of [...revokedWs, otherWs]) await c.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
   const revokedSse = await openSse(`${s.base}/v1/sse?api_token=scoped-key`)
   const otherSse = await openSse(`${s.base}/v1/sse?api_token=all-key&leagues=271`)
-  await eventually(() => revokedSse.events.length === 1 && otherSse.events.length === 1)
+  await waitFor('revokedSse.events.length === 1 && otherSse.events.length === 1', () => revokedSse.events.length === 1 && otherSse.events.length === 1)
   expect(s.hub.stats().connections).toBe(5)
 
   expect(s.hub.revokeKey('scoped')).toBe(3)
@@ -137,7 +138,7 @@ it('revoking a key closes its WebSockets with 4001, ends its SSE streams, and le
 
   const rec = await s.apply(1, 271)
   expect((await otherWs.take('change')).cursor).toBe(rec.cursor)
-  await eventually(() => otherSse.events.length === 2)
+  await waitFor('otherSse.events.length === 2', () => otherSse.events.length === 2)
   expect(revokedSse.events.map((e) => e.event)).toEqual(['snapshot'])
   for (const c of revokedWs) expect(c.changes()).toEqual([])
   expect(s.hub.revokeKey('scoped')).toBe(0)
@@ -154,7 +155,7 @@ it('lets go of the upgrade request once the socket is adopted (nothing of fastif
   for (const c of clients) await c.request({ op: 'subscribe', ref: '1', leagues: [271], snapshot: false })
   expect(requests).toHaveLength(3)
   const gc = collector()
-  await eventually(() => { gc(); return requests.every((r) => r.deref() === undefined) }, 5000, 'the upgrade requests to be collected')
+  await waitFor('the upgrade requests to be collected', () => { gc(); return requests.every((r) => r.deref() === undefined) }, 5000)
   // Still served afterwards: nothing the connection needs went with the request.
   const { cursor } = await s.apply(1, 271)
   for (const c of clients) await c.take((f) => f.type === 'change' && f.cursor === cursor)

@@ -1,9 +1,10 @@
-/** The WebSocket protocol of DESIGN §4 over real sockets: authentication, frames, filters, errors, limits. */
+/** The WebSocket protocol (docs/protocol.md) over real sockets: authentication, frames, filters, errors, limits. */
 import { describe, expect, it } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
-import { eventually, WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { clientKey, KEYS, startPush } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -11,7 +12,7 @@ const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(re
 async function burst (c: WsTestClient, frames: Array<Record<string, unknown>>): Promise<Frame[]> {
   for (const f of frames) c.send(f)
   const replyTo = (ref: unknown) => c.frames.find((f) => f.ref === ref && f.type !== 'snapshot' && f.type !== 'replay')
-  await eventually(() => frames.every((f) => replyTo(f.ref) !== undefined), 5000, 'a reply to every frame')
+  await waitFor('a reply to every frame', () => frames.every((f) => replyTo(f.ref) !== undefined), 5000)
   return frames.map((f) => replyTo(f.ref) as Frame)
 }
 
@@ -197,7 +198,7 @@ describe('limits', () => {
     const replies = await burst(c, Array.from({ length: 100 }, (_, i) => ({ op: 'subscribe', ref: `s${i}`, leagues: [271], snapshot: true })))
     expect(replies.filter((f) => f.type === 'subscribed')).toHaveLength(20)
     expect(replies.filter((f) => f.type === 'error' && f.code === 'limit_exceeded')).toHaveLength(80)
-    await eventually(() => c.frames.filter((f) => f.type === 'snapshot').length === 20)
+    await waitFor('20 snapshots', () => c.frames.filter((f) => f.type === 'snapshot').length === 20)
     expect(reads()).toBe(1)
     // Nothing changed meanwhile, so none of the 20 snapshots left a floor behind.
     expect(s.hub.stats().floors).toBe(0)
@@ -227,7 +228,7 @@ describe('limits', () => {
     const c = await WsTestClient.connect(s.wsUrl('small-key'))
     expect((await c.closed).code).toBe(4029)
     a.close()
-    await eventually(() => s.hub.stats().connections === 1)
+    await waitFor('s.hub.stats().connections === 1', () => s.hub.stats().connections === 1)
     const d = await WsTestClient.connect(s.wsUrl('small-key'))
     expect((await d.take('hello')).type).toBe('hello')
     b.close()
@@ -256,7 +257,7 @@ describe('limits', () => {
     expect(text).toMatch(/touchline_subscriptions 2/)
     expect(text).toMatch(/touchline_messages_sent_total\{transport="ws",type="change"\} 1/)
     c.close()
-    await eventually(() => s.hub.stats().connections === 0)
+    await waitFor('s.hub.stats().connections === 0', () => s.hub.stats().connections === 0)
     expect(await s.metrics.registry.metrics()).toMatch(/touchline_subscriptions 0/)
   })
 })

@@ -1,13 +1,13 @@
 /**
- * Resuming with `since` (DESIGN §4): every change after the cursor exactly once, in order, while changes keep
+ * Resuming with `since` (docs/protocol.md, "Resume"): every change after the cursor exactly once, in order, while changes keep
  * flowing; lost cursors and replays over the cap answer recovered:false with a fresh snapshot. Run against
  * both store engines, since the Redis tail lags the log and that lag is what the replay floor is for.
  */
-import { describe, expect, inject, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { redisFixture } from '../store/helpers.ts'
+import { redisStores } from '../store/helpers.ts'
 import { startPush } from './harness.ts'
 
 const engines: Array<[string, () => LiveStore]> = [
@@ -17,8 +17,8 @@ const engines: Array<[string, () => LiveStore]> = [
   // The hub hears of each change 30 ms after it is in the log, as a Redis tail may: exercises the floors.
   ['memory with a lagging tail', () => laggingTail(createStore({ kind: 'memory' }))],
   ['redis', () => {
-    const env = redisFixture(inject('redisUrl'))
-    onTestFinished(env.cleanup)
+    const env = redisStores()
+    onTestFinished(env.close)
     return env.open()
   }]
 ]

@@ -12,8 +12,9 @@ import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { counterValue } from '../../helpers/pipeline.ts'
 import { liveShootout, readShared, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
-import { eventually, WsTestClient } from '../../helpers/ws-client.ts'
+import { WsTestClient } from '../../helpers/ws-client.ts'
 import { captureLogger } from '../passthrough/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const RANGERS_CELTIC = 18535605
 const TOKEN = `real-${randomUUID()}`
@@ -50,7 +51,7 @@ describe('gateway against a real-like upstream', () => {
       TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
       TOUCHLINE_LOG_LEVEL: 'trace'
     }), captured.log)
-    await eventually(() => upstream.hits('/football/livescores').length >= 2 && upstream.hits('/football/livescores/latest').length >= 3, 15_000, 'two reconciles and three latest polls')
+    await waitFor('two reconciles and three latest polls', () => upstream.hits('/football/livescores').length >= 2 && upstream.hits('/football/livescores/latest').length >= 3, 15_000)
   })
 
   afterAll(async () => {
@@ -116,7 +117,7 @@ describe('gateway against a real-like upstream', () => {
     // From now on every `latest` poll brings both fixtures again, the odd one included.
     upstream.set('/football/livescores/latest', (_req, server) => ({ body: { ...readShared('real/livescores-latest-2023.json'), data: server.live } }))
     const polled = upstream.hits('/football/livescores/latest').length
-    await eventually(() => upstream.hits('/football/livescores/latest').length >= polled + 5, 10_000, 'five more latest polls')
+    await waitFor('five more latest polls', () => upstream.hits('/football/livescores/latest').length >= polled + 5, 10_000)
     expect(upstream.hits('/football/livescores').length).toBeGreaterThanOrEqual(2)
     // Rangers–Celtic came without includes: its participants and scores fell back. Nothing else is odd.
     expect(await counterValue(gw.metrics, 'touchline_upstream_anomalies_total', { path: 'participants' })).toBe(1)

@@ -13,11 +13,12 @@ import type { StatusBody } from '../../../src/http/status.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { capturedFixtures, envelope, OFFSET_ROWS_MAX, pagedList, RECORDED_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { captureLogger, cleanRedis } from '../passthrough/harness.ts'
+import { captureLogger } from '../passthrough/harness.ts'
+import { openTestRedis, type TestRedis } from '../../helpers/redis.ts'
 
 const TOKEN = `real-${randomUUID()}`
-const REDIS_URL = process.env.TOUCHLINE_REDIS_URL ?? 'redis://127.0.0.1:6379'
-const REDIS_PREFIX = `tl-realsuite-${randomUUID()}:`
+/** The Redis engine's gateway writes under a prefix of this file's own, deleted after its tests. */
+const REDIS = openTestRedis()
 
 /** Everything the gateways of this file said, to look for the token and the upstream host at the end. */
 const received: string[] = []
@@ -235,12 +236,12 @@ describe('passthrough against a real-like upstream', () => {
 })
 
 /** The ledger in memory, and in Redis (its Lua scripts) under a prefix of this run's own. */
-const ENGINES: Array<{ engine: string, env: Record<string, string>, prefix?: string }> = [
+const ENGINES: Array<{ engine: string, env: Record<string, string>, redis?: TestRedis }> = [
   { engine: 'memory', env: {} },
-  { engine: 'redis', env: { TOUCHLINE_REDIS_URL: REDIS_URL, TOUCHLINE_REDIS_PREFIX: REDIS_PREFIX }, prefix: REDIS_PREFIX }
+  { engine: 'redis', env: { TOUCHLINE_REDIS_URL: REDIS.url, TOUCHLINE_REDIS_PREFIX: REDIS.prefix }, redis: REDIS }
 ]
 
-describe.each(ENGINES)('budget against a real-like upstream, no total and a small remaining ($engine)', ({ env, prefix }) => {
+describe.each(ENGINES)('budget against a real-like upstream, no total and a small remaining ($engine)', ({ env, redis }) => {
   let upstream: RealUpstream
   let gw: Gateway
 
@@ -252,7 +253,7 @@ describe.each(ENGINES)('budget against a real-like upstream, no total and a smal
 
   afterAll(async () => {
     await gw?.close()
-    if (prefix !== undefined) await cleanRedis(REDIS_URL, prefix)
+    await redis?.close()
   })
 
   it('learns the Fixture limit from the counting down, and says so in /v1/status and /metrics', async () => {

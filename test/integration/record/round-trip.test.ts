@@ -20,6 +20,7 @@ import { startProvider, type RunningProvider } from '../../../src/provider/index
 import { readReplayFiles } from '../../../src/provider/replays.ts'
 import type { RecordedLine } from '../../../src/record/recorder.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 const TOKEN = 'demo-enterprise'
@@ -83,14 +84,6 @@ const outcome = (f: LiveFixture | undefined) => f === undefined
   ? undefined
   : { state: f.state.code, result_info: f.result_info, score: [f.home.score, f.away.score], scores: f.scores, events: f.events }
 
-async function until (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!await check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(250)
-  }
-}
-
 describe('record a match day through the gateway, replay it, get the same match day', () => {
   const dir = mkdtempSync(join(tmpdir(), 'touchline-round-trip-'))
   const recordDir = join(dir, 'recorded')
@@ -105,7 +98,7 @@ describe('record a match day through the gateway, replay it, get the same match 
     })
     try {
       // A few matches from kick-off to full time, and a little more.
-      await until(() => { try { return wholeMatches(recordedLines(recordDir)).length >= 3 } catch { return false } }, 40_000, 'three whole matches recorded')
+      await waitFor('three whole matches recorded', () => { try { return wholeMatches(recordedLines(recordDir)).length >= 3 } catch { return false } }, 40_000)
       await sleep(1000)
     } finally {
       await gw.close()
@@ -146,7 +139,7 @@ describe('record a match day through the gateway, replay it, get the same match 
     let out = ''
     child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
     child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
-    await until(() => /embedded\s+http:\/\/\S+\/v3/.test(out) || child.exitCode !== null, 20_000, 'the provider command to start')
+    await waitFor('the provider command to start', () => /embedded\s+http:\/\/\S+\/v3/.test(out) || child.exitCode !== null, 20_000)
     const childUrl = /embedded\s+(http:\/\/\S+\/v3)/.exec(out)?.[1]
     expect(childUrl, out).toBeDefined()
 
@@ -159,7 +152,7 @@ describe('record a match day through the gateway, replay it, get the same match 
     }
     const expected = [...recorded.values()].map((f) => [f.id, outcome(f)] as const)
     const done = (s: Subscriber): boolean => expected.every(([id, o]) => JSON.stringify(outcome(s.fixtures.get(id))) === JSON.stringify(o))
-    await until(() => subscribers.every(done), 40_000, 'the replays to end').catch(() => {})
+    await waitFor('the replays to end', () => subscribers.every(done), 40_000).catch(() => {})
     for (const s of subscribers) {
       for (const [id, o] of expected) expect(outcome(s.fixtures.get(id)), `fixture ${id}`).toEqual(o)
       for (const id of whole) expect(s.fixtures.get(id)?.state.code).toBe('FT')

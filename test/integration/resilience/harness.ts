@@ -121,8 +121,6 @@ export async function sseSubscriber (gatewayUrl: string): Promise<Subscriber & {
   return { name: 'sse', mirror, stream, close: () => stream.close() }
 }
 
-export { waitFor }
-
 /** The provider's current fixtures by id, normalized as the gateway stores them. */
 export async function truthOf (up: Upstream, ids: number[]): Promise<Map<number, LiveFixture>> {
   const out = new Map<number, LiveFixture>()

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { expectEqualToTruth, startUpstream, waitFor, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
+import { expectEqualToTruth, startUpstream, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 /** The gateway's default lease (src/gateway.ts): these processes run with the production setting. */

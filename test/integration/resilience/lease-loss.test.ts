@@ -6,12 +6,12 @@
  * happen to change. Reconciles are ten minutes apart here and the matches run in real time (a `latest`
  * poll lists next to nothing), so only that forced reconcile can fill the new log.
  */
-import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import { gatewayConfig, inPlay, startUpstream, waitFor, type Upstream } from './harness.ts'
+import { gatewayConfig, inPlay, startUpstream, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const PREFIX = 'tl-lease-loss:'
 let redis: PrivateRedis
@@ -44,7 +44,7 @@ function watchPoller (): void {
 }
 
 async function leaseHolder (): Promise<string | null> {
-  const conn = new Redis(redis.url, { maxRetriesPerRequest: 1 })
+  const conn = redis.connect({ maxRetriesPerRequest: 1 })
   try {
     return await conn.get(`${PREFIX}lease:poller`)
   } finally {

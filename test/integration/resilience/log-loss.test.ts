@@ -1,5 +1,5 @@
 /**
- * Losing the log (issue 11 item 5, DESIGN §4 "When the log is lost"): with subscribers connected, Redis is
+ * Losing the log (docs/protocol.md, "When the log is lost"): with subscribers connected, Redis is
  * flushed, or restarted without its data. Every subscriber must get `replay` recovered:false and a fresh
  * snapshot (SSE: a `replay` event, then a `snapshot` event) and end equal to the provider's truth.
  */
@@ -7,10 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import {
-  expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, waitFor, wsSubscriber,
-  type Subscriber, type Upstream
-} from './harness.ts'
+import { expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let redis: PrivateRedis
 let up: Upstream
@@ -36,8 +34,17 @@ afterEach(async () => {
 })
 
 /** Waits until every subscriber got replay recovered:false then a snapshot after its `from`-th frame. */
-async function expectEveryoneReset (from: number[]): Promise<number> {
-  return await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
+async function expectEveryoneReset (from: number[]): Promise<void> {
+  await waitFor('every subscriber reset', () => subscribers.every((s, i) => s.mirror.resetAfter(from[i] as number) !== undefined), 15_000)
+}
+
+/** Waits until every subscriber got `n` changes after its reset snapshot: the new log is flowing. */
+async function changesAfterReset (from: number[], n = 3): Promise<void> {
+  await waitFor(`${n} changes after every reset`, () => subscribers.every((s, i) => {
+    const at = s.mirror.resetAfter(from[i] as number) as number
+    const snapAt = s.mirror.seen.findIndex((f, j) => j > at && f.type === 'snapshot')
+    return snapAt >= 0 && s.mirror.changesSince(snapAt).length >= n
+  }), 15_000)
 }
 
 /**
@@ -67,7 +74,7 @@ describe('losing the log with subscribers connected', () => {
       expect(snapshot?.cursor.split(':')[0], `${s.name}: the snapshot is of the new log`).not.toBe(oldEpoch)
       expect(s.mirror.changesSince(at).every((c) => c.epoch !== oldEpoch), `${s.name}: no change of the lost log after the reset`).toBe(true)
     }
-    await sleep(3000)
+    await changesAfterReset(before)
     expectNoGapAfterReset(before)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
@@ -79,7 +86,7 @@ describe('losing the log with subscribers connected', () => {
     await sleep(2000)
     await redis.start()
     await expectEveryoneReset(before)
-    await sleep(3000)
+    await changesAfterReset(before)
     expectNoGapAfterReset(before)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
@@ -97,7 +104,8 @@ describe('losing the log with subscribers connected', () => {
     expect(ended.length).toBeGreaterThan(0)
     await sleep(1000)
     await redis.start()
-    await sleep(5000)
+    const restartedAt = Date.now()
+    await waitFor('a reconcile into the new log', () => (gateway.poller.status().lastReconcileAt ?? 0) > restartedAt, 15_000)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
     for (const s of subscribers) {

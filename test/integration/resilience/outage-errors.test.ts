@@ -2,15 +2,14 @@
  * Telling a Redis outage from a bug (src/store/unavailable.ts), with errors from a real ioredis client: an
  * outage becomes 503 / `unavailable`, a bug stays a 500 / `internal`.
  */
-import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { afterAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { guarded, isRedisOutage, StoreUnavailableError } from '../../../src/store/unavailable.ts'
+import { useRedis } from '../../helpers/redis.ts'
 import { freePort } from '../../helpers/redis-server.ts'
 
-const redis = new Redis(inject('redisUrl'))
-const key = `tl-test-${randomUUID()}:string`
-afterAll(async () => { await redis.del(key); redis.disconnect() })
+const shared = useRedis()
+const keyOf = (): string => `${shared.prefix}string`
 
 async function rejection (p: Promise<unknown>): Promise<unknown> {
   return await p.then(() => { throw new Error('expected a rejection') }, (err: unknown) => err)
@@ -18,6 +17,8 @@ async function rejection (p: Promise<unknown>): Promise<unknown> {
 
 describe('isRedisOutage', () => {
   it('is false for an answer that says the call was wrong (a bug)', async () => {
+    const { redis } = shared
+    const key = keyOf()
     await redis.set(key, 'x')
     const err = await rejection(redis.hget(key, 'f'))
     expect(String(err)).toContain('WRONGTYPE')
@@ -26,7 +27,7 @@ describe('isRedisOutage', () => {
   })
 
   it('is true for the answers Redis gives while it cannot serve (LOADING, BUSY...)', async () => {
-    const err = await rejection(redis.eval("return redis.error_reply('LOADING Redis is loading the dataset in memory')", 0))
+    const err = await rejection(shared.redis.eval("return redis.error_reply('LOADING Redis is loading the dataset in memory')", 0))
     expect(isRedisOutage(err)).toBe(true)
   })
 
@@ -38,11 +39,10 @@ describe('isRedisOutage', () => {
     expect(await rejection(guarded(nobody.get('x')))).toBeInstanceOf(StoreUnavailableError)
     nobody.disconnect()
 
-    const slow = new Redis(inject('redisUrl'), { commandTimeout: 50 })
+    const slow = shared.connect({ commandTimeout: 50 })
     // A blocking pop that waits longer than the command timeout: blocks this client only, never the shared server.
-    const timedOut = await rejection(slow.blpop(`${key}:empty`, 1))
+    const timedOut = await rejection(slow.blpop(`${keyOf()}:empty`, 1))
     expect(isRedisOutage(timedOut)).toBe(true)
-    slow.disconnect()
   })
 
   it('is false for programming errors', () => {

@@ -15,7 +15,8 @@ import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, type SseStream } from '../push/harness.ts'
-import { startTestGateway, startUpstream, waitFor, type Upstream } from './harness.ts'
+import { startTestGateway, startUpstream, type Upstream } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let redis: PrivateRedis
 let proxy: TcpProxy

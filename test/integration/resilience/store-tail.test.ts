@@ -9,7 +9,7 @@ import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'
-import { waitFor } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 let server: PrivateRedis
 let redis: Redis
@@ -19,8 +19,7 @@ let stop: () => Promise<void>
 
 beforeEach(async () => {
   server = await startPrivateRedis()
-  redis = new Redis(server.url, { commandTimeout: 2000 })
-  redis.on('error', () => {})
+  redis = server.connect({ commandTimeout: 2000 })
   store = createStore({ kind: 'redis', redis, tailBlockMs: 300 })
   events.length = 0
   stop = await store.subscribe((r: ChangeRecord) => events.push(`record ${r.cursor}`), () => {}, (epoch) => events.push(`reset ${epoch}`))
@@ -29,7 +28,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await stop()
   await store.close()
-  redis.disconnect()
   await server.close()
 })
 

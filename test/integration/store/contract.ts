@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
 import type { ApplyResult, LiveStore } from '../../../src/store/types.ts'
 import { fixture } from './fixture.ts'
-import { waitFor } from './helpers.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 export interface StoreHarness {
   store: LiveStore
@@ -233,7 +233,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       const unsubscribe = await (await peer()).subscribe((record, json) => received.push({ record, json }), (err) => errors.push(err))
       const applied = []
       for (let id = 1; id <= 25; id++) applied.push(await add(store, id, 271))
-      await waitFor(() => received.length >= 25)
+      await waitFor('received.length >= 25', () => received.length >= 25)
       expect(received.map((r) => r.record)).toEqual(applied.map((a) => a.record))
       expect(received.map((r) => r.json)).toEqual(applied.map((a) => a.json))
       await unsubscribe()
@@ -254,7 +254,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       })
       await (await peer()).subscribe((r) => second.push(r.cursor))
       await add(store, 1, 271)
-      await waitFor(() => first.length === 2 && second.length === 2)
+      await waitFor('first.length === 2 && second.length === 2', () => first.length === 2 && second.length === 2)
       expect(second).toEqual(first)
       expect(first).toEqual([...first].sort())
       expect(errors).toEqual([])
@@ -268,7 +268,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       await (await peer()).subscribe((r) => got.push(r.cursor))
       await add(store, 1, 271)
       await add(store, 2, 271)
-      await waitFor(() => got.length === 2 && errors.length === 2)
+      await waitFor('got.length === 2 && errors.length === 2', () => got.length === 2 && errors.length === 2)
     })
 
     it('starts a new epoch when the data is lost, so old cursors cannot be trusted', async (ctx) => {
@@ -277,19 +277,19 @@ export function storeContract (name: string, factory: StoreFactory): void {
       const received: ChangeRecord[] = []
       await store.subscribe((r) => received.push(r))
       const before = await add(store, 1, 271)
-      await waitFor(() => received.length === 1)
+      await waitFor('received.length === 1', () => received.length === 1)
       await wipe()
       // The fixture is gone too, so the poller re-applies it from version 0.
       expect(await store.getFixture(1)).toBeUndefined()
       const after = await add(store, 1, 271)
       // The tail notices a lost log even when nothing newer arrives (its offsets restarted below its position).
-      await waitFor(() => received.length === 2)
+      await waitFor('received.length === 2', () => received.length === 2)
       const epoch = await store.epoch()
       expect(epoch).not.toBe(before.record.cursor.split(':')[0])
       expect(after.record.cursor).toBe(`${epoch}:1`)
       expect(await store.readSince(before.record.cursor, { limit: 10 })).toMatchObject({ recovered: false, cursor: after.record.cursor })
       await add(store, 2, 271)
-      await waitFor(() => received.length === 3)
+      await waitFor('received.length === 3', () => received.length === 3)
       expect(received.map((r) => r.cursor)).toEqual([before.record.cursor, after.record.cursor, `${epoch}:2`])
     })
   })

@@ -1,48 +1,34 @@
-/** Test helpers for the store suites: a Redis harness on a unique prefix, key cleanup, polling waits. */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
-import { storeKeys } from '../../../src/store/redis-keys.ts'
+/** Redis stores for the store, push and client suites, on one unique prefix of the shared Redis. */
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { openTestRedis, type TestRedis } from '../../helpers/redis.ts'
 
-/** Polls `check` until it returns true or `timeoutMs` passes (the Redis tail delivers asynchronously). */
-export async function waitFor (check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for condition')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+export interface RedisStores extends TestRedis {
+  /** A new store instance on its own connection, as another process would have; closed by `close`. */
+  open: () => LiveStore
 }
 
-/** Deletes every key under `prefix`: our stand-in for FLUSHDB, which would hit others sharing this Redis. */
-export async function deletePrefix (redis: Redis, prefix: string): Promise<void> {
-  await deleteMatching(redis, storeKeys(prefix).pattern)
-}
-
-/** Redis stores sharing one fresh prefix, each on its own connection, as separate processes would be. */
-export function redisFixture (url: string, opts: { maxLength?: number, retainFinishedMs?: number } = {}) {
-  const prefix = `tl-test-${randomUUID()}:`
-  const conns: Redis[] = []
+/**
+ * Redis stores sharing one fresh prefix, each on its own connection. A short tail block so flush tests
+ * run fast. `close` closes the stores, deletes the prefix's keys and closes the connections.
+ */
+export function redisStores (url?: string, opts: { maxLength?: number, retainFinishedMs?: number } = {}): RedisStores {
+  const redis = openTestRedis(url)
   const stores: LiveStore[] = []
-  const admin = new Redis(url)
-  conns.push(admin)
   return {
-    prefix,
-    admin,
-    /** A new store instance on its own connection; a short tail block so flush tests run fast. */
-    open (): LiveStore {
-      const redis = new Redis(url)
-      conns.push(redis)
-      const store = createStore({ kind: 'redis', redis, prefix, tailBlockMs: 200, ...opts })
+    url: redis.url,
+    prefix: redis.prefix,
+    get redis () { return redis.redis },
+    connect: redis.connect,
+    wipe: redis.wipe,
+    open () {
+      const store = createStore({ kind: 'redis', redis: redis.connect(), prefix: redis.prefix, tailBlockMs: 200, ...opts })
       stores.push(store)
       return store
     },
-    wipe: async () => { await deletePrefix(admin, prefix) },
-    async cleanup (): Promise<void> {
-      await Promise.all(stores.map((s) => s.close()))
-      await deletePrefix(admin, prefix)
-      await Promise.all(conns.map((c) => c.quit()))
+    async close () {
+      await Promise.all(stores.splice(0).map(async (s) => { await s.close() }))
+      await redis.close()
     }
   }
 }

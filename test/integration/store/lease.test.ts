@@ -1,9 +1,7 @@
-/** Leadership lease contract (DESIGN §7), run against the memory and Redis implementations. */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
-import { describe, expect, inject, it, onTestFinished } from 'vitest'
+/** Leadership lease contract (docs/architecture.md, "Scale-out"), run against the memory and Redis implementations. */
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createLease, type Lease } from '../../../src/store/lease.ts'
-import { deletePrefix } from './helpers.ts'
+import { openTestRedis } from '../../helpers/redis.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -60,13 +58,9 @@ function leaseContract (name: string, open: () => Promise<Lease>): void {
 leaseContract('memory', async () => createLease({ kind: 'memory' }))
 
 leaseContract('redis', async () => {
-  const prefix = `tl-test-${randomUUID()}:`
-  const redis = new Redis(inject('redisUrl'))
-  onTestFinished(async () => {
-    await deletePrefix(redis, prefix)
-    await redis.quit()
-  })
-  return createLease({ kind: 'redis', redis, prefix })
+  const redis = openTestRedis()
+  onTestFinished(redis.close)
+  return createLease({ kind: 'redis', redis: redis.redis, prefix: redis.prefix })
 })
 
 describe('memory lease clock', () => {

@@ -1,22 +1,21 @@
 /** Redis-only behaviour the contract cannot express: connection loss under a tail, key layout on the wire. */
-import { Redis } from 'ioredis'
-import { expect, inject, it, onTestFinished } from 'vitest'
+import { expect, it, onTestFinished } from 'vitest'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { storeKeys } from '../../../src/store/redis-keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
-import { redisFixture, waitFor } from './helpers.ts'
+import { redisStores } from './helpers.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const AT = '2026-11-21T20:15:03.120Z'
 
 it('resumes a tail without loss or duplicates after its connection is killed', async () => {
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   // A connection name that duplicate() inherits, so we kill our tail's connection and nobody else's.
   const name = `tl-test-tail-${env.prefix.slice(8, 16)}`
-  const tailConn = new Redis(inject('redisUrl'), { connectionName: name })
-  onTestFinished(async () => { await tailConn.quit() })
+  const tailConn = env.connect({ connectionName: name })
   const tailStore = createStore({ kind: 'redis', redis: tailConn, prefix: env.prefix, tailBlockMs: 200 })
   onTestFinished(() => tailStore.close())
   const writer = env.open()
@@ -25,44 +24,44 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   await tailStore.subscribe((r) => received.push(r))
   const apply = (id: number) => writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
   for (let id = 1; id <= 3; id++) await apply(id)
-  await waitFor(() => received.length === 3)
+  await waitFor('received.length === 3', () => received.length === 3)
 
-  const clients = (await env.admin.client('LIST')) as string
+  const clients = (await env.redis.client('LIST')) as string
   const victims = clients.split('\n').filter((line) => line.includes(`name=${name} `) && line.includes('cmd=xread'))
   expect(victims).toHaveLength(1)
   const id = /\bid=(\d+)/.exec(victims[0] as string)?.[1] as string
-  await env.admin.client('KILL', 'ID', id)
+  await env.redis.client('KILL', 'ID', id)
   for (let fx = 4; fx <= 6; fx++) await apply(fx)
-  await waitFor(() => received.length >= 6)
+  await waitFor('received.length >= 6', () => received.length >= 6)
+  // A moment more for a duplicate to arrive, had the resumed tail read from too far back.
   await new Promise((resolve) => setTimeout(resolve, 100))
   expect(received.map((r) => r.fixture_id)).toEqual([1, 2, 3, 4, 5, 6])
 })
 
 it('writes only the keys built by redis-keys.ts and announces each cursor on the changes channel', async () => {
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   const keys = storeKeys(env.prefix)
-  const sub = env.admin.duplicate()
-  onTestFinished(async () => { await sub.quit() })
+  const sub = env.connect()
   const announced: string[] = []
   sub.on('message', (_channel: string, cursor: string) => announced.push(cursor))
   await sub.subscribe(keys.changesChannel)
 
   const store = env.open()
   const result = await store.apply({ fixture: fixture(1, 271), changes: [], expectedVersion: 0, live: true, at: AT })
-  await waitFor(() => announced.length === 1)
+  await waitFor('announced.length === 1', () => announced.length === 1)
   expect(result.ok && announced[0]).toBe(result.ok && result.record.cursor)
 
-  const found = await env.admin.keys(keys.pattern)
+  const found = await env.redis.keys(keys.pattern)
   expect(found.sort()).toEqual([keys.fixtures, keys.live, keys.liveLeague(271), keys.log, keys.meta, keys.versions].sort())
-  expect(await env.admin.xlen(keys.log)).toBe(1)
+  expect(await env.redis.xlen(keys.log)).toBe(1)
 })
 
 it('applies a fenced write only while the writer holds the lease: nothing is written for another holder or none', async () => {
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   const store = env.open()
-  const lease = createLease({ kind: 'redis', redis: env.admin, prefix: env.prefix })
+  const lease = createLease({ kind: 'redis', redis: env.redis, prefix: env.prefix })
   const fence = { lease: 'poller', holder: 'A' }
   const write = async (expectedVersion: number) => await store.apply({ fixture: fixture(7, 271), changes: [{ kind: 'fixture_added' }], expectedVersion, live: true, at: AT, fence })
 
@@ -83,15 +82,15 @@ it('applies a fenced write only while the writer holds the lease: nothing is wri
 })
 
 it('a poll whose fenced write is refused fails (LeaseLostError) rather than passing for done', async () => {
-  const env = redisFixture(inject('redisUrl'))
-  onTestFinished(env.cleanup)
+  const env = redisStores()
+  onTestFinished(env.close)
   const store = env.open()
   const upstream = { id: 7, league_id: 271, season_id: 1, stage_id: 1, state_id: 5, name: 'A vs B', participants: [], scores: [], events: [] }
   // Nobody holds the lease (Redis came back without its data): the final state of a fixture is not stored,
   // and the caller must know, so that the fixture stays pending until the lease is held again.
   await expect(ingestFixture(store, upstream, AT, { live: false, removed: true, fence: { lease: 'poller', holder: 'A' } })).rejects.toBeInstanceOf(LeaseLostError)
   expect(await store.getFixture(7)).toBeUndefined()
-  const lease = createLease({ kind: 'redis', redis: env.admin, prefix: env.prefix })
+  const lease = createLease({ kind: 'redis', redis: env.redis, prefix: env.prefix })
   expect(await lease.acquire('poller', 'A', 10_000)).toBe(true)
   expect((await ingestFixture(store, upstream, AT, { live: false, removed: true, fence: { lease: 'poller', holder: 'A' } }))?.record.fixture.state.phase).toBe('finished')
 })

@@ -1,7 +1,6 @@
-import { inject } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import { storeContract } from './contract.ts'
-import { redisFixture } from './helpers.ts'
+import { redisStores } from './helpers.ts'
 
 storeContract('memory', async ({ maxLength, retainFinishedMs }) => {
   const store = createStore({ kind: 'memory', maxLength, retainFinishedMs })
@@ -10,6 +9,6 @@ storeContract('memory', async ({ maxLength, retainFinishedMs }) => {
 })
 
 storeContract('redis', async ({ maxLength, retainFinishedMs }) => {
-  const redis = redisFixture(inject('redisUrl'), { maxLength, retainFinishedMs })
-  return { store: redis.open(), peer: async () => redis.open(), wipe: redis.wipe, cleanup: redis.cleanup }
+  const redis = redisStores(undefined, { maxLength, retainFinishedMs })
+  return { store: redis.open(), peer: async () => redis.open(), wipe: redis.wipe, cleanup: redis.close }
 })

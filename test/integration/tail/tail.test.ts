@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
-import { startUiGateway, until, type UiGateway } from '../browser/harness.ts'
+import { startUiGateway, type UiGateway } from '../browser/harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const BIN = fileURLToPath(new URL('../../../bin/touchline.js', import.meta.url))
 const children: ChildProcess[] = []
@@ -24,10 +25,10 @@ function tail (args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const lines = (): string[] => out.split('\n').filter((l) => l !== '')
   /** Waits for `pattern` in stdout (or in stderr with `stream: 'stderr'`). */
-  const waitFor = async (pattern: RegExp, ms = 15_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<void> => {
-    await until(() => pattern.test(stream === 'stdout' ? out : err), ms, () => `${pattern} in tail ${stream}:\n${out}\nstderr:\n${err}`)
+  const inOutput = async (pattern: RegExp, ms = 15_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<void> => {
+    await waitFor(() => `${pattern} in tail ${stream}:\n${out}\nstderr:\n${err}`, () => pattern.test(stream === 'stdout' ? out : err), ms)
   }
-  return { child, exited, lines, waitFor, stderr: () => err }
+  return { child, exited, lines, waitFor: inOutput, stderr: () => err }
 }
 
 describe('touchline tail', () => {
@@ -68,7 +69,7 @@ describe('touchline tail', () => {
   it('--json prints each change frame as one JSON line', async () => {
     const t = tail(['--url', gw.url, '--fixture', '9001', '--json'])
     // Subscribed (it prints no snapshot in JSON mode): the gateway counts its subscription.
-    await until(async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 1, 10_000, 'the subscription')
+    await waitFor('the subscription', async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 1, 10_000)
     const record = await celtic.goal('home', 'D. Maeda', 52)
     await t.waitFor(/"type":"change"/)
     const frames = t.lines().map((l) => JSON.parse(l) as { type: string, cursor: string, changes: unknown[] })
@@ -94,10 +95,10 @@ describe('touchline tail', () => {
     const hearts = await gw.matches.start(9002, 501, 'Hearts', 'Hibernian', 10)
     // The tails of the tests before are gone (killed after each), so the count below is these two.
     const subscriptions = async (): Promise<number> => (await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0
-    await until(async () => await subscriptions() === 0, 10_000, 'the earlier tails gone')
+    await waitFor('the earlier tails gone', async () => await subscriptions() === 0, 10_000)
     const byTeam = tail(['--url', gw.url, '--team', String(hearts.fixture.away.id), '--json'])
     const goalsOnly = tail(['--url', gw.url, '--league', '501', '--kinds', 'score_changed,state_changed', '--json'])
-    await until(async () => await subscriptions() >= 2, 10_000, 'both subscriptions')
+    await waitFor('both subscriptions', async () => ((await gw.gw.metrics.subscriptions.get()).values[0]?.value ?? 0) >= 2, 10_000)
     await celtic.goal('home', 'N. Kuhn', 80)
     await hearts.card('home', 'B. Nieuwenhof', 12)
     await hearts.goal('away', 'M. Boyle', 14)

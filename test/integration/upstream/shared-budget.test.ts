@@ -2,29 +2,23 @@
  * The client and the Redis ledger together, as two gateway instances would run them: both clients feed
  * one bucket from their responses, and reserving before each call keeps them inside the upstream's limit.
  */
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
-import { budgetKeys } from '../../../src/store/redis-keys.ts'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createRedisLedger } from '../../../src/budget/redis-ledger.ts'
 import type { BudgetLedger } from '../../../src/budget/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/client.ts'
 import { envelope, rateLimit, startServer, type TestServer } from '../../unit/upstream/client-server.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
 const LIMIT = 20
 const LATEST = '/football/livescores/latest'
 
+const shared = useRedis()
 let server: TestServer
-let prefix: string
-let conns: Redis[]
 let clients: UpstreamClient[]
 
 /** One gateway instance: its own Redis connection, ledger and client. */
 function instance (): { ledger: BudgetLedger, client: UpstreamClient } {
-  const redis = new Redis(inject('redisUrl'))
-  conns.push(redis)
-  const ledger = createRedisLedger({ redis, prefix })
+  const ledger = createRedisLedger({ redis: shared.connect(), prefix: shared.prefix })
   const client = createUpstreamClient({ baseUrl: server.baseUrl, token: 'tl-test-token', ledger, retries: 0 })
   clients.push(client)
   return { ledger, client }
@@ -32,8 +26,6 @@ function instance (): { ledger: BudgetLedger, client: UpstreamClient } {
 
 beforeEach(async () => {
   server = await startServer()
-  prefix = `tl-test-${randomUUID()}:`
-  conns = []
   clients = []
   // An upstream bucket of LIMIT calls an hour: the n-th call leaves LIMIT - n, then 429.
   let used = 0
@@ -46,9 +38,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await Promise.all(clients.map((c) => c.close()))
-  const admin = new Redis(inject('redisUrl'))
-  await deleteMatching(admin, budgetKeys(prefix).pattern)
-  await Promise.all([...conns, admin].map((c) => c.quit()))
   await server.close()
 })
 

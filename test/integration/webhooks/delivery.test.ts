@@ -4,14 +4,15 @@
  * exactly once per delivery; a receiver down past the log's reach gets a `resync`; an endpoint failing too
  * long is paused and resumes; a URL that reaches the gateway itself is refused.
  */
-import { expect, inject, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { applier } from '../push/harness.ts'
-import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
-const shared = sharedRedis()
-const { prefix } = shared
+const shared = useRedis()
 
 it('delivers every change of a simulated match day in log order, signed, to two endpoints with different filters', async () => {
   const receiver = await startReceiver()
@@ -19,8 +20,8 @@ it('delivers every change of a simulated match day in log order, signed, to two 
     { id: 'all', url: receiver.url, secret: SECRET },
     { id: 'goals', url: receiver.url, secret: SECRET, kinds: ['score_changed'] }
   ])])
-  const p = prefix()
-  const gw = await startHookGateway(keysFile, { TOUCHLINE_REDIS_URL: inject('redisUrl'), TOUCHLINE_REDIS_PREFIX: p, TOUCHLINE_WEBHOOK_BATCH: '50', TOUCHLINE_WEBHOOK_TIMEOUT_MS: '10000' })
+  const p = shared.prefix
+  const gw = await startHookGateway(keysFile, { TOUCHLINE_REDIS_URL: shared.url, TOUCHLINE_REDIS_PREFIX: p, TOUCHLINE_WEBHOOK_BATCH: '50', TOUCHLINE_WEBHOOK_TIMEOUT_MS: '10000' })
   await waitFor('both endpoints started', async () => (await gw.webhooks.list(gw.keys.all()[0]!)).every((v) => v.cursor !== null), 5000)
   const start = await gw.store.head()
 
@@ -52,7 +53,7 @@ it('delivers every change of a simulated match day in log order, signed, to two 
   expect([...bodies.values()].every((b) => b.size === 1)).toBe(true)
 
   // The acknowledged cursor is in Redis, where a restarted or another instance finds it.
-  expect(await shared.redis().hget(webhookKeys(p).endpoint('hooks', 'all'), 'cursor')).toBe(head)
+  expect(await shared.redis.hget(webhookKeys(p).endpoint('hooks', 'all'), 'cursor')).toBe(head)
 }, 120_000)
 
 it('a receiver failing 3 times then timing out once still gets every change in order; repeats are retries of one delivery id', async () => {

@@ -8,15 +8,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pino } from 'pino'
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
-import { afterAll, beforeAll, inject, onTestFinished } from 'vitest'
+import { onTestFinished } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
-import { deleteMatching } from '../../helpers/redis.ts'
-import { waitFor } from '../../helpers/wait.ts'
 
 export const SECRET = 'a-webhook-secret-of-some-length'
 
@@ -140,25 +136,4 @@ export async function startHookGateway (keysFile: string, env: Record<string, st
   const gateway = await startGateway(cfg, pino({ level: 'silent' }), { poll: false, ...overrides })
   onTestFinished(async () => { await gateway.close() })
   return gateway
-}
-
-export { waitFor }
-
-/**
- * The shared Redis for a test file, and fresh key prefixes on it whose keys are deleted (SCAN, never a
- * flush) after the file: call at the top level of the file.
- */
-export function sharedRedis (): { redis: () => Redis, prefix: () => string } {
-  let redis: Redis | undefined
-  const prefixes: string[] = []
-  beforeAll(async () => { redis = new Redis(inject('redisUrl')) })
-  afterAll(async () => {
-    if (redis === undefined) return
-    for (const p of prefixes) await deleteMatching(redis, `${p}*`)
-    await redis.quit()
-  })
-  return {
-    redis: () => { if (redis === undefined) throw new Error('sharedRedis: used outside a test'); return redis },
-    prefix: () => { const p = `tl-test-${randomUUID()}:`; prefixes.push(p); return p }
-  }
 }

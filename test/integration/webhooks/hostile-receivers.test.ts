@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { expect, it, onTestFinished } from 'vitest'
 import { applier } from '../push/harness.ts'
-import { hookKey, SECRET, startHookGateway, startReceiver, waitFor, writeKeys } from './harness.ts'
+import { hookKey, SECRET, startHookGateway, startReceiver, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 async function listen (server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -3,18 +3,19 @@
  * `resync`, and the instance that takes its lease again keeps delivering what is appended after (a worker
  * whose write the lease refused waits for its leader rather than ending).
  */
-import { expect, inject, it } from 'vitest'
-import { deleteMatching } from '../../helpers/redis.ts'
+import { expect, it } from 'vitest'
 import { applier } from '../push/harness.ts'
-import { hookKey, SECRET, sharedRedis, startHookGateway, startReceiver, waitFor, writeKeys } from './harness.ts'
+import { hookKey, SECRET, startHookGateway, startReceiver, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
-const shared = sharedRedis()
+const shared = useRedis()
 
 it('after Redis loses its data, the instance that retakes the lease keeps delivering (worker not left stopped)', async () => {
   const receiver = await startReceiver()
   const keysFile = writeKeys([hookKey([{ id: 'x', url: receiver.url, secret: SECRET }])])
-  const p = shared.prefix()
-  const gw = await startHookGateway(keysFile, { TOUCHLINE_REDIS_URL: inject('redisUrl'), TOUCHLINE_REDIS_PREFIX: p, TOUCHLINE_WEBHOOK_LEASE_TTL_MS: '1000' })
+  const p = shared.prefix
+  const gw = await startHookGateway(keysFile, { TOUCHLINE_REDIS_URL: shared.url, TOUCHLINE_REDIS_PREFIX: p, TOUCHLINE_WEBHOOK_LEASE_TTL_MS: '1000' })
   const key = gw.keys.all()[0]!
   await waitFor('started', async () => (await gw.webhooks.list(key))[0]?.cursor !== null, 5000)
   await applier(gw.store)(7, 271)
@@ -22,7 +23,7 @@ it('after Redis loses its data, the instance that retakes the lease keeps delive
   await waitFor('first acked', async () => (await gw.webhooks.list(key))[0]?.cursor === head1, 5000)
   const before = receiver.requests.length
 
-  await deleteMatching(shared.redis(), `${p}*`)
+  await shared.wipe()
   const apply = applier(gw.store)
   for (let i = 0; i < 3; i++) await apply(8 + i, 271)
   await new Promise((resolve) => setTimeout(resolve, 4000))
@@ -41,6 +42,6 @@ it('after Redis loses its data, the instance that retakes the lease keeps delive
     .catch(async (err: unknown) => {
       const v = (await gw.webhooks.list(key))[0]
       const s = await gw.webhooks.summary()
-      throw new Error(`${String(err)}; requests since=${receiver.requests.length - n} state=${v?.state} cursor=${v?.cursor} head=${head} delivering_here=${s.delivering_here} lease=${await shared.redis().keys(`${p}*lease*`)}`)
+      throw new Error(`${String(err)}; requests since=${receiver.requests.length - n} state=${v?.state} cursor=${v?.cursor} head=${head} delivering_here=${s.delivering_here} lease=${await shared.redis.keys(`${p}*lease*`)}`)
     })
 }, 30_000)

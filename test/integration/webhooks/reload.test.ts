@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { applier } from '../push/harness.ts'
-import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 it('a keys reload adds, removes, changes and resumes endpoints; a changed endpoint goes on from its cursor', async () => {
   let down = true

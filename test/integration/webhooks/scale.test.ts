@@ -4,16 +4,17 @@
  * gateway process killed with SIGKILL mid-delivery and started again resumes from the acknowledged cursor.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { expect, inject, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { spawnGateway } from '../ops/gateway-process.ts'
 import { applier } from '../push/harness.ts'
 import { startUpstream } from '../resilience/harness.ts'
-import { acknowledged, hookKey, sharedRedis, SECRET, startHookGateway, startReceiver, waitFor, wholeLog, writeKeys } from './harness.ts'
+import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
+import { useRedis } from '../../helpers/redis.ts'
 
-const shared = sharedRedis()
-const { prefix } = shared
+const shared = useRedis()
 
 /** The acknowledged frames' cursors with repeats (a redelivery after a takeover) removed, in order. */
 const distinct = (cursors: string[]): string[] => [...new Set(cursors)]
@@ -21,7 +22,7 @@ const distinct = (cursors: string[]): string[] => [...new Set(cursors)]
 it('two instances on one Redis: one delivers at a time, never two requests at once, and a takeover goes on from the stored cursor', async () => {
   const receiver = await startReceiver(async () => { await sleep(Math.random() * 15); return 200 })
   const keysFile = writeKeys([hookKey([{ id: 'shared', url: receiver.url, secret: SECRET }])])
-  const env = { TOUCHLINE_REDIS_URL: inject('redisUrl'), TOUCHLINE_REDIS_PREFIX: prefix(), TOUCHLINE_WEBHOOK_LEASE_TTL_MS: '1000', TOUCHLINE_WEBHOOK_BATCH: '3' }
+  const env = { TOUCHLINE_REDIS_URL: shared.url, TOUCHLINE_REDIS_PREFIX: shared.prefix, TOUCHLINE_WEBHOOK_LEASE_TTL_MS: '1000', TOUCHLINE_WEBHOOK_BATCH: '3' }
   const a = await startHookGateway(keysFile, env)
   const b = await startHookGateway(keysFile, env)
   const key = a.keys.all()[0]!
@@ -52,9 +53,9 @@ it('SIGKILL mid-delivery, then a restart on the same Redis: delivery resumes rig
   const up = await startUpstream({ simSpeed: 120, liveTarget: 8 })
   let pending = 0
   const receiver = await startReceiver(async () => { pending++; await sleep(150); pending--; return 200 })
-  const p = prefix()
+  const p = shared.prefix
   const env = {
-    TOUCHLINE_REDIS_URL: inject('redisUrl'),
+    TOUCHLINE_REDIS_URL: shared.url,
     TOUCHLINE_REDIS_PREFIX: p,
     TOUCHLINE_UPSTREAM_URL: up.provider.baseUrl,
     TOUCHLINE_KEYS_FILE: writeKeys([hookKey([{ id: 'killed', url: receiver.url, secret: SECRET }])]),
@@ -64,13 +65,13 @@ it('SIGKILL mid-delivery, then a restart on the same Redis: delivery resumes rig
     TOUCHLINE_WEBHOOK_BATCH: '4'
   }
   const endpointKey = webhookKeys(p).endpoint('hooks', 'killed')
-  const store = createStore({ kind: 'redis', redis: shared.redis(), prefix: p })
+  const store = createStore({ kind: 'redis', redis: shared.redis, prefix: p })
   try {
     const first = await spawnGateway({ env })
     await waitFor('a few deliveries acknowledged, one in flight', () => acknowledged(receiver).length >= 12 && pending > 0, 60_000)
     first.child.kill('SIGKILL')
     await first.exited
-    const acked = await shared.redis().hget(endpointKey, 'cursor') as string
+    const acked = await shared.redis.hget(endpointKey, 'cursor') as string
     const killedAt = receiver.requests.length
     // What follows the stored cursor in the log: where the next delivery must start.
     const next = (await store.readSince(acked, { limit: 1 })).records[0]
@@ -81,7 +82,7 @@ it('SIGKILL mid-delivery, then a restart on the same Redis: delivery resumes rig
     const resumed = receiver.requests[killedAt]!
     expect(resumed.body.type).toBe('changes')
     expect(resumed.body.data?.[0]?.cursor).toBe(next?.cursor)
-    await waitFor('caught up with the log', async () => await shared.redis().hget(endpointKey, 'cursor') === await store.head(), 30_000)
+    await waitFor('caught up with the log', async () => await shared.redis.hget(endpointKey, 'cursor') === await store.head(), 30_000)
 
     // Nothing lost: every change from the first delivered one on, in order; repeats only of the batch in
     // flight at the kill (acknowledged by the receiver, not yet stored by the gateway).

@@ -6,7 +6,8 @@
 import { expect, it } from 'vitest'
 import { freePort } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'
-import { hookKey, SECRET, startHookGateway, waitFor, writeKeys } from './harness.ts'
+import { hookKey, SECRET, startHookGateway, writeKeys } from './harness.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 async function selfHookOutcome (host: string, url: (port: number) => string): Promise<{ state: string, last_status: number | null, last_error: string | null }> {
   const port = await freePort()

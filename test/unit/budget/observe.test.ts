@@ -1,4 +1,4 @@
-/** Reading a bucket report from an upstream response: body first, headers as fallback (upstream-facts §5). */
+/** Reading a bucket report from an upstream response: body first, headers as fallback (docs/upstream.md, "Rate limits"). */
 import { describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/memory-ledger.ts'
 import { observeResponse } from '../../../src/budget/observe.ts'

@@ -12,7 +12,7 @@ function errorOf (env: Record<string, string>): ConfigError {
 }
 
 describe('config', () => {
-  it('uses the DESIGN §1 defaults when nothing is set', () => {
+  it('uses the documented defaults (docs/settings.md) when nothing is set', () => {
     const cfg = loadConfig({})
     expect(cfg).toMatchObject({
       TOUCHLINE_HOST: '0.0.0.0',

@@ -1,4 +1,4 @@
-/** The passthrough's decision: known → validated in full; unknown names → syntax check and forward; else the spec's refusal. */
+/** The passthrough's decision: known → validated in full; unknown names → syntax check and forward; else the upstream's refusal. */
 import { describe, expect, it } from 'vitest'
 import { entityOf, routeRequest, type Route } from '../../../src/passthrough/route.ts'
 
@@ -9,7 +9,7 @@ describe('routeRequest', () => {
     expect(kind(routeRequest('/football/fixtures', { include: 'participants;events.player', per_page: '50' }))).toBe('known')
     expect(kind(routeRequest('/football/teams', { cursor: 'abc' }))).toBe('known')
     expect(kind(routeRequest('/football/teams', { cursor: 'abc', per_page: '5' }))).toBe('refused 400')
-    expect(kind(routeRequest('/football/teams/1', { cursor: 'abc' })), 'by-id endpoints take no paging (spec 4.2)').toBe('refused 400')
+    expect(kind(routeRequest('/football/teams/1', { cursor: 'abc' })), 'by-id endpoints take no paging').toBe('refused 400')
   })
 
   it('forwards unknown include, filter and select names and unknown paths that are well formed', () => {
@@ -23,7 +23,7 @@ describe('routeRequest', () => {
     ] as const) expect(kind(routeRequest(path, query)), `${path} ${JSON.stringify(query)}`).toBe('forward')
   })
 
-  it('keeps the catalogue\'s verdict where only a known name is wrong, and the spec\'s 400s for syntax', () => {
+  it('keeps the catalogue\'s verdict where only a known name is wrong, and the upstream\'s 400s for syntax', () => {
     expect(kind(routeRequest('/football/fixtures', { filters: 'fixtureLeagues:abc' }))).toBe('refused 400')
     expect(kind(routeRequest('/football/fixtures/1', { include: 'shotmap', colour: 'blue' }))).toBe('refused 400')
     expect(kind(routeRequest('/football/fixtures/1', { include: 'shotmap,participants' }))).toBe('refused 400')

@@ -29,7 +29,7 @@ describe('ttlFor', () => {
     expect(ttl('/football/seasons/1', 'stages.fixtures')).toBe(DEFAULT_TTL.fixtureMs)
   })
 
-  it('gives the real API\'s paths beyond the spec the TTL of their kind of data', () => {
+  it('gives the real API\'s paths beyond the core API the TTL of their kind of data', () => {
     expect(ttl('/football/commentaries/fixtures/1')).toBe(DEFAULT_TTL.fixtureMs)
     expect(ttl('/football/topscorers/seasons/1')).toBe(DEFAULT_TTL.standingsMs)
     expect(ttl('/football/standings/live/leagues/271')).toBe(DEFAULT_TTL.standingsMs)

@@ -3,18 +3,11 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startLeadership, type Leader } from '../../../src/store/leadership.ts'
 import { createLease, type Lease } from '../../../src/store/index.ts'
+import { waitFor } from '../../helpers/wait.ts'
 
 const log = pino({ level: 'silent' })
 const leaders: Leader[] = []
 afterEach(async () => { for (const l of leaders.splice(0)) await l.stop() })
-
-async function until (test: () => boolean, what: string, ms = 3000): Promise<void> {
-  const started = Date.now()
-  while (!test()) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(5)
-  }
-}
 
 /** A lease whose calls hang (a frozen link) while `frozen`, and are answered late when it thaws. */
 function freezable (lease: Lease): Lease & { freeze: () => void, thaw: () => void } {
@@ -61,10 +54,10 @@ describe('leadership with a local deadline', () => {
     const timer = setInterval(() => { if (la.isLeader() && lb.isLeader()) overlaps.push(Date.now()) }, 5)
 
     a.freeze()
-    await until(() => !la.isLeader(), 'a stops leading')
+    await waitFor('a stops leading', () => !la.isLeader(), 3000, 5)
     // Stopped on its own, every call still hanging, while its lease was still held: nobody else had it.
     expect(await shared.holder('poller')).toBe('a')
-    await until(() => lb.isLeader(), 'b leads')
+    await waitFor('b leads', () => lb.isLeader(), 3000, 5)
 
     // The frozen calls are answered late: a stale grant must not make `a` lead again beside `b`.
     a.thaw()
@@ -98,10 +91,10 @@ describe('leadership with a local deadline', () => {
     const shared = createLease({ kind: 'memory' })
     const events: string[] = []
     const la = start(shared, 'a', events)
-    await until(() => la.isLeader(), 'a leads')
+    await waitFor('a leads', () => la.isLeader(), 3000, 5)
     // The key is gone behind the holder's back, as after a restart without persistence.
     expect(await shared.release('poller', 'a')).toBe(true)
-    await until(() => events.some((e) => e.startsWith('a retook')), 'a takes the lease again')
+    await waitFor('a takes the lease again', () => events.some((e) => e.startsWith('a retook')), 3000, 5)
     expect(await shared.holder('poller')).toBe('a')
     expect(la.isLeader()).toBe(true)
     expect(events.filter((e) => e.includes('deposed'))).toEqual([])
@@ -111,10 +104,10 @@ describe('leadership with a local deadline', () => {
     const shared = createLease({ kind: 'memory' })
     const events: string[] = []
     const la = start(shared, 'a', events)
-    await until(() => la.isLeader(), 'a leads')
+    await waitFor('a leads', () => la.isLeader(), 3000, 5)
     await shared.release('poller', 'a')
     expect(await shared.acquire('poller', 'b', 60_000)).toBe(true)
-    await until(() => !la.isLeader(), 'a stops leading')
+    await waitFor('a stops leading', () => !la.isLeader(), 3000, 5)
     expect(await shared.holder('poller')).toBe('b')
     expect(events.filter((e) => e.includes('retook'))).toEqual([])
   })

@@ -86,7 +86,7 @@ describe('upstream client: budget ledger', () => {
   it('records the body bucket with the header limit on every response', async () => {
     server.on(LATEST, { body: envelope([], { rate_limit: rateLimit(120, 'Fixture', 600) }), headers: { 'x-ratelimit-limit': '3000', 'x-ratelimit-remaining': '999' } })
     await open().get(LATEST)
-    // The body wins over the header count (upstream-facts §5).
+    // The body wins over the header count (docs/upstream.md, "Rate limits").
     expect(await ledger.get('Fixture')).toMatchObject({ remaining: 120, limit: 3000, resetsAt: NOW + 600_000 })
   })
 

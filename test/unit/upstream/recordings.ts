@@ -1,6 +1,6 @@
 /**
- * The real upstream recordings (copied byte for byte from data/recorded/), parsed the way the upstream
- * client parses a response. Man Utd–Villa is a bare fixture object; PSG–Arsenal is a full envelope.
+ * The real upstream recordings (test/fixtures/upstream/recorded/), parsed the way the upstream client
+ * parses a response. Man Utd–Villa is a bare fixture object; PSG–Arsenal is a full envelope.
  */
 import { readFileSync } from 'node:fs'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
@@ -13,8 +13,10 @@ export const RECORDINGS = {
 
 export type RecordingName = keyof typeof RECORDINGS
 
+const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)
+
 export function readRecording (name: RecordingName): unknown {
-  return JSON.parse(readFileSync(new URL(`./recorded/${RECORDINGS[name]}`, import.meta.url), 'utf8'))
+  return JSON.parse(readFileSync(new URL(RECORDINGS[name], RECORDED), 'utf8'))
 }
 
 /** The recorded fixture, validated. A bare fixture object is wrapped in `{ data }` like a by-id response. */

@@ -165,7 +165,7 @@ describe('error bodies', () => {
     expect(parseErrorBody(400, include)).toEqual(include)
   })
 
-  it('reads the provider shapes of spec part 7', () => {
+  it('reads the provider shapes of the error answers', () => {
     const bodies = {
       400: { message: 'Bad include', errors: { include: ['comma is not allowed'] } },
       401: { error: 'Unauthorized', message: 'Invalid token' },
