@@ -21,7 +21,7 @@ type Doc = { components: { schemas: Record<string, { properties?: Record<string,
 
 /** `score_changed`'s `score_type` renamed `score_kind`, in the full form of the change only. */
 function renameScoreType (model: string): string {
-  const start = model.indexOf('export const ScoreChangedSchema = ')
+  const start = model.indexOf('const ScoreChangedSchema = ')
   const end = model.indexOf(".meta({ id: 'ScoreChanged' })", start)
   if (start < 0 || end < 0) throw new Error('ScoreChangedSchema not found in the model')
   const block = model.slice(start, end)

