@@ -1,6 +1,6 @@
 /**
  * npm run bench:bandwidth — bytes and frames per subscriber for one simulated match day, in `full` and
- * `delta` format, before and after issue 17's clock coalescing, from the same simulated day.
+ * `delta` format, before and after the clock coalescing (clients run the clock), from the same simulated day.
  *
  *   npx tsx bench/bandwidth.ts [--minutes 240] [--speed 1]
  *

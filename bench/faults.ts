@@ -1,5 +1,5 @@
 /**
- * npm run bench:faults — a bad night on purpose (issue 11): the gateway on Redis in front of the embedded
+ * npm run bench:faults — a bad night on purpose: the gateway on Redis in front of the embedded
  * provider while the provider answers 30 % of requests with 500 and never answers 20 %, goes down for 30 s,
  * sends bursts of 429, and Redis is restarted twice (losing everything: it keeps nothing on disk). WebSocket
  * subscribers apply every frame they get; at the end the provider's clock stops, the faults clear, the

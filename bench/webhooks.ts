@@ -1,5 +1,5 @@
 /**
- * Webhook benchmark (issue 14): the real webhook workers (src/webhooks) delivering every change to 100 local
+ * Webhook benchmark: the real webhook workers (src/webhooks) delivering every change to 100 local
  * HTTP endpoints, which run in a separate process (node:http, one server per endpoint, answering 200 at once)
  * so the receivers do not take the gateway's CPU in its own event loop.
  *

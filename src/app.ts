@@ -46,7 +46,7 @@ export interface AppDeps {
    * cannot pick its own address. @default false
    */
   trustProxy?: boolean | number | string[]
-  /** Webhook delivery (`/v1/webhooks`, issue 14); absent in tests that build the app without it. */
+  /** Webhook delivery (`/v1/webhooks`); absent in tests that build the app without it. */
   webhooks?: Webhooks
 }
 

@@ -1,5 +1,5 @@
 /**
- * Bringing subscribers back after a loss (issue 11):
+ * Bringing subscribers back after a loss:
  *
  * - The log was lost (the store's tail reports a new epoch: Redis flushed, or restarted without its data):
  *   every subscribed connection gets `replay` with recovered:false and a fresh snapshot (docs/protocol.md), through

@@ -1,5 +1,5 @@
 /**
- * Writing change frames at the floor (issue 17): each frame is framed once per record and format (the
+ * Writing change frames at the floor: each frame is framed once per record and format (the
  * WebSocket header built by ws' own `Sender.frame`, as Socket.IO's broadcast does) and the same bytes are
  * written straight to every matching socket, so no per-subscriber framing, no per-subscriber copy.
  *

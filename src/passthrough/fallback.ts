@@ -1,5 +1,5 @@
 /**
- * The passthrough over Redis when Redis is down (issue 11 item 6: degrade, don't fail).
+ * The passthrough over Redis when Redis is down (degrade, don't fail: docs/operations.md).
  *
  * Cache: every entry is also kept in a small local LRU, and a read that Redis cannot answer is answered
  * from it, so what this instance served recently is still served during an outage.

@@ -32,7 +32,7 @@ export interface IngestResult {
  * Applies one upstream fixture. A clock tick that the stored clock already shows is not stored (see
  * src/live/clock.ts): clients run the clock themselves, so it would be a frame telling them nothing.
  * `clockRate`: match seconds per real second of the upstream's clock (the simulator's speed);
- * `everyTick`: store predicted ticks too, as before issue 17 (for clients that do not run the clock).
+ * `everyTick`: store predicted ticks too, as the gateway did before clients ran the clock (for clients that do not run it).
  */
 export async function ingestFixture (store: LiveStore, upstream: FixtureInput, at: string, opts: { live?: boolean, removed?: boolean, clockRate?: number, everyTick?: boolean, fence?: ApplyFence } = {}): Promise<IngestResult | undefined> {
   const normalized = normalizeFixture(upstream, { now: at, clockRate: opts.clockRate })

@@ -25,11 +25,11 @@ export interface PollerOptions extends Partial<PacingOptions> {
   feedLeadMs?: number
   /** How often the upcoming kick-offs are listed; 0 turns the kick-off reconciles off. @default KICKOFF_LIST_EVERY_MS */
   kickoffListEveryMs?: number
-  /** Match seconds per real second of the upstream's match clock: the embedded simulator's speed. @default 1 */
+  /** Match seconds per real second of the upstream's match clock (TOUCHLINE_UPSTREAM_CLOCK_RATE, or the embedded simulator's speed). @default 1 */
   clockRate?: number
   /**
-   * Store every clock tick, even those a client running the clock shows anyway (the behaviour before
-   * issue 17; bench:bandwidth measures the difference). @default false
+   * Store every clock tick, even those a client running the clock shows anyway (the gateway's behaviour
+   * before clients ran the clock; bench:bandwidth measures the difference). @default false
    */
   everyTick?: boolean
 }

@@ -1,5 +1,5 @@
 /**
- * One endpoint's delivery loop (issue 14 item 2): concurrency 1, in log order. It reads the next batch after
+ * One endpoint's delivery loop: concurrency 1, in log order. It reads the next batch after
  * the acknowledged cursor, POSTs it until a 2xx (the same body and delivery id on every retry, capped
  * exponential backoff with jitter between attempts), stores the batch's cursor, and only then reads the
  * next one: no change is sent before an earlier one is acknowledged. Failing for `pauseAfterMs` without a

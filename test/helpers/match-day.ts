@@ -20,7 +20,7 @@ export interface MatchDayOptions {
   simSpeed?: number
   /** Matches in play at once, about. @default 6 */
   liveTarget?: number
-  /** Store every clock tick, as before issue 17. @default false */
+  /** Store every clock tick, as the gateway did before clients ran the clock. @default false */
   everyTick?: boolean
   /** Called between poller steps (the event loop has turned), with the virtual minutes elapsed. */
   onStep?: (elapsedMinutes: number) => Promise<void> | void

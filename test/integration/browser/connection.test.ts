@@ -1,5 +1,5 @@
 /**
- * Connection states in words (issue 15): the scoreboard counts down "Reconnecting in N s" while the gateway
+ * Connection states in words: the scoreboard counts down "Reconnecting in N s" while the gateway
  * cannot be reached and comes back live; a bad key is refused in plain words ("bad key") with no retry
  * loop; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
  * its tile and its chart, keeps the cursor on one line, and has no axe-core violation.

@@ -1,5 +1,5 @@
 /**
- * The scoreboard as a livescore list (issue 15), at 390 and 1366 px wide, light and dark: compact rows
+ * The scoreboard as a livescore list, at 390 and 1366 px wide, light and dark: compact rows
  * whose events open from a button (keyboard too); a 7-4 match with cards keeps every goal, missed penalty
  * and red card listed, other events capped behind "+N more"; names of 24 characters are never cut at 390 px;
  * one minute notation ("90+3'") and a clock never behind the last event; "-" before kick-off; today's

@@ -1,5 +1,5 @@
 /**
- * Widgets on a host page of another origin (issue 15): several on one page each take their own placeholder
+ * Widgets on a host page of another origin: several on one page each take their own placeholder
  * whatever order their async scripts arrive in (the host serves widget.js after a random delay); the host's
  * inherited text styles do not reach the widget's text; a one-match widget keeps the final score after the
  * feed has dropped the match (5 minutes after full time on the page's clock), and one loaded later reads it

@@ -1,5 +1,5 @@
 /**
- * Leadership when the leader's Redis link hangs (issue 11 item 7): a TCP proxy between the leader and Redis
+ * Leadership when the leader's Redis link hangs: a TCP proxy between the leader and Redis
  * stops forwarding (no error, no close). The leader must stop polling on its own before its lease can
  * expire (a local deadline), another instance must take over within the lease time plus 2 s, the two must
  * never poll at the same time, and a subscriber of the other instance must see no gap.

@@ -1,5 +1,5 @@
 /**
- * The bad nights of issue 11 over real parts: a private redis-server (flushed, restarted, frozen: never the
+ * Bad nights over real parts: a private redis-server (flushed, restarted, frozen: never the
  * shared one), the embedded provider on a real port with a clock the test can move and freeze, gateways
  * over that Redis, and subscribers that keep the state a client would (the last snapshot, then every
  * change applied) so that it can be compared with the provider's truth at the end.

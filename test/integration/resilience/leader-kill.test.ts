@@ -1,5 +1,5 @@
 /**
- * Leadership when the leader process dies (issue 11 item 7): three `touchline serve` processes share a
+ * Leadership when the leader process dies: three `touchline serve` processes share a
  * private Redis; the one that polls is killed with SIGKILL (no release of its lease). Exactly one of the
  * other two must poll within the lease time (10 s, the default) plus 2 s, never two at once, and
  * subscribers must see no gap: one on a surviving instance all along, and one of the killed instance that

@@ -1,5 +1,5 @@
 /**
- * The leader's lease lost with Redis's data (issue 11, the fault run): after FLUSHALL or a restart without
+ * The leader's lease lost with Redis's data: after FLUSHALL or a restart without
  * persistence the lease key is simply gone, taken by nobody. The leader takes it again at its next renewal
  * and keeps polling (stopping, then campaigning, would cost every subscriber seconds of silence for
  * nothing), and reconciles at once into the new log, which would otherwise hold only the fixtures that

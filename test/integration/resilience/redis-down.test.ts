@@ -1,5 +1,5 @@
 /**
- * Degrade, don't fail (issue 11 item 6): with Redis unreachable (a TCP proxy that drops every connection
+ * Degrade, don't fail (docs/operations.md): with Redis unreachable (a TCP proxy that drops every connection
  * and refuses new ones, so Redis keeps its data and comes back with the same log), nothing answers 500:
  * `/readyz` is 503, `/v1/status` marks the store down, `/v1/changes` and `/v1/fixtures/live` answer 503
  * `unavailable`, WebSocket and SSE subscribes get an `unavailable` error and are served by themselves once

@@ -1,5 +1,5 @@
 /**
- * The Redis store's tail across a lost log (issue 11 item 5, the store side): after FLUSHALL or a restart
+ * The Redis store's tail across a lost log (the store side): after FLUSHALL or a restart
  * without persistence, the tail reports the new epoch (`onReset`) before any record of it, then delivers the
  * new log from its first record, and survives the connection loss of a restart.
  */

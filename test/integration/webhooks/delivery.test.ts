@@ -1,5 +1,5 @@
 /**
- * Webhook delivery through a real gateway to real HTTP receivers (issue 14, Must show): a simulated match day
+ * Webhook delivery through a real gateway to real HTTP receivers: a simulated match day
  * arrives complete, in log order and signed; a receiver that fails and times out still gets every change
  * exactly once per delivery; a receiver down past the log's reach gets a `resync`; an endpoint failing too
  * long is paused and resumes; a URL that reaches the gateway itself is refused.

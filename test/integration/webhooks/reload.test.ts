@@ -1,5 +1,5 @@
 /**
- * Webhooks follow the keys file (issue 14 item 1): a reload starts a new endpoint, stops a removed one,
+ * Webhooks follow the keys file: a reload starts a new endpoint, stops a removed one,
  * restarts a changed one from its acknowledged cursor, and resumes a paused one.
  */
 import { writeFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Webhooks over Redis with several instances (issue 14 item 3, Must show): two gateways on one Redis never
+ * Webhooks over Redis with several instances: two gateways on one Redis never
  * deliver to an endpoint at the same time, and the survivor of a shutdown goes on from the stored cursor; a
  * gateway process killed with SIGKILL mid-delivery and started again resumes from the acknowledged cursor.
  */
