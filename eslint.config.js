@@ -6,7 +6,7 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
   .map((name) => [name, 'readonly']))
 
 /**
- * The layers of src, from the bottom (docs/architecture.md, "Layers"). A module may import its own layer
+ * The layers of src, from the bottom (docs/architecture.md, "Source layout"). A module may import its own layer
  * (but see SIBLINGS) and the layers below it, never one above. One file sits a layer below its folder
  * (EXCEPT): the live protocol's edge, which depends on the wire model only.
  */

@@ -1,5 +1,5 @@
 /**
- * Client keys (docs/passthrough.md, "Keys"): who may use the gateway, which leagues each key sees, its hourly quota per entity
+ * Client keys (docs/passthrough.md, "Client keys and scope"): who may use the gateway, which leagues each key sees, its hourly quota per entity
  * and its connection limit. Loaded from TOUCHLINE_KEYS_FILE, or the single demo key `demo` when unset.
  * Keys are compared in constant time and never logged; a key is referred to by its `name`.
  */

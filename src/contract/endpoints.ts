@@ -237,7 +237,7 @@ function oddsFeed (id: string, base: string, entity: string): Endpoint[] {
   ]
 }
 
-/** Query parameters known to the API, the real API's `locale`, `sortBy` and `cursor` included (docs/upstream.md, "Query parameters"). */
+/** Query parameters known to the API, the real API's `locale`, `sortBy` and `cursor` included (docs/upstream.md, "select, filters and other options"). */
 export const LIST_PARAMS = new Set(['api_token', 'include', 'select', 'filters', 'order', 'per_page', 'page', 'cursor', 'timezone', 'locale', 'sortBy'])
 export const SINGLE_PARAMS = new Set(['api_token', 'include', 'select', 'filters', 'timezone', 'locale'])
 

@@ -31,7 +31,7 @@ export interface FixtureBase {
   starting_at_timestamp: number
 }
 
-/** A score row: one per team per score type (docs/upstream.md, "Event and score types"). */
+/** A score row: one per team per score type (docs/upstream.md, "Event types"). */
 export interface Score {
   id: number
   fixture_id: number
@@ -41,7 +41,7 @@ export interface Score {
   description: string
 }
 
-/** A fixture event (docs/upstream.md, "Event and score types"). */
+/** A fixture event (docs/upstream.md, "Event types"). */
 export interface FixtureEvent {
   id: number
   fixture_id: number

@@ -1,5 +1,5 @@
 /**
- * The upstream's query rules (docs/upstream.md, "Query parameters"), as one pure validator shared by the embedded provider and the REST
+ * The upstream's query rules (docs/upstream.md, "select, filters and other options"), as one pure validator shared by the embedded provider and the REST
  * passthrough (which must reject exactly what the upstream rejects, before spending any budget).
  */
 import { ENDPOINTS, LIST_PARAMS, SINGLE_PARAMS, type Endpoint, type FilterSpec } from './endpoints.ts'
@@ -8,7 +8,7 @@ import { RELATIONS, SELECTABLE, SELECT_ALIASES, type Kind, type Feature } from '
 export interface IncludeNode {
   /** Include name as requested, e.g. `currentSeason`. */
   name: string
-  /** Response key: the real API lower-cases camelCase includes (docs/upstream.md, "Quirks of the real API"). */
+  /** Response key: the real API lower-cases camelCase includes (docs/upstream.md, "Known quirks"). */
   key: string
   target: Kind
   many: boolean
@@ -192,7 +192,7 @@ function checkFilterValues (spec: FilterSpec, values: string[], part: string): v
   if (values.length === 0 || values.some((v) => v === '')) malformed()
   if (spec.value === 'id' && values.length !== 1) malformed()
   if ((spec.value === 'ids' || spec.value === 'id') && values.some((v) => !INTEGER.test(v))) malformed()
-  // The real API caps id lists at 50 values (docs/upstream.md, "Query parameters").
+  // The real API caps id lists at 50 values (docs/upstream.md, "select, filters and other options").
   if (values.length > 50) throw new Rejection('filters', `The filter "${spec.name}" takes at most 50 values.`)
 }
 

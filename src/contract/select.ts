@@ -1,6 +1,6 @@
 /**
  * What `select` (and an include's field list) keeps of a record: the id, the chosen fields, and the record's
- * relation keys (`*_id`, `starting_at_timestamp`), which the real API adds on its own (docs/upstream.md, "Quirks of the real API").
+ * relation keys (`*_id`, `starting_at_timestamp`), which the real API adds on its own (docs/upstream.md, "Known quirks").
  * Relation keys are also what lets the gateway see which league a selected record belongs to.
  */
 const RELATION_KEY = /_id$/

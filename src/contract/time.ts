@@ -1,6 +1,6 @@
 /**
  * Datetimes as the upstream writes them (`YYYY-MM-DD HH:MM:SS`, no offset) in a requested `timezone`
- * (docs/upstream.md, "Query parameters"). Shared by the embedded provider and the REST passthrough's live answers.
+ * (docs/upstream.md, "select, filters and other options"). Shared by the embedded provider and the REST passthrough's live answers.
  */
 
 /**

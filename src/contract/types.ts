@@ -1,4 +1,4 @@
-/** Type ids of the real upstream used by scores, events and periods (docs/upstream.md, "Event and score types"). */
+/** Type ids of the real upstream used by scores, events and periods (docs/upstream.md, "Event types"). */
 
 export const ScoreType = {
   FIRST_HALF: 1,

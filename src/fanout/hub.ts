@@ -1,5 +1,5 @@
 /**
- * The fan-out hub (docs/architecture.md, "The live pipeline"; what clients see is docs/protocol.md): tails the store, routes each change to the connections subscribed to its
+ * The fan-out hub (docs/architecture.md, "The pipeline"; what clients see is docs/protocol.md): tails the store, routes each change to the connections subscribed to its
  * league, fixture or teams, and owns every connection's lifecycle (limits, heartbeat, slow consumers, shutdown).
  * Transports plug in through `acceptWebSocket` and `acceptSse`; the hub never imports fastify.
  *

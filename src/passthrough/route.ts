@@ -1,6 +1,6 @@
 /**
  * What the passthrough makes of a path and query before it counts anything; it never refuses what the real
- * API accepts (docs/passthrough.md, "Validation"):
+ * API accepts (docs/passthrough.md, "Local validation"):
  *
  * - known: a path of the catalogue (src/contract) whose every name it knows is validated in full, as the
  *   upstream does, and answered as before;

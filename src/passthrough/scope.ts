@@ -49,7 +49,7 @@ export function scopeLookup (params: Record<string, string>): ScopeLookup | unde
   return undefined
 }
 
-/** The upstream caps id lists in filters at 50 values (docs/upstream.md, "Query parameters"). */
+/** The upstream caps id lists in filters at 50 values (docs/upstream.md, "select, filters and other options"). */
 const MAX_FILTER_IDS = 50
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The upstream's 400 rules (docs/upstream.md, "Query parameters") for a request the catalogue cannot validate in full: a path it does not
+ * The upstream's 400 rules (docs/upstream.md, "select, filters and other options") for a request the catalogue cannot validate in full: a path it does not
  * know, or an include, select or filter name it does not know. Only the syntax is judged here (parameter
  * names, punctuation, spaces, nesting depth, ranges, time zone), so that a malformed request still costs
  * nothing upstream while a well-formed one with a new name reaches the API that may know it.

@@ -1,5 +1,5 @@
 /**
- * The budget-paced poller (docs/architecture.md, "The live pipeline"). One request at a time:
+ * The budget-paced poller (docs/architecture.md, "The pipeline"). One request at a time:
  *  - `livescores/latest` at the pace the Fixture budget allows (pacing.ts);
  *  - a full `livescores` snapshot (reconcile) at start, every `reconcileIntervalMs`, and at once after any
  *    gap longer than the `latest` window (an error, a 429, a pause forced by the budget, a restart), since

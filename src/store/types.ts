@@ -1,5 +1,5 @@
 /**
- * The store contract (docs/architecture.md, "The live pipeline"): current state of every tracked fixture, the live index, and the capped
+ * The store contract (docs/architecture.md, "The pipeline"): current state of every tracked fixture, the live index, and the capped
  * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
  * contract suite (test/integration/store/contract.ts) runs against both.
  */

@@ -40,7 +40,7 @@ const PaginationSchema = z.looseObject({
 })
 
 const SubscriptionSchema = z.looseObject({
-  // `[]` on the free plan, an object on paid plans (docs/upstream.md, "Quirks of the real API").
+  // `[]` on the free plan, an object on paid plans (docs/upstream.md, "Known quirks").
   meta: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).optional(),
   plans: z.array(z.unknown()).optional(),
   add_ons: z.array(z.unknown()).optional(),
@@ -290,7 +290,7 @@ const LIST_SPECS: ReadonlyArray<readonly [typeof INCLUDE_LISTS[number], RowSpec]
   ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD]
 ]
 
-/** camelCase includes the real API answers with lower-cased keys (docs/upstream.md, "Quirks of the real API"). */
+/** camelCase includes the real API answers with lower-cased keys (docs/upstream.md, "Known quirks"). */
 const CAMEL_INCLUDES: Readonly<Record<string, string>> = {
   currentPeriod: 'currentperiod',
   detailedPeriods: 'detailedperiods'

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (docs/webhooks.md, "Signatures"): `x-touchline-signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`
+ * Webhook signatures (docs/webhooks.md, "Verifying signatures"): `x-touchline-signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`
  * with the endpoint's secret, `x-touchline-timestamp` in Unix seconds. Signing the timestamp with the body
  * lets a receiver refuse a captured request replayed later (Stripe's scheme). This file imports nothing but
  * node:crypto so a receiver can copy it as is, and `touchline/client` can re-export `verifyWebhook`.

@@ -1,5 +1,5 @@
 /**
- * Losing the log (docs/protocol.md, "When the log is lost"): with subscribers connected, Redis is
+ * Losing the log (docs/protocol.md, "Log loss and epochs"): with subscribers connected, Redis is
  * flushed, or restarted without its data. Every subscriber must get `replay` recovered:false and a fresh
  * snapshot (SSE: a `replay` event, then a `snapshot` event) and end equal to the provider's truth.
  */

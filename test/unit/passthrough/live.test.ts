@@ -78,7 +78,7 @@ describe('shapeLive', () => {
   })
 
   it('applies select, timezone, base filters and order', () => {
-    // The id and relation keys stay, as the upstream adds them (docs/upstream.md, "Quirks of the real API"); other fields go.
+    // The id and relation keys stay, as the upstream adds them (docs/upstream.md, "Known quirks"); other fields go.
     expect(shapeLive(fixtures, query({ select: 'name' }))?.[0]).toEqual({ id: 1, name: 'Match 1', league_id: 271, state_id: 2, starting_at_timestamp: 1795291200 })
     expect(shapeLive(fixtures, query({ timezone: 'Europe/Copenhagen' }))?.[0]?.starting_at).toBe('2026-11-21 21:00:00')
     expect(shapeLive(fixtures, query({ filters: 'fixtureLeagues:501' }))?.map((f) => f.id)).toEqual([2])
