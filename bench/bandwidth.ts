@@ -12,7 +12,7 @@
  */
 import { Outgoing } from '../src/fanout/outgoing.ts'
 import type { Format } from '../src/wire/model.ts'
-import type { ChangeRecord } from '../src/wire/model.ts'
+import type { LogRecord } from '../src/store/types.ts'
 import { createStore } from '../src/store/index.ts'
 import { runMatchDay } from '../test/helpers/match-day.ts'
 import { LastVersions } from '../src/changes/frames.ts'
@@ -37,7 +37,7 @@ async function day (everyTick: boolean): Promise<Outgoing[]> {
 
 interface Tally { frames: number, bytes: number }
 
-function tally (outs: Outgoing[], match: (r: ChangeRecord) => boolean, format: Format): Tally {
+function tally (outs: Outgoing[], match: (r: LogRecord) => boolean, format: Format): Tally {
   let frames = 0
   let bytes = 0
   for (const out of outs) {
@@ -48,7 +48,7 @@ function tally (outs: Outgoing[], match: (r: ChangeRecord) => boolean, format: F
   return { frames, bytes }
 }
 
-function busiest (outs: Outgoing[], key: (r: ChangeRecord) => number): number {
+function busiest (outs: Outgoing[], key: (r: LogRecord) => number): number {
   const counts = new Map<number, number>()
   for (const { record } of outs) counts.set(key(record), (counts.get(key(record)) ?? 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0
@@ -59,7 +59,7 @@ const before = await day(true)
 const after = await day(false)
 const league = busiest(after, (r) => r.league_id)
 const fixture = busiest(after, (r) => r.fixture_id)
-const subscribers: Array<[string, (r: ChangeRecord) => boolean]> = [
+const subscribers: Array<[string, (r: LogRecord) => boolean]> = [
   ['all leagues', () => true],
   [`league ${league}`, (r) => r.league_id === league],
   [`fixture ${fixture}`, (r) => r.fixture_id === fixture]

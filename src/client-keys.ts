@@ -28,7 +28,7 @@ const KeySchema = z.object({
   /** Endpoints that receive this key's changes by HTTP POST (src/webhooks). */
   webhooks: z.array(WebhookSchema).max(50).optional()
 }).strict().superRefine((k, ctx) => {
-  checkWebhooks(k.webhooks ?? [], k.leagues, (path, message) => ctx.addIssue({ code: 'custom', path: ['webhooks', ...path], message }))
+  checkWebhooks(k.webhooks ?? [], k, (path, message) => ctx.addIssue({ code: 'custom', path: ['webhooks', ...path], message }))
 })
 
 export const KeysFileSchema = z.array(KeySchema).min(1).superRefine((keys, ctx) => {

@@ -16,6 +16,7 @@ import { FEED_LEAD_MS } from './contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { createLiveMirror, createPassthrough, type LiveMirror, type PassthroughOptions } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './store/leadership.ts'
+import { createOddsPoller, type OddsPoller } from './poller/odds.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
@@ -136,11 +137,15 @@ function clockTiming (rate: number): { feedLeadMs: number, clockRate: number } {
   return { feedLeadMs: Math.floor(FEED_LEAD_MS / rate), clockRate: rate }
 }
 
-/** Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). */
-function startPolling (poller: Poller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+/**
+ * Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). The
+ * odds poller runs beside the livescore poller, on the same lease.
+ */
+function startPolling (poller: Poller, odds: OddsPoller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (lease === undefined) {
     poller.start()
+    odds.start()
     return undefined
   }
   const ttlMs = overrides.leaseTtlMs ?? 10_000
@@ -153,8 +158,8 @@ function startPolling (poller: Poller, lease: Lease | undefined, holderId: strin
     // can pass to another instance; at most half the ttl, so short test leases still renew in time.
     marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
-    onElected: () => poller.start(),
-    onDeposed: async () => { await poller.stop() },
+    onElected: () => { poller.start(); odds.start() },
+    onDeposed: async () => { await Promise.all([poller.stop(), odds.stop()]) },
     // The lease went with Redis's data, the live log with it: fill the new log now, not at the next interval.
     onRetaken: () => poller.forceReconcile()
   })
@@ -285,9 +290,9 @@ function upstreamClient (a: Assembly, user: 'poller' | 'passthrough'): UpstreamC
 }
 
 /**
- * The poller, started alone without Redis or under the poller lease over Redis; its upstream is observed
- * by the passthrough's live mirror. Its stop is deferred at once, so that a failure further on
- * still stops the loops.
+ * The poller and the odds poller, started alone without Redis or under the poller lease over Redis; the
+ * poller's upstream is observed by the passthrough's live mirror. Their stop is deferred at once, so that a
+ * failure further on still stops the loops.
  */
 function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
   const { cfg, log, overrides, scope, provider, engines } = a
@@ -297,13 +302,14 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
   // Over Redis the poller writes only while this instance holds the poller lease (a stalled ex-leader's
   // writes are refused by the store: ApplyFence).
   const pollerHolder = randomUUID()
+  const fence = engines.lease !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}
   const poller = createPoller({
     upstream: live.observe(recorder?.wrap(upstream) ?? upstream),
     ledger: engines.ledger,
     store: engines.store,
     metrics: a.metrics,
     log: log.child({ component: 'poller' }),
-    ...(engines.lease !== undefined && overrides.poll !== false ? { fence: { lease: POLLER_LEASE, holder: pollerHolder } } : {}),
+    ...fence,
     ...(provider !== undefined ? { changedAt: provider.changedAt } : {})
   }, {
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
@@ -311,8 +317,13 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
     reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
     ...clockTiming(provider !== undefined ? overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED : cfg.TOUCHLINE_UPSTREAM_CLOCK_RATE)
   })
-  const leader = startPolling(poller, engines.lease, pollerHolder, log, overrides)
-  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? poller.stop()) }
+  // The odds poller: beside the poller, on its lease and fence, inside the InplayOdd budget.
+  const odds = createOddsPoller({ upstream, ledger: engines.ledger, store: engines.store, log: log.child({ component: 'odds-poller' }), ...fence }, {
+    reserve: cfg.TOUCHLINE_POLL_RESERVE,
+    floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS
+  })
+  const leader = startPolling(poller, odds, engines.lease, pollerHolder, log, overrides)
+  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? Promise.all([poller.stop(), odds.stop()])) }
   scope.defer(stopPolling)
   return { poller, leader, stopPolling }
 }

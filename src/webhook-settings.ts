@@ -5,7 +5,8 @@
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
 import { z } from 'zod'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS } from './wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS } from './wire/model.ts'
+import { namesOdds, narrowsTake, takeOf } from './changes/take.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
 
@@ -19,20 +20,26 @@ export const WebhookSchema = z.strictObject({
   leagues: z.union([z.literal('*'), Ids]).optional(),
   fixtures: Ids.optional(),
   teams: Ids.optional(),
-  kinds: z.array(z.enum(CHANGE_KINDS)).min(1).optional(),
+  kinds: z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS])).min(1).optional(),
+  /** The fixtures' odds too (odds kinds, or `odds`, `bookmakers`, `markets`): the key needs the odds feature. */
+  odds: z.boolean().optional(),
+  bookmakers: Ids.optional(),
+  markets: Ids.optional(),
   format: z.enum(FORMATS).default('full')
-}).refine((w) => w.format !== 'delta' || w.kinds === undefined, { path: ['format'], message: DELTA_WITH_KINDS })
+}).refine((w) => w.format !== 'delta' || !narrowsTake(takeOf(w)), { path: ['format'], message: DELTA_WITH_KINDS })
 
 export type WebhookConfig = z.infer<typeof WebhookSchema>
 
-/** Endpoint ids are unique within a key; leagues a webhook names must be the key's. */
+/** Endpoint ids are unique within a key; leagues a webhook names must be the key's, and its odds the key's features. */
 export function checkWebhooks (
-  hooks: readonly WebhookConfig[], keyLeagues: '*' | readonly number[], issue: (path: Array<string | number>, message: string) => void
+  hooks: readonly WebhookConfig[], key: { leagues: '*' | readonly number[], features: readonly string[] }, issue: (path: Array<string | number>, message: string) => void
 ): void {
+  const keyLeagues = key.leagues
   const ids = new Set<string>()
   hooks.forEach((w, i) => {
     if (ids.has(w.id)) issue([i, 'id'], `duplicate webhook id "${w.id}"`)
     ids.add(w.id)
+    if (namesOdds(w) && !key.features.includes('odds')) issue([i, 'odds'], 'this key has no odds feature')
     if (keyLeagues !== '*' && Array.isArray(w.leagues)) {
       const outside = w.leagues.filter((id) => !keyLeagues.includes(id))
       if (outside.length > 0) issue([i, 'leagues'], `leagues outside this key's scope: ${outside.join(',')}`)

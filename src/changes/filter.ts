@@ -4,8 +4,12 @@
  * `GET /v1/changes` and `GET /v1/fixtures/live`, and the webhook workers.
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
-import type { ChangeKind, ChangeRecord, LiveFixture } from '../wire/model.ts'
-import type { LiveStore, StoreFilter } from '../store/types.ts'
+import type { ChangeRecord, FixtureOdds, LiveFixture, OddsRecord, SubscribedKind } from '../wire/model.ts'
+import type { OddsTake, Take } from './take.ts'
+
+export type { NamedTake, OddsTake, Take } from './take.ts'
+export { namesOdds, narrowsTake, takeOf } from './take.ts'
+import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 
 /**
  * A snapshot's filter: the store's, plus `teams` (a fixture matches when either participant is listed).
@@ -59,9 +63,58 @@ export function fixtureMatcher (filter: LiveFilter | undefined): (f: Pick<LiveFi
   return (f) => leagues.has(f.league_id) || fixtures.has(f.id) || teams.has(f.home.id) || teams.has(f.away.id)
 }
 
+/** Whether a log record matches the filter by league, id or team (undefined: every record). */
+export function recordMatcher (filter: LiveFilter | undefined): (record: LogRecord) => boolean {
+  const matches = fixtureMatcher(filter)
+  return (record) => matches(isOddsRecord(record) ? oddsParticipants(record.odds) : record.fixture)
+}
+
+/** The two teams of a record's fixture (0 for an odds image that does not know one). */
+export function teamsOf (record: LogRecord): [number, number] {
+  return isOddsRecord(record) ? [record.odds.home_id ?? 0, record.odds.away_id ?? 0] : [record.fixture.home.id, record.fixture.away.id]
+}
+
+/** An odds image as fixtureMatcher reads a fixture: its id, league and teams. */
+const oddsParticipants = (odds: FixtureOdds): Pick<LiveFixture, 'id' | 'league_id' | 'home' | 'away'> =>
+  ({ id: odds.fixture_id, league_id: odds.league_id, home: { id: odds.home_id ?? 0 } as LiveFixture['home'], away: { id: odds.away_id ?? 0 } as LiveFixture['away'] })
+
+/** Why a key may not take what is named (odds without the odds feature), or undefined when it may. */
+export function takeRefusal (take: Take, key: ClientKey): string | undefined {
+  return take.odds !== undefined && !key.features.includes('odds') ? 'this key has no odds: ask without odds, bookmakers, markets or odds kinds' : undefined
+}
+
+/** The record as a consumer that takes `take` sees it: itself, narrowed, or undefined when nothing is left. */
+export function takeView (record: LogRecord, take: Take): LogRecord | undefined {
+  if (isOddsRecord(record)) return take.odds === undefined ? undefined : oddsView(record, take.kinds, take.odds)
+  return take.kinds === undefined ? record : withKinds(record, take.kinds)
+}
+
 /** The record holding only changes of `kinds`: the record itself when all are, undefined when none is. */
-export function withKinds (record: ChangeRecord, kinds: ReadonlySet<ChangeKind>): ChangeRecord | undefined {
+export function withKinds (record: ChangeRecord, kinds: ReadonlySet<SubscribedKind>): ChangeRecord | undefined {
   const kept = record.changes.filter((c) => kinds.has(c.kind))
   if (kept.length === record.changes.length) return record
   return kept.length === 0 ? undefined : { ...record, changes: kept }
+}
+
+/**
+ * An odds record holding only the changes of `kinds` and of the bookmakers and markets taken, with its image
+ * narrowed the same way: the record itself when nothing is left out, undefined when no change is left.
+ */
+export function oddsView (record: OddsRecord, kinds: ReadonlySet<SubscribedKind> | undefined, take: OddsTake): OddsRecord | undefined {
+  const { bookmakers, markets } = take
+  const narrowed = bookmakers !== undefined || markets !== undefined
+  const taken = (m: { bookmaker_id: number, market_id: number }): boolean =>
+    (bookmakers === undefined || bookmakers.has(m.bookmaker_id)) && (markets === undefined || markets.has(m.market_id))
+  const kept = record.changes.filter((c) => (kinds === undefined || kinds.has(c.kind)) &&
+    (!narrowed || c.kind === 'odds_stale' || taken(c.kind === 'market_added' ? c.market : c)))
+  if (kept.length === 0) return undefined
+  if (!narrowed && kept.length === record.changes.length) return record
+  return { ...record, changes: kept, odds: narrowed ? narrowOdds(record.odds, take) : record.odds }
+}
+
+/** The image holding only the markets of the bookmakers and markets taken. */
+export function narrowOdds (odds: FixtureOdds, take: OddsTake): FixtureOdds {
+  const { bookmakers, markets } = take
+  if (bookmakers === undefined && markets === undefined) return odds
+  return { ...odds, markets: odds.markets.filter((m) => (bookmakers === undefined || bookmakers.has(m.bookmaker_id)) && (markets === undefined || markets.has(m.market_id))) }
 }

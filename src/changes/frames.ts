@@ -5,9 +5,9 @@
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
-import type { ChangeKind, ChangeRecord, Format, LiveFixture } from '../wire/model.ts'
-import type { ReadSinceResult } from '../store/types.ts'
-import { fixtureMatcher, withKinds, type LiveFilter } from './filter.ts'
+import type { ChangeRecord, DeltaOddsFrame, FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire/model.ts'
+import { isOddsRecord, type LogRecord, type ReadSinceResult } from '../store/types.ts'
+import { recordMatcher, takeView, type LiveFilter, type Take } from './filter.ts'
 
 /**
  * The change frame for a record, from the record's JSON as the store serialized it: `{"type":"change",`
@@ -18,13 +18,42 @@ export function changeFrameJson (recordJson: string): string {
   return '{"type":"change",' + recordJson.slice(1)
 }
 
+/** The `odds` frame for an odds record, from its JSON as the store serialized it (see changeFrameJson). */
+export function oddsFrameJson (recordJson: string): string {
+  return '{"type":"odds",' + recordJson.slice(1)
+}
+
+/** A log record's full frame: `change` for a fixture's record, `odds` for its odds'. */
+export function fullFrameJson (record: LogRecord, recordJson: string): string {
+  return isOddsRecord(record) ? oddsFrameJson(recordJson) : changeFrameJson(recordJson)
+}
+
 /**
- * A record's `delta` frame against the fixture's previous version; the full change frame (from the record's
- * JSON) when that version is unknown, so the client replaces its copy.
+ * A record's `delta` frame against the previous version of what it changes (the fixture, or its odds
+ * image); the full frame (from the record's JSON) when that version is unknown, so the client replaces its copy.
  */
-export function deltaFrame (prev: LiveFixture | undefined, record: ChangeRecord, json: string): string {
-  const changes = deltaChanges(prev, record)
+export function deltaFrame (prev: LiveFixture | FixtureOdds | undefined, record: LogRecord, json: string): string {
+  if (isOddsRecord(record)) return oddsDeltaFrame(prev as FixtureOdds | undefined, record, json)
+  const changes = deltaChanges(prev as LiveFixture | undefined, record)
   return changes === undefined ? changeFrameJson(json) : deltaFrameJson(record, changes)
+}
+
+/**
+ * An odds delta: odds changes already carry every value they set, so the frame is the record without its
+ * image, when the client holds the image at the version before.
+ */
+function oddsDeltaFrame (prev: FixtureOdds | undefined, record: OddsRecord, json: string): string {
+  if (prev === undefined || prev.fixture_id !== record.fixture_id || prev.version !== record.odds.version - 1) return oddsFrameJson(json)
+  const frame: DeltaOddsFrame = {
+    type: 'odds',
+    cursor: record.cursor,
+    fixture_id: record.fixture_id,
+    league_id: record.league_id,
+    version: record.odds.version,
+    at: record.at,
+    changes: record.changes
+  }
+  return JSON.stringify(frame)
 }
 
 /**
@@ -35,23 +64,24 @@ export function deltaFrame (prev: LiveFixture | undefined, record: ChangeRecord,
  */
 export function pageFrames (
   page: Pick<ReadSinceResult, 'records' | 'json'>, key: ClientKey, filter: LiveFilter | undefined,
-  kinds: readonly ChangeKind[] | undefined, format: Format, versions: LastVersions = new LastVersions()
+  take: Take, format: Format, versions: LastVersions = new LastVersions()
 ): string[] {
   const json = page.json?.length === page.records.length ? page.json : undefined
-  const matches = fixtureMatcher(filter)
-  const wanted = kinds === undefined ? undefined : new Set(kinds)
+  const matches = recordMatcher(filter)
   const data: string[] = []
   page.records.forEach((record, i) => {
     // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
-    if (!leagueAllowed(key, record.league_id) || !matches(record.fixture)) return
+    if (!leagueAllowed(key, record.league_id) || !matches(record)) return
+    // Odds records go only to consumers that take odds (and a delta consumer takes them whole).
+    if (isOddsRecord(record) && take.odds === undefined) return
     const recordJson = json?.[i] ?? JSON.stringify(record)
     if (format === 'delta') {
       data.push(deltaFrame(versions.swap(record), record, recordJson))
       return
     }
-    const view = wanted === undefined ? record : withKinds(record, wanted)
+    const view = takeView(record, take)
     if (view === undefined) return
-    data.push(changeFrameJson(view === record ? recordJson : JSON.stringify(view)))
+    data.push(fullFrameJson(view, view === record ? recordJson : JSON.stringify(view)))
   })
   return data
 }
@@ -64,28 +94,41 @@ export function pageFrames (
  */
 export class LastVersions {
   private readonly fixtures = new Map<number, LiveFixture>()
+  private readonly odds = new Map<number, FixtureOdds>()
 
   constructor (private readonly max = 20_000) {}
 
-  /** Remembers the record's fixture; returns the one it replaces. */
-  swap (record: ChangeRecord): LiveFixture | undefined {
-    const prev = this.fixtures.get(record.fixture_id)
-    this.fixtures.delete(record.fixture_id)
-    if (record.changes.some((c) => c.kind === 'fixture_removed')) return prev
-    this.fixtures.set(record.fixture_id, record.fixture)
-    if (this.fixtures.size > this.max) {
-      const oldest = this.fixtures.keys().next()
-      if (oldest.done !== true) this.fixtures.delete(oldest.value)
-    }
-    return prev
+  /** Remembers the record's fixture (or odds image); returns the one it replaces. */
+  swap (record: ChangeRecord): LiveFixture | undefined
+  swap (record: LogRecord): LiveFixture | FixtureOdds | undefined
+  swap (record: LogRecord): LiveFixture | FixtureOdds | undefined {
+    if (isOddsRecord(record)) return remember(this.odds, record.fixture_id, record.odds, this.max)
+    const removed = record.changes.some((c) => c.kind === 'fixture_removed')
+    // A fixture that left the live feed: its odds image is no base any more either.
+    if (removed) this.odds.delete(record.fixture_id)
+    return remember(this.fixtures, record.fixture_id, removed ? undefined : record.fixture, this.max)
   }
 
   /** A new log: versions of the old one are no base for anything. */
   clear (): void {
     this.fixtures.clear()
+    this.odds.clear()
   }
 
   get size (): number {
     return this.fixtures.size
   }
+}
+
+/** Puts `value` (or nothing) in place of the map's entry for `id`, oldest entries out past `max`; returns the entry replaced. */
+function remember<T> (map: Map<number, T>, id: number, value: T | undefined, max: number): T | undefined {
+  const prev = map.get(id)
+  map.delete(id)
+  if (value === undefined) return prev
+  map.set(id, value)
+  if (map.size > max) {
+    const oldest = map.keys().next()
+    if (oldest.done !== true) map.delete(oldest.value)
+  }
+  return prev
 }

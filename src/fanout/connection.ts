@@ -7,7 +7,8 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../client-keys.ts'
-import type { ChangeKind } from '../wire/model.ts'
+import { teamsOf, type OddsTake, type Take } from '../changes/filter.ts'
+import type { SubscribedKind } from '../wire/model.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
 import { directSocket, writeFrame, type Transport } from './writer.ts'
@@ -47,11 +48,14 @@ export abstract class Connection {
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all = false
   /**
-   * The kinds of change delivered, undefined for all. `kindsKey` names the set (sorted kinds), so every
-   * connection with the same set shares one filtered frame per change (see subscriptions.ts).
+   * The kinds of change delivered, undefined for all (every match kind, and every odds kind when the
+   * connection takes odds). `takeKey` names what the connection takes (sorted kinds, odds filters), so every
+   * connection that takes the same shares one filtered frame per change (see subscriptions.ts).
    */
-  kinds: ReadonlySet<ChangeKind> | undefined
-  kindsKey = ''
+  kinds: ReadonlySet<SubscribedKind> | undefined
+  /** The odds the connection takes: undefined for none (no odds frames, no images in snapshots). */
+  odds: OddsTake | undefined
+  takeKey = ''
   /** False when the key sees only some leagues: changes reached through a fixture are then checked. */
   unscoped: boolean
   /** Change frame format, set by the latest subscribe that names one (SSE: by its URL). */
@@ -80,6 +84,16 @@ export abstract class Connection {
   /** The key's record; replaced in place by a keys reload (ConnectionRegistry.rekey). */
   constructor (readonly id: number, public key: ClientKey) {
     this.unscoped = key.leagues === '*'
+  }
+
+  /** What the connection takes of the log (changes/filter.ts). */
+  get take (): Take {
+    return { kinds: this.kinds, odds: this.odds }
+  }
+
+  /** Whether the connection takes records as they are: every match kind, no odds. */
+  get takesAll (): boolean {
+    return this.kinds === undefined && this.odds === undefined
   }
 
   get subscriptionCount (): number {
@@ -142,9 +156,10 @@ export abstract class Connection {
     // Records arrive in log order: once past a floor it can never match again.
     const active = floors.filter((f) => f.epoch === out.epoch && out.offset <= f.offset)
     this.floors = active.length === 0 ? undefined : active
-    const { league_id: leagueId, fixture_id: fixtureId, fixture } = out.record
+    const { league_id: leagueId, fixture_id: fixtureId } = out.record
+    const [home, away] = teamsOf(out.record)
     return active.some((f) => f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
-      (f.teams !== undefined && (f.teams.has(fixture.home.id) || f.teams.has(fixture.away.id))))
+      (f.teams !== undefined && (f.teams.has(home) || f.teams.has(away))))
   }
 
   /** Ends buffering and sends what was held, through `push` so the floors apply. */

@@ -10,9 +10,9 @@
  * when a record is routed, and the resume floors (connection.ts) absorb the rest.
  */
 import type { BaseLogger } from 'pino'
-import type { ChangeRecord } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { parseCursor } from '../store/record.ts'
+import type { LogRecord } from '../store/types.ts'
 import type { Connection } from './connection.ts'
 import type { Transport } from './writer.ts'
 import type { HubLimits } from './limits.ts'
@@ -28,7 +28,7 @@ export interface DeliveryDeps {
   log: BaseLogger
   limits: HubLimits
   /** Called with each record as it is routed (the hub's head). */
-  routed?: (record: ChangeRecord) => void
+  routed?: (record: LogRecord) => void
 }
 
 /** A counter with its labels bound, per transport. */
@@ -44,9 +44,9 @@ export class Delivery {
   private readonly bytes: PerTransport
   /** The previous version of each fixture, for `delta` frames. */
   readonly versions = new LastVersions()
-  private readonly routed: ((record: ChangeRecord) => void) | undefined
+  private readonly routed: ((record: LogRecord) => void) | undefined
   /** Records handed over in this tick, routed when it ends (`drain`). */
-  private queue: Array<[ChangeRecord, string]> = []
+  private queue: Array<[LogRecord, string]> = []
 
   constructor (deps: DeliveryDeps) {
     this.registry = deps.registry
@@ -65,9 +65,9 @@ export class Delivery {
   }
 
   /** A snapshot frame around fixtures serialized once for everyone who asked for the same snapshot. */
-  sendSnapshot (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer): void {
+  sendSnapshot (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, odds?: Buffer): void {
     if (conn.closed) return
-    this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures), cursor))
+    this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures, odds), cursor))
   }
 
   /** Sends replayed changes, counted and checked for backpressure like live ones; in one write. */
@@ -96,7 +96,7 @@ export class Delivery {
   }
 
   /** Takes a record the store appended; it is routed when this tick ends (or at `drain`). */
-  enqueue (record: ChangeRecord, json: string): void {
+  enqueue (record: LogRecord, json: string): void {
     if (this.queue.push([record, json]) === 1) process.nextTick(this.drain)
   }
 
@@ -105,19 +105,19 @@ export class Delivery {
     const batch = this.queue
     if (batch.length === 0) return
     this.queue = []
-    if (batch.length === 1) return this.route(...batch[0] as [ChangeRecord, string])
+    if (batch.length === 1) return this.route(...batch[0] as [LogRecord, string])
     inOneWrite(() => { for (const [record, json] of batch) this.route(record, json) })
   }
 
   /** Writes one live change to every connection subscribed to its league, fixture or teams. */
-  route (record: ChangeRecord, json: string): void {
+  route (record: LogRecord, json: string): void {
     this.routed?.(record)
     // Every record, subscribers or not: the next delta of this fixture is built on this one.
     const prev = this.versions.swap(record)
     if (this.registry.size === 0) return
     const out = Outgoing.of(record, json, prev)
     const total = { ws: 0, sse: 0, wsBytes: 0, sseBytes: 0 }
-    // `view`: the change as this connection takes it (its `kinds` filter applied).
+    // `view`: the change as this connection takes it (its kinds and odds filters applied).
     this.registry.index.forEachMatch(out, (conn, view) => {
       try {
         const n = conn.push(view)

@@ -77,7 +77,8 @@ export interface Hub {
    * The live snapshot for `filter` (undefined: every live fixture) as `key` may see it, as a JSON array,
    * each `minute` the one its running clock shows now; serialized once and shared with every subscribe and request asking for the same until a change is routed.
    */
-  liveSnapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Buffer>
+  /** The live fixtures as `/v1/fixtures/live` lists them (minutes as the clocks show them now), and their ids. */
+  liveSnapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<{ json: Buffer, ids: number[] }>
   /** Cursor of the last change routed. */
   head: () => string
   /** `floors` counts the resume floors connections hold, which must not pile up (see Connection.addFloor). */
@@ -168,7 +169,10 @@ export function createHub (deps: HubDeps): Hub {
       delivery.drain()
       return await applyKeys({ registry, delivery, store, metrics, log }, lookup)
     },
-    liveSnapshot: async (filter, key) => currentMinutes(await snapshots.get(filter, key, head), Date.now()),
+    liveSnapshot: async (filter, key) => {
+      const snap = await snapshots.get(filter, key, head)
+      return { json: currentMinutes(snap, Date.now()), ids: snap.list.map((f) => f.id) }
+    },
     head: () => head,
     stats: () => ({
       connections: registry.size,
@@ -209,7 +213,7 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
     },
     send: (conn, frame) => delivery.send(conn, frame),
     snapshot: (filter, key) => snapshots.get(filter, key, head()),
-    sendSnapshot: (conn, ref, cursor, fixtures) => delivery.sendSnapshot(conn, ref, cursor, fixtures),
+    sendSnapshot: (conn, ref, cursor, fixtures, odds) => delivery.sendSnapshot(conn, ref, cursor, fixtures, odds),
     sendChanges: (conn, outs) => delivery.sendChanges(conn, outs),
     flush: (conn) => delivery.flush(conn, head()),
     unavailable

@@ -2,10 +2,10 @@
  * One change on its way out: the record, its position in the log, and the bytes each transport sends in
  * each format, built lazily and at most once per record however many clients receive it.
  */
-import { changeFrameJson, deltaFrame } from '../changes/frames.ts'
-import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
+import { deltaFrame, fullFrameJson } from '../changes/frames.ts'
+import type { FixtureOdds, Format, LiveFixture } from '../wire/model.ts'
 import { parseCursor } from '../store/record.ts'
-import type { Format } from '../wire/model.ts'
+import { isOddsRecord, type LogRecord } from '../store/types.ts'
 import { textFrame, type Transport } from './writer.ts'
 
 export class Outgoing {
@@ -18,20 +18,25 @@ export class Outgoing {
   private wsDeltaFrameBytes: Buffer | undefined
 
   private constructor (
-    readonly record: ChangeRecord,
+    readonly record: LogRecord,
     /** The record as the store serialized it. */
     private readonly json: string,
     readonly epoch: string,
     readonly offset: number,
-    /** The fixture at the version before this record, when the hub routed it; a delta needs it. */
-    private readonly prev: LiveFixture | undefined
+    /** The fixture (or odds image) at the version before this record, when the hub routed it; a delta needs it. */
+    private readonly prev: LiveFixture | FixtureOdds | undefined
   ) {}
+
+  /** Whether this is an odds record (sent only to connections that take odds, as an `odds` frame). */
+  get odds (): boolean {
+    return isOddsRecord(this.record)
+  }
 
   /**
    * From a record the store just appended, with the JSON it serialized once for every listener, and the
    * fixture's previous version if the hub routed it (see LastVersions).
    */
-  static of (record: ChangeRecord, json: string, prev?: LiveFixture): Outgoing {
+  static of (record: LogRecord, json: string, prev?: LiveFixture | FixtureOdds): Outgoing {
     // Store cursors always parse; a malformed one (impossible today) sorts first rather than throwing in the tail.
     const pos = parseCursor(record.cursor) ?? { epoch: '', offset: 0 }
     return new Outgoing(record, json, pos.epoch, pos.offset, prev)
@@ -42,7 +47,7 @@ export class Outgoing {
    * does not return JSON costs a serialization here, once per record per replaying client. Replays stay
    * full in every format (docs/protocol.md, "Resume").
    */
-  static fromRecord (record: ChangeRecord, json?: string): Outgoing {
+  static fromRecord (record: LogRecord, json?: string): Outgoing {
     return Outgoing.of(record, json ?? JSON.stringify(record))
   }
 
@@ -60,7 +65,7 @@ export class Outgoing {
 
   /** The change frame's JSON in a format (for bodies that gather several frames, such as /v1/changes). */
   frameJson (format: Format): string {
-    return format === 'delta' ? this.delta() : changeFrameJson(this.json)
+    return format === 'delta' ? this.delta() : fullFrameJson(this.record, this.json)
   }
 
   /**
@@ -68,13 +73,13 @@ export class Outgoing {
    * written as is to each socket.
    */
   get ws (): Buffer {
-    this.wsBytes ??= Buffer.from(changeFrameJson(this.json))
+    this.wsBytes ??= Buffer.from(fullFrameJson(this.record, this.json))
     return this.wsBytes
   }
 
   /** The SSE event: `id` is the cursor, so a reconnecting EventSource resumes with Last-Event-ID. */
   get sse (): Buffer {
-    this.sseBytes ??= sseEvent(this.record.cursor, changeFrameJson(this.json))
+    this.sseBytes ??= sseEvent(this.record.cursor, this.sseName, fullFrameJson(this.record, this.json))
     return this.sseBytes
   }
 
@@ -85,8 +90,13 @@ export class Outgoing {
   }
 
   get sseDelta (): Buffer {
-    this.sseDeltaBytes ??= sseEvent(this.record.cursor, this.delta())
+    this.sseDeltaBytes ??= sseEvent(this.record.cursor, this.sseName, this.delta())
     return this.sseDeltaBytes
+  }
+
+  /** The SSE event name: `change`, or `odds` for an odds record. */
+  private get sseName (): string {
+    return this.odds ? 'odds' : 'change'
   }
 
   private delta (): string {
@@ -95,4 +105,4 @@ export class Outgoing {
   }
 }
 
-const sseEvent = (cursor: string, data: string): Buffer => Buffer.from(`id: ${cursor}\nevent: change\ndata: ${data}\n\n`)
+const sseEvent = (cursor: string, event: string, data: string): Buffer => Buffer.from(`id: ${cursor}\nevent: ${event}\ndata: ${data}\n\n`)

@@ -6,7 +6,7 @@
 import {
   CLOSE_CODES, ClientFrameSchema, MAX_CLIENT_FRAME_BYTES, PROTOCOL_VERSION, RefSchema,
   type ClientFrame,
-  type ErrorCode, type ErrorFrame, type HelloFrame, type LiveFixture, type PongFrame, type Ref, type ReplayFrame,
+  type ErrorCode, type ErrorFrame, type FixtureOdds, type HelloFrame, type LiveFixture, type PongFrame, type Ref, type ReplayFrame,
   type SnapshotFrame, type SubscribedFrame
 } from '../wire/model.ts'
 
@@ -64,8 +64,8 @@ export const helloFrame = (cursor: string, heartbeatMs: number): HelloFrame =>
 export const subscribedFrame = (type: SubscribedFrame['type'], ref: Ref | undefined, subscription: Omit<SubscribedFrame, 'type' | 'ref'>): SubscribedFrame =>
   ({ type, ref, ...subscription })
 
-export const snapshotFrame = (ref: Ref | undefined, cursor: string, fixtures: LiveFixture[]): SnapshotFrame =>
-  ({ type: 'snapshot', ref, cursor, fixtures })
+export const snapshotFrame = (ref: Ref | undefined, cursor: string, fixtures: LiveFixture[], odds?: FixtureOdds[]): SnapshotFrame =>
+  ({ type: 'snapshot', ref, cursor, fixtures, ...(odds !== undefined ? { odds } : {}) })
 
 export const replayFrame = (ref: Ref | undefined, recovered: boolean, count: number, cursor?: string): ReplayFrame =>
   ({ type: 'replay', ref, recovered, count, cursor })
@@ -81,8 +81,11 @@ const CLOSE_BRACE = Buffer.from('}')
  * The snapshot frame as bytes, around a fixtures array serialized once for every client that asks for the
  * same snapshot (see snapshot-cache.ts): the same JSON as `JSON.stringify(snapshotFrame(ref, cursor, fixtures))`.
  */
-export function snapshotFrameBytes (ref: Ref | undefined, cursor: string, fixturesJson: Buffer): Buffer {
+export function snapshotFrameBytes (ref: Ref | undefined, cursor: string, fixturesJson: Buffer, oddsJson?: Buffer): Buffer {
   const refField = ref === undefined ? '' : `"ref":${JSON.stringify(ref)},`
   const head = Buffer.from(`{"type":"snapshot",${refField}"cursor":${JSON.stringify(cursor)},"fixtures":`)
-  return Buffer.concat([head, fixturesJson, CLOSE_BRACE], head.length + fixturesJson.length + 1)
+  if (oddsJson === undefined) return Buffer.concat([head, fixturesJson, CLOSE_BRACE], head.length + fixturesJson.length + 1)
+  return Buffer.concat([head, fixturesJson, ODDS_FIELD, oddsJson, CLOSE_BRACE])
 }
+
+const ODDS_FIELD = Buffer.from(',"odds":')

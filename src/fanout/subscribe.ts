@@ -15,20 +15,20 @@
  * returned, never serialized again.
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
-import type { ChangeKind, ChangeRecord } from '../wire/model.ts'
+import type { SubscribedKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, parseCursor } from '../store/record.ts'
-import type { LiveStore, StoreFilter } from '../store/types.ts'
+import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, ODDS_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
 import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { type Snapshot } from './snapshot-cache.ts'
-import { kindsView, type SubscriptionIds } from './subscriptions.ts'
+import { takenView, type SubscriptionIds } from './subscriptions.ts'
 import { teamsOutsideScope } from './team-scope.ts'
-import { fixtureMatcher, readFilter, type LiveFilter } from '../changes/filter.ts'
+import { namesOdds, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../changes/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -38,8 +38,13 @@ export interface SubscribeRequest {
   teams: number[]
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all: boolean
-  /** Replaces the connection's kinds filter when given (see setKinds). */
-  kinds?: ChangeKind[]
+  /** Replaces the connection's kinds filter when given (see setTake). */
+  kinds?: SubscribedKind[]
+  /** Whether the connection takes odds from now on; absent: as it did, unless the odds filters or kinds say so. */
+  odds?: boolean
+  /** Narrow the odds taken to these bookmakers and markets (they take odds). */
+  bookmakers?: number[]
+  markets?: number[]
   since?: string
   snapshot: boolean
   /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
@@ -60,8 +65,8 @@ export interface FlowContext {
   send: (conn: Connection, frame: ControlFrame) => void
   /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
   snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>
-  /** Sends a snapshot frame around the snapshot's serialized fixtures. */
-  sendSnapshot: (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer) => void
+  /** Sends a snapshot frame around the snapshot's serialized fixtures (and odds images, for a connection that takes odds). */
+  sendSnapshot: (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, odds?: Buffer) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
   /** Ends the connection's holding of live changes and sends them. */
@@ -81,7 +86,10 @@ export interface SseSubscription {
   leagues?: number[] | '*'
   fixtures?: number[]
   teams?: number[]
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
+  odds?: boolean
+  bookmakers?: number[]
+  markets?: number[]
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
   format?: Format
@@ -96,9 +104,19 @@ export function sseRequest (sub: SseSubscription): SubscribeRequest {
     teams: sub.teams ?? [],
     all,
     kinds: sub.kinds,
+    ...oddsFields(sub),
     since: sub.since,
     snapshot: sub.since === undefined,
     format: sub.format
+  }
+}
+
+/** The odds fields of a subscription, when it names them. */
+function oddsFields (sub: { odds?: boolean, bookmakers?: number[], markets?: number[] }): Pick<SubscribeRequest, 'odds' | 'bookmakers' | 'markets'> {
+  return {
+    ...(sub.odds !== undefined ? { odds: sub.odds } : {}),
+    ...(sub.bookmakers !== undefined ? { bookmakers: sub.bookmakers } : {}),
+    ...(sub.markets !== undefined ? { markets: sub.markets } : {})
   }
 }
 
@@ -111,6 +129,7 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     teams: frame.teams ?? [],
     all: frame.leagues === '*',
     kinds: frame.kinds,
+    ...oddsFields(frame),
     since: frame.since,
     snapshot: frame.snapshot ?? true,
     format: frame.format
@@ -125,35 +144,52 @@ function subscriptionOf (conn: Connection): Omit<SubscribedFrame, 'type' | 'ref'
     leagues: conn.all ? '*' : sorted(conn.leagues),
     fixtures: sorted(conn.fixtures),
     teams: sorted(conn.teams),
-    ...(conn.kinds === undefined ? {} : { kinds: [...conn.kinds].sort() })
+    ...(conn.kinds === undefined ? {} : { kinds: [...conn.kinds].sort() }),
+    ...(conn.odds === undefined ? {} : { odds: true }),
+    ...(conn.odds?.bookmakers === undefined ? {} : { bookmakers: sorted(conn.odds.bookmakers) }),
+    ...(conn.odds?.markets === undefined ? {} : { markets: sorted(conn.odds.markets) })
   }
 }
 
 /**
- * `kinds` is one filter for the whole connection: a subscribe naming kinds replaces it, one without leaves
- * it; an unsubscribe naming kinds stops those; an unsubscribe of everything resets it to every kind.
+ * The odds a connection takes after this subscribe: what the request names (`odds`, odds filters, or kinds
+ * that name an odds kind take odds; `odds: false` stops them), else what it took.
  */
-function setKinds (conn: Connection, kinds: ReadonlySet<ChangeKind> | undefined): void {
+function oddsAfter (conn: Connection, req: Pick<SubscribeRequest, 'odds' | 'bookmakers' | 'markets' | 'kinds'>): OddsTake | undefined {
+  if (req.odds === false) return undefined
+  return namesOdds(req) ? takeOf(req).odds : conn.odds
+}
+
+/**
+ * What a connection takes, set as one: `kinds` is one filter for the whole connection (a subscribe naming
+ * kinds replaces it, one without leaves it; an unsubscribe naming kinds stops those; an unsubscribe of
+ * everything resets it to every kind and no odds), and so is its odds take.
+ */
+function setTake (conn: Connection, kinds: ReadonlySet<SubscribedKind> | undefined, odds: OddsTake | undefined): void {
   conn.kinds = kinds
-  conn.kindsKey = kinds === undefined ? '' : [...kinds].sort().join(',')
+  conn.odds = odds
+  const oddsKey = odds === undefined ? '' : `odds:${[...odds.bookmakers ?? []].sort().join(',')}/${[...odds.markets ?? []].sort().join(',')}`
+  conn.takeKey = `${kinds === undefined ? '' : [...kinds].sort().join(',')}|${oddsKey}`
 }
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
 export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: UnsubscribeFrame): void {
   if (conn.closed) return
-  if (frame.kinds !== undefined && conn.format === 'delta') {
+  if ((frame.kinds !== undefined || frame.bookmakers !== undefined || frame.markets !== undefined) && conn.format === 'delta') {
     ctx.send(conn, errorFrame(frame.ref, 'invalid_message', DELTA_WITH_KINDS))
     return
   }
-  const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined
+  const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined &&
+    frame.odds === undefined && frame.bookmakers === undefined && frame.markets === undefined
   if (everything) {
     ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
-    setKinds(conn, undefined)
+    setTake(conn, undefined, undefined)
   } else {
     const leagues = Array.isArray(frame.leagues) ? frame.leagues : []
     ctx.unlink(conn, { all: frame.leagues === '*', leagues, fixtures: frame.fixtures ?? [], teams: frame.teams ?? [] })
     const stop = new Set(frame.kinds ?? [])
-    if (stop.size > 0) setKinds(conn, new Set([...conn.kinds ?? CHANGE_KINDS].filter((kind) => !stop.has(kind))))
+    const kinds = stop.size > 0 ? new Set([...conn.kinds ?? [...CHANGE_KINDS, ...ODDS_KINDS]].filter((kind) => !stop.has(kind))) : conn.kinds
+    setTake(conn, kinds, frame.odds === true ? undefined : lessOdds(conn.odds, frame))
   }
   ctx.send(conn, subscribedFrame('unsubscribed', frame.ref, subscriptionOf(conn)))
 }
@@ -166,7 +202,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if (req.teams.length > 0 && !conn.unscoped && (!await admitTeams(ctx, conn, req) || !admit(ctx, conn, req))) return
   if (req.format !== undefined) conn.format = req.format
   ctx.link(conn, req)
-  if (req.kinds !== undefined) setKinds(conn, new Set(req.kinds))
+  setTake(conn, req.kinds !== undefined ? new Set(req.kinds) : conn.kinds, oddsAfter(conn, req))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
   if (req.since === undefined && !req.snapshot) return
   const startHead = ctx.head()
@@ -217,11 +253,36 @@ function failureFrame (ref: Ref | undefined, err: unknown): ErrorFrame {
     : errorFrame(ref, 'internal', 'could not read the snapshot or replay; the subscription is active, subscribe again with since to catch up')
 }
 
+/**
+ * Odds filters an unsubscribe names, taken out of the connection's odds take: narrowing filters that lose
+ * their last id stop odds, as an empty filter would take nothing.
+ */
+function lessOdds (odds: OddsTake | undefined, frame: UnsubscribeFrame): OddsTake | undefined {
+  if (odds === undefined) return undefined
+  const less = (ids: ReadonlySet<number> | undefined, drop: number[] | undefined): ReadonlySet<number> | undefined | null => {
+    if (ids === undefined || drop === undefined) return ids
+    const left = new Set([...ids].filter((id) => !drop.includes(id)))
+    return left.size === 0 ? null : left
+  }
+  const bookmakers = less(odds.bookmakers, frame.bookmakers)
+  const markets = less(odds.markets, frame.markets)
+  if (bookmakers === null || markets === null) return undefined
+  return { ...(bookmakers !== undefined ? { bookmakers } : {}), ...(markets !== undefined ? { markets } : {}) }
+}
+
 /** Scope and subscription-count checks; answers the error itself. */
 function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
-  // The connection's format and kinds after this subscribe: each field given replaces the connection's.
-  if ((req.format ?? conn.format) === 'delta' && (req.kinds ?? conn.kinds) !== undefined) {
+  // The connection's format, kinds and odds filters after this subscribe: each field given replaces the connection's.
+  const odds = oddsAfter(conn, req)
+  const narrowed = (req.kinds ?? conn.kinds) !== undefined || odds?.bookmakers !== undefined || odds?.markets !== undefined
+  if ((req.format ?? conn.format) === 'delta' && narrowed) {
     ctx.send(conn, errorFrame(req.ref, 'invalid_message', DELTA_WITH_KINDS))
+    return false
+  }
+  // Odds are a paid feature of the upstream: a key without it is told so, not given an empty stream.
+  const refusal = takeRefusal({ odds }, conn.key)
+  if (refusal !== undefined) {
+    ctx.send(conn, errorFrame(req.ref, 'forbidden', refusal))
     return false
   }
   const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
@@ -271,8 +332,9 @@ function visible (conn: Connection, leagueId: number): boolean {
  */
 async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
   const snap = await scopedSnapshot(ctx, conn, req)
+  const odds = await oddsImages(ctx, conn, snap)
   if (conn.closed) return
-  ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures)
+  ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures, odds)
   const pos = parseCursor(snap.cursor)
   if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req) })
 }
@@ -286,6 +348,19 @@ async function scopedSnapshot (ctx: FlowContext, conn: Connection, req: Subscrib
   }
 }
 
+/**
+ * The odds images of a snapshot's fixtures, as a connection that takes odds sees them (narrowed to its
+ * bookmakers and markets), serialized; undefined for a connection that takes none. Read after the fixtures:
+ * an image may be newer than the snapshot's cursor, and the client drops the live odds frames it already has
+ * by their version.
+ */
+async function oddsImages (ctx: FlowContext, conn: Connection, snap: Snapshot): Promise<Buffer | undefined> {
+  const take = conn.odds
+  if (take === undefined) return undefined
+  const images = await ctx.store.getOdds(snap.list.map((f) => f.id))
+  return Buffer.from(JSON.stringify(images.map((odds) => narrowOdds(odds, take))))
+}
+
 const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures), teams: new Set(req.teams) })
 
 /**
@@ -293,12 +368,13 @@ const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set
  * scope, each holding only the kinds of change the connection takes (none left: not sent). Only these count
  * towards the replay cap, so a client that follows goals is not cut off by an hour of clock ticks.
  */
-function replayView (conn: Connection, req: SubscribeRequest): (record: ChangeRecord, json: string | undefined) => Outgoing | undefined {
-  const matches = fixtureMatcher(liveFilter(req))
+function replayView (conn: Connection, req: SubscribeRequest): (record: LogRecord, json: string | undefined) => Outgoing | undefined {
+  const matches = recordMatcher(liveFilter(req))
   return (record, json) => {
-    if (!visible(conn, record.league_id) || !matches(record.fixture)) return undefined
+    if (!visible(conn, record.league_id) || !matches(record)) return undefined
+    if (isOddsRecord(record) && conn.odds === undefined) return undefined
     const out = Outgoing.fromRecord(record, json)
-    return conn.kinds === undefined ? out : kindsView(out, conn.kinds)
+    return conn.takesAll ? out : takenView(out, conn.take)
   }
 }
 
@@ -315,8 +391,9 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
   if (req.snapshot) {
     // Labelled with the hub's head at the start, as before; the replay that follows is what the client resumes by.
     const snap = await scopedSnapshot(ctx, conn, req)
+    const odds = await oddsImages(ctx, conn, snap)
     if (conn.closed) return
-    ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures)
+    ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures, odds)
   }
   // Read for the key as it was: a keys reload during the snapshot read may have narrowed it since.
   const outs = replay.outs.filter((out) => visible(conn, out.record.league_id))

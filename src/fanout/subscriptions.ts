@@ -5,12 +5,13 @@
  * once, without building a set per change. Matching costs one lookup per id of the change (league,
  * fixture, home, away), never one per subscriber.
  *
- * A connection with a `kinds` filter receives a view of the change holding only those kinds, built once
- * per change and kinds set however many connections share it, and nothing when none is left.
+ * A connection with a `kinds` filter, or one that takes odds, receives a view of the change holding only
+ * what it takes, built once per change and per distinct take however many connections share it, and nothing
+ * when none is left. Odds records go only to connections that take odds.
  */
 import { leagueAllowed } from '../client-keys.ts'
-import { withKinds } from '../changes/filter.ts'
-import type { ChangeKind } from '../wire/model.ts'
+import { takeView, teamsOf, type Take } from '../changes/filter.ts'
+import { isOddsRecord } from '../store/types.ts'
 import { NO_TEAMS, type Connection } from './connection.ts'
 import { Outgoing } from './outgoing.ts'
 
@@ -73,13 +74,16 @@ export class SubscriptionIndex {
 
   /** Calls `visit` once for each connection the change is for, with the change as that connection sees it. */
   forEachMatch (out: Outgoing, visit: (conn: Connection, out: Outgoing) => void): void {
-    const { league_id: leagueId, fixture_id: fixtureId, fixture } = out.record
+    const record = out.record
+    const { league_id: leagueId, fixture_id: fixtureId } = record
+    const odds = isOddsRecord(record)
     let views: Map<string, Outgoing | undefined> | undefined
     const deliver = (conn: Connection): void => {
-      if (conn.kinds === undefined) return visit(conn, out)
+      if (odds && conn.odds === undefined) return
+      if (conn.takesAll) return visit(conn, out)
       views ??= new Map()
-      let view = views.get(conn.kindsKey)
-      if (view === undefined && !views.has(conn.kindsKey)) views.set(conn.kindsKey, view = kindsView(out, conn.kinds))
+      let view = views.get(conn.takeKey)
+      if (view === undefined && !views.has(conn.takeKey)) views.set(conn.takeKey, view = takenView(out, conn.take))
       if (view !== undefined) visit(conn, view)
     }
     for (const conn of this.everything) {
@@ -95,8 +99,7 @@ export class SubscriptionIndex {
         if (!viaLeagueOf(conn, leagueId) && visible(conn, leagueId)) deliver(conn)
       }
     }
-    const home = fixture.home.id
-    const away = fixture.away.id
+    const [home, away] = teamsOf(record)
     const viaHome = this.byTeam.get(home)
     if (viaHome !== undefined) {
       for (const conn of viaHome) {
@@ -118,11 +121,11 @@ const visible = (conn: Connection, leagueId: number): boolean => conn.unscoped |
 const viaLeagueOf = (conn: Connection, leagueId: number): boolean => conn.all || conn.leagues.has(leagueId)
 
 /**
- * The change with only the kinds the connection takes: the change itself when every kind is kept,
- * undefined when none is (the frame is not sent).
+ * The change as a connection that takes `take` sees it: the change itself when nothing is left out,
+ * undefined when nothing is left (the frame is not sent).
  */
-export function kindsView (out: Outgoing, kinds: ReadonlySet<ChangeKind>): Outgoing | undefined {
-  const record = withKinds(out.record, kinds)
+export function takenView (out: Outgoing, take: Take): Outgoing | undefined {
+  const record = takeView(out.record, take)
   if (record === undefined) return undefined
   return record === out.record ? out : Outgoing.of(record, JSON.stringify(record))
 }

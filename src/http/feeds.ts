@@ -6,15 +6,14 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, type Format } from '../wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, type Format } from '../wire/model.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
-import type { ChangeKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult } from '../store/types.ts'
 import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
-import { readFilter, type LiveFilter, scopeFilter } from '../changes/filter.ts'
+import { narrowOdds, narrowsTake, readFilter, scopeFilter, takeOf, takeRefusal, type LiveFilter, type NamedTake, type Take } from '../changes/filter.ts'
 import { pageFrames } from '../changes/frames.ts'
 
 export interface FeedRouteDeps {
@@ -44,10 +43,10 @@ const LeagueList = z.preprocess(
     .pipe(z.union([z.literal('*'), Ids]))
 )
 
-/** `kinds=score_changed,state_changed`: change kinds of the live protocol (docs/protocol.md). */
+/** `kinds=score_changed,odds_changed`: change kinds of the live protocol, the match's and the odds' (docs/protocol.md). */
 const KindList = z.preprocess(
   joined,
-  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum(CHANGE_KINDS)))
+  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS])))
 )
 
 // Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
@@ -55,12 +54,16 @@ const FilterQuery = z.object({
   leagues: LeagueList.optional(),
   fixtures: IdList.optional(),
   teams: IdList.optional(),
-  kinds: KindList.optional()
+  kinds: KindList.optional(),
+  /** `odds=true`: take the fixtures' odds too (images, odds frames). */
+  odds: z.preprocess(joined, z.stringbool()).optional(),
+  bookmakers: IdList.optional(),
+  markets: IdList.optional()
 })
 /** `format=delta`: compact change frames (docs/protocol.md); `full` by default. */
 const FormatParam = z.enum(FORMATS).default('full')
-/** A delta needs every change of its fixture, which `kinds` would drop (see DELTA_WITH_KINDS). */
-const deltaWithoutKinds = (q: { format: Format, kinds?: ChangeKind[] }): boolean => q.format !== 'delta' || q.kinds === undefined
+/** A delta needs every change of its fixture, which kinds or odds filters would drop (see DELTA_WITH_KINDS). */
+const deltaWithoutKinds = (q: { format: Format } & NamedTake): boolean => q.format !== 'delta' || !narrowsTake(takeOf(q))
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
   format: FormatParam,
@@ -91,7 +94,13 @@ function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyRep
  * teams, or with `leagues=*`: everything the key may see. Teams that play only outside a scoped key's
  * leagues are refused as a WebSocket subscribe refuses them (see team-scope.ts).
  */
-async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply: FastifyReply): Promise<{ filter: LiveFilter | undefined } | undefined> {
+async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply: FastifyReply): Promise<{ filter: LiveFilter | undefined, take: Take } | undefined> {
+  const take = takeOf(q)
+  const refusal = takeRefusal(take, key)
+  if (refusal !== undefined) {
+    httpError(reply, 403, 'forbidden', refusal)
+    return undefined
+  }
   const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
   if (denied.length > 0) {
     httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
@@ -102,7 +111,7 @@ async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply:
     httpError(reply, 403, 'forbidden', `teams playing only outside this key's scope: ${outside.join(',')}`)
     return undefined
   }
-  return { filter: scopeFilter(q, key) }
+  return { filter: scopeFilter(q, key), take }
 }
 
 export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
@@ -124,7 +133,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const scoped = await scopedFilter(store, key, q, reply)
       if (scoped === undefined) return reply
       const page = await store.readSince(q.since, { ...readFilter(scoped.filter, key), limit: q.limit })
-      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, q.kinds, q.format))
+      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, scoped.take, q.format))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -136,8 +145,12 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (scoped === undefined) return reply
       // `kinds` narrows changes; a snapshot lists fixtures, so it is accepted and has nothing to narrow here.
       // The hub's shared snapshot: a burst of these requests costs one store read per filter and scope.
-      const fixtures = await hub.liveSnapshot(scoped.filter, key)
-      return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, fixtures, OBJECT_CLOSE]))
+      const snap = await hub.liveSnapshot(scoped.filter, key)
+      const odds = scoped.take.odds
+      if (odds === undefined) return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, snap.json, OBJECT_CLOSE]))
+      // With odds: each listed fixture's odds image, narrowed to the bookmakers and markets asked for.
+      const images = (await store.getOdds(snap.ids)).map((image) => narrowOdds(image, odds))
+      return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, snap.json, ODDS_OPEN, Buffer.from(JSON.stringify(images)), OBJECT_CLOSE]))
     })
 
     app.get('/v1/sse', async (request, reply) => {
@@ -154,7 +167,8 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      hub.acceptSse(reply.raw, key, { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, since, format: q.format }, request.headers.origin)
+      const sub = { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, odds: q.odds, bookmakers: q.bookmakers, markets: q.markets }
+      hub.acceptSse(reply.raw, key, { ...withoutUndefined(sub), since, format: q.format }, request.headers.origin)
       return reply
     })
   }
@@ -162,6 +176,12 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const DATA_OPEN = Buffer.from('{"data":')
+const ODDS_OPEN = Buffer.from(',"odds":')
+
+/** The object without its undefined fields (the SSE subscription's optional fields stay absent). */
+function withoutUndefined<T extends object> (o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
+}
 const OBJECT_CLOSE = Buffer.from('}')
 
 /**
@@ -171,8 +191,8 @@ const OBJECT_CLOSE = Buffer.from('}')
  * `delta` format a fixture's first record of the page is full (the page does not know what the client
  * holds) and its later ones are deltas on it.
  */
-function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, kinds: ChangeKind[] | undefined, format: Format): string {
-  const data = pageFrames(page, key, filter, kinds, format)
+function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, take: Take, format: Format): string {
+  const data = pageFrames(page, key, filter, take, format)
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }
 

@@ -7,11 +7,15 @@
  * and listeners get their own objects, and a caller that later mutates the fixture it applied (or one it
  * read) cannot change what the store holds.
  */
-import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
-import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, matcher, newEpoch, parseCursor, recordJson } from './record.ts'
+import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
+import {
+  appliedAt, buildOddsRecord, buildRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply, formatCursor, matcher, newEpoch,
+  oddsRecordJson, parseCursor, recordJson
+} from './record.ts'
 import {
   DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
-  type ApplyInput, type ApplyResult, type LiveStore, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type StoreFilter
+  type ApplyInput, type ApplyResult, type LiveStore, type LogRecord, type OddsApplyInput, type OddsApplyResult, type ReadSinceOptions,
+  type ReadSinceResult, type RecordListener, type StoreFilter
 } from './types.ts'
 
 export interface MemoryStoreOptions {
@@ -29,6 +33,8 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
   const epoch = newEpoch()
   const fixtures = new Map<number, Stored>()
+  /** Each fixture's odds image, with its own version. */
+  const odds = new Map<number, { version: number, json: string }>()
   const live = new Set<number>()
   /** Fixtures out of the live index, in the order they left it (Map keeps insertion order), with when. */
   const retired = new Map<number, number>()
@@ -50,23 +56,35 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       retired.set(enc.fixture.id, at)
     }
     forget(at)
-    offset += 1
-    const cursor = formatCursor(epoch, offset)
-    const record = buildRecord(cursor, input, enc)
-    const json = recordJson(cursor, enc)
-    log.push({ offset, fixtureId: record.fixture_id, leagueId: record.league_id, json })
-    // Exact trim, like the Redis engine's exact MAXLEN, so both engines recover the same cursors.
-    if (log.length > maxLength) log.splice(0, log.length - maxLength)
-    return { ok: true, record, json }
+    const cursor = push(enc.fixture.id, enc.fixture.league_id, (c) => recordJson(c, enc))
+    return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
   }
 
-  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-8.lua does). */
+  function appendOdds (input: OddsApplyInput): OddsApplyResult & { ok: true } {
+    const enc = encodeOddsApply(input)
+    odds.set(enc.odds.fixture_id, { version: enc.odds.version, json: enc.oddsJson })
+    const cursor = push(enc.odds.fixture_id, enc.odds.league_id, (c) => oddsRecordJson(c, enc))
+    return { ok: true, record: buildOddsRecord(cursor, input, enc), json: oddsRecordJson(cursor, enc) }
+  }
+
+  /** Appends one entry to the log; returns its cursor. */
+  function push (fixtureId: number, leagueId: number, json: (cursor: string) => string): string {
+    offset += 1
+    const cursor = formatCursor(epoch, offset)
+    log.push({ offset, fixtureId, leagueId, json: json(cursor) })
+    // Exact trim, like the Redis engine's exact MAXLEN, so both engines recover the same cursors.
+    if (log.length > maxLength) log.splice(0, log.length - maxLength)
+    return cursor
+  }
+
+  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-10.lua does). */
   function forget (now: number): void {
     let n = 0
     for (const [id, since] of retired) {
       if (n >= FORGET_BATCH || since >= now - retainMs) break
       retired.delete(id)
       fixtures.delete(id)
+      odds.delete(id)
       n++
     }
   }
@@ -92,7 +110,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       last = entry.offset
       if (matches(entry.fixtureId, entry.leagueId)) json.push(entry.json)
     }
-    const records = json.map((text) => JSON.parse(text) as ChangeRecord)
+    const records = json.map((text) => JSON.parse(text) as LogRecord)
     return { records, json, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
   }
 
@@ -103,6 +121,19 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       const result = append(input)
       listeners.notify(result.json)
       return result
+    },
+    async applyOdds (input) {
+      const current = odds.get(input.odds.fixture_id)?.version ?? 0
+      if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
+      const result = appendOdds(input)
+      listeners.notify(result.json)
+      return result
+    },
+    async getOdds (ids) {
+      return ids.flatMap((id) => {
+        const stored = odds.get(id)
+        return stored === undefined ? [] : [JSON.parse(stored.json) as FixtureOdds]
+      })
     },
     async getFixture (id) {
       return parse(fixtures.get(id))
@@ -154,7 +185,7 @@ function createListeners (): { set: Set<Listener>, notify: (json: string) => voi
   let draining = false
 
   function deliver (json: string): void {
-    const record = JSON.parse(json) as ChangeRecord
+    const record = JSON.parse(json) as LogRecord
     for (const l of set) {
       try {
         l.onRecord(record, json)

@@ -2,8 +2,8 @@
  * Cursor and record encoding shared by both engines, so they hand out identical cursors and identical JSON.
  */
 import { randomBytes } from 'node:crypto'
-import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
-import type { ApplyInput, StoreFilter } from './types.ts'
+import type { ChangeRecord, FixtureOdds, LiveFixture, OddsRecord } from '../wire/model.ts'
+import type { ApplyInput, OddsApplyInput, StoreFilter } from './types.ts'
 
 /** A fresh log epoch: 64 random bits in hex, so cursors of a lost log can never be mistaken for new ones. */
 export function newEpoch (): string {
@@ -55,13 +55,36 @@ export function encodeApply (input: ApplyInput): EncodedApply {
   return { fixture, fixtureJson, head: `${fields.slice(1, -1)},"fixture":` }
 }
 
-/** The record's JSON. apply-6.lua concatenates the same parts; keep both in step. */
+/** The record's JSON. apply-10.lua concatenates the same parts; keep both in step. */
 export function recordJson (cursor: string, enc: EncodedApply): string {
   return `{"cursor":"${cursor}",${enc.head}${enc.fixtureJson}}`
 }
 
 export function buildRecord (cursor: string, input: ApplyInput, enc: EncodedApply): ChangeRecord {
   return { cursor, fixture_id: enc.fixture.id, league_id: enc.fixture.league_id, at: input.at, changes: input.changes, fixture: enc.fixture }
+}
+
+/** An odds record serialized in parts, as EncodedApply: `{"cursor":"<cursor>",` + `head` + `oddsJson` + `}`. */
+export interface EncodedOddsApply {
+  odds: FixtureOdds
+  oddsJson: string
+  /** `"fixture_id":…,"league_id":…,"at":…,"changes":[…],"odds":` */
+  head: string
+}
+
+export function encodeOddsApply (input: OddsApplyInput): EncodedOddsApply {
+  const odds = { ...input.odds, version: input.expectedVersion + 1 }
+  const oddsJson = JSON.stringify(odds)
+  const fields = JSON.stringify({ fixture_id: odds.fixture_id, league_id: odds.league_id, at: input.at, changes: input.changes })
+  return { odds, oddsJson, head: `${fields.slice(1, -1)},"odds":` }
+}
+
+export function oddsRecordJson (cursor: string, enc: EncodedOddsApply): string {
+  return `{"cursor":"${cursor}",${enc.head}${enc.oddsJson}}`
+}
+
+export function buildOddsRecord (cursor: string, input: OddsApplyInput, enc: EncodedOddsApply): OddsRecord {
+  return { cursor, fixture_id: enc.odds.fixture_id, league_id: enc.odds.league_id, at: input.at, changes: input.changes, odds: enc.odds }
 }
 
 /** Compiled filter: `undefined` matches everything, otherwise league OR fixture membership. */

@@ -24,6 +24,10 @@ export interface StoreKeys {
   readonly versions: string
   /** Hash: fixture id -> LiveFixture JSON. */
   readonly fixtures: string
+  /** Hash: fixture id -> version of its odds image (apart from the fixture's own). */
+  readonly oddsVersions: string
+  /** Hash: fixture id -> FixtureOdds JSON. */
+  readonly odds: string
   /** Hash: fixture id -> league id, for every fixture in the live index. */
   readonly live: string
   /** Sorted set: fixture id scored by when it left the live index (ms), for forgetting it later. */
@@ -64,6 +68,8 @@ export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
     log: `${tagged}log`,
     versions: `${tagged}versions`,
     fixtures: `${tagged}fixtures`,
+    oddsVersions: `${tagged}oddsVersions`,
+    odds: `${tagged}odds`,
     live: `${tagged}live`,
     retired: `${tagged}retired`,
     liveLeague: (leagueId) => `${liveLeaguePrefix}${leagueId}`,

@@ -1,5 +1,6 @@
 /**
- * Redis engine: state, live index and event log in one hash slot (see redis-keys.ts), written only by apply-6.lua.
+ * Redis engine: state, live index, odds images and event log in one hash slot (see redis-keys.ts), written
+ * only by apply-10.lua and applyOdds-5.lua.
  *
  * Offsets: an explicit counter in the meta hash (HINCRBY), used as the stream entry id `<offset>-0`, as
  * centrifuge does. Cursors stay short integers that both engines produce alike, "strictly after" is an
@@ -15,12 +16,18 @@
  * resumes where it stopped after a reconnect. apply still PUBLISHes each new cursor for cheap watchers.
  */
 import type { Redis } from 'ioredis'
-import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
+import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
 import { storeKeys, type StoreKeys } from './redis-keys.ts'
-import { appliedAt, buildRecord, checkLimit, checkMaxLength, encodeApply, formatCursor, newEpoch, parseCursor, recordJson } from './record.ts'
+import {
+  appliedAt, buildOddsRecord, buildRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply, formatCursor, newEpoch,
+  oddsRecordJson, parseCursor, recordJson
+} from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
 import { guarded } from './unavailable.ts'
-import { DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT, type LiveStore, type RecordListener, type ResetListener, type StoreFilter } from './types.ts'
+import {
+  DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
+  type LiveStore, type LogRecord, type RecordListener, type ResetListener, type StoreFilter
+} from './types.ts'
 
 export interface RedisStoreOptions {
   /** Command connection, owned by the caller: the store never quits it. */
@@ -67,13 +74,32 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const { id, league_id: leagueId } = enc.fixture
       const reply = await guarded(redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
-        keys.lease(input.fence?.lease ?? 'poller'), id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
+        keys.lease(input.fence?.lease ?? 'poller'), keys.oddsVersions, keys.odds, id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
         newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH, input.fence?.holder ?? ''
       ))
       if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
+    },
+
+    async applyOdds (input) {
+      const enc = encodeOddsApply(input)
+      const { fixture_id: id, league_id: leagueId } = enc.odds
+      const reply = await guarded(redis.tlApplyOdds(
+        keys.meta, keys.log, keys.oddsVersions, keys.odds, keys.lease(input.fence?.lease ?? 'poller'), id, leagueId, input.expectedVersion,
+        enc.oddsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? ''
+      ))
+      if (reply[0] === 2) return { ok: false, fenced: true }
+      if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
+      const cursor = formatCursor(reply[1], reply[2])
+      return { ok: true, record: buildOddsRecord(cursor, input, enc), json: oddsRecordJson(cursor, enc) }
+    },
+
+    async getOdds (ids) {
+      if (ids.length === 0) return []
+      const jsons = await guarded(redis.hmget(keys.odds, ...ids.map(String)))
+      return jsons.flatMap((json) => json === null ? [] : [JSON.parse(json) as FixtureOdds])
     },
 
     async getFixture (id) {
@@ -116,7 +142,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       }
       const [, epoch, head, last, ...json] = reply
       return {
-        records: json.map((text) => JSON.parse(text) as ChangeRecord),
+        records: json.map((text) => JSON.parse(text) as LogRecord),
         // The script returns each record's JSON as apply stored it; handed on so readers need not re-serialize.
         json,
         cursor: formatCursor(epoch, last),
@@ -204,7 +230,7 @@ function startTail (
     }
     for (const [id, fields] of reply[0]?.[1] ?? []) {
       const json = fields[5] as string // fields: f, <id>, l, <league>, r, <json>
-      const record = JSON.parse(json) as ChangeRecord
+      const record = JSON.parse(json) as LogRecord
       const recordEpoch = parseCursor(record.cursor)?.epoch ?? epoch
       if (recordEpoch !== epoch) {
         // A new epoch whose offsets already passed lastId: re-read the new log from its start.

@@ -7,7 +7,7 @@ import { scriptLoader } from '../util/redis-scripts.ts'
 
 type Arg = string | number
 
-/** apply-8.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
+/** apply-10.lua and applyOdds-5.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
 type ApplyReply = [1, string, number] | [0, number] | [2]
 /** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
 type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
@@ -16,9 +16,13 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     tlApply: (
       meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
-      retired: RedisKey, lease: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg, live: Arg, fixtureJson: string,
-      recordHead: string, newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string, atMs: Arg, retainMs: Arg,
-      forgetBatch: Arg, fenceHolder: string
+      retired: RedisKey, lease: RedisKey, oddsVersions: RedisKey, odds: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg,
+      live: Arg, fixtureJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string,
+      atMs: Arg, retainMs: Arg, forgetBatch: Arg, fenceHolder: string
+    ) => Result<ApplyReply, Context>
+    tlApplyOdds: (
+      meta: RedisKey, log: RedisKey, oddsVersions: RedisKey, odds: RedisKey, lease: RedisKey, fixtureId: Arg, leagueId: Arg,
+      expectedVersion: Arg, oddsJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, fenceHolder: string
     ) => Result<ApplyReply, Context>
     tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string) => Result<[string, number], Context>
     tlReadSince: (
@@ -37,7 +41,8 @@ declare module 'ioredis' {
 
 /** Command name -> script file (without `.lua`); the number after the dash is numberOfKeys. */
 const SCRIPTS = {
-  tlApply: 'apply-8',
+  tlApply: 'apply-10',
+  tlApplyOdds: 'applyOdds-5',
   tlEnsureEpoch: 'ensureEpoch-2',
   tlReadSince: 'readSince-2',
   tlLiveFixtures: 'liveFixtures-2',

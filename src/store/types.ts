@@ -3,7 +3,16 @@
  * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
  * contract suite (test/integration/store/contract.ts) runs against both.
  */
-import type { Change, ChangeRecord, LiveFixture } from '../wire/model.ts'
+import type { Change, ChangeRecord, FixtureOdds, LiveFixture, OddsChange, OddsRecord } from '../wire/model.ts'
+
+/** An entry of the event log: a fixture's changes, or its odds' (told apart by `isOddsRecord`). */
+export type LogRecord = ChangeRecord | OddsRecord
+
+/** Whether a log entry is an odds record (it carries the odds image, not the fixture). */
+export const isOddsRecord = (record: LogRecord): record is OddsRecord => 'odds' in record
+
+/** The fixtures' records among log entries (the odds records left out). */
+export const changeRecords = (records: readonly LogRecord[]): ChangeRecord[] => records.filter((r): r is ChangeRecord => !isOddsRecord(r))
 
 /**
  * Default length of the event log, in records. The WebSocket replay is capped at 1000 matching changes
@@ -62,6 +71,23 @@ export type ApplyResult =
   /** The fence's lease is not (any more) the writer's: nothing written. */
   | { ok: false, fenced: true }
 
+export interface OddsApplyInput {
+  /** The fixture's new odds image; its `version` is overwritten with `expectedVersion + 1`. */
+  odds: FixtureOdds
+  changes: OddsChange[]
+  /** Version of the odds image the caller based its diff on; 0 means "none stored yet". */
+  expectedVersion: number
+  /** ISO 8601 time the change was detected. */
+  at: string
+  /** As for `apply`: written only while the poller's lease is the writer's. */
+  fence?: ApplyFence
+}
+
+export type OddsApplyResult =
+  | { ok: true, record: OddsRecord, json: string }
+  | { ok: false, currentVersion: number }
+  | { ok: false, fenced: true }
+
 /**
  * Fixture/league filter. A change or fixture matches if its league OR its id is listed. Without
  * either list everything matches; with empty lists nothing does (an empty subscription receives nothing).
@@ -77,7 +103,7 @@ export interface ReadSinceOptions extends StoreFilter {
 }
 
 export interface ReadSinceResult {
-  records: ChangeRecord[]
+  records: LogRecord[]
   /**
    * `json[i]` is `records[i]` as the store serialized it at append time (the same text a RecordListener
    * receives), so readers that forward records (replays, the changes feed) need not serialize them again.
@@ -94,7 +120,7 @@ export interface ReadSinceResult {
 }
 
 /** Receives each appended record and its JSON, serialized once by the store so fan-out need not redo it. */
-export type RecordListener = (record: ChangeRecord, json: string) => void
+export type RecordListener = (record: LogRecord, json: string) => void
 
 /** Receives the epoch of a new log that replaced a lost one. */
 export type ResetListener = (epoch: string) => void
@@ -105,6 +131,14 @@ export interface LiveStore {
    * adds it to or removes it from the live index according to `live`, appends one ChangeRecord. Atomic.
    */
   apply: (input: ApplyInput) => Promise<ApplyResult>
+  /**
+   * Applies a fixture's odds image if `expectedVersion` matches the stored odds version: stores it with
+   * version+1 and appends one OddsRecord to the same log. Atomic. The image lives as long as its fixture's
+   * state (it is forgotten with it).
+   */
+  applyOdds: (input: OddsApplyInput) => Promise<OddsApplyResult>
+  /** The stored odds images among `ids`, in the order asked; fixtures without odds are skipped. */
+  getOdds: (ids: readonly number[]) => Promise<FixtureOdds[]>
   getFixture: (id: number) => Promise<LiveFixture | undefined>
   /** The stored fixtures among `ids`, in the order asked; unknown ids are skipped. */
   getFixtures: (ids: readonly number[]) => Promise<LiveFixture[]>

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto'
 import type { ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
 import type { WebhookConfig } from '../webhook-settings.ts'
-import { readFilter, readSnapshot, type LiveFilter, scopeFilter } from '../changes/filter.ts'
+import { narrowOdds, readFilter, readSnapshot, scopeFilter, type LiveFilter } from '../changes/filter.ts'
+import { takeOf, type Take } from '../changes/take.ts'
 import { pageFrames, LastVersions } from '../changes/frames.ts'
 
 /** A request body ready to send, retried as is (same delivery id) until acknowledged. */
@@ -29,18 +30,21 @@ export type Next =
 
 export class BatchReader {
   private readonly filter: LiveFilter | undefined
+  /** What the endpoint takes: its kinds, and the odds when it asks for them. */
+  private readonly take: Take
   /** Fixtures as the receiver holds them after its acknowledged deliveries: the base of `delta` frames. */
   private readonly versions = new LastVersions()
 
   constructor (private readonly store: LiveStore, private readonly key: ClientKey, private readonly hook: WebhookConfig, private readonly batch: number) {
     this.filter = scopeFilter(hook, key)
+    this.take = takeOf(hook)
   }
 
   /** Reads what follows `cursor`. Rejects when the store does. */
   async next (cursor: string): Promise<Next> {
     const page = await this.store.readSince(cursor, { ...readFilter(this.filter, this.key), limit: this.batch })
     if (!page.recovered) return { kind: 'deliver', delivery: await this.resync() }
-    const frames = pageFrames(page, this.key, this.filter, this.hook.kinds, this.hook.format, this.versions)
+    const frames = pageFrames(page, this.key, this.filter, this.take, this.hook.format, this.versions)
     if (frames.length === 0) return { kind: 'skip', cursor: page.cursor, more: page.more }
     const id = randomUUID()
     const head = JSON.stringify({ type: 'changes', webhook_id: this.hook.id, delivery_id: id, cursor: page.cursor })
@@ -55,8 +59,12 @@ export class BatchReader {
     this.versions.clear()
     const snap = await readSnapshot(this.store, this.filter, this.key)
     for (const f of snap.fixtures) this.versions.swap({ cursor: snap.cursor, fixture_id: f.id, league_id: f.league_id, at: f.updated_at, changes: [], fixture: f })
+    // An endpoint that takes odds gets the fixtures' odds images too, as a WebSocket snapshot carries them.
+    const oddsTake = this.take.odds
+    const odds = oddsTake === undefined ? undefined : (await this.store.getOdds(snap.fixtures.map((f) => f.id))).map((image) => narrowOdds(image, oddsTake))
+    for (const image of odds ?? []) this.versions.swap({ cursor: snap.cursor, fixture_id: image.fixture_id, league_id: image.league_id, at: image.updated_at, changes: [], odds: image })
     const id = randomUUID()
-    const body = JSON.stringify({ type: 'resync', webhook_id: this.hook.id, delivery_id: id, cursor: snap.cursor, recovered: false, fixtures: snap.fixtures })
+    const body = JSON.stringify({ type: 'resync', webhook_id: this.hook.id, delivery_id: id, cursor: snap.cursor, recovered: false, fixtures: snap.fixtures, ...(odds !== undefined ? { odds } : {}) })
     return { kind: 'resync', id, cursor: snap.cursor, count: 0, body }
   }
 }

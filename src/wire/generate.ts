@@ -8,7 +8,7 @@ import { compile } from 'json-schema-to-typescript'
 import { asyncApiDocument } from './asyncapi.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
 import {
-  ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
+  ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, OddsChangeSchema, OddsFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
   SnapshotFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
 } from './model.ts'
 import { openApiDocument } from './openapi.ts'
@@ -23,7 +23,7 @@ const GENERATED = {
 /** What the client declares: the frames both ways, and through them the fixture, the changes and the errors. */
 const CLIENT_ROOTS = [
   HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema,
-  ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema
+  ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema, OddsFrameSchema, OddsChangeSchema
 ]
 
 const HEADER = [

@@ -4,7 +4,7 @@
  * The REST passthrough (`/v3/...`) answers in the upstream's shapes and is not described here.
  */
 import { z } from 'zod'
-import { ChangeFrameSchema, CursorSchema, FormatSchema, LiveFixtureSchema } from './model.ts'
+import { ChangeFrameSchema, CursorSchema, FixtureOddsSchema, FormatSchema, LiveFixtureSchema, OddsFrameSchema } from './model.ts'
 
 /** Codes of the gateway's own HTTP errors (the `/v1` endpoints and the WebSocket upgrade). */
 const HTTP_ERROR_CODES = [
@@ -21,13 +21,16 @@ export const ErrorBody = z.strictObject({
 const isoOrNull = z.iso.datetime({ offset: true }).nullable()
 
 export const ChangesPage = z.strictObject({
-  data: z.array(ChangeFrameSchema),
+  data: z.array(z.union([ChangeFrameSchema, OddsFrameSchema])).describe('Change frames, and with odds asked for, odds frames, in log order.'),
   cursor: CursorSchema.describe('The last log entry examined: pass it as `since` for the next page. Moves past changes filtered out by teams or kinds.'),
   recovered: z.boolean().describe('False when `since` was unknown, expired or from another epoch: `data` is empty and `cursor` is the head.'),
   more: z.boolean().describe('Entries exist after `cursor` (a page filtered by teams or kinds may hold fewer than `limit`, or none, while more is true).')
 }).meta({ id: 'ChangesPage' })
 
-export const LiveFixtures = z.strictObject({ data: z.array(LiveFixtureSchema) }).meta({ id: 'LiveFixtures' })
+export const LiveFixtures = z.strictObject({
+  data: z.array(LiveFixtureSchema),
+  odds: z.array(FixtureOddsSchema).optional().describe('With `odds` asked for: the odds image of each listed fixture that has one.')
+}).meta({ id: 'LiveFixtures' })
 
 const BudgetRow = z.strictObject({
   entity: z.string(),

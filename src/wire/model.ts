@@ -14,6 +14,9 @@
  * documents. `describe()` texts end up in the documents and as doc comments in the client's declarations.
  */
 import { z } from 'zod'
+import { FixtureOddsSchema, ODDS_KINDS } from './odds.ts'
+
+export * from './odds.ts'
 
 /** The protocol version in `hello`; a change that breaks clients bumps it. */
 export const PROTOCOL_VERSION = 1
@@ -138,8 +141,7 @@ export const CHANGE_KINDS = [
   'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
   'period_changed', 'clock', 'fixture_updated', 'fixture_removed'
 ] as const
-const ChangeKindSchema = z.enum(CHANGE_KINDS).meta({ id: 'ChangeKind' })
-export type ChangeKind = z.infer<typeof ChangeKindSchema>
+export type ChangeKind = typeof CHANGE_KINDS[number]
 
 const SCORE_TYPE = 'Another count than the current score, e.g. `penalty_shootout`; absent for the current score.'
 const GOALS = 'The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.'
@@ -265,8 +267,8 @@ export const FormatSchema = z.enum(FORMATS).meta({
 })
 export type Format = z.infer<typeof FormatSchema>
 
-/** Why `kinds` and `format: "delta"` are refused together. */
-export const DELTA_WITH_KINDS = 'format "delta" needs every change of a fixture and cannot be combined with kinds; use format "full" with kinds'
+/** Why `kinds` (or the odds filters) and `format: "delta"` are refused together. */
+export const DELTA_WITH_KINDS = 'format "delta" needs every change of a fixture and cannot be combined with kinds, bookmakers or markets; use format "full" with them'
 
 // ---- subscriptions and client frames ----------------------------------------------------------------------
 
@@ -275,14 +277,21 @@ export const RefSchema = z.union([z.string().max(64), z.number()]).meta({ id: 'R
 export type Ref = z.infer<typeof RefSchema>
 
 const Leagues = z.union([IdsSchema, z.literal('*')]).describe('League ids, or `"*"`: every league the key may see, including leagues that appear later.')
-const Kinds = z.array(ChangeKindSchema).min(1).max(CHANGE_KINDS.length * 2)
+
+/** Every kind a `kinds` filter may name: the match's and the odds'. */
+const SubscribedKindSchema = z.enum([...CHANGE_KINDS, ...ODDS_KINDS]).meta({ id: 'SubscribedKind', description: 'A kind of change a subscription may ask for: a match change kind or an odds change kind.' })
+export type SubscribedKind = z.infer<typeof SubscribedKindSchema>
+const Kinds = z.array(SubscribedKindSchema).min(1).max((CHANGE_KINDS.length + ODDS_KINDS.length) * 2)
 
 /** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed. */
 const SubscriptionSchema = z.strictObject({
   leagues: Leagues.optional(),
   fixtures: IdsSchema.optional(),
   teams: IdsSchema.optional().describe('Team ids: a change matches when either participant is followed.'),
-  kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.')
+  kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.'),
+  odds: z.boolean().optional().describe('Take the fixtures\' in-play odds: their images in snapshots, and `odds` frames. Needs a key with the odds feature (else `forbidden`).'),
+  bookmakers: IdsSchema.optional().describe('Only these bookmakers\' odds (takes odds). Cannot be combined with format `delta`.'),
+  markets: IdsSchema.optional().describe('Only these markets\' odds (takes odds). Cannot be combined with format `delta`.')
 }).meta({ id: 'Subscription' })
 
 export const SubscribeFrameSchema = z.strictObject({
@@ -332,7 +341,10 @@ const SubscriptionState = {
   leagues: z.union([IdsSchema, z.literal('*')]),
   fixtures: IdsSchema,
   teams: IdsSchema,
-  kinds: z.array(ChangeKindSchema).optional().describe('Present only while the connection receives some kinds, not all.')
+  kinds: z.array(SubscribedKindSchema).optional().describe('Present only while the connection receives some kinds, not all.'),
+  odds: z.boolean().optional().describe('Present, true, while the connection takes odds.'),
+  bookmakers: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these bookmakers.'),
+  markets: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these markets.')
 }
 export const SubscribedFrameSchema = z.strictObject({ type: z.literal('subscribed'), ...SubscriptionState })
   .meta({ id: 'SubscribedFrame', description: 'The connection\'s whole subscription after a subscribe.' })
@@ -344,7 +356,8 @@ export const SnapshotFrameSchema = z.strictObject({
   type: z.literal('snapshot'),
   ref: RefSchema.optional(),
   cursor: CursorSchema,
-  fixtures: z.array(LiveFixtureSchema)
+  fixtures: z.array(LiveFixtureSchema),
+  odds: z.array(FixtureOddsSchema).optional().describe('With a subscription that takes odds: the odds image of every matching live fixture that has one (narrowed to its bookmakers and markets).')
 }).meta({ id: 'SnapshotFrame', description: 'The current state of every matching live fixture; every change up to `cursor` is in it.' })
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 

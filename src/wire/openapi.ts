@@ -18,15 +18,18 @@ const parameters: Record<string, JsonSchema> = {
   Leagues: query('leagues', { oneOf: [idList('league'), { const: '*' }] }, 'League ids, or `*`: every league the key may see. Without leagues, fixtures and teams: every league the key may see.'),
   Fixtures: query('fixtures', idList('fixture'), 'Fixture ids.'),
   Teams: query('teams', idList('team'), 'A change or fixture matches when either participant is listed. A key limited to some leagues gets 403 for a team that plays (in the live fixtures) only outside them; other teams are delivered from its leagues only.'),
-  Kinds: query('kinds', { type: 'string', pattern: '^[a-z_]+(,[a-z_]+)*$' }, 'Comma-separated change kinds (see ChangeKind): only those changes are delivered; a change left with none is skipped.'),
+  Kinds: query('kinds', { type: 'string', pattern: '^[a-z_]+(,[a-z_]+)*$' }, 'Comma-separated change kinds (see SubscribedKind): only those changes are delivered; a change left with none is skipped. Naming an odds kind takes odds.'),
   Since: query('since', { type: 'string', maxLength: 128 }, 'Resume after this cursor.'),
+  Odds: query('odds', { type: 'boolean' }, 'Take the fixtures\' in-play odds too: odds frames in the feed, odds images in the snapshot. Needs a key with the odds feature (else 403). Implied by `bookmakers`, `markets` or a kinds list naming an odds kind.'),
+  Bookmakers: query('bookmakers', idList('bookmaker'), 'Only these bookmakers\' odds (takes odds). Refused with `format=delta`.'),
+  Markets: query('markets', idList('market'), 'Only these markets\' odds (takes odds). Refused with `format=delta`.'),
   Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.'),
   Limit: query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Page size.'),
   LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' },
   WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' }
 }
 const p = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` })
-const filters = [p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds')]
+const filters = [p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds'), p('Odds'), p('Bookmakers'), p('Markets')]
 
 const responses: Record<string, JsonSchema> = {
   E400: json('Error', 'Invalid query, including `format=delta` with `kinds` (`invalid_request`), or too many ids for a stream (`limit_exceeded`).'),

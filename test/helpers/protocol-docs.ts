@@ -21,6 +21,7 @@ const SERVER_FRAMES: Record<string, string> = {
   snapshot: 'SnapshotFrame',
   replay: 'ReplayFrame',
   change: 'ChangeFrame',
+  odds: 'OddsFrame',
   pong: 'PongFrame',
   error: 'ErrorFrame'
 }

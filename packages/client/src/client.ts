@@ -28,7 +28,10 @@ import { completeChanges, eventsOf, nextFixture } from './frames.ts'
 import type {
   ClientChangeFrame, ClientEvents, ClientStatus, RefusalReason, Subscription, TouchlineClientOptions, WebSocketConstructor, WebSocketLike
 } from './types.ts'
-import type { ChangeFrame, ChangeKind, ErrorFrame, Format, LiveFixture, ReplayFrame, SnapshotFrame, SubscribeFrame } from './wire.ts'
+import type {
+  ChangeFrame, DeltaOddsFrame, ErrorFrame, FixtureOdds, Format, FullOddsFrame, LiveFixture, ReplayFrame, SnapshotFrame, SubscribedKind, SubscribeFrame
+} from './wire.ts'
+import { applyOddsChanges } from './odds.ts'
 
 /** Leagues, fixtures and teams one connection may follow. */
 export const MAX_SUBSCRIPTIONS = 100
@@ -44,6 +47,16 @@ interface Followed { all: boolean, leagues: Set<number>, fixtures: Set<number>, 
 type RequestKind = 'sub' | 'more'
 
 const followed = (): Followed => ({ all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() })
+
+/** The odds kinds: naming one in `kinds` takes odds. */
+const ODDS_KINDS: ReadonlySet<string> = new Set(['market_removed', 'market_added', 'market_suspended', 'market_reopened', 'odds_changed', 'market_settled', 'odds_stale'])
+
+/** The odds a subscribe names: `odds: true`, odds filters, or odds kinds take them; `odds: false` stops them; else undefined (as before). */
+function oddsOf (what: Subscription): { bookmakers?: number[], markets?: number[] } | undefined {
+  const named = what.odds === true || what.bookmakers !== undefined || what.markets !== undefined || (what.kinds?.some((k) => ODDS_KINDS.has(k)) ?? false)
+  if (!named) return undefined
+  return { ...(what.bookmakers !== undefined ? { bookmakers: idsOf(what.bookmakers) } : {}), ...(what.markets !== undefined ? { markets: idsOf(what.markets) } : {}) }
+}
 const idsOf = (list: unknown): number[] => Array.isArray(list) ? list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []
 const someIds = (what: Ids): boolean => what.leagues === '*' || what.leagues.length + what.fixtures.length + what.teams.length > 0
 
@@ -60,6 +73,8 @@ const env = globalThis as unknown as Globals
 export class TouchlineClient {
   /** The live fixtures followed, by id: current after every event. */
   readonly fixtures = new Map<number, LiveFixture>()
+  /** With odds taken (`subscribe({ odds: true })`): each followed fixture's odds image, by fixture id. */
+  readonly odds = new Map<number, FixtureOdds>()
   /** The last cursor applied: where a reconnection resumes. Save it to resume a later run (option `since`). */
   cursor: string | undefined
   /** The connection's state; `status` events tell every change of it. */
@@ -74,8 +89,12 @@ export class TouchlineClient {
   readonly #appliedAt = new Map<number, string>()
   /** What the connection follows; sent whole (with `since`) on every connection. */
   readonly #wanted: Followed = followed()
-  #kinds: ChangeKind[] | undefined
+  #kinds: SubscribedKind[] | undefined
+  /** The odds taken: undefined for none, else every bookmaker and market or those listed. */
+  #odds: { bookmakers?: number[], markets?: number[] } | undefined
   #format: Format | undefined
+  /** Cursor of the last odds frame applied per fixture: where to heal a lost one from. */
+  readonly #oddsAppliedAt = new Map<number, string>()
   /** What was added while no connection was up, after a first state: subscribed apart, with a snapshot. */
   #unsynced: Followed = followed()
   /** Whether the client has held a state (a snapshot or a resume): before that, everything is asked with `since`. */
@@ -145,8 +164,10 @@ export class TouchlineClient {
    */
   subscribe (what: Subscription = {}): this {
     const kinds = what.kinds ?? this.#kinds
-    const format = what.format ?? (what.kinds !== undefined ? 'full' : this.#format)
-    if (format === 'delta' && kinds !== undefined) throw new TypeError('kinds needs format "full": a delta applies to the previous version, so every change of a fixture must arrive')
+    const odds = what.odds === false ? undefined : oddsOf(what) ?? this.#odds
+    const narrowed = kinds !== undefined || odds?.bookmakers !== undefined || odds?.markets !== undefined
+    const format = what.format ?? (narrowed ? 'full' : this.#format)
+    if (format === 'delta' && narrowed) throw new TypeError('kinds, bookmakers and markets need format "full": a delta applies to the previous version, so every change must arrive')
     const add = { leagues: what.leagues === '*' ? '*' as const : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
     // Added while no connection is up, after a first state: the resume replay alone would not give their
     // state, so the next connection subscribes them apart, with a snapshot.
@@ -157,6 +178,7 @@ export class TouchlineClient {
       for (const id of add.teams) set.teams.add(id)
     }
     if (what.kinds !== undefined) this.#kinds = [...what.kinds]
+    this.#odds = odds
     if (format !== undefined) this.#format = format
     if (this.#open) this.#request('more', add, { snapshot: true })
     return this
@@ -193,8 +215,15 @@ export class TouchlineClient {
   }
 
   /** What the client follows now (after `forbidden` answers dropped what the key may not see), and its kinds filter. */
-  get subscription (): { leagues: number[] | '*', fixtures: number[], teams: number[], kinds?: ChangeKind[] } {
-    return { ...this.#everything(), ...(this.#kinds !== undefined ? { kinds: [...this.#kinds] } : {}) }
+  get subscription (): { leagues: number[] | '*', fixtures: number[], teams: number[], kinds?: SubscribedKind[], odds?: boolean, bookmakers?: number[], markets?: number[] } {
+    return { ...this.#everything(), ...(this.#kinds !== undefined ? { kinds: [...this.#kinds] } : {}), ...this.#oddsFields() }
+  }
+
+  /** The odds fields of a subscribe, when odds are taken. */
+  #oddsFields (): { odds?: true, bookmakers?: number[], markets?: number[] } {
+    const odds = this.#odds
+    if (odds === undefined) return {}
+    return { odds: true, ...(odds.bookmakers !== undefined ? { bookmakers: [...odds.bookmakers] } : {}), ...(odds.markets !== undefined ? { markets: [...odds.markets] } : {}) }
   }
 
   /** Whether what is followed takes in this fixture. */
@@ -297,6 +326,7 @@ export class TouchlineClient {
       case 'snapshot': return this.#snapshot(frame as SnapshotFrame)
       case 'replay': return this.#replay(frame as ReplayFrame)
       case 'change': return this.#change(frame as ChangeFrame)
+      case 'odds': return this.#oddsFrame(frame as FullOddsFrame | DeltaOddsFrame)
       case 'error': return this.#failed(frame as ErrorFrame)
       default:
     }
@@ -378,7 +408,8 @@ export class TouchlineClient {
       ...(what.fixtures.length > 0 ? { fixtures: what.fixtures } : {}),
       ...(what.teams.length > 0 ? { teams: what.teams } : {}),
       ...(this.#kinds !== undefined ? { kinds: this.#kinds } : {}),
-      format: this.#format ?? (this.#kinds !== undefined ? 'full' : 'delta'),
+      ...this.#oddsFields(),
+      format: this.#format ?? (this.#kinds !== undefined || this.#odds?.bookmakers !== undefined || this.#odds?.markets !== undefined ? 'full' : 'delta'),
       ...how
     }
     this.#send(frame)
@@ -406,7 +437,12 @@ export class TouchlineClient {
       this.#appliedAt.set(f.id, frame.cursor)
       this.#dropped.delete(f.id)
     }
-    this.#emit('snapshot', { partial, fixtures: frame.fixtures })
+    if (frame.odds !== undefined) {
+      // The images come with the fixtures they belong to: a whole snapshot's replace every image held.
+      if (!partial) this.odds.clear()
+      for (const image of frame.odds) this.#takeOdds(image, frame.cursor)
+    }
+    this.#emit('snapshot', { partial, fixtures: frame.fixtures, ...(frame.odds !== undefined ? { odds: frame.odds } : {}) })
     for (const f of frame.fixtures) this.#emit('fixture', { fixture: f, removed: false })
     if (!partial && this.#syncing !== undefined && (frame.ref === this.#syncing || frame.ref === undefined)) this.#live()
   }
@@ -433,6 +469,34 @@ export class TouchlineClient {
     observeServerTime(frame.at)
     this.#take(frame, replayed)
     if (replayed && this.#replayLeft === 0) this.#replayDone()
+  }
+
+  /** An odds frame: applied to the image held (or replacing it), counted in a replay like a change frame. */
+  #oddsFrame (frame: FullOddsFrame | DeltaOddsFrame): void {
+    const replayed = this.#replayLeft > 0
+    if (replayed) this.#replayLeft--
+    observeServerTime(frame.at)
+    const id = frame.fixture_id
+    if (!this.#dropped.has(id)) {
+      const held = this.odds.get(id)
+      const next = 'odds' in frame
+        ? (held !== undefined && frame.odds.version <= held.version ? 'stale' : frame.odds)
+        : held !== undefined && frame.version <= held.version
+          ? 'stale'
+          : held === undefined || frame.version !== held.version + 1 ? 'gap' : applyOddsChanges(held, frame)
+      if (next === 'gap') this.#lost(id, this.#oddsAppliedAt.get(id))
+      else if (next !== 'stale') {
+        this.cursor = frame.cursor
+        this.#takeOdds(next, frame.cursor)
+        this.#emit('odds', { odds: next, changes: frame.changes, replayed })
+      }
+    }
+    if (replayed && this.#replayLeft === 0) this.#replayDone()
+  }
+
+  #takeOdds (image: FixtureOdds, cursor: string): void {
+    this.odds.set(image.fixture_id, image)
+    this.#oddsAppliedAt.set(image.fixture_id, cursor)
   }
 
   #take (frame: ChangeFrame, replayed: boolean): void {
@@ -477,15 +541,16 @@ export class TouchlineClient {
   #forgetFixture (id: number): void {
     this.fixtures.delete(id)
     this.#appliedAt.delete(id)
+    this.odds.delete(id)
+    this.#oddsAppliedAt.delete(id)
   }
 
   /**
    * A delta skipped a version of the fixture: a frame was lost. Everything since the last frame applied for it
    * is asked again (a snapshot when none was); the replay's full frames put the fixture right.
    */
-  #lost (fixtureId: number): void {
+  #lost (fixtureId: number, since = this.#appliedAt.get(fixtureId)): void {
     if (this.#healing !== undefined) return // the replay under way covers this frame too
-    const since = this.#appliedAt.get(fixtureId)
     this.#healing = this.#request('sub', this.#everything(), since === undefined ? { snapshot: true } : { since, snapshot: false })
   }
 

@@ -3,7 +3,10 @@
  * types (the fixture, the changes, the frames) are generated, in wire.ts.
  */
 import type { BackoffOptions } from './backoff.ts'
-import type { Change, ChangeKind, LiveEvent, LiveFixture, LiveState, Side } from './wire.ts'
+import type { Change, FixtureOdds, LiveEvent, LiveFixture, LiveState, OddsChange, Side, SubscribedKind } from './wire.ts'
+
+/** A kind of change of the match (the odds kinds are in SubscribedKind). */
+export type ChangeKind = Change['kind']
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused' | 'closed'
 /** Why the client stopped for good (state `refused`). */
@@ -66,12 +69,16 @@ export interface StateEvent { fixture: LiveFixture, state: LiveState, previous: 
 /** A fixture held was added or replaced (`removed: false`), or dropped (it left the live set, or a resync). */
 export interface FixtureEvent { fixture: LiveFixture, removed: boolean }
 /** A snapshot: the state held was replaced (`partial: false`), or fixtures joined it (an added subscription). */
-export interface SnapshotEvent { partial: boolean, fixtures: LiveFixture[] }
+export interface SnapshotEvent { partial: boolean, fixtures: LiveFixture[], /** With odds taken: the fixtures' odds images. */ odds?: FixtureOdds[] }
 /** An error frame the client does not handle itself (e.g. `limit_exceeded`, `invalid_message`). */
 export interface ErrorEvent { code: string, message: string, ref?: string | number }
 
+/** An odds frame applied: the fixture's odds image after it, and its changes (a price, a suspension...). */
+export interface OddsEvent { odds: FixtureOdds, changes: OddsChange[], /** Sent again from history after a reconnection. */ replayed: boolean }
+
 export interface ClientEvents {
   change: ChangeEvent
+  odds: OddsEvent
   goal: GoalEvent
   state: StateEvent
   fixture: FixtureEvent
@@ -86,16 +93,18 @@ interface Follow {
   fixtures?: number[]
   /** A change matches when either team is followed. */
   teams?: number[]
+  /** Take the fixtures' in-play odds too (`odds` events, `client.odds`); the key needs the odds feature. */
+  odds?: boolean
 }
 
 /**
- * What to follow. `kinds` narrows the changes delivered and needs the `full` format (the default with
- * kinds): a delta applies to the previous version, so every change of a fixture must arrive. The type
- * refuses `kinds` together with `format: 'delta'`.
+ * What to follow. `kinds` narrows the changes delivered, and `bookmakers` and `markets` the odds (they take
+ * odds); each needs the `full` format (the default with them): a delta applies to the previous version, so
+ * every change must arrive. The type refuses them together with `format: 'delta'`.
  */
 export type Subscription = Follow & (
-  | { kinds?: undefined, /** @default 'delta' */ format?: 'full' | 'delta' }
-  | { kinds: ChangeKind[], format?: 'full' }
+  | { kinds?: undefined, bookmakers?: undefined, markets?: undefined, /** @default 'delta' */ format?: 'full' | 'delta' }
+  | { kinds?: SubscribedKind[], bookmakers?: number[], markets?: number[], format?: 'full' }
 )
 
 /**

@@ -43,17 +43,11 @@ export type DeltaChange =
   | DeltaClockChanged
   | DeltaFixtureUpdated
   | FixtureRemoved
-export type ChangeKind =
-  | 'fixture_added'
-  | 'state_changed'
-  | 'score_changed'
-  | 'event_added'
-  | 'event_updated'
-  | 'event_removed'
-  | 'period_changed'
-  | 'clock'
-  | 'fixture_updated'
-  | 'fixture_removed'
+/**
+ * One typed change of a fixture's odds; `kind` tells which. The same in both formats.
+ */
+export type OddsChange =
+  MarketRemoved | MarketAdded | MarketSuspended | MarketReopened | OddsChanged | MarketSettled | OddsStale
 /**
  * `unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.
  */
@@ -70,6 +64,31 @@ export type Ids = number[]
  * Change frame format: `full` frames carry the fixture after the change; `delta` frames carry its `version` and the typed changes with the values they set. Snapshots and replays are full in both. Refused together with `kinds`: a delta needs every change of its fixture.
  */
 export type Format = 'full' | 'delta'
+/**
+ * The odds changes of one fixture, for subscriptions that take odds, in the connection's format.
+ */
+export type OddsFrame = FullOddsFrame | DeltaOddsFrame
+/**
+ * A kind of change a subscription may ask for: a match change kind or an odds change kind.
+ */
+export type SubscribedKind =
+  | 'fixture_added'
+  | 'state_changed'
+  | 'score_changed'
+  | 'event_added'
+  | 'event_updated'
+  | 'event_removed'
+  | 'period_changed'
+  | 'clock'
+  | 'fixture_updated'
+  | 'fixture_removed'
+  | 'market_removed'
+  | 'market_added'
+  | 'market_suspended'
+  | 'market_reopened'
+  | 'odds_changed'
+  | 'market_settled'
+  | 'odds_stale'
 
 /**
  * The fixture entered the live set.
@@ -422,6 +441,170 @@ export interface DeltaFixtureUpdated {
   }
 }
 /**
+ * Odds changes in `delta` format: no image; applying `changes` in order to the image at `version - 1` gives the stored image (`updated_at` becomes `at`).
+ */
+export interface DeltaOddsFrame {
+  type: 'odds'
+  cursor: string
+  fixture_id: number
+  league_id: number
+  /**
+   * When touchline detected the change.
+   */
+  at: string
+  /**
+   * The odds image's version after the change: apply to the image held at `version - 1`; a jump means a lost frame.
+   */
+  version: number
+  /**
+   * @minItems 1
+   */
+  changes: OddsChange[]
+}
+/**
+ * A market the upstream no longer offers for the fixture.
+ */
+export interface MarketRemoved {
+  kind: 'market_removed'
+  bookmaker_id: number
+  market_id: number
+}
+/**
+ * A market new to the fixture, or one whose selections changed, whole (it replaces the one held).
+ */
+export interface MarketAdded {
+  kind: 'market_added'
+  market: OddsMarket
+}
+export interface OddsMarket {
+  bookmaker_id: number
+  /**
+   * The bookmaker's name, when known.
+   */
+  bookmaker: string | null
+  market_id: number
+  /**
+   * The market's name ("Fulltime Result", "Over/Under", ...), when known.
+   */
+  market: string | null
+  /**
+   * `suspended`: no bets for now (a goal, a penalty, a VAR review); `stopped`: closed for good.
+   */
+  status: 'open' | 'suspended' | 'stopped'
+  /**
+   * In the upstream's order.
+   */
+  selections: OddsSelection[]
+}
+export interface OddsSelection {
+  /**
+   * The selection as the upstream labels it: "1", "X", "2", "Over", "Under", "Yes", "No", ...
+   */
+  label: string
+  /**
+   * The line of an over/under market ("2.5"), as the upstream writes it; else null.
+   */
+  total: string | null
+  /**
+   * The handicap of a handicap market, as the upstream writes it; else null.
+   */
+  handicap: string | null
+  /**
+   * A name for people, when the upstream gives one.
+   */
+  name: string | null
+  /**
+   * The decimal price exactly as the upstream sent it ("2.10"): never rounded.
+   */
+  price: string
+  /**
+   * `price` as a number, for arithmetic and sorting; `price` is the exact value.
+   */
+  decimal: number
+  /**
+   * Whether the selection won, once its market is settled; null before.
+   */
+  winning: boolean | null
+}
+/**
+ * Every selection of the market suspended at once (a goal, a penalty, a VAR review): show it greyed, not gone.
+ */
+export interface MarketSuspended {
+  kind: 'market_suspended'
+  bookmaker_id: number
+  market_id: number
+}
+/**
+ * The market open again; its new prices come as `odds_changed` in the same frame.
+ */
+export interface MarketReopened {
+  kind: 'market_reopened'
+  bookmaker_id: number
+  market_id: number
+}
+/**
+ * One selection's price moved.
+ */
+export interface OddsChanged {
+  kind: 'odds_changed'
+  bookmaker_id: number
+  market_id: number
+  selection: SelectionKey
+  /**
+   * The new price, as the upstream sent it.
+   */
+  price: string
+  decimal: number
+  /**
+   * The price before; null for a selection new to the market.
+   */
+  previous: {
+    price: string
+    decimal: number
+  } | null
+  /**
+   * Whether the price went up (longer odds) or down; null for a new selection.
+   */
+  direction: ('up' | 'down') | null
+}
+export interface SelectionKey {
+  /**
+   * The selection as the upstream labels it: "1", "X", "2", "Over", "Under", "Yes", "No", ...
+   */
+  label: string
+  /**
+   * The line of an over/under market ("2.5"), as the upstream writes it; else null.
+   */
+  total: string | null
+  /**
+   * The handicap of a handicap market, as the upstream writes it; else null.
+   */
+  handicap: string | null
+}
+/**
+ * The market stopped for good (full time), with its winners when known.
+ */
+export interface MarketSettled {
+  kind: 'market_settled'
+  bookmaker_id: number
+  market_id: number
+  /**
+   * The winning selections; empty while the market is stopped and its result is not known.
+   */
+  winning: SelectionKey[]
+}
+/**
+ * The odds went stale (not confirmed for 30 s while the match goes on), or were confirmed again.
+ */
+export interface OddsStale {
+  kind: 'odds_stale'
+  stale: boolean
+  /**
+   * When the upstream last confirmed the odds (listed them, changed or not).
+   */
+  confirmed_at: string | null
+}
+/**
  * A refused or failed operation; the connection stays up.
  */
 export interface ErrorFrame {
@@ -441,6 +624,55 @@ export interface ErrorFrame {
    * With `forbidden`: teams known (from the live fixtures) to play only outside the key's leagues.
    */
   teams?: Ids
+}
+/**
+ * A fixture's in-play odds as one image: every bookmaker's markets followed.
+ */
+export interface FixtureOdds {
+  fixture_id: number
+  league_id: number
+  /**
+   * The home team, for subscriptions by team.
+   */
+  home_id: number | null
+  /**
+   * The away team, for subscriptions by team.
+   */
+  away_id: number | null
+  /**
+   * By bookmaker id, then market id.
+   */
+  markets: OddsMarket[]
+  /**
+   * True when the upstream has not confirmed these odds for 30 s although the match goes on: do not trust the prices.
+   */
+  stale: boolean
+  /**
+   * When the odds last changed in touchline.
+   */
+  updated_at: string
+  /**
+   * Monotonic per fixture's odds, +1 per odds change set; apart from the fixture's own version.
+   */
+  version: number
+}
+/**
+ * Odds changes in `full` format: with the fixture's odds image after them.
+ */
+export interface FullOddsFrame {
+  type: 'odds'
+  cursor: string
+  fixture_id: number
+  league_id: number
+  /**
+   * When touchline detected the change.
+   */
+  at: string
+  /**
+   * @minItems 1
+   */
+  changes: OddsChange[]
+  odds: FixtureOdds
 }
 /**
  * First frame after the upgrade.
@@ -492,6 +724,10 @@ export interface SnapshotFrame {
   ref?: Ref
   cursor: Cursor
   fixtures: LiveFixture[]
+  /**
+   * With a subscription that takes odds: the odds image of every matching live fixture that has one (narrowed to its bookmakers and markets).
+   */
+  odds?: FixtureOdds[]
 }
 /**
  * Adds to the connection's subscription, within the key's leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`). A subscribe naming kinds replaces the connection's kinds filter.
@@ -509,12 +745,24 @@ export interface SubscribeFrame {
    */
   teams?: Ids
   /**
-   * Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.
    *
    * @minItems 1
-   * @maxItems 20
+   * @maxItems 34
    */
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
+  /**
+   * Take the fixtures' in-play odds: their images in snapshots, and `odds` frames. Needs a key with the odds feature (else `forbidden`).
+   */
+  odds?: boolean
+  /**
+   * Only these bookmakers' odds (takes odds). Cannot be combined with format `delta`.
+   */
+  bookmakers?: Ids
+  /**
+   * Only these markets' odds (takes odds). Cannot be combined with format `delta`.
+   */
+  markets?: Ids
   /**
    * Replay every matching change after this cursor, then go live with no gap and no duplicate.
    */
@@ -540,7 +788,19 @@ export interface SubscribedFrame {
   /**
    * Present only while the connection receives some kinds, not all.
    */
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
+  /**
+   * Present, true, while the connection takes odds.
+   */
+  odds?: boolean
+  /**
+   * Present while the connection's odds are narrowed to these bookmakers.
+   */
+  bookmakers?: Ids
+  /**
+   * Present while the connection's odds are narrowed to these markets.
+   */
+  markets?: Ids
 }
 /**
  * Removes ids or kinds. Without any list: removes the whole subscription and resets `kinds` to every kind.
@@ -558,12 +818,24 @@ export interface UnsubscribeFrame {
    */
   teams?: Ids
   /**
-   * Only changes of these kinds are delivered; a change set left with none is not sent. Cannot be combined with format `delta`.
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.
    *
    * @minItems 1
-   * @maxItems 20
+   * @maxItems 34
    */
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
+  /**
+   * Take the fixtures' in-play odds: their images in snapshots, and `odds` frames. Needs a key with the odds feature (else `forbidden`).
+   */
+  odds?: boolean
+  /**
+   * Only these bookmakers' odds (takes odds). Cannot be combined with format `delta`.
+   */
+  bookmakers?: Ids
+  /**
+   * Only these markets' odds (takes odds). Cannot be combined with format `delta`.
+   */
+  markets?: Ids
 }
 /**
  * The connection's whole subscription after an unsubscribe.
@@ -577,5 +849,17 @@ export interface UnsubscribedFrame {
   /**
    * Present only while the connection receives some kinds, not all.
    */
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
+  /**
+   * Present, true, while the connection takes odds.
+   */
+  odds?: boolean
+  /**
+   * Present while the connection's odds are narrowed to these bookmakers.
+   */
+  bookmakers?: Ids
+  /**
+   * Present while the connection's odds are narrowed to these markets.
+   */
+  markets?: Ids
 }

@@ -11,11 +11,12 @@ import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
+import { changeRecords } from '../../../src/store/types.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 /** Clock-only records: the clock was corrected and nothing else changed. */
 async function clockOnly (gw: Gateway): Promise<{ corrections: number, records: number }> {
-  const records: ChangeRecord[] = (await gw.store.readSince(undefined, { limit: 1000 })).records
+  const records: ChangeRecord[] = changeRecords((await gw.store.readSince(undefined, { limit: 1000 })).records)
   const corrections = records.filter((r) => r.changes.every((c) => c.kind === 'clock')).length
   return { corrections, records: records.length }
 }

@@ -9,6 +9,7 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
 import type { ChangeRecord } from '../../../src/wire/model.ts'
+import { changeRecords } from '../../../src/store/types.ts'
 import { startLeadership, type Leader } from '../../../src/store/leadership.ts'
 import { createPoller, type Poller } from '../../../src/poller/poller.ts'
 import { createLease, createStore, type Lease, type LiveStore } from '../../../src/store/index.ts'
@@ -122,7 +123,7 @@ describe('a frozen leader wakes up after losing its lease', () => {
 
     // The upstream only ever went forward (6, 7, 8 kicks): the log must never take a kick back, nor add one twice.
     const all = await b.store.readSince(undefined, { limit: 1000, fixtures: [SHOOTOUT_FIXTURE_ID] })
-    const changes = all.records.flatMap((r: ChangeRecord) => r.changes)
+    const changes = changeRecords(all.records).flatMap((r: ChangeRecord) => r.changes)
     const removed = changes.filter((c) => c.kind === 'event_removed')
     const added = changes.flatMap((c) => c.kind === 'event_added' ? [c.event.id] : [])
     expect({ removed: removed.length, addedTwice: added.filter((id, i) => added.indexOf(id) !== i) }).toEqual({ removed: 0, addedTwice: [] })

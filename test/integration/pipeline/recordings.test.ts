@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
 import type { Change, ChangeRecord } from '../../../src/wire/model.ts'
+import { changeRecords } from '../../../src/store/types.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 
@@ -43,7 +44,7 @@ describe('recorded fixtures replayed through the provider and the pipeline', () 
       let cursor: string | undefined
       for (;;) {
         const page = await pipeline.store.readSince(cursor, { fixtures: [id], limit: 1000 })
-        records.push(...page.records)
+        records.push(...changeRecords(page.records))
         cursor = page.cursor
         if (!page.more) break
       }

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ChangeRecord } from '../../../src/wire/model.ts'
+import type { LogRecord } from '../../../src/store/types.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { applier } from '../push/harness.ts'
@@ -22,7 +22,7 @@ beforeEach(async () => {
   redis = server.connect({ commandTimeout: 2000 })
   store = createStore({ kind: 'redis', redis, tailBlockMs: 300 })
   events.length = 0
-  stop = await store.subscribe((r: ChangeRecord) => events.push(`record ${r.cursor}`), () => {}, (epoch) => events.push(`reset ${epoch}`))
+  stop = await store.subscribe((r: LogRecord) => events.push(`record ${r.cursor}`), () => {}, (epoch) => events.push(`reset ${epoch}`))
 })
 
 afterEach(async () => {

@@ -3,8 +3,7 @@
  * Redis keys) is gated on what the harness offers, never on the engine's name.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { ChangeRecord } from '../../../src/wire/model.ts'
-import type { ApplyResult, LiveStore } from '../../../src/store/types.ts'
+import { changeRecords, type ApplyResult, type LiveStore, type LogRecord } from '../../../src/store/types.ts'
 import { fixture } from './fixture.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -28,7 +27,7 @@ async function add (store: LiveStore, id: number, leagueId: number, live = true)
   return result
 }
 
-const ids = (records: ChangeRecord[]) => records.map((r) => r.fixture_id)
+const ids = (records: LogRecord[]) => records.map((r) => r.fixture_id)
 
 export function storeContract (name: string, factory: StoreFactory): void {
   const open = async (opts: { maxLength?: number, retainFinishedMs?: number } = {}): Promise<StoreHarness> => {
@@ -99,7 +98,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       const winners = await Promise.all(race)
       const log = await store.readSince(undefined, { limit: 100 })
       expect(log.records).toHaveLength(20)
-      for (const record of log.records) {
+      for (const record of changeRecords(log.records)) {
         expect(await store.getFixture(record.fixture_id)).toEqual(record.fixture)
         expect(winners).toContainEqual(record)
       }
@@ -228,7 +227,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
 
     it('delivers every appended record to subscribers in order, with its JSON', async () => {
       const { store, peer } = await open()
-      const received: Array<{ record: ChangeRecord, json: string }> = []
+      const received: Array<{ record: LogRecord, json: string }> = []
       const errors: unknown[] = []
       const unsubscribe = await (await peer()).subscribe((record, json) => received.push({ record, json }), (err) => errors.push(err))
       const applied = []
@@ -274,7 +273,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
     it('starts a new epoch when the data is lost, so old cursors cannot be trusted', async (ctx) => {
       const { store, wipe } = await open()
       if (wipe === undefined) return ctx.skip()
-      const received: ChangeRecord[] = []
+      const received: LogRecord[] = []
       await store.subscribe((r) => received.push(r))
       const before = await add(store, 1, 271)
       await waitFor('received.length === 1', () => received.length === 1)

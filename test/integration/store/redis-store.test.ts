@@ -1,6 +1,6 @@
 /** Redis-only behaviour the contract cannot express: connection loss under a tail, key layout on the wire. */
 import { expect, it, onTestFinished } from 'vitest'
-import type { ChangeRecord } from '../../../src/wire/model.ts'
+import type { LogRecord } from '../../../src/store/types.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { storeKeys } from '../../../src/store/redis-keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
@@ -20,7 +20,7 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   onTestFinished(() => tailStore.close())
   const writer = env.open()
 
-  const received: ChangeRecord[] = []
+  const received: LogRecord[] = []
   await tailStore.subscribe((r) => received.push(r))
   const apply = (id: number) => writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
   for (let id = 1; id <= 3; id++) await apply(id)

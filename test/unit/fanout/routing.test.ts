@@ -21,9 +21,9 @@ class FakeConnection extends Connection {
   dropSlow (): void {}
 }
 
-function change (offset: number, fixtureId: number, leagueId: number): Outgoing {
+function change (offset: number, fixtureId: number, leagueId: number): Outgoing & { record: ChangeRecord } {
   const record: ChangeRecord = { cursor: `e:${offset}`, fixture_id: fixtureId, league_id: leagueId, at: 'now', changes: [], fixture: fixture(fixtureId, leagueId) }
-  return Outgoing.of(record, JSON.stringify(record))
+  return Outgoing.of(record, JSON.stringify(record)) as Outgoing & { record: ChangeRecord }
 }
 
 const ids = (leagues: number[], fixtures: number[], teams: number[] = []) => ({ leagues, fixtures, teams })
@@ -98,7 +98,7 @@ describe('SubscriptionIndex', () => {
     const goals = new FakeConnection(2, key())
     const goalsToo = new FakeConnection(3, key())
     for (const c of [every, goals, goalsToo]) index.add(c, ids([271], []))
-    for (const c of [goals, goalsToo]) { c.kinds = new Set(['score_changed']); c.kindsKey = 'score_changed' }
+    for (const c of [goals, goalsToo]) { c.kinds = new Set(['score_changed']); c.takeKey = 'score_changed' }
     const record: ChangeRecord = {
       ...change(1, 7, 271).record,
       changes: [{ kind: 'clock', minute: 2, previous: 1 }, { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }]

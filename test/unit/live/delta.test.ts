@@ -3,6 +3,7 @@ import { applyDelta } from '@touchline/client'
 import { completeChanges } from '@touchline/client'
 import { deltaChanges } from '../../../src/live/delta.ts'
 import { EVENT_DETAILS, type Change, type ChangeRecord, type DeltaChangeFrame as DeltaFrame, type LiveFixture } from '../../../src/wire/model.ts'
+import { isOddsRecord } from '../../../src/store/types.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 
@@ -10,7 +11,7 @@ import { runMatchDay } from '../../helpers/match-day.ts'
 async function matchDay (): Promise<ChangeRecord[]> {
   const store = createStore({ kind: 'memory' })
   const records: ChangeRecord[] = []
-  await store.subscribe((r) => { records.push(r) })
+  await store.subscribe((r) => { if (!isOddsRecord(r)) records.push(r) })
   await runMatchDay(store, { minutes: 20 })
   return records
 }

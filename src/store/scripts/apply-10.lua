@@ -12,6 +12,8 @@
     KEYS[6] live set of the fixture's league
     KEYS[7] retired zset      fixture id -> ms it left the live index
     KEYS[8] lease key         of the writer's leadership, with ARGV[14]
+    KEYS[9] odds versions hash  fixture id -> version of its odds image (forgotten with the fixture)
+    KEYS[10] odds hash          fixture id -> FixtureOdds JSON (forgotten with the fixture)
 
     ARGV[1]  fixture id
     ARGV[2]  league id
@@ -67,6 +69,8 @@ local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[1
 for _, gone in ipairs(old) do
   redis.call('HDEL', KEYS[3], gone)
   redis.call('HDEL', KEYS[4], gone)
+  redis.call('HDEL', KEYS[9], gone)
+  redis.call('HDEL', KEYS[10], gone)
   redis.call('ZREM', KEYS[7], gone)
 end
 

@@ -1,0 +1,48 @@
+/**
+ * A fixture's in-play odds as the client holds them: the image a snapshot or a full `odds` frame gives, and
+ * the odds changes of a `delta` frame applied to it. Odds changes carry every value they set, so applying
+ * them in order to the image at `version - 1` gives the gateway's image at `version`.
+ */
+import type { DeltaOddsFrame, FixtureOdds, OddsChange, OddsMarket, SelectionKey } from './wire.ts'
+
+const sameMarket = (m: { bookmaker_id: number, market_id: number }, c: { bookmaker_id: number, market_id: number }): boolean =>
+  m.bookmaker_id === c.bookmaker_id && m.market_id === c.market_id
+const sameSelection = (s: SelectionKey, k: SelectionKey): boolean => s.label === k.label && s.total === k.total && s.handicap === k.handicap
+const byMarket = (a: OddsMarket, b: OddsMarket): number => a.bookmaker_id - b.bookmaker_id || a.market_id - b.market_id
+
+/** The market with `update` applied, when the change is about it. */
+function onMarket (markets: OddsMarket[], c: { bookmaker_id: number, market_id: number }, update: (m: OddsMarket) => OddsMarket): OddsMarket[] {
+  return markets.map((m) => sameMarket(m, c) ? update(m) : m)
+}
+
+function applyOne (markets: OddsMarket[], c: OddsChange): OddsMarket[] {
+  switch (c.kind) {
+    case 'market_removed': return markets.filter((m) => !sameMarket(m, c))
+    case 'market_added': return [...markets.filter((m) => !sameMarket(m, c.market)), c.market].sort(byMarket)
+    case 'market_suspended': return onMarket(markets, c, (m) => ({ ...m, status: 'suspended' }))
+    case 'market_reopened': return onMarket(markets, c, (m) => ({ ...m, status: 'open' }))
+    case 'odds_changed':
+      return onMarket(markets, c, (m) => ({
+        ...m,
+        selections: m.selections.map((s) => sameSelection(s, c.selection) ? { ...s, price: c.price, decimal: c.decimal } : s)
+      }))
+    case 'market_settled':
+      return onMarket(markets, c, (m) => ({
+        ...m,
+        status: 'stopped',
+        selections: m.selections.map((s) => ({ ...s, winning: c.winning.some((w) => sameSelection(s, w)) }))
+      }))
+    default: return markets // odds_stale: on the image itself
+  }
+}
+
+/** The image after a delta frame; `odds` must be at `frame.version - 1`. Returns a new object. */
+export function applyOddsChanges (odds: FixtureOdds, frame: Pick<DeltaOddsFrame, 'version' | 'at' | 'changes'>): FixtureOdds {
+  let markets = odds.markets
+  let stale = odds.stale
+  for (const c of frame.changes) {
+    if (c.kind === 'odds_stale') stale = c.stale
+    else markets = applyOne(markets, c)
+  }
+  return { ...odds, markets, stale, version: frame.version, updated_at: frame.at }
+}

@@ -1,0 +1,266 @@
+/**
+ * The odds poller (docs/architecture.md, "Odds"): beside the livescore poller, on the same leadership, one
+ * request at a time, inside the upstream's `InplayOdd` budget, never the `Fixture` one.
+ *  - `odds/inplay/latest` (the odds that changed in the last 10 s) at the pace the InplayOdd bucket allows
+ *    (pacing.ts, with the same reserve for the passthrough's odds calls as the Fixture bucket);
+ *  - a fixture's whole odds (`odds/inplay/fixtures/{id}`) when the poller holds no image of it (a fixture that
+ *    entered play, a restart), for every fixture after a gap longer than the `latest` window, and to confirm
+ *    odds `latest` has not listed for a while; a few per step, as the budget allows;
+ *  - each fixture's image diffed (src/odds) and applied to the store, which appends the odds changes to the
+ *    same log as the match's;
+ *  - odds stale: a fixture in play whose odds the upstream has not confirmed for STALE_AFTER_MS (listed in
+ *    `latest` or fetched whole) gets `odds_stale`, and again (stale false) once they are confirmed.
+ * A 403 (the upstream token's plan has no odds) turns the poller off, said once in the log, and it asks again
+ * every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
+ */
+import type { Logger } from 'pino'
+import { backoffDelay } from '@touchline/client'
+import { pollerFloor } from '../budget/share.ts'
+import type { BudgetLedger } from '../budget/index.ts'
+import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
+import { diffOdds } from '../odds/diff.ts'
+import { marketsOf, mergeMarkets } from '../odds/normalize.ts'
+import type { ApplyFence, LiveStore } from '../store/index.ts'
+import { UpstreamError, type UpstreamClient } from '../upstream/index.ts'
+import { parseOdds, type OddRow } from '../upstream/odds-schemas.ts'
+import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
+import { nextPace } from './pacing.ts'
+
+/** The upstream's budget entity of in-play odds. */
+export const ODDS_ENTITY = 'InplayOdd'
+/** Odds not confirmed this long, while the match goes on, are stale. */
+export const STALE_AFTER_MS = 30_000
+/** Odds unconfirmed this long are fetched whole to confirm them, before they would go stale. */
+const CONFIRM_AFTER_MS = 20_000
+/** Whole fixtures fetched at most per step: the rest wait for the next steps, inside the budget. */
+const FETCHES_PER_STEP = 3
+/** After a 403 (no odds in the plan), how long before asking again. */
+export const FORBIDDEN_RETRY_MS = 10 * 60_000
+/** The includes that name markets and bookmakers (depth 1 is all the odds endpoints allow). */
+const INCLUDE = { include: 'market;bookmaker' }
+
+export interface OddsPollerDeps {
+  upstream: UpstreamClient
+  ledger: BudgetLedger
+  store: LiveStore
+  log: Logger
+  /** As the livescore poller's: writes only while this instance holds the poller lease. */
+  fence?: ApplyFence
+  now?: () => number
+}
+
+export interface OddsPollerOptions {
+  /** Share of the InplayOdd bucket kept for the passthrough's odds calls. @default 0.2 */
+  reserve?: number
+  /** Shortest pause between two `latest` calls, ms. @default 1000 */
+  floorMs?: number
+}
+
+export interface OddsPollerStatus {
+  running: boolean
+  /** False while the upstream's plan has no odds (a 403). */
+  enabled: boolean
+  tracked: number
+  lastError: string | null
+}
+
+export interface OddsPoller {
+  start: () => void
+  stop: () => Promise<void>
+  /** One step now: `latest`, then the whole fixtures due. Resolves with the pause before the next. */
+  step: () => Promise<number>
+  status: () => OddsPollerStatus
+}
+
+/** What the poller knows of each fixture it follows. */
+interface Tracked {
+  /** The image as stored (undefined until the first whole answer). */
+  image: FixtureOdds | undefined
+  /** When the upstream last listed this fixture's odds, ms. */
+  confirmedAt: number
+}
+
+export function createOddsPoller (deps: OddsPollerDeps, opts: OddsPollerOptions = {}): OddsPoller {
+  const poller = new OddsPollerLoop(deps, opts)
+  return {
+    start: () => poller.start(),
+    stop: async () => { await poller.stop() },
+    step: async () => await poller.step(),
+    status: () => poller.status()
+  }
+}
+
+class OddsPollerLoop {
+  private readonly now: () => number
+  private readonly pacing: { reserve: number, floorMs: number, ceilingMs: number }
+  private readonly tracked = new Map<number, Tracked>()
+  /** Fixtures to fetch whole, in the order they became due. */
+  private readonly due = new Set<number>()
+  private lastLatestAt = -Infinity
+  private disabledUntil = 0
+  private failures = 0
+  private lastError: string | null = null
+  private abort = new AbortController()
+  private loop: Promise<void> | undefined
+
+  constructor (private readonly deps: OddsPollerDeps, opts: OddsPollerOptions) {
+    this.now = deps.now ?? Date.now
+    this.pacing = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: LATEST_WINDOW_MS - 2000 }
+  }
+
+  start (): void {
+    if (this.loop !== undefined) return
+    this.abort = new AbortController()
+    this.loop = this.run()
+  }
+
+  async stop (): Promise<void> {
+    this.abort.abort()
+    await this.loop
+    this.loop = undefined
+    this.tracked.clear()
+    this.due.clear()
+    this.lastLatestAt = -Infinity
+  }
+
+  status (): OddsPollerStatus {
+    return { running: this.loop !== undefined, enabled: this.disabledUntil === 0, tracked: this.tracked.size, lastError: this.lastError }
+  }
+
+  private async run (): Promise<void> {
+    while (!this.abort.signal.aborted) {
+      const delay = await this.step()
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay)
+        this.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
+      })
+    }
+  }
+
+  async step (): Promise<number> {
+    if (this.now() < this.disabledUntil) return this.disabledUntil - this.now()
+    try {
+      const fixtures = await this.follow()
+      if (fixtures.size > 0 && await this.latest(fixtures)) await this.wholeAndStale(fixtures)
+      this.failures = 0
+      this.lastError = null
+    } catch (err) {
+      return this.failed(err)
+    }
+    if (this.disabledUntil !== 0) this.deps.log.info({ entity: ODDS_ENTITY }, 'in-play odds answered again: odds polling is on')
+    this.disabledUntil = 0
+    const bucket = await this.deps.ledger.get(ODDS_ENTITY).catch(() => undefined)
+    return nextPace(bucket, this.now(), this.pacing).delayMs
+  }
+
+  /** The pause after a failed step: a 403 turns odds off for a while (said once), anything else backs off. */
+  private failed (err: unknown): number {
+    if (err instanceof UpstreamError && err.status === 403) {
+      if (this.disabledUntil === 0) this.deps.log.warn({ entity: ODDS_ENTITY }, 'the upstream plan has no in-play odds: odds polling is off')
+      this.disabledUntil = this.now() + FORBIDDEN_RETRY_MS
+      this.lastError = err.code
+      return FORBIDDEN_RETRY_MS
+    }
+    this.failures++
+    this.lastError = err instanceof UpstreamError ? err.code : (err as Error).name
+    if (!this.abort.signal.aborted) this.deps.log.warn({ err, failures: this.failures }, 'odds poll failed')
+    return Math.max(this.pacing.floorMs, backoffDelay(this.failures, { baseMs: this.pacing.floorMs, capMs: 30_000 }))
+  }
+
+  /** Reserves one InplayOdd call, leaving the passthrough its share; false when the budget says no. */
+  private async reserve (): Promise<boolean> {
+    const bucket = await this.deps.ledger.get(ODDS_ENTITY)
+    return await this.deps.ledger.reserve(ODDS_ENTITY, 1, pollerFloor(bucket, this.pacing.reserve))
+  }
+
+  private async fetchRows (path: string): Promise<OddRow[] | undefined> {
+    if (!await this.reserve()) return undefined
+    const res = await this.deps.upstream.get(path, INCLUDE, { signal: this.abort.signal })
+    return parseOdds(res.envelope)
+  }
+
+  /** The fixtures the poller follows: in the live set and in play or just ended (their markets settle then). */
+  private async follow (): Promise<Map<number, LiveFixture>> {
+    const live = await this.deps.store.liveFixtures()
+    const followed = new Map(live.filter((f) => FOLLOWED.has(f.state.phase)).map((f) => [f.id, f]))
+    for (const id of this.tracked.keys()) {
+      if (!followed.has(id)) { this.tracked.delete(id); this.due.delete(id) }
+    }
+    const unknown = [...followed.keys()].filter((id) => !this.tracked.has(id))
+    // Images already stored (by this instance before, or another leader) are the base of the next diff.
+    const stored = new Map((await this.deps.store.getOdds(unknown)).map((o) => [o.fixture_id, o]))
+    for (const id of unknown) {
+      this.tracked.set(id, { image: stored.get(id), confirmedAt: this.now() })
+      if (stored.get(id) === undefined) this.due.add(id)
+    }
+    return followed
+  }
+
+  /** Writes a fixture's next image, with the odds changes from the one held; nothing when nothing changed. */
+  private async write (fixture: LiveFixture, markets: FixtureOdds['markets'], stale: boolean): Promise<void> {
+    const t = this.tracked.get(fixture.id)
+    if (t === undefined) return
+    const at = new Date(this.now()).toISOString()
+    const expectedVersion = t.image?.version ?? 0
+    const next: FixtureOdds = {
+      fixture_id: fixture.id, league_id: fixture.league_id, home_id: fixture.home.id, away_id: fixture.away.id, markets, stale, updated_at: at, version: expectedVersion + 1
+    }
+    const changes = diffOdds(t.image, next, new Date(t.confirmedAt).toISOString())
+    if (changes.length === 0) return
+    const fence = this.deps.fence === undefined ? {} : { fence: this.deps.fence }
+    const result = await this.deps.store.applyOdds({ odds: next, changes, expectedVersion, at, ...fence })
+    if (result.ok) {
+      t.image = result.record.odds
+    } else if (!('fenced' in result)) {
+      // Written by someone else meanwhile: read it again, and fetch the fixture whole at the next step.
+      t.image = (await this.deps.store.getOdds([fixture.id]))[0]
+      this.due.add(fixture.id)
+    }
+  }
+
+  /** `latest`'s rows merged into the images held; fixtures without one are fetched whole instead. */
+  private async latest (fixtures: Map<number, LiveFixture>): Promise<boolean> {
+    const rows = await this.fetchRows('/football/odds/inplay/latest')
+    if (rows === undefined) return false
+    // A gap longer than the window: `latest` missed changes, so every fixture is fetched whole.
+    if (this.now() - this.lastLatestAt > LATEST_WINDOW_MS - 1000) for (const id of fixtures.keys()) this.due.add(id)
+    this.lastLatestAt = this.now()
+    const byFixture = new Map<number, OddRow[]>()
+    for (const row of rows) byFixture.set(row.fixture_id, [...byFixture.get(row.fixture_id) ?? [], row])
+    for (const [id, fixtureRows] of byFixture) {
+      const fixture = fixtures.get(id)
+      const t = this.tracked.get(id)
+      if (fixture === undefined || t === undefined) continue
+      t.confirmedAt = this.now()
+      if (t.image === undefined) this.due.add(id)
+      else await this.write(fixture, mergeMarkets(t.image.markets, fixtureRows), false)
+    }
+    return true
+  }
+
+  /** A few due fixtures fetched whole, and the odds of fixtures unconfirmed for too long marked stale. */
+  private async wholeAndStale (fixtures: Map<number, LiveFixture>): Promise<void> {
+    for (const [id, t] of this.tracked) {
+      if (fixtures.get(id)?.state.phase !== 'finished' && this.now() - t.confirmedAt > CONFIRM_AFTER_MS) this.due.add(id)
+    }
+    for (const id of [...this.due].slice(0, FETCHES_PER_STEP)) {
+      const fixture = fixtures.get(id)
+      const t = this.tracked.get(id)
+      this.due.delete(id)
+      if (fixture === undefined || t === undefined) continue
+      const rows = await this.fetchRows(`/football/odds/inplay/fixtures/${id}`)
+      if (rows === undefined) { this.due.add(id); break }
+      if (rows.length > 0) t.confirmedAt = this.now()
+      if (rows.length > 0) await this.write(fixture, marketsOf(rows, t.image?.markets), false)
+    }
+    for (const [id, t] of this.tracked) {
+      const fixture = fixtures.get(id)
+      if (fixture === undefined || t.image === undefined) continue
+      const stale = fixture.state.phase !== 'finished' && this.now() - t.confirmedAt > STALE_AFTER_MS
+      if (t.image.stale !== stale) await this.write(fixture, t.image.markets, stale)
+    }
+  }
+}
+
+/** Phases whose odds the poller follows: in play, at a break, and just ended (markets settle at full time). */
+const FOLLOWED: ReadonlySet<string> = new Set(['live', 'break', 'finished'])

@@ -1,0 +1,49 @@
+--[[
+  Applies one change set of a fixture's odds atomically: version check of the odds image, the image, log
+  append, notification. The same log as apply-10.lua (same meta hash, same stream, same channel), so odds
+  records and fixture records share one order and one cursor space; the odds image has a version of its own.
+
+  Input:
+    KEYS[1] meta hash            fields: epoch, offset
+    KEYS[2] log stream           entry id `<offset>-0`, fields f (fixture id), l (league id), r (record JSON)
+    KEYS[3] odds versions hash   fixture id -> version of its odds image
+    KEYS[4] odds hash            fixture id -> FixtureOdds JSON
+    KEYS[5] lease key            of the writer's leadership, with ARGV[9]
+
+    ARGV[1] fixture id
+    ARGV[2] league id
+    ARGV[3] expected odds version (0 = none stored yet)
+    ARGV[4] odds JSON, its version already set to expected + 1
+    ARGV[5] record head: the record JSON between `{"cursor":"<cursor>",` and the odds JSON
+            (record JSON = '{"cursor":"<cursor>",' .. ARGV[5] .. ARGV[4] .. '}', as record.ts builds it)
+    ARGV[6] epoch to create when the log has none
+    ARGV[7] maximum log length (exact MAXLEN)
+    ARGV[8] channel to PUBLISH the new cursor on
+    ARGV[9] holder id the lease KEYS[5] must hold for the write to be made; '' for no such check
+
+  Output:
+    {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
+    {0, current version}      rejected, nothing written
+    {2}                       fenced: the lease is not the writer's (any more), nothing written
+]]
+if ARGV[9] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[9] then
+  return {2}
+end
+local id = ARGV[1]
+local current = tonumber(redis.call('HGET', KEYS[3], id) or '0')
+if current ~= tonumber(ARGV[3]) then
+  return {0, current}
+end
+redis.call('HSET', KEYS[3], id, current + 1)
+redis.call('HSET', KEYS[4], id, ARGV[4])
+
+if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[6]) == 1 then
+  redis.call('DEL', KEYS[2])
+end
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
+local cursor = epoch .. ':' .. offset
+redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], offset .. '-0',
+  'f', id, 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[5] .. ARGV[4] .. '}')
+redis.call('PUBLISH', ARGV[8], cursor)
+return {1, epoch, tonumber(offset)}
