@@ -7,9 +7,9 @@
  * stdout carries only the changes (one readable line each, or one JSON change frame per line with
  * `json`); connection news goes to stderr.
  */
-import { TouchlineClient, type ChangeKind, type ClientStatus, type TouchlineClientOptions } from '@touchline/client'
+import { TouchlineClient, type ClientStatus, type SubscribedKind, type TouchlineClientOptions } from '@touchline/client'
 import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
-import { cannotReachLine, clean, describe, fixtureLine } from './format.ts'
+import { cannotReachLine, clean, describe, fixtureLine, oddsLines } from './format.ts'
 
 export interface TailOptions {
   /** Gateway base URL, e.g. http://127.0.0.1:8080 */
@@ -19,7 +19,7 @@ export interface TailOptions {
   fixtures: number[]
   teams?: number[]
   /** Only these kinds of change. */
-  kinds?: ChangeKind[]
+  kinds?: SubscribedKind[]
   /** Resume point for the first subscribe; without it, the first subscribe prints a snapshot. */
   since?: string
   json: boolean
@@ -62,6 +62,10 @@ export async function runTail (opts: TailOptions): Promise<number> {
     const record = frame as unknown as ChangeRecord
     if (opts.json) opts.out(JSON.stringify({ type: 'change', ...record }))
     else for (const line of describe(record, { color: opts.color })) opts.out(line)
+  })
+  client.on('odds', ({ odds, changes, cursor, at }) => {
+    if (opts.json) opts.out(JSON.stringify({ type: 'odds', cursor, fixture_id: odds.fixture_id, league_id: odds.league_id, at, changes, odds }))
+    else for (const line of oddsLines(changes, odds, client.fixtures.get(odds.fixture_id), { color: opts.color })) opts.out(line)
   })
   client.on('error', (e) => { opts.err(`touchline tail: ${clean(e.code)}: ${clean(e.message)}`) })
 

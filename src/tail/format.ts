@@ -10,7 +10,7 @@
  */
 import { STATE_BY_ID } from '../contract/states.ts'
 import { runningMinute } from '@touchline/client'
-import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
+import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire/model.ts'
 
 export interface FormatOptions {
   /** ANSI colours (goals green, VAR yellow, red cards red). */
@@ -139,6 +139,34 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { 
         break
       default:
         break // clock, period_changed, fixture_updated, event_updated: bookkeeping
+    }
+  }
+  return lines
+}
+
+const ARROWS = { up: '\u2191', down: '\u2193' }
+
+/**
+ * The readable lines of odds changes: one per price move (`odds_changed`) and per market suspended, reopened or
+ * settled, e.g. `67' Celtic 2-1 Rangers  odds bet365 Fulltime Result 1: 1.50 ↓ (was 1.62)`.
+ */
+export function oddsLines (changes: readonly OddsChange[], odds: FixtureOdds, fixture: LiveFixture | undefined, opts: FormatOptions = {}): string[] {
+  const head = fixture === undefined ? `fixture ${odds.fixture_id}` : `${clockLabel(fixture)} ${scoreLine(fixture)}`
+  const market = (c: { bookmaker_id: number, market_id: number }): string => {
+    const m = odds.markets.find((x) => x.bookmaker_id === c.bookmaker_id && x.market_id === c.market_id)
+    return `${clean(m?.bookmaker ?? `bookmaker ${c.bookmaker_id}`)} ${clean(m?.market ?? `market ${c.market_id}`)}`
+  }
+  const selection = (s: SelectionKey): string => clean([s.label, s.total, s.handicap].filter((p) => p !== null).join(' '))
+  const lines: string[] = []
+  for (const c of changes) {
+    if (c.kind === 'odds_changed') {
+      const move = c.direction === null ? '' : ` ${ARROWS[c.direction]}`
+      const was = c.previous === null ? '' : ` (was ${clean(c.previous.price)})`
+      lines.push(paint(`${head}  odds ${market(c)} ${selection(c.selection)}: ${clean(c.price)}${move}${was}`, c.direction === 'up' ? 'green' : c.direction === 'down' ? 'red' : undefined, opts))
+    } else if (c.kind === 'market_suspended' || c.kind === 'market_reopened') {
+      lines.push(paint(`${head}  odds ${market(c)} ${c.kind === 'market_suspended' ? 'suspended' : 'reopened'}`, 'yellow', opts))
+    } else if (c.kind === 'market_settled') {
+      lines.push(paint(`${head}  odds ${market(c)} settled: ${c.winning.length === 0 ? 'no winner yet' : c.winning.map(selection).join(', ')}`, 'bold', opts))
     }
   }
   return lines

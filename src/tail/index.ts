@@ -4,8 +4,7 @@
  * gateway, not part of one, so the gateway's TOUCHLINE_* variables do not apply to it.
  */
 import { parseArgs } from 'node:util'
-import { CHANGE_KINDS } from '../wire/model.ts'
-import type { ChangeKind } from '../wire/model.ts'
+import { CHANGE_KINDS, ODDS_KINDS, type SubscribedKind } from '../wire/model.ts'
 import { runTail } from './client.ts'
 
 const badValue = (message: string): TypeError => Object.assign(new TypeError(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })
@@ -18,14 +17,14 @@ function ids (values: string[] | undefined, flag: string): number[] {
   return out
 }
 
-/** `--kinds score_changed,state_changed` (or the flag repeated): undefined when not given. */
-function kindsOf (values: string[] | undefined): ChangeKind[] | undefined {
+/** `--kinds score_changed,odds_changed` (or the flag repeated): undefined when not given. An odds kind takes odds. */
+function kindsOf (values: string[] | undefined): SubscribedKind[] | undefined {
   if (values === undefined) return undefined
   const out = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
-  const known = new Set<string>(CHANGE_KINDS)
-  const bad = out.find((k) => !known.has(k))
-  if (bad !== undefined || out.length === 0) throw badValue(`--kinds expects change kinds among ${CHANGE_KINDS.join(', ')}${bad === undefined ? '' : `, got "${bad}"`}`)
-  return [...new Set(out)] as ChangeKind[]
+  const kinds: readonly string[] = [...CHANGE_KINDS, ...ODDS_KINDS]
+  const bad = out.find((k) => !kinds.includes(k))
+  if (bad !== undefined || out.length === 0) throw badValue(`--kinds expects change kinds among ${kinds.join(', ')}${bad === undefined ? '' : `, got "${bad}"`}`)
+  return [...new Set(out)] as SubscribedKind[]
 }
 
 /** Runs the command; resolves with the exit code (0 after Ctrl-C, 1 when the gateway refuses for good). */

@@ -488,7 +488,7 @@ export class TouchlineClient {
       else if (next !== 'stale') {
         this.cursor = frame.cursor
         this.#takeOdds(next, frame.cursor)
-        this.#emit('odds', { odds: next, changes: frame.changes, replayed })
+        this.#emit('odds', { odds: next, changes: frame.changes, cursor: frame.cursor, at: frame.at, replayed })
       }
     }
     if (replayed && this.#replayLeft === 0) this.#replayDone()

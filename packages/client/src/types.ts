@@ -74,7 +74,15 @@ export interface SnapshotEvent { partial: boolean, fixtures: LiveFixture[], /** 
 export interface ErrorEvent { code: string, message: string, ref?: string | number }
 
 /** An odds frame applied: the fixture's odds image after it, and its changes (a price, a suspension...). */
-export interface OddsEvent { odds: FixtureOdds, changes: OddsChange[], /** Sent again from history after a reconnection. */ replayed: boolean }
+export interface OddsEvent {
+  odds: FixtureOdds
+  changes: OddsChange[]
+  /** The frame's resume point and when the gateway saw the change. */
+  cursor: string
+  at: string
+  /** Sent again from history after a reconnection. */
+  replayed: boolean
+}
 
 export interface ClientEvents {
   change: ChangeEvent
