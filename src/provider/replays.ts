@@ -133,6 +133,7 @@ export function withPlayback (live: ProviderLive, playback: Playback | undefined
     kickoff: (f) => playback.has(f.id) ? playback.kickoff(f.id) : live.kickoff(f),
     view: (f, nowMs) => playback.view(f.id, nowMs) ?? live.view(f, nowMs),
     stateAt: (f, nowMs) => playback.view(f.id, nowMs)?.state_id ?? live.stateAt(f, nowMs),
+    oddsLine: (f) => playback.has(f.id) ? undefined : live.oddsLine(f),
     livescores: (nowMs) => [...others(live.livescores(nowMs)), ...playback.livescores(nowMs)],
     inplay: (nowMs) => [...others(live.inplay(nowMs)), ...playback.inplay(nowMs)],
     latest: (nowMs) => [...others(live.latest(nowMs)), ...playback.latest(nowMs, tracks)],
