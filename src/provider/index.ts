@@ -76,7 +76,7 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
   const plan = planReplays(opts.replay ?? [], startMs, speed)
   const dataset = withReplays(generateDataset({ seed, anchor: startOfTodayUtc(startMs) }), plan)
   const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
-  const live = withPlayback(sim, plan.playback, opts.latestTracks ?? 'all')
+  const live = withPlayback(sim, plan, opts.latestTracks ?? 'all')
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({
