@@ -41,6 +41,8 @@ export interface ProviderAppOptions {
   cursorSecret?: string
 }
 
+/** Endpoints whose empty answer is the "No result(s)" message without `data`. */
+const EMPTY_AS_MESSAGE: ReadonlySet<string> = new Set(['livescores.latest', 'odds.inplay.latest', 'odds.preMatch.latest'])
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
@@ -130,8 +132,9 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
     envelope.data = renderAll(endpoint.kind, rows, render)
     if (pagination !== undefined) envelope.pagination = pagination
   }
-  // The real API answers an empty livescores/latest with 200, a message and no `data` (docs/upstream.md, "Livescores").
-  if (endpoint.id === 'livescores.latest' && Array.isArray(envelope.data) && envelope.data.length === 0) {
+  // The real API answers an empty livescores/latest with 200, a message and no `data` (docs/upstream.md, "Livescores"),
+  // and so, touchline assumes, the odds feeds' latest paths (docs/upstream.md, "Odds").
+  if (EMPTY_AS_MESSAGE.has(endpoint.id) && Array.isArray(envelope.data) && envelope.data.length === 0) {
     delete envelope.data
     envelope.message = NO_RESULTS
   }

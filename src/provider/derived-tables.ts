@@ -8,29 +8,27 @@ import type { Kind } from '../contract/resources.ts'
 import type { Dataset } from './dataset/types.ts'
 import type { Rec } from './records.ts'
 import { hashInt } from './rng.ts'
+import { BOOKMAKERS as PRICED_BOOKMAKERS, Market, MARKET_NAMES } from './odds/markets.ts'
 
 export interface DerivedTables {
   byKind: Partial<Record<Kind, readonly Rec[]>>
   byId: Partial<Record<Kind, ReadonlyMap<number, Rec>>>
 }
 
-/** The one market the provider prices (Fulltime Result). */
-export const ODDS_MARKET = 1
-
 const SPORT: Rec = { id: 1, name: 'Football' }
 
-/** Markets of the odds reference data (ids and names of the real API's common markets). */
+/** Markets of the odds reference data: the ones the provider prices (odds/markets.ts), with the real API's ids and names. */
 const MARKETS: readonly Rec[] = [
-  { id: ODDS_MARKET, legacy_id: 1, name: 'Fulltime Result', developer_name: 'FULLTIME_RESULT', has_winning_calculations: true },
-  { id: 2, legacy_id: 63, name: 'Double Chance', developer_name: 'DOUBLE_CHANCE', has_winning_calculations: true },
-  { id: 14, legacy_id: 976105, name: 'Both Teams To Score', developer_name: 'BOTH_TEAMS_TO_SCORE', has_winning_calculations: true },
-  { id: 80, legacy_id: 12, name: 'Goals Over/Under', developer_name: 'GOALS_OVER_UNDER', has_winning_calculations: true }
-]
+  { id: Market.FULLTIME_RESULT, legacy_id: 1, developer_name: 'FULLTIME_RESULT' },
+  { id: Market.DOUBLE_CHANCE, legacy_id: 63, developer_name: 'DOUBLE_CHANCE' },
+  { id: Market.BOTH_TEAMS_TO_SCORE, legacy_id: 976105, developer_name: 'BOTH_TEAMS_TO_SCORE' },
+  { id: Market.NEXT_GOAL, legacy_id: null, developer_name: 'NEXT_GOAL' },
+  { id: Market.OVER_UNDER, legacy_id: 12, developer_name: 'GOALS_OVER_UNDER' }
+].map((m) => ({ id: m.id, legacy_id: m.legacy_id, name: MARKET_NAMES[m.id], developer_name: m.developer_name, has_winning_calculations: true }))
 
-/** Bookmakers; the provider's odds (World.odds) all come from bookmaker 2. */
+/** Bookmakers: the two whose odds the provider serves (odds/markets.ts), and one listed without odds. */
 const BOOKMAKERS: readonly Rec[] = [
-  { id: 2, legacy_id: 2, name: 'bet365' },
-  { id: 9, legacy_id: 9, name: 'Betfair' },
+  ...PRICED_BOOKMAKERS.map((b) => ({ id: b.id, legacy_id: b.id, name: b.name })),
   { id: 23, legacy_id: 23, name: 'Unibet' }
 ].map((b) => ({ ...b, logo: `https://cdn.touchline.invalid/bookmakers/${b.id}.png` }))
 

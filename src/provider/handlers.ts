@@ -9,6 +9,7 @@ import { billingFormat } from './envelope.ts'
 import type { Rec } from './records.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { SURFACE_HANDLERS } from './surface-handlers.ts'
+import { ODDS_HANDLERS } from './odds-handlers.ts'
 
 export type { HandlerContext, HandlerResult } from './handler-kit.ts'
 
@@ -49,6 +50,7 @@ function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
 
 const HANDLERS: Record<string, Handler> = {
   ...SURFACE_HANDLERS,
+  ...ODDS_HANDLERS,
   'timezones.list': () => many(TIMEZONES),
   'filters.entity': (ctx) => many(ctx.world.filterListing()),
   'my.filters': (ctx) => many(ctx.world.filterListing()),

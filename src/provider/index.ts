@@ -8,11 +8,14 @@
  * - dataset/: the generated reference data (generate.ts builds it); sim/: the match simulator (engine.ts) and
  *   the replay of recordings. Neither imports the other.
  * - plans.ts, errors.ts, auth.ts, access.ts, envelope.ts, paging.ts, faults.ts: the HTTP rules.
+ * - odds/: the odds of a match (pricing, suspensions, settlement) from its script, its played-back views or
+ *   the odds a recording carried; it reads sim/ and nothing above it.
  * - derived-tables.ts, world.ts: the data at an instant, the facade every handler reads (World).
  * - live.ts wires the simulator to the dataset as the World's LiveSource; replays.ts adds recordings.
  * - derived.ts, fixture-filters.ts, includes.ts, render.ts: records derived per fixture, filters, include
  *   resolvers and rendering, all reading the World.
- * - handler-kit.ts, surface-handlers.ts, handlers.ts: one handler per endpoint; app.ts: the route; index.ts.
+ * - handler-kit.ts, surface-handlers.ts, odds-handlers.ts, handlers.ts: one handler per endpoint; app.ts: the
+ *   route; index.ts.
  */
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
@@ -76,7 +79,7 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
   const plan = planReplays(opts.replay ?? [], startMs, speed)
   const dataset = withReplays(generateDataset({ seed, anchor: startOfTodayUtc(startMs) }), plan)
   const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
-  const live = withPlayback(sim, plan.playback, opts.latestTracks ?? 'all')
+  const live = withPlayback(sim, plan, opts.latestTracks ?? 'all')
   const world = new World(dataset, live)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({

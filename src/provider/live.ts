@@ -5,7 +5,8 @@
  */
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import { createSimulator, type Simulator } from './sim/engine.ts'
-import type { FixtureLive, SimFixtureInput, SimTeam } from './sim/model.ts'
+import type { FixtureLive, MatchScript, SimFixtureInput, SimTeam } from './sim/model.ts'
+import { lineOfScript, type MatchLine } from './odds/line.ts'
 import type { Replay } from './sim/replay.ts'
 import { planSchedule } from './sim/schedule.ts'
 import { clockAt } from './sim/clock.ts'
@@ -80,8 +81,25 @@ export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): Provide
     stateAt: (f, nowMs) => sim.fixture(f.id) === undefined ? f.state_id : sim.stateAt(f.id, nowMs),
     livescores: (nowMs) => sim.livescores(nowMs),
     inplay: (nowMs) => sim.inplay(nowMs),
-    latest: opts.latestTracks === 'base' ? (nowMs) => sim.latestBase(nowMs) : (nowMs) => sim.latest(nowMs)
+    latest: opts.latestTracks === 'base' ? (nowMs) => sim.latestBase(nowMs) : (nowMs) => sim.latest(nowMs),
+    speed: opts.speed,
+    oddsLine: (f) => {
+      const script = sim.script(f.id)
+      const kickoff = kickoffs.get(f.id)
+      return script === undefined || kickoff === undefined ? undefined : { line: cachedLine(script), kickoff, speed: opts.speed }
+    }
   }
+}
+
+/** One line per script: the simulator keeps its scripts in a bounded cache, the lines follow them. */
+const lines = new WeakMap<MatchScript, MatchLine>()
+function cachedLine (script: MatchScript): MatchLine {
+  let line = lines.get(script)
+  if (line === undefined) {
+    line = lineOfScript(script)
+    lines.set(script, line)
+  }
+  return line
 }
 
 /** A fixture the simulator cannot play (a team missing): shown as scheduled, with no live data. */

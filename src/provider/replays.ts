@@ -10,7 +10,10 @@ import type { Dataset, DatasetFixture, Team } from './dataset/types.ts'
 import { indexDataset } from './dataset/indexes.ts'
 import type { ProviderLive } from './live.ts'
 import { scriptFromRecording, type Replay } from './sim/replay.ts'
-import { replayInput, type FixtureRecord, type Observation } from './sim/replay-input.ts'
+import { replayInput, type FixtureRecord, type Observation, type OddsObservation } from './sim/replay-input.ts'
+import type { MatchLine } from './odds/line.ts'
+import { lineOfPlayback } from './odds/playback-line.ts'
+import { createRecordedOdds } from './odds/recorded.ts'
 import { BASE_FIELDS, formatStartingAt } from './sim/replay-parse.ts'
 import { createPlayback, type Playback } from './sim/replay-playback.ts'
 
@@ -30,6 +33,8 @@ export interface ReplayPlan {
   playback?: Playback
   /** Teams of the replayed fixtures (their `participants`). */
   teams: Team[]
+  /** In-play odds the recordings carried (odds/recorded.ts). */
+  odds: OddsObservation[]
 }
 
 const errorIn = (file: string, err: unknown): Error => new Error(`cannot replay ${file}: ${(err as Error).message}`, { cause: err })
@@ -46,12 +51,14 @@ export function planReplays (files: readonly ReplayFile[], startMs: number, spee
   const toScript = new Map<unknown, { file: string, fixture: unknown }>()
   const observations: Observation[] = []
   const feedLists: number[] = []
+  const odds: OddsObservation[] = []
   for (const f of files) {
     try {
       const input = replayInput(f.json)
       // Appended one by one: a day's recording is too long to spread into arguments.
       for (const o of input.observations) observations.push(o)
       for (const at of input.feedLists) feedLists.push(at)
+      for (const o of input.odds) odds.push(o)
       input.fixtures.forEach((fixture, i) => toScript.set(fixtureId(fixture) ?? `${f.file}#${i}`, { file: f.file, fixture }))
     } catch (err) {
       throw errorIn(f.file, err)
@@ -65,7 +72,7 @@ export function planReplays (files: readonly ReplayFile[], startMs: number, spee
       throw errorIn(`${file}${fixtureId(fixture) === undefined ? '' : ` (fixture ${String(fixtureId(fixture))})`}`, err)
     }
   })
-  const plan: ReplayPlan = { scripted, teams: [...toScript.values()].flatMap((s) => teamsOf(s.fixture)) }
+  const plan: ReplayPlan = { scripted, teams: [...toScript.values()].flatMap((s) => teamsOf(s.fixture)), odds }
   if (observations.length > 0) {
     const playback = createPlayback(observations, { startMs: startMs + REPLAY_GAP_S * 1000, speed, feedLists })
     plan.playback = playback
@@ -123,13 +130,48 @@ export function withReplays (ds: Dataset, plan: ReplayPlan): Dataset {
   return { ...records, ...indexDataset(records) }
 }
 
+/** A played-back fixture's teams, from the `participants` of its last observation. */
+function sidesOf (record: FixtureRecord | undefined): Record<'home' | 'away', { id: number, name: string }> {
+  const participants = Array.isArray(record?.participants) ? record.participants as Array<{ id?: unknown, name?: unknown, meta?: { location?: unknown } }> : []
+  const side = (location: string): { id: number, name: string } => {
+    const p = participants.find((x) => x.meta?.location === location)
+    return { id: typeof p?.id === 'number' ? p.id : 0, name: typeof p?.name === 'string' ? p.name : location }
+  }
+  return { home: side('home'), away: side('away') }
+}
+
+/**
+ * The odds of played-back fixtures: those the recording carried, else priced from the recorded views
+ * (odds/playback-line.ts), one line per fixture, built on first use.
+ */
+function playbackOdds (playback: Playback, recorded: readonly OddsObservation[], speed: number): Pick<ProviderLive, 'oddsLine' | 'recordedOdds'> {
+  const carried = createRecordedOdds(recorded, playback.realMs)
+  const lines = new Map<number, MatchLine>()
+  const lineOf = (id: number): MatchLine => {
+    let line = lines.get(id)
+    if (line === undefined) {
+      line = lineOfPlayback({ fixtureId: id, frames: playback.frames(id), kickoff: playback.kickoff(id), speed, ...sidesOf(playback.last(id)) })
+      lines.set(id, line)
+    }
+    return line
+  }
+  return {
+    oddsLine: (f) => playback.has(f.id) ? { line: lineOf(f.id), kickoff: playback.kickoff(f.id), speed } : undefined,
+    recordedOdds: (f, nowMs) => carried.has(f.id) ? carried.at(f.id, nowMs) : undefined
+  }
+}
+
 /** The live source with the played-back fixtures answered from the recording, and their change times. */
-export function withPlayback (live: ProviderLive, playback: Playback | undefined, tracks: 'all' | 'base'): ProviderLive & { changedAt: (fixtureId: number, nowMs: number) => number } {
+export function withPlayback (live: ProviderLive, plan: Pick<ReplayPlan, 'playback' | 'odds'>, tracks: 'all' | 'base'): ProviderLive & { changedAt: (fixtureId: number, nowMs: number) => number } {
+  const { playback } = plan
   const changedAt = (id: number, nowMs: number): number => live.sim.lastChangedAt(id, nowMs)
   if (playback === undefined) return { ...live, changedAt }
   const others = (ids: readonly number[]): number[] => ids.filter((id) => !playback.has(id))
+  const odds = playbackOdds(playback, plan.odds, live.speed)
   return {
     ...live,
+    oddsLine: (f) => playback.has(f.id) ? odds.oddsLine(f) : live.oddsLine(f),
+    recordedOdds: (f, nowMs) => playback.has(f.id) ? odds.recordedOdds?.(f, nowMs) : undefined,
     kickoff: (f) => playback.has(f.id) ? playback.kickoff(f.id) : live.kickoff(f),
     view: (f, nowMs) => playback.view(f.id, nowMs) ?? live.view(f, nowMs),
     stateAt: (f, nowMs) => playback.view(f.id, nowMs)?.state_id ?? live.stateAt(f, nowMs),

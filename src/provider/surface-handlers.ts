@@ -5,11 +5,10 @@
  * an empty list with the right envelope.
  */
 import { badRequestBody } from '../contract/query.ts'
-import { LIVE_STATE_IDS, State } from '../contract/states.ts'
+import { State } from '../contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
-import { filterOdds } from './fixture-filters.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
-import { ODDS_MARKET } from './derived-tables.ts'
+import { PRICED_MARKETS } from './odds/markets.ts'
 import type { Rec } from './records.ts'
 
 const NONE: Handler = () => many([])
@@ -36,10 +35,10 @@ function fixturesOfStation (ctx: HandlerContext, upcoming: boolean): HandlerResu
   return gated(ctx, () => byKickoff(ctx, ctx.world.all('fixture').filter((f) => showsOn(f, num(ctx, 'tvStationId')) && (ctx.world.kickoff(f) >= nowS) === upcoming)))
 }
 
-/** Fixtures not yet started that have odds in a market: every one for the market the provider prices. */
+/** Fixtures not yet started that have odds in a market: every one for the markets the provider prices. */
 function upcomingWithMarket (ctx: HandlerContext): HandlerResult {
   const nowS = ctx.now / 1000
-  return gated(ctx, () => num(ctx, 'marketId') !== ODDS_MARKET
+  return gated(ctx, () => !(PRICED_MARKETS as readonly number[]).includes(num(ctx, 'marketId'))
     ? []
     : byKickoff(ctx, ctx.world.all('fixture').filter((f) => ctx.world.kickoff(f) >= nowS && ctx.world.stateOf(f, ctx.now) === State.NS)))
 }
@@ -88,19 +87,6 @@ function transfersBetween (ctx: HandlerContext): HandlerResult {
   return listOf(ctx, ctx.world.all('transfer').filter((t) => String(t.date) >= start && String(t.date) <= end))
 }
 
-/**
- * `/odds/{feed}/fixtures/{id}[/bookmakers/{id}|/markets/{id}]`: the fixture's odds, narrowed by the path and
- * the `markets:`/`bookmakers:` filters; in-play odds only while the fixture is in play.
- */
-function fixtureOdds (inplay: boolean): Handler {
-  return (ctx) => fixtureScoped(ctx, (f) => {
-    const rows = inplay && !LIVE_STATE_IDS.has(ctx.world.stateOf(f, ctx.now)) ? [] : ctx.world.odds(f)
-    const { bookmakerId, marketId } = ctx.params
-    return filterOdds(rows, ctx.query.filters).filter((o) =>
-      (bookmakerId === undefined || o.bookmaker_id === Number(bookmakerId)) && (marketId === undefined || o.market_id === Number(marketId)))
-  })
-}
-
 export const SURFACE_HANDLERS: Readonly<Record<string, Handler>> = {
   'leagues.teams': (ctx) => leaguesOfTeam(ctx, false),
   'leagues.teamsCurrent': (ctx) => leaguesOfTeam(ctx, true),
@@ -132,16 +118,10 @@ export const SURFACE_HANDLERS: Readonly<Record<string, Handler>> = {
   'commentaries.list': (ctx) => listOf(ctx, ctx.world.inplay(ctx.now).flatMap((f) => commentaries(ctx.world, f, ctx.now))),
   'commentaries.fixtures': (ctx) => fixtureScoped(ctx, (f) => commentaries(ctx.world, f, ctx.now)),
   'bookmakers.fixtures': (ctx) => fixtureScoped(ctx, (f) => {
-    const ids = new Set(ctx.world.odds(f).map((o) => Number(o.bookmaker_id)))
+    const ids = new Set(ctx.world.preMatchOdds(f, ctx.now).map((o) => Number(o.row.bookmaker_id)))
     return ctx.world.all('bookmaker').filter((b) => ids.has(b.id))
   }),
   'predictions.probabilities': (ctx) => listOf(ctx, ctx.world.livescores(ctx.now).flatMap((f) => ctx.world.predictions(f))),
-  'odds.fixtures': fixtureOdds(false),
-  'odds.preMatch.fixturesBookmakers': fixtureOdds(false),
-  'odds.preMatch.fixturesMarkets': fixtureOdds(false),
-  'odds.inplay.fixtures': fixtureOdds(true),
-  'odds.inplay.fixturesBookmakers': fixtureOdds(true),
-  'odds.inplay.fixturesMarkets': fixtureOdds(true),
   // The provider has no premium odds feed: the fixture must exist, the list is empty.
   'odds.premium.fixtures': (ctx) => fixtureScoped(ctx, () => []),
   'odds.premium.fixturesBookmakers': (ctx) => fixtureScoped(ctx, () => []),

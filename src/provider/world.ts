@@ -11,8 +11,10 @@ import type { FixtureEvent } from '../contract/football.ts'
 import type { Plan } from './plans.ts'
 import { ENDPOINTS } from '../contract/endpoints.ts'
 import { STATES } from '../contract/states.ts'
-import { derivedTables, ODDS_MARKET, type DerivedTables } from './derived-tables.ts'
+import { derivedTables, type DerivedTables } from './derived-tables.ts'
 import type { Rec } from './records.ts'
+import { inplayOdds, preMatchOdds, type OddsLine, type PlacedLine, type TimedOdd } from './odds/book.ts'
+import { ratesOf } from './odds/pricing.ts'
 
 /** What the simulator offers the provider (src/provider/sim). */
 export interface LiveSource {
@@ -28,6 +30,12 @@ export interface LiveSource {
   inplay: (nowMs: number) => number[]
   /** Fixture ids whose data changed in the last 10 seconds. */
   latest: (nowMs: number) => number[]
+  /** Match seconds per real second. */
+  speed: number
+  /** The fixture's match as the odds see it, on the real clock (odds/line.ts), or undefined when it is not simulated. */
+  oddsLine: (fixture: DatasetFixture) => OddsLine | undefined
+  /** In-play odds a replayed recording carried for the fixture at `nowMs` (odds/recorded.ts), if it carried any. */
+  recordedOdds?: (fixture: DatasetFixture, nowMs: number) => TimedOdd[] | undefined
 }
 
 const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
@@ -245,15 +253,27 @@ export class World {
     return [{ id: fixture.id * 10 + 1, fixture_id: fixture.id, type_id: 237, predictions: { home: h, draw: d, away: 100 - h - d } }]
   }
 
-  /** Pre-match odds of a fixture: the Fulltime Result market (ODDS_MARKET) of one bookmaker. */
-  odds (fixture: Rec): Rec[] {
-    const base = 1.5 + (fixture.id % 20) / 10
-    const row = { fixture_id: fixture.id, market_id: ODDS_MARKET, bookmaker_id: 2 }
-    return [
-      { id: fixture.id * 10 + 1, ...row, label: 'Home', value: base.toFixed(2), name: 'Home' },
-      { id: fixture.id * 10 + 2, ...row, label: 'Draw', value: '3.40', name: 'Draw' },
-      { id: fixture.id * 10 + 3, ...row, label: 'Away', value: (6 - base).toFixed(2), name: 'Away' }
-    ]
+  #placed (fixture: Rec): PlacedLine | undefined {
+    const placed = this.live.oddsLine(fixture as unknown as DatasetFixture)
+    return placed === undefined ? undefined : { ...placed, seed: this.ds.seed, rates: ratesOf(this.ds.seed, placed.line.home.id, placed.line.away.id) }
+  }
+
+  /**
+   * In-play odds of a fixture at `now` (docs/provider.md, "Odds"): from kick-off while it is in the livescores
+   * feed, recorded ones for a replayed recording that carried them, else priced from its match.
+   */
+  inplayOdds (fixture: Rec, now: number): TimedOdd[] {
+    if (!this.live.livescores(now).includes(fixture.id)) return []
+    const recorded = this.live.recordedOdds?.(fixture as unknown as DatasetFixture, now)
+    if (recorded !== undefined) return recorded
+    const placed = this.#placed(fixture)
+    return placed === undefined ? [] : inplayOdds(placed, now)
+  }
+
+  /** Pre-match odds of a fixture at `now`: its kick-off prices, stopped from kick-off, settled with the match. */
+  preMatchOdds (fixture: Rec, now: number): TimedOdd[] {
+    const placed = this.#placed(fixture)
+    return placed === undefined ? [] : preMatchOdds(placed, now)
   }
 
   resources (plan: Plan): Rec[] {

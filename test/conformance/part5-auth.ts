@@ -128,10 +128,11 @@ export function describeAuth (c: Ctx): void {
       const path = `/football/fixtures/${fixture.id as number}`
       expect403(await c.get(path, { include: 'odds' }, { token: starter }))
       expectStatus(await c.get(path, { include: 'odds' }, { token: growth }), 200)
-      // The real API's pre-match odds endpoint.
-      const endpoint = `/football/odds/pre-match/fixtures/${fixture.id as number}`
-      expect403(await c.get(endpoint, {}, { token: starter }))
-      expectStatus(await c.get(endpoint, {}, { token: growth }), 200)
+      // The real API's odds feeds, pre-match and in play.
+      for (const endpoint of [`/football/odds/pre-match/fixtures/${fixture.id as number}`, `/football/odds/inplay/fixtures/${fixture.id as number}`, '/football/odds/inplay/latest']) {
+        expect403(await c.get(endpoint, {}, { token: starter }))
+        expectStatus(await c.get(endpoint, {}, { token: growth }), 200)
+      }
     })
 
     it('7 403 body has error, message, resource and plan_required', async () => {

@@ -93,6 +93,24 @@ export function describeLimits (c: Ctx): void {
       }
     })
 
+    it('8.2.1 odds feeds draw on InplayOdd (in play) and Odd (pre-match), never on Fixture', async (ctx) => {
+      const unsupported = c.target().unsupported?.planFeatures
+      if (unsupported !== undefined) return ctx.skip(unsupported)
+      const { fixture } = await c.discover.freeFixtures()
+      const byId = `/football/fixtures/${fixture.id as number}`
+      const start = remainingOf(await c.get(byId))
+      const cases: Array<[string, string]> = [
+        ['/football/odds/inplay', 'InplayOdd'], ['/football/odds/inplay/latest', 'InplayOdd'], [`/football/odds/inplay/fixtures/${fixture.id as number}`, 'InplayOdd'],
+        ['/football/odds/pre-match/latest', 'Odd'], [`/football/odds/pre-match/fixtures/${fixture.id as number}`, 'Odd']
+      ]
+      for (const [path, entity] of cases) {
+        const res = await c.get(path)
+        expectStatus(res, 200)
+        expect(expectRateLimit(res).entity, `${path} draws on`).toBe(entity)
+      }
+      expect(remainingOf(await c.get(byId)), 'the odds calls did not spend Fixture').toBe(start - 1)
+    })
+
     it('8.2.2 different entities have separate buckets', async () => {
       const team0 = remainingOf(await c.get('/football/teams'))
       const player0 = remainingOf(await c.get('/football/players'))

@@ -118,3 +118,22 @@ export function checkSubscription (s: any): void {
   expectType(s, 'add_ons', 'array', 'subscription')
   expectType(s, 'widgets', 'array', 'subscription')
 }
+
+const nullableText = (o: any, field: string, w: string): void => {
+  expect(Object.hasOwn(o, field), `${w} has field ${field}`).toBe(true)
+  expect(o[field] === null || typeof o[field] === 'string', `${w}.${field} should be a string or null, got ${JSON.stringify(o[field])}`).toBe(true)
+}
+
+/** An odd row of the odds feeds: prices as strings, settlement flags as booleans; in-play rows also carry `suspended`. */
+export function checkOdd (o: any, inplay: boolean): void {
+  const w = `Odd ${o?.id as number}`
+  for (const k of ['id', 'fixture_id', 'market_id', 'bookmaker_id']) expectType(o, k, 'int', w)
+  for (const k of ['label', 'name', 'market_description']) expectType(o, k, 'string', w)
+  expectMatch(o, 'value', DECIMAL_TEXT, w)
+  expectMatch(o, 'dp3', DECIMAL_TEXT, w)
+  expectMatch(o, 'probability', /^\d+(\.\d+)?%$/, w)
+  expectMatch(o, 'fractional', /^\d+\/\d+$/, w)
+  expectMatch(o, 'american', /^-?\d+$/, w)
+  for (const k of ['winning', 'stopped', ...(inplay ? ['suspended'] : [])]) expectType(o, k, 'boolean', w)
+  for (const k of ['total', 'handicap', 'participants', 'latest_bookmaker_update']) nullableText(o, k, w)
+}

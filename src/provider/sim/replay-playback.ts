@@ -42,9 +42,13 @@ export interface Playback {
   latest: (nowMs: number, tracks: 'all' | 'base') => number[]
   /** Real ms of the latest change at or before `nowMs`; 0 if none. */
   lastChangedAt: (fixtureId: number, nowMs: number) => number
+  /** Every view the fixture shows, from the real ms it shows it (in time order). */
+  frames: (fixtureId: number) => readonly Frame[]
+  /** Real ms at which recorded epoch ms `recordedMs` plays. */
+  realMs: (recordedMs: number) => number
 }
 
-interface Frame {
+export interface Frame {
   atMs: number
   live: FixtureLive
 }
@@ -188,6 +192,8 @@ export function createPlayback (observations: readonly Observation[], opts: Play
     }),
     inplay: (nowMs) => ids.filter((id) => LIVE_STATE_IDS.has(view(id, nowMs)?.state_id ?? State.NS)),
     latest: (nowMs, tracks) => ids.filter((id) => lastChangedAt(id, nowMs, tracks) > nowMs - LATEST_WINDOW_MS),
-    lastChangedAt: (id, nowMs) => lastChangedAt(id, nowMs)
+    lastChangedAt: (id, nowMs) => lastChangedAt(id, nowMs),
+    frames: (id) => timelines.get(id)?.frames ?? [],
+    realMs
   }
 }

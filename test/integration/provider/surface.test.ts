@@ -107,13 +107,15 @@ describe('provider: the real API\'s wider paths', () => {
   it('odds markets and bookmakers are fixed lists, searchable; upcoming fixtures by market', async () => {
     const markets = await ok('/odds/markets')
     expect(markets.rate_limit.requested_entity).toBe('Market')
-    expect(markets.data.map((m: any) => m.id)).toContain(1)
+    expect(markets.data.map((m: any) => m.id)).toEqual([1, 2, 14, 57, 80])
     expect((await ok('/odds/markets/search/result')).data.map((m: any) => m.id)).toEqual([1])
     expect((await ok('/odds/bookmakers/2')).data.name).toBe('bet365')
-    const upcoming = await ok('/football/fixtures/upcoming/markets/1', { per_page: '10' })
-    expect(upcoming.data.length).toBeGreaterThan(0)
-    for (const f of upcoming.data) expect(f.state_id).toBe(1)
-    expect((await ok('/football/fixtures/upcoming/markets/80')).data).toEqual([])
+    expect((await ok('/odds/bookmakers/34')).data.name).toBe('Betfair')
+    for (const market of [1, 80]) {
+      const upcoming = await ok(`/football/fixtures/upcoming/markets/${market}`, { per_page: '10' })
+      expect(upcoming.data.length).toBeGreaterThan(0)
+      for (const f of upcoming.data) expect(f.state_id).toBe(1)
+    }
     expect((await get('/football/fixtures/upcoming/markets/4242')).status).toBe(404)
   })
 
@@ -166,14 +168,17 @@ describe('provider: the real API\'s wider paths', () => {
     const path = `/football/odds/pre-match/fixtures/${fixture.id as number}`
     const all = (await ok(path)).data
     expect(all.length).toBeGreaterThan(0)
-    expect((await ok(path, { filters: 'markets:1' })).data).toEqual(all)
-    expect((await ok(path, { filters: 'markets:80' })).data).toEqual([])
-    expect((await ok(`${path}/bookmakers/9`)).data).toEqual([])
-    expect((await ok(`${path}/bookmakers/2`)).data).toEqual(all)
+    const of = (test: (o: any) => boolean): any[] => all.filter(test)
+    expect((await ok(path, { filters: 'markets:1' })).data).toEqual(of((o) => o.market_id === 1))
+    expect((await ok(path, { filters: 'markets:1,80;bookmakers:34' })).data).toEqual(of((o) => [1, 80].includes(o.market_id) && o.bookmaker_id === 34))
+    expect((await ok(`${path}/bookmakers/23`)).data).toEqual([])
+    expect((await ok(`${path}/bookmakers/2`)).data).toEqual(of((o) => o.bookmaker_id === 2))
+    expect((await ok(`${path}/markets/14`)).data).toEqual(of((o) => o.market_id === 14))
+    expect((await get(`${path}/bookmakers/4242`)).status).toBe(404)
     const included = await ok(`/football/fixtures/${fixture.id as number}`, { include: 'odds.market;odds.bookmaker', filters: 'bookmakers:2' })
-    expect(included.data.odds.length).toBe(all.length)
-    for (const o of included.data.odds) expect(o).toMatchObject({ market: { id: 1 }, bookmaker: { id: 2 } })
-    expect((await ok(`/football/fixtures/${fixture.id as number}`, { include: 'odds', filters: 'bookmakers:9' })).data.odds).toEqual([])
+    expect(included.data.odds).toHaveLength(of((o) => o.bookmaker_id === 2).length)
+    for (const o of included.data.odds) expect(o).toMatchObject({ market: { id: o.market_id }, bookmaker: { id: 2 } })
+    expect((await ok(`/football/fixtures/${fixture.id as number}`, { include: 'odds', filters: 'bookmakers:23' })).data.odds).toEqual([])
   })
 })
 

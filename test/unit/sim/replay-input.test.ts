@@ -20,8 +20,8 @@ describe('what --replay accepts', () => {
   afterAll(() => { rmSync(dir, { recursive: true, force: true }) })
 
   it('a single fixture response, enveloped or bare, is one fixture to re-script', () => {
-    expect(replayInput(load(VILLA))).toEqual({ fixtures: [load(VILLA)], observations: [], feedLists: [] })
-    expect(replayInput(bare(load(PSG)))).toEqual({ fixtures: [bare(load(PSG))], observations: [], feedLists: [] })
+    expect(replayInput(load(VILLA))).toEqual({ fixtures: [load(VILLA)], observations: [], feedLists: [], odds: [] })
+    expect(replayInput(bare(load(PSG)))).toEqual({ fixtures: [bare(load(PSG))], observations: [], feedLists: [], odds: [] })
   })
 
   it('a livescores list, enveloped or bare, is each of its fixtures to re-script', () => {
