@@ -6,14 +6,13 @@
  *   6. market_settled, 7. odds_stale.
  * Applying them in order to the first image gives the second (the client library's applyOddsChanges).
  */
-import { applyOddsChanges } from '@touchline/client'
+import { applyOddsChanges, marketKey, type MarketRef } from '@touchline/client'
 import type { FixtureOdds, OddsChange, OddsMarket, OddsSelection, SelectionKey } from '../wire/model.ts'
 import { sameValue } from '../util/same-value.ts'
 import { selectionKey } from './normalize.ts'
 
-const marketKey = (m: { bookmaker_id: number, market_id: number }): string => `${m.bookmaker_id}:${m.market_id}`
 const keyOf = (s: OddsSelection): SelectionKey => ({ label: s.label, total: s.total, handicap: s.handicap })
-const ref = (m: OddsMarket): { bookmaker_id: number, market_id: number } => ({ bookmaker_id: m.bookmaker_id, market_id: m.market_id })
+const ref = (m: OddsMarket): MarketRef => ({ bookmaker_id: m.bookmaker_id, market_id: m.market_id, line: m.line })
 
 /** Whether two markets hold the same selections (by key, in order) with the same names: else it is sent whole. */
 function sameShape (a: OddsMarket, b: OddsMarket): boolean {

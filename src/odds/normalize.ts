@@ -3,11 +3,16 @@
  * (`/inplay/fixtures/{id}`) gives every market the upstream offers for the fixture; a `latest` answer gives only
  * the rows that changed in its window, merged into the markets held.
  */
+import { byMarket, marketKey, type MarketRef } from '@touchline/client'
 import type { OddsMarket, OddsSelection } from '../wire/model.ts'
 import type { OddRow } from '../upstream/odds-schemas.ts'
 
-/** A market's identity: bookmaker and market ids. */
-const marketKey = (m: { bookmaker_id: number, market_id: number }): string => `${m.bookmaker_id}:${m.market_id}`
+/**
+ * A row's market: bookmaker, market id and line. The upstream lists several markets under one market id, told
+ * apart by their rows' `total` (over/under 2.5 and 3.5, the next goal's number); a handicap market's
+ * selections carry opposite handicaps, so `handicap` tells selections apart, not markets.
+ */
+const rowMarket = (row: OddRow): MarketRef => ({ bookmaker_id: row.bookmaker_id, market_id: row.market_id, line: row.total })
 
 /** A selection's identity within its market: label and line. */
 export const selectionKey = (s: { label: string, total: string | null, handicap: string | null }): string =>
@@ -37,7 +42,7 @@ function statusOf (rows: readonly OddRow[]): OddsMarket['status'] {
 function grouped (rows: readonly OddRow[]): Map<string, OddRow[]> {
   const groups = new Map<string, OddRow[]>()
   for (const row of rows) {
-    const key = marketKey(row)
+    const key = marketKey(rowMarket(row))
     let group = groups.get(key)
     if (group === undefined) groups.set(key, group = [])
     group.push(row)
@@ -56,12 +61,11 @@ function marketOf (rows: readonly OddRow[], held: OddsMarket | undefined): OddsM
     bookmaker: first.bookmaker?.name ?? held?.bookmaker ?? null,
     market_id: first.market_id,
     market: first.market?.name ?? first.market_description ?? held?.market ?? null,
+    line: first.total,
     status: statusOf(rows),
     selections: [...selections.values()]
   }
 }
-
-const byMarket = (a: OddsMarket, b: OddsMarket): number => a.bookmaker_id - b.bookmaker_id || a.market_id - b.market_id
 
 /** Every market of a full answer (one fixture's rows), ordered by bookmaker, then market. */
 export function marketsOf (rows: readonly OddRow[], held: readonly OddsMarket[] = []): OddsMarket[] {

@@ -9,7 +9,7 @@
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
 import { STATE_BY_ID } from '../contract/states.ts'
-import { runningMinute } from '@touchline/client'
+import { marketKey, runningMinute, type MarketRef } from '@touchline/client'
 import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire/model.ts'
 
 export interface FormatOptions {
@@ -152,11 +152,13 @@ const ARROWS = { up: '\u2191', down: '\u2193' }
  */
 export function oddsLines (changes: readonly OddsChange[], odds: FixtureOdds, fixture: LiveFixture | undefined, opts: FormatOptions = {}): string[] {
   const head = fixture === undefined ? `fixture ${odds.fixture_id}` : `${clockLabel(fixture)} ${scoreLine(fixture)}`
-  const market = (c: { bookmaker_id: number, market_id: number }): string => {
-    const m = odds.markets.find((x) => x.bookmaker_id === c.bookmaker_id && x.market_id === c.market_id)
-    return `${clean(m?.bookmaker ?? `bookmaker ${c.bookmaker_id}`)} ${clean(m?.market ?? `market ${c.market_id}`)}`
+  const market = (c: MarketRef): string => {
+    const m = odds.markets.find((x) => marketKey(x) === marketKey(c))
+    const line = c.line === null ? '' : ` ${clean(c.line)}`
+    return `${clean(m?.bookmaker ?? `bookmaker ${c.bookmaker_id}`)} ${clean(m?.market ?? `market ${c.market_id}`)}${line}`
   }
-  const selection = (s: SelectionKey): string => clean([s.label, s.total, s.handicap].filter((p) => p !== null).join(' '))
+  // The market names the line (`total`); a selection adds its handicap where it has one.
+  const selection = (s: SelectionKey): string => clean([s.label, s.handicap].filter((p) => p !== null).join(' '))
   const lines: string[] = []
   for (const c of changes) {
     if (c.kind === 'odds_changed') {

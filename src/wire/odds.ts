@@ -35,6 +35,7 @@ export const OddsMarketSchema = z.strictObject({
   bookmaker: z.string().nullable().describe('The bookmaker\'s name, when known.'),
   market_id: Id,
   market: z.string().nullable().describe('The market\'s name ("Fulltime Result", "Over/Under", ...), when known.'),
+  line: z.string().nullable().describe('What tells apart the markets a bookmaker offers under one market id: the upstream\'s `total` of their rows (over/under "2.5" and "3.5"; the goal a next-goal market is about, "2"); null when the market has one.'),
   status: z.enum(MARKET_STATUSES).describe('`suspended`: no bets for now (a goal, a penalty, a VAR review); `stopped`: closed for good.'),
   selections: z.array(OddsSelectionSchema).describe('In the upstream\'s order.')
 }).meta({ id: 'OddsMarket' })
@@ -45,7 +46,7 @@ export const FixtureOddsSchema = z.strictObject({
   league_id: Id,
   home_id: z.number().int().nullable().describe('The home team, for subscriptions by team.'),
   away_id: z.number().int().nullable().describe('The away team, for subscriptions by team.'),
-  markets: z.array(OddsMarketSchema).describe('By bookmaker id, then market id.'),
+  markets: z.array(OddsMarketSchema).describe('By bookmaker id, then market id, then line (numerically where lines are numbers).'),
   stale: z.boolean().describe('True when the upstream has not confirmed these odds for 30 s although the match goes on: do not trust the prices.'),
   updated_at: Timestamp.describe('When the odds last changed in touchline.'),
   version: z.number().int().nonnegative().describe('Monotonic per fixture\'s odds, +1 per odds change set; apart from the fixture\'s own version.')
@@ -54,7 +55,7 @@ export type FixtureOdds = z.infer<typeof FixtureOddsSchema>
 
 // ---- odds changes -----------------------------------------------------------------------------------------
 
-const MarketRef = { bookmaker_id: Id, market_id: Id }
+const MarketRef = { bookmaker_id: Id, market_id: Id, line: z.string().nullable() }
 
 export const OddsChangedSchema = z.strictObject({
   kind: z.literal('odds_changed'),

@@ -5,13 +5,29 @@
  */
 import type { DeltaOddsFrame, FixtureOdds, OddsChange, OddsMarket, SelectionKey } from './wire.ts'
 
-const sameMarket = (m: { bookmaker_id: number, market_id: number }, c: { bookmaker_id: number, market_id: number }): boolean =>
-  m.bookmaker_id === c.bookmaker_id && m.market_id === c.market_id
+/** What names one market of a fixture's odds: its bookmaker, its market id and its line. */
+export interface MarketRef { bookmaker_id: number, market_id: number, line: string | null }
+
+/** A market's identity as one string, for maps. */
+export const marketKey = (m: MarketRef): string => `${m.bookmaker_id}:${m.market_id}:${m.line ?? ''}`
+
+const sameMarket = (m: MarketRef, c: MarketRef): boolean => m.bookmaker_id === c.bookmaker_id && m.market_id === c.market_id && m.line === c.line
 const sameSelection = (s: SelectionKey, k: SelectionKey): boolean => s.label === k.label && s.total === k.total && s.handicap === k.handicap
-const byMarket = (a: OddsMarket, b: OddsMarket): number => a.bookmaker_id - b.bookmaker_id || a.market_id - b.market_id
+
+/** Lines in order: numerically where both are numbers ("2" before "10"), else as text; no line first. */
+function byLine (a: string | null, b: string | null): number {
+  if (a === b) return 0
+  if (a === null || b === null) return a === null ? -1 : 1
+  const x = Number(a)
+  const y = Number(b)
+  return Number.isFinite(x) && Number.isFinite(y) && x !== y ? x - y : a < b ? -1 : a > b ? 1 : 0
+}
+
+/** The order of a fixture's markets: by bookmaker id, then market id, then line. */
+export const byMarket = (a: MarketRef, b: MarketRef): number => a.bookmaker_id - b.bookmaker_id || a.market_id - b.market_id || byLine(a.line, b.line)
 
 /** The market with `update` applied, when the change is about it. */
-function onMarket (markets: OddsMarket[], c: { bookmaker_id: number, market_id: number }, update: (m: OddsMarket) => OddsMarket): OddsMarket[] {
+function onMarket (markets: OddsMarket[], c: MarketRef, update: (m: OddsMarket) => OddsMarket): OddsMarket[] {
   return markets.map((m) => sameMarket(m, c) ? update(m) : m)
 }
 

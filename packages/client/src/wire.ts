@@ -468,6 +468,7 @@ export interface MarketRemoved {
   kind: 'market_removed'
   bookmaker_id: number
   market_id: number
+  line: string | null
 }
 /**
  * A market new to the fixture, or one whose selections changed, whole (it replaces the one held).
@@ -487,6 +488,10 @@ export interface OddsMarket {
    * The market's name ("Fulltime Result", "Over/Under", ...), when known.
    */
   market: string | null
+  /**
+   * What tells apart the markets a bookmaker offers under one market id: the upstream's `total` of their rows (over/under "2.5" and "3.5"; the goal a next-goal market is about, "2"); null when the market has one.
+   */
+  line: string | null
   /**
    * `suspended`: no bets for now (a goal, a penalty, a VAR review); `stopped`: closed for good.
    */
@@ -533,6 +538,7 @@ export interface MarketSuspended {
   kind: 'market_suspended'
   bookmaker_id: number
   market_id: number
+  line: string | null
 }
 /**
  * The market open again; its new prices come as `odds_changed` in the same frame.
@@ -541,6 +547,7 @@ export interface MarketReopened {
   kind: 'market_reopened'
   bookmaker_id: number
   market_id: number
+  line: string | null
 }
 /**
  * One selection's price moved.
@@ -549,6 +556,7 @@ export interface OddsChanged {
   kind: 'odds_changed'
   bookmaker_id: number
   market_id: number
+  line: string | null
   selection: SelectionKey
   /**
    * The new price, as the upstream sent it.
@@ -588,6 +596,7 @@ export interface MarketSettled {
   kind: 'market_settled'
   bookmaker_id: number
   market_id: number
+  line: string | null
   /**
    * The winning selections; empty while the market is stopped and its result is not known.
    */
@@ -640,7 +649,7 @@ export interface FixtureOdds {
    */
   away_id: number | null
   /**
-   * By bookmaker id, then market id.
+   * By bookmaker id, then market id, then line (numerically where lines are numbers).
    */
   markets: OddsMarket[]
   /**

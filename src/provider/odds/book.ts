@@ -151,6 +151,15 @@ export interface TimedOdd {
   updatedMs: number
 }
 
+/**
+ * The `total` of a market's rows: the over/under line, and the goal a next-goal market is about (`"2"`: the
+ * upstream lists one next-goal market per goal under one market id, and the line tells them apart).
+ */
+function lineOf (run: MarketRun): string | null {
+  if (run.market === Market.OVER_UNDER) return OU_LINE.toFixed(1)
+  return run.market === Market.NEXT_GOAL ? String(run.goal) : null
+}
+
 /** The rows of one market of one bookmaker at `t`. */
 function marketRows (p: PlacedLine, b: BookmakerSpec, run: MarketRun, t: number, inplay: boolean): TimedOdd[] {
   const { line } = p
@@ -180,7 +189,7 @@ function marketRows (p: PlacedLine, b: BookmakerSpec, run: MarketRun, t: number,
     if (inplay) row.suspended = timing.suspended
     Object.assign(row, {
       stopped: timing.stopped,
-      total: run.market === Market.OVER_UNDER ? OU_LINE.toFixed(1) : null,
+      total: lineOf(run),
       handicap: null,
       participants: sel.participants,
       created_at: created(openedMs),

@@ -73,8 +73,8 @@ describe('diffOdds', () => {
     const first = step(undefined, marketsOf(fullTime('2.00', '3.00', '4.00'))).next
     const { next, changes } = step(first, marketsOf(fullTime('1.80', '3.00', '4.50')))
     expect(changes).toEqual([
-      { kind: 'odds_changed', bookmaker_id: 2, market_id: 1, selection: { label: '1', total: null, handicap: null }, price: '1.80', decimal: 1.8, previous: { price: '2.00', decimal: 2 }, direction: 'down' },
-      { kind: 'odds_changed', bookmaker_id: 2, market_id: 1, selection: { label: '2', total: null, handicap: null }, price: '4.50', decimal: 4.5, previous: { price: '4.00', decimal: 4 }, direction: 'up' }
+      { kind: 'odds_changed', bookmaker_id: 2, market_id: 1, line: null, selection: { label: '1', total: null, handicap: null }, price: '1.80', decimal: 1.8, previous: { price: '2.00', decimal: 2 }, direction: 'down' },
+      { kind: 'odds_changed', bookmaker_id: 2, market_id: 1, line: null, selection: { label: '2', total: null, handicap: null }, price: '4.50', decimal: 4.5, previous: { price: '4.00', decimal: 4 }, direction: 'up' }
     ])
     expect(step(next, next.markets).changes).toEqual([])
   })
@@ -90,20 +90,30 @@ describe('diffOdds', () => {
   it('settles a stopped market with its winners, and again when the winners are known later', () => {
     const open = step(undefined, marketsOf(fullTime('1.10', '8.00', '20.0'))).next
     const stopped = step(open, marketsOf(fullTime('1.10', '8.00', '20.0', { stopped: true })))
-    expect(stopped.changes).toEqual([{ kind: 'market_settled', bookmaker_id: 2, market_id: 1, winning: [] }])
+    expect(stopped.changes).toEqual([{ kind: 'market_settled', bookmaker_id: 2, market_id: 1, line: null, winning: [] }])
     const won = step(stopped.next, marketsOf([row(2, 1, '1', '1.10', { stopped: true, winning: true }), row(2, 1, 'X', '8.00', { stopped: true }), row(2, 1, '2', '20.0', { stopped: true })]))
-    expect(won.changes).toEqual([{ kind: 'market_settled', bookmaker_id: 2, market_id: 1, winning: [{ label: '1', total: null, handicap: null }] }])
+    expect(won.changes).toEqual([{ kind: 'market_settled', bookmaker_id: 2, market_id: 1, line: null, winning: [{ label: '1', total: null, handicap: null }] }])
   })
 
   it('sends a market whose selections changed whole, removes one no longer offered, and says when the odds go stale and come back', () => {
     const first = step(undefined, marketsOf([...fullTime('2.00', '3.00', '4.00'), row(2, 80, 'Over', '1.9', { total: '2.5' }), row(2, 80, 'Under', '1.9', { total: '2.5' })])).next
-    const reshaped = step(first, marketsOf([...fullTime('2.00', '3.00', '4.00'), row(2, 80, 'Over', '1.4', { total: '3.5' }), row(2, 80, 'Under', '2.8', { total: '3.5' })]))
-    expect(reshaped.changes.map((c) => c.kind)).toEqual(['market_added'])
+    const reshaped = step(first, marketsOf([row(2, 1, '1', '2.00'), row(2, 1, '2', '4.00'), row(2, 80, 'Over', '1.4', { total: '3.5' }), row(2, 80, 'Under', '2.8', { total: '3.5' })]))
+    // The result market lost its draw: whole. The over/under line moved: the 2.5 market gone, the 3.5 one new.
+    expect(reshaped.changes.map((c) => [c.kind, 'market' in c ? c.market.line : 'line' in c ? c.line : undefined])).toEqual([['market_removed', '2.5'], ['market_added', null], ['market_added', '3.5']])
     const removed = step(reshaped.next, marketsOf(fullTime('2.00', '3.00', '4.00')))
-    expect(removed.changes).toEqual([{ kind: 'market_removed', bookmaker_id: 2, market_id: 80 }])
+    expect(removed.changes.map((c) => c.kind)).toEqual(['market_removed', 'market_added'])
+    expect(removed.changes[0]).toEqual({ kind: 'market_removed', bookmaker_id: 2, market_id: 80, line: '3.5' })
     const stale = step(removed.next, removed.next.markets, true)
     expect(stale.changes).toEqual([{ kind: 'odds_stale', stale: true, confirmed_at: '2026-11-21T19:59:00.000Z' }])
     expect(step(stale.next, stale.next.markets, false).changes.map((c) => c.kind)).toEqual(['odds_stale'])
+  })
+
+  it('keeps the markets of one market id apart by line, each with its own status, in numeric order of lines', () => {
+    const nextGoal = (goal: string, opts: Partial<OddRow> = {}): OddRow[] => ['1', 'No Goal', '2'].map((label) => row(2, 57, label, '3.00', { total: goal, ...opts }))
+    const { next } = step(undefined, marketsOf([...nextGoal('10', {}), ...nextGoal('2', { stopped: true, winning: false }), ...nextGoal('1', { stopped: true })]))
+    expect(next.markets.map((m) => [m.line, m.status])).toEqual([['1', 'stopped'], ['2', 'stopped'], ['10', 'open']])
+    const suspended = step(next, marketsOf([...nextGoal('10', { suspended: true }), ...nextGoal('2', { stopped: true, winning: false }), ...nextGoal('1', { stopped: true })]))
+    expect(suspended.changes).toEqual([{ kind: 'market_suspended', bookmaker_id: 2, market_id: 57, line: '10' }])
   })
 
   it('rebuilds every image of a random walk of prices, statuses and markets from the changes alone', () => {
