@@ -13,7 +13,7 @@ import type { HomeAway } from '../../contract/football.ts'
 import { hashSeed, Rng } from '../rng.ts'
 import { clockAt, realMsAt } from '../sim/clock.ts'
 import type { Rec } from '../records.ts'
-import { clockOf, goalsAt, instantOf, type MatchLine, type Span } from './line.ts'
+import { clockOf, clockSteps, goalsAt, lastAtOrBefore, type MatchLine, type Span } from './line.ts'
 import { BOOKMAKERS, Market, MARKET_NAMES, MAX_NEXT_GOAL, nextGoalSlot, oddId, OU_LINE, PRICED_MARKETS, SELECTION_SLOT, type BookmakerSpec, type MarketId } from './markets.ts'
 import { decimalPrice, expectedGoals, fairProbabilities, FIRST_HALF_MINUTES, formats, SECOND_HALF_MINUTES, type PricingState, type Sides } from './pricing.ts'
 import { settlements, type Settlement } from './settle.ts'
@@ -87,11 +87,10 @@ function shownAt (p: PlacedLine, b: BookmakerSpec, windows: readonly Span[], t: 
 /** The instant of the bookmaker's last change before `t` while the markets are open: a re-pricing, a red card, a reopening. */
 function lastOpenChange (p: PlacedLine, b: BookmakerSpec, windows: readonly Span[], t: number): number {
   const { line } = p
-  const clock = clockOf(line, t)
-  const tick = instantOf(line, clock.half, Math.floor(clock.inHalf / b.cadence) * b.cadence) ?? -Infinity
+  const tick = lastAtOrBefore(clockSteps(line, b.cadence), t) ?? -Infinity
   const reopened = windows.filter((w) => w.to <= t).at(-1)?.to ?? -Infinity
   const red = line.reds.filter((r) => r.at <= t).at(-1)?.at ?? -Infinity
-  return Math.max(tick <= t ? tick : -Infinity, reopened, red)
+  return Math.max(tick, reopened, red)
 }
 
 const billing = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')

@@ -142,29 +142,68 @@ export function suspensions (line: MatchLine): Span[] {
   return merged
 }
 
+/** The last clock point at or before `t` (binary search: a played-back match has one per recorded view). */
+function pointAt (line: MatchLine, t: number): ClockPoint | undefined {
+  const points = line.clock
+  let lo = 0
+  let hi = points.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((points[mid] as ClockPoint).at <= t) lo = mid + 1
+    else hi = mid
+  }
+  return points[lo - 1]
+}
+
 /** The clock at `t`: the half and the seconds played in it (half 1, 0 s before kick-off). */
 export function clockOf (line: MatchLine, t: number): { half: 1 | 2, inHalf: number } {
-  let point: ClockPoint | undefined
-  for (const p of line.clock) {
-    if (p.at > t) break
-    point = p
-  }
+  const point = pointAt(line, t)
   if (point === undefined) return { half: 1, inHalf: 0 }
   return { half: point.half, inHalf: point.inHalf + (point.ticking ? t - point.at : 0) }
 }
 
-/** The match second at which the clock of `half` reached `inHalf` seconds, if it did. */
-export function instantOf (line: MatchLine, half: 1 | 2, inHalf: number): number | undefined {
-  const points = line.clock
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i] as ClockPoint
-    if (p.half !== half || p.inHalf > inHalf) continue
-    if (p.inHalf === inHalf) return p.at
-    const next = points[i + 1]
-    const reach = p.at + (inHalf - p.inHalf)
-    if (p.ticking && (next === undefined || reach <= next.at)) return reach
+/** How long a clock left running at the end of a line (a recording that stops in play) is followed. */
+const OPEN_CLOCK_S = 3 * 3600
+
+const ticksCache = new WeakMap<MatchLine, Map<number, number[]>>()
+
+/**
+ * The match seconds at which the clock enters a new step of `step` seconds of its half (a re-pricing), in
+ * time order: while it runs, every `step` seconds; where it jumps (a half starts or ends, a recorded clock is
+ * corrected), at the jump.
+ */
+export function clockSteps (line: MatchLine, step: number): number[] {
+  let byStep = ticksCache.get(line)
+  if (byStep === undefined) ticksCache.set(line, byStep = new Map())
+  const hit = byStep.get(step)
+  if (hit !== undefined) return hit
+  const out: number[] = []
+  const key = (half: number, inHalf: number): number => half * 1e6 + Math.floor(inHalf / step)
+  let last = key(1, 0)
+  line.clock.forEach((p, i) => {
+    if (key(p.half, p.inHalf) !== last) out.push(p.at)
+    last = key(p.half, p.inHalf)
+    if (!p.ticking) return
+    const until = line.clock[i + 1]?.at ?? Math.min(line.end ?? Infinity, p.at + OPEN_CLOCK_S)
+    for (let m = Math.floor(p.inHalf / step) + 1; p.at + m * step - p.inHalf < until; m++) {
+      out.push(p.at + m * step - p.inHalf)
+      last = key(p.half, m * step)
+    }
+  })
+  byStep.set(step, out)
+  return out
+}
+
+/** The last element of ascending `values` at or before `t`. */
+export function lastAtOrBefore (values: readonly number[], t: number): number | undefined {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((values[mid] as number) <= t) lo = mid + 1
+    else hi = mid
   }
-  return undefined
+  return values[lo - 1]
 }
 
 /** Goals standing at `t` (scored, and not yet disallowed). */

@@ -168,6 +168,27 @@ describe('odds of a simulated match', () => {
     }
   })
 
+  it('every change of a row moves its last update: a poller of the latest window sees them all', () => {
+    const content = (r: Row): string => JSON.stringify([r.value, r.suspended, r.stopped, r.winning])
+    let changes = 0
+    for (const script of PLAYED.slice(0, 6)) {
+      const p = placed(script)
+      let before = new Map<number, Row>()
+      for (let t = p.line.start as number; t < script.endAt + 60; t += 7) {
+        const rows = inplay(p, t)
+        for (const r of rows) {
+          const old = before.get(r.id)
+          if (old === undefined || content(old) === content(r)) continue
+          changes++
+          expect(r.latest_bookmaker_update > old.latest_bookmaker_update || Date.parse(`${(r.latest_bookmaker_update as string).replace(' ', 'T')}Z`) > ms(t - 7) - 1000,
+            `${script.fixtureId} row ${r.id as number} changed by ${t} without a new update time`).toBe(true)
+        }
+        before = new Map(rows.map((r) => [r.id, r]))
+      }
+    }
+    expect(changes).toBeGreaterThan(500)
+  })
+
   it('rows keep their ids, and their last update never goes back nor ahead of the clock', () => {
     for (const script of PLAYED.slice(0, 8)) {
       const p = placed(script)

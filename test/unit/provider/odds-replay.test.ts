@@ -47,7 +47,7 @@ const fixtureLines = (): Rec[] => VIEWS.map(([minute, view]) => line(minute, '/f
 let app: FastifyInstance | undefined
 afterEach(async () => { await app?.close() })
 
-function replay (lines: Rec[]): { get: (path: string) => Promise<Rec>, at: (recordedMinute: number) => void } {
+function replay (lines: Rec[]): { get: (path: string) => Promise<Rec>, at: (recordedMinute: number) => void, odds: () => Rec[] } {
   const start = Date.parse('2026-11-24T15:00:00.000Z')
   let now = start
   const provider = createProvider({ now: () => now, simSpeed: SPEED, replay: [{ file: 'day.ndjson', json: lines }] })
@@ -56,7 +56,8 @@ function replay (lines: Rec[]): { get: (path: string) => Promise<Rec>, at: (reco
   const get = async (path: string): Promise<Rec> => (await provider.app.inject({ url: `/v3/football/${path}${path.includes('?') ? '&' : '?'}api_token=demo-enterprise` })).json()
   // Recorded time plays from REPLAY_GAP_S after the start, SPEED recorded seconds per real second.
   const at = (minute: number): void => { now = start + REPLAY_GAP_S * 1000 + (KICKOFF_MS + minute * MIN - first) / SPEED }
-  return { get, at }
+  const odds = (): Rec[] => provider.world.inplayOdds(provider.world.get('fixture', ID) as Rec & { id: number }, now).map((o) => o.row)
+  return { get, at, odds }
 }
 
 const market = (rows: Rec[], id: number, bookmaker = 2): Rec[] => rows.filter((o) => o.market_id === id && o.bookmaker_id === bookmaker)
@@ -88,6 +89,26 @@ describe('odds of a played-back recording', () => {
     expect(final.every((o) => o.stopped)).toBe(true)
     const winners = (id: number): string[] => market(final, id).filter((o) => o.winning).map((o) => o.label)
     expect([winners(1), winners(80), winners(14), winners(57)]).toEqual([['1'], ['Under'], ['No'], ['1', '1', 'No Goal']])
+  })
+
+  it('without recorded odds: every change of a row moves its last update, never backwards, the recorded clock corrections included', () => {
+    const { at, odds } = replay(fixtureLines())
+    const content = (r: Rec): string => JSON.stringify([r.value, r.suspended, r.stopped, r.winning])
+    const before = new Map<number, Rec>()
+    let changes = 0
+    for (let minute = 0; minute < 120; minute += 1 / 3) {
+      at(minute)
+      for (const r of odds()) {
+        const old = before.get(r.id)
+        if (old !== undefined) expect(r.latest_bookmaker_update >= old.latest_bookmaker_update).toBe(true)
+        if (old !== undefined && content(old) !== content(r)) {
+          changes++
+          expect(r.latest_bookmaker_update > old.latest_bookmaker_update, `row ${r.id as number} at ${minute}`).toBe(true)
+        }
+        before.set(r.id, r)
+      }
+    }
+    expect(changes).toBeGreaterThan(100)
   })
 
   it('with recorded odds: the recorded rows, merged by id, as last recorded, their times on the replay clock', async () => {
