@@ -44,12 +44,21 @@ export function deltaFrame (prev: LiveFixture | FixtureOdds | undefined, record:
  */
 function oddsDeltaFrame (prev: FixtureOdds | undefined, record: OddsRecord, json: string): string {
   if (prev === undefined || prev.fixture_id !== record.fixture_id || prev.version !== record.odds.version - 1) return oddsFrameJson(json)
+  return oddsDeltaJson(record)
+}
+
+/**
+ * The `delta` frame of odds changes that apply to the image at `fromVersion`: `version - 1` but for a frame
+ * that conflates several change sets, which says `from_version`.
+ */
+export function oddsDeltaJson (record: OddsRecord, fromVersion = record.odds.version - 1): string {
   const frame: DeltaOddsFrame = {
     type: 'odds',
     cursor: record.cursor,
     fixture_id: record.fixture_id,
     league_id: record.league_id,
     version: record.odds.version,
+    ...(fromVersion !== record.odds.version - 1 ? { from_version: fromVersion } : {}),
     at: record.at,
     changes: record.changes
   }

@@ -9,6 +9,7 @@ import type WebSocket from 'ws'
 import type { ClientKey } from '../client-keys.ts'
 import { teamsOf, type OddsTake, type Take } from '../changes/filter.ts'
 import type { SubscribedKind } from '../wire/model.ts'
+import type { OddsConflation } from './conflation.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
 import { directSocket, writeFrame, type Transport } from './writer.ts'
@@ -56,6 +57,8 @@ export abstract class Connection {
   /** The odds the connection takes: undefined for none (no odds frames, no images in snapshots). */
   odds: OddsTake | undefined
   takeKey = ''
+  /** Set while the connection's odds frames are conflated (`conflate_ms`, see conflation.ts). */
+  conflation: OddsConflation | undefined
   /** False when the key sees only some leagues: changes reached through a fixture are then checked. */
   unscoped: boolean
   /** Change frame format, set by the latest subscribe that names one (SSE: by its URL). */
@@ -126,6 +129,7 @@ export abstract class Connection {
       return 0
     }
     if (this.floors !== undefined && this.belowFloor(out)) return 0
+    if (this.conflation !== undefined && out.odds && this.conflation.hold(out)) return 0
     return this.sendChange(out)
   }
 

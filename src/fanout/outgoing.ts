@@ -2,8 +2,9 @@
  * One change on its way out: the record, its position in the log, and the bytes each transport sends in
  * each format, built lazily and at most once per record however many clients receive it.
  */
-import { deltaFrame, fullFrameJson } from '../changes/frames.ts'
-import type { FixtureOdds, Format, LiveFixture } from '../wire/model.ts'
+import { conflateOdds } from '../changes/conflate.ts'
+import { deltaFrame, fullFrameJson, oddsDeltaJson } from '../changes/frames.ts'
+import type { FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire/model.ts'
 import { parseCursor } from '../store/record.ts'
 import { isOddsRecord, type LogRecord } from '../store/types.ts'
 import { textFrame, type Transport } from './writer.ts'
@@ -16,6 +17,8 @@ export class Outgoing {
   private deltaJson: string | undefined
   private wsFrameBytes: Buffer | undefined
   private wsDeltaFrameBytes: Buffer | undefined
+  /** A conflated odds frame's base: the odds version its changes apply to, for its `delta` frame. */
+  private conflatedFrom: number | undefined
 
   private constructor (
     readonly record: LogRecord,
@@ -40,6 +43,29 @@ export class Outgoing {
     // Store cursors always parse; a malformed one (impossible today) sorts first rather than throwing in the tail.
     const pos = parseCursor(record.cursor) ?? { epoch: '', offset: 0 }
     return new Outgoing(record, json, pos.epoch, pos.offset, prev)
+  }
+
+  /**
+   * Odds changes of one fixture, routed in log order to one connection, as one (changes/conflate.ts); its
+   * `delta` frame applies to the version the first one did, when that one had a delta. Undefined when
+   * nothing is left to send.
+   */
+  static conflated (outs: readonly Outgoing[]): Outgoing | undefined {
+    const first = outs[0]
+    if (outs.length === 1 || first === undefined) return first
+    const record = conflateOdds(outs.map((o) => o.record as OddsRecord))
+    if (record === undefined) return undefined
+    const merged = Outgoing.of(record, JSON.stringify(record))
+    merged.conflatedFrom = first.oddsBase
+    return merged
+  }
+
+  /** For an odds record: the version of the image its changes apply to, when its `delta` frame can say so. */
+  private get oddsBase (): number | undefined {
+    if (this.conflatedFrom !== undefined) return this.conflatedFrom
+    const record = this.record as OddsRecord
+    const prev = this.prev as FixtureOdds | undefined
+    return prev !== undefined && prev.fixture_id === record.fixture_id && prev.version === record.odds.version - 1 ? prev.version : undefined
   }
 
   /**
@@ -100,6 +126,7 @@ export class Outgoing {
   }
 
   private delta (): string {
+    if (this.conflatedFrom !== undefined) this.deltaJson ??= oddsDeltaJson(this.record as OddsRecord, this.conflatedFrom)
     this.deltaJson ??= deltaFrame(this.prev, this.record, this.json)
     return this.deltaJson
   }

@@ -20,6 +20,7 @@ import type { Metrics } from '../metrics.ts'
 import { formatCursor, parseCursor } from '../store/record.ts'
 import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
+import { OddsConflation } from './conflation.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
@@ -49,6 +50,8 @@ export interface SubscribeRequest {
   snapshot: boolean
   /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
   format?: Format
+  /** Odds conflation from now on, ms (0: none); absent: as it was. */
+  conflateMs?: number
 }
 
 /** What the flow needs from the hub. */
@@ -93,6 +96,7 @@ export interface SseSubscription {
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
   format?: Format
+  conflateMs?: number
 }
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
@@ -107,7 +111,8 @@ export function sseRequest (sub: SseSubscription): SubscribeRequest {
     ...oddsFields(sub),
     since: sub.since,
     snapshot: sub.since === undefined,
-    format: sub.format
+    format: sub.format,
+    ...(sub.conflateMs !== undefined ? { conflateMs: sub.conflateMs } : {})
   }
 }
 
@@ -132,7 +137,8 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     ...oddsFields(frame),
     since: frame.since,
     snapshot: frame.snapshot ?? true,
-    format: frame.format
+    format: frame.format,
+    ...(frame.conflate_ms !== undefined ? { conflateMs: frame.conflate_ms } : {})
   }
 }
 
@@ -147,7 +153,8 @@ function subscriptionOf (conn: Connection): Omit<SubscribedFrame, 'type' | 'ref'
     ...(conn.kinds === undefined ? {} : { kinds: [...conn.kinds].sort() }),
     ...(conn.odds === undefined ? {} : { odds: true }),
     ...(conn.odds?.bookmakers === undefined ? {} : { bookmakers: sorted(conn.odds.bookmakers) }),
-    ...(conn.odds?.markets === undefined ? {} : { markets: sorted(conn.odds.markets) })
+    ...(conn.odds?.markets === undefined ? {} : { markets: sorted(conn.odds.markets) }),
+    ...(conn.conflation === undefined ? {} : { conflate_ms: conn.conflation.ms })
   }
 }
 
@@ -168,8 +175,23 @@ function oddsAfter (conn: Connection, req: Pick<SubscribeRequest, 'odds' | 'book
 function setTake (conn: Connection, kinds: ReadonlySet<SubscribedKind> | undefined, odds: OddsTake | undefined): void {
   conn.kinds = kinds
   conn.odds = odds
+  // Odds held for conflation are dropped with the odds: a connection that takes them again gets their images.
+  if (odds === undefined) conn.conflation?.clear()
   const oddsKey = odds === undefined ? '' : `odds:${[...odds.bookmakers ?? []].sort().join(',')}/${[...odds.markets ?? []].sort().join(',')}`
   conn.takeKey = `${kinds === undefined ? '' : [...kinds].sort().join(',')}|${oddsKey}`
+}
+
+/**
+ * Sets the connection's odds conflation: a new interval replaces the old one (what it held goes out as it
+ * comes, through the new one), 0 ends it. A conflated frame due while a snapshot or replay is read waits
+ * in `pending` like a live one.
+ */
+function setConflation (ctx: FlowContext, conn: Connection, ms: number): void {
+  if (conn.conflation?.ms === ms) return
+  conn.conflation?.clear()
+  conn.conflation = ms === 0
+    ? undefined
+    : new OddsConflation(ms, (out) => { if (conn.pending !== undefined) conn.push(out); else ctx.sendChanges(conn, [out]) })
 }
 
 /** Without lists, removes everything; with one list, only what it names. Answers `unsubscribed`. */
@@ -201,9 +223,12 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   // A keys reload may narrow the key meanwhile (rescope.ts sees only what is linked): admitted again after.
   if (req.teams.length > 0 && !conn.unscoped && (!await admitTeams(ctx, conn, req) || !admit(ctx, conn, req))) return
   if (req.format !== undefined) conn.format = req.format
+  if (req.conflateMs !== undefined) setConflation(ctx, conn, req.conflateMs)
   ctx.link(conn, req)
   setTake(conn, req.kinds !== undefined ? new Set(req.kinds) : conn.kinds, oddsAfter(conn, req))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
+  // Conflated odds held when an earlier connection dropped are after no cursor it saw: the snapshot's images have them.
+  if (req.since !== undefined && conn.conflation !== undefined && conn.odds !== undefined) req = { ...req, snapshot: true }
   if (req.since === undefined && !req.snapshot) return
   const startHead = ctx.head()
   conn.pending = []

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, type Format } from '../wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, MAX_CONFLATE_MS, ODDS_KINDS, type Format } from '../wire/model.ts'
 import { teamsOutsideScope } from '../fanout/team-scope.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
@@ -70,7 +70,12 @@ const ChangesQuery = FilterQuery.extend({
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
   limit: z.coerce.number().int().min(1).max(1000).default(100)
 }).refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
-const SseQuery = FilterQuery.extend({ since: z.string().max(128).optional(), format: FormatParam })
+const SseQuery = FilterQuery.extend({
+  since: z.string().max(128).optional(),
+  format: FormatParam,
+  /** `conflate_ms=1000`: at most one odds event per fixture a second (docs/protocol.md, "Odds"). */
+  conflate_ms: z.coerce.number().int().min(0).max(MAX_CONFLATE_MS).optional()
+})
   .refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 
 type Filter = z.infer<typeof FilterQuery>
@@ -168,7 +173,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
       const sub = { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, odds: q.odds, bookmakers: q.bookmakers, markets: q.markets }
-      hub.acceptSse(reply.raw, key, { ...withoutUndefined(sub), since, format: q.format }, request.headers.origin)
+      hub.acceptSse(reply.raw, key, { ...withoutUndefined({ ...sub, conflateMs: q.conflate_ms }), since, format: q.format }, request.headers.origin)
       return reply
     })
   }

@@ -283,6 +283,13 @@ const SubscribedKindSchema = z.enum([...CHANGE_KINDS, ...ODDS_KINDS]).meta({ id:
 export type SubscribedKind = z.infer<typeof SubscribedKindSchema>
 const Kinds = z.array(SubscribedKindSchema).min(1).max((CHANGE_KINDS.length + ODDS_KINDS.length) * 2)
 
+/** Odds conflation of a connection: at most one `odds` frame per fixture per interval. */
+export const MAX_CONFLATE_MS = 10_000
+const ConflateSchema = z.number().int().min(0).max(MAX_CONFLATE_MS).describe(
+  'At most one `odds` frame per fixture per this many ms from now on (the latest subscribe naming it sets it; 0, the default, sends each as it comes): ' +
+  'a fixture\'s first odds change goes out at once, the ones within the interval after it go together at its end, with the latest prices. ' +
+  'Suspensions, reopenings, settlements and added or removed markets are never conflated away. With `since`, a snapshot is always sent.')
+
 /** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed. */
 const SubscriptionSchema = z.strictObject({
   leagues: Leagues.optional(),
@@ -300,7 +307,8 @@ export const SubscribeFrameSchema = z.strictObject({
   ...SubscriptionSchema.shape,
   since: z.string().max(128).optional().describe('Replay every matching change after this cursor, then go live with no gap and no duplicate.'),
   snapshot: z.boolean().optional().meta({ default: true, description: 'Send the current state of every matching live fixture first.' }),
-  format: FormatSchema.optional().describe('The format of the connection\'s change frames from now on (the latest subscribe naming one sets it; `full` until then). Refused with `kinds` (named here or already set on the connection).')
+  format: FormatSchema.optional().describe('The format of the connection\'s change frames from now on (the latest subscribe naming one sets it; `full` until then). Refused with `kinds` (named here or already set on the connection).'),
+  conflate_ms: ConflateSchema.optional()
 }).meta({
   id: 'SubscribeFrame',
   description: 'Adds to the connection\'s subscription, within the key\'s leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`). A subscribe naming kinds replaces the connection\'s kinds filter.'
@@ -344,7 +352,8 @@ const SubscriptionState = {
   kinds: z.array(SubscribedKindSchema).optional().describe('Present only while the connection receives some kinds, not all.'),
   odds: z.boolean().optional().describe('Present, true, while the connection takes odds.'),
   bookmakers: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these bookmakers.'),
-  markets: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these markets.')
+  markets: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these markets.'),
+  conflate_ms: z.number().int().positive().optional().describe('Present while the connection\'s odds frames are conflated.')
 }
 export const SubscribedFrameSchema = z.strictObject({ type: z.literal('subscribed'), ...SubscriptionState })
   .meta({ id: 'SubscribedFrame', description: 'The connection\'s whole subscription after a subscribe.' })

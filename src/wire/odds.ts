@@ -118,7 +118,8 @@ const FullOddsFrameSchema = z.strictObject({ type: z.literal('odds'), ...OddsRec
 const DeltaOddsFrameSchema = z.strictObject({
   type: z.literal('odds'),
   ...RecordHead,
-  version: z.number().int().positive().describe('The odds image\'s version after the change: apply to the image held at `version - 1`; a jump means a lost frame.'),
+  version: z.number().int().positive().describe('The odds image\'s version after the change: apply to the image held at `version - 1` (or `from_version`); any other jump means a lost frame.'),
+  from_version: z.number().int().nonnegative().optional().describe('Present on a frame that conflates several change sets (`conflate_ms`): the version its changes apply to, instead of `version - 1`.'),
   changes: z.array(OddsChangeSchema).min(1)
 }).meta({ id: 'DeltaOddsFrame', description: 'Odds changes in `delta` format: no image; applying `changes` in order to the image at `version - 1` gives the stored image (`updated_at` becomes `at`).' })
 export type DeltaOddsFrame = z.infer<typeof DeltaOddsFrameSchema>

@@ -93,6 +93,8 @@ export class TouchlineClient {
   /** The odds taken: undefined for none, else every bookmaker and market or those listed. */
   #odds: { bookmakers?: number[], markets?: number[] } | undefined
   #format: Format | undefined
+  /** Odds conflation asked for, ms (`subscribe({ conflateMs })`); undefined: the server's default (none). */
+  #conflateMs: number | undefined
   /** Cursor of the last odds frame applied per fixture: where to heal a lost one from. */
   readonly #oddsAppliedAt = new Map<number, string>()
   /** What was added while no connection was up, after a first state: subscribed apart, with a snapshot. */
@@ -179,6 +181,7 @@ export class TouchlineClient {
     }
     if (what.kinds !== undefined) this.#kinds = [...what.kinds]
     this.#odds = odds
+    if (what.conflateMs !== undefined) this.#conflateMs = what.conflateMs
     if (format !== undefined) this.#format = format
     if (this.#open) this.#request('more', add, { snapshot: true })
     return this
@@ -409,6 +412,7 @@ export class TouchlineClient {
       ...(what.teams.length > 0 ? { teams: what.teams } : {}),
       ...(this.#kinds !== undefined ? { kinds: this.#kinds } : {}),
       ...this.#oddsFields(),
+      ...(this.#conflateMs !== undefined ? { conflate_ms: this.#conflateMs } : {}),
       format: this.#format ?? (this.#kinds !== undefined || this.#odds?.bookmakers !== undefined || this.#odds?.markets !== undefined ? 'full' : 'delta'),
       ...how
     }
@@ -483,7 +487,7 @@ export class TouchlineClient {
         ? (held !== undefined && frame.odds.version <= held.version ? 'stale' : frame.odds)
         : held !== undefined && frame.version <= held.version
           ? 'stale'
-          : held === undefined || frame.version !== held.version + 1 ? 'gap' : applyOddsChanges(held, frame)
+          : held === undefined || (frame.from_version ?? frame.version - 1) !== held.version ? 'gap' : applyOddsChanges(held, frame)
       if (next === 'gap') this.#lost(id, this.#oddsAppliedAt.get(id))
       else if (next !== 'stale') {
         this.cursor = frame.cursor

@@ -52,7 +52,7 @@ function applyOne (markets: OddsMarket[], c: OddsChange): OddsMarket[] {
   }
 }
 
-/** The image after a delta frame; `odds` must be at `frame.version - 1`. Returns a new object. */
+/** The image after a delta frame; `odds` must be at `frame.version - 1` (a conflated frame's `from_version`). Returns a new object. */
 export function applyOddsChanges (odds: FixtureOdds, frame: Pick<DeltaOddsFrame, 'version' | 'at' | 'changes'>): FixtureOdds {
   let markets = odds.markets
   let stale = odds.stale

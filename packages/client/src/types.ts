@@ -103,6 +103,12 @@ interface Follow {
   teams?: number[]
   /** Take the fixtures' in-play odds too (`odds` events, `client.odds`); the key needs the odds feature. */
   odds?: boolean
+  /**
+   * At most one `odds` event per fixture per this many ms (0 to 10,000; 0: each as it comes), with the latest
+   * prices; suspensions, reopenings and settlements are never conflated away. For a screen that redraws no
+   * faster anyway.
+   */
+  conflateMs?: number
 }
 
 /**

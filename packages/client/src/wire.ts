@@ -453,9 +453,13 @@ export interface DeltaOddsFrame {
    */
   at: string
   /**
-   * The odds image's version after the change: apply to the image held at `version - 1`; a jump means a lost frame.
+   * The odds image's version after the change: apply to the image held at `version - 1` (or `from_version`); any other jump means a lost frame.
    */
   version: number
+  /**
+   * Present on a frame that conflates several change sets (`conflate_ms`): the version its changes apply to, instead of `version - 1`.
+   */
+  from_version?: number
   /**
    * @minItems 1
    */
@@ -784,6 +788,10 @@ export interface SubscribeFrame {
    * The format of the connection's change frames from now on (the latest subscribe naming one sets it; `full` until then). Refused with `kinds` (named here or already set on the connection).
    */
   format?: Format
+  /**
+   * At most one `odds` frame per fixture per this many ms from now on (the latest subscribe naming it sets it; 0, the default, sends each as it comes): a fixture's first odds change goes out at once, the ones within the interval after it go together at its end, with the latest prices. Suspensions, reopenings, settlements and added or removed markets are never conflated away. With `since`, a snapshot is always sent.
+   */
+  conflate_ms?: number
 }
 /**
  * The connection's whole subscription after a subscribe.
@@ -810,6 +818,10 @@ export interface SubscribedFrame {
    * Present while the connection's odds are narrowed to these markets.
    */
   markets?: Ids
+  /**
+   * Present while the connection's odds frames are conflated.
+   */
+  conflate_ms?: number
 }
 /**
  * Removes ids or kinds. Without any list: removes the whole subscription and resets `kinds` to every kind.
@@ -871,4 +883,8 @@ export interface UnsubscribedFrame {
    * Present while the connection's odds are narrowed to these markets.
    */
   markets?: Ids
+  /**
+   * Present while the connection's odds frames are conflated.
+   */
+  conflate_ms?: number
 }
