@@ -2,8 +2,10 @@
  * The odds differ: two successive odds images of a fixture -> the typed odds changes between them
  * (docs/protocol.md, "Odds"). Pure. Order within one change set, fixed so that clients apply them as they come:
  *   1. market_removed, 2. market_added (a new market, or one whose selections changed: whole),
- *   3. market_suspended, 4. market_reopened, 5. odds_changed (the new prices, a reopened market's included),
- *   6. market_settled, 7. odds_stale.
+ *   3. odds_changed of the markets this change set suspends (the prices they stopped at: a poll may see a
+ *      move and the stop after it together), 4. market_suspended, 5. market_reopened, 6. every other
+ *      odds_changed (the new prices, a reopened market's included), 7. market_settled, 8. odds_stale.
+ * So no price moves between a market's `market_suspended` and its `market_reopened`.
  * Applying them in order to the first image gives the second (the client library's applyOddsChanges).
  */
 import { applyOddsChanges, marketKey, type MarketRef } from '@touchline/client'
@@ -13,6 +15,9 @@ import { selectionKey } from './normalize.ts'
 
 const keyOf = (s: OddsSelection): SelectionKey => ({ label: s.label, total: s.total, handicap: s.handicap })
 const ref = (m: OddsMarket): MarketRef => ({ bookmaker_id: m.bookmaker_id, market_id: m.market_id, line: m.line })
+
+/** The changes of a change set by place in its order (see above); `stopped_at`: the moves of markets it suspends. */
+type Buckets = Record<OddsChange['kind'] | 'stopped_at', OddsChange[]>
 
 /** Whether two markets hold the same selections (by key, in order) with the same names: else it is sent whole. */
 function sameShape (a: OddsMarket, b: OddsMarket): boolean {
@@ -24,13 +29,14 @@ function sameShape (a: OddsMarket, b: OddsMarket): boolean {
 }
 
 /** The changes of one market whose shape held: status, prices, winners. */
-function marketChanges (prev: OddsMarket, next: OddsMarket, out: Record<OddsChange['kind'], OddsChange[]>): void {
-  if (prev.status !== 'suspended' && next.status === 'suspended') out.market_suspended.push({ kind: 'market_suspended', ...ref(next) })
+function marketChanges (prev: OddsMarket, next: OddsMarket, out: Buckets): void {
+  const suspends = prev.status !== 'suspended' && next.status === 'suspended'
+  if (suspends) out.market_suspended.push({ kind: 'market_suspended', ...ref(next) })
   if (prev.status === 'suspended' && next.status === 'open') out.market_reopened.push({ kind: 'market_reopened', ...ref(next) })
   next.selections.forEach((s, i) => {
     const before = prev.selections[i] as OddsSelection
     if (before.price === s.price) return
-    out.odds_changed.push({
+    ;(suspends ? out.stopped_at : out.odds_changed).push({
       kind: 'odds_changed',
       ...ref(next),
       selection: keyOf(s),
@@ -62,8 +68,8 @@ export function diffOdds (prev: FixtureOdds | undefined, next: FixtureOdds, conf
 
 /** The changes of the order above; the markets in `whole` go as `market_added`, with no change of their own. */
 function typedChanges (prev: FixtureOdds | undefined, next: FixtureOdds, confirmedAt: string | null | undefined, whole: ReadonlySet<string>): OddsChange[] {
-  const out: Record<OddsChange['kind'], OddsChange[]> = {
-    market_removed: [], market_added: [], market_suspended: [], market_reopened: [], odds_changed: [], market_settled: [], odds_stale: []
+  const out: Buckets = {
+    market_removed: [], market_added: [], stopped_at: [], market_suspended: [], market_reopened: [], odds_changed: [], market_settled: [], odds_stale: []
   }
   const before = new Map((prev?.markets ?? []).map((m) => [marketKey(m), m]))
   const after = new Set(next.markets.map(marketKey))
@@ -74,5 +80,5 @@ function typedChanges (prev: FixtureOdds | undefined, next: FixtureOdds, confirm
     else marketChanges(held, m, out)
   }
   if (prev !== undefined && prev.stale !== next.stale) out.odds_stale.push({ kind: 'odds_stale', stale: next.stale, confirmed_at: confirmedAt ?? null })
-  return [...out.market_removed, ...out.market_added, ...out.market_suspended, ...out.market_reopened, ...out.odds_changed, ...out.market_settled, ...out.odds_stale]
+  return [...out.market_removed, ...out.market_added, ...out.stopped_at, ...out.market_suspended, ...out.market_reopened, ...out.odds_changed, ...out.market_settled, ...out.odds_stale]
 }

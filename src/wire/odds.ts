@@ -91,7 +91,7 @@ export const OddsChangeSchema = z.discriminatedUnion('kind', [
 ]).meta({ id: 'OddsChange', description: 'One typed change of a fixture\'s odds; `kind` tells which. The same in both formats.' })
 export type OddsChange = z.infer<typeof OddsChangeSchema>
 
-/** Every kind of odds change, in the order the odds differ emits them within one change set. */
+/** Every kind of odds change (docs/protocol.md, "Odds", gives their order within one change set). */
 export const ODDS_KINDS = ['market_removed', 'market_added', 'market_suspended', 'market_reopened', 'odds_changed', 'market_settled', 'odds_stale'] as const
 export type OddsKind = typeof ODDS_KINDS[number]
 

@@ -87,6 +87,12 @@ describe('diffOdds', () => {
     expect(reopened.changes.map((c) => c.kind)).toEqual(['market_reopened', 'odds_changed', 'odds_changed', 'odds_changed'])
   })
 
+  it('puts a move seen with the stop that follows it before the stop: no price moves while a market is suspended', () => {
+    const open = step(undefined, marketsOf(fullTime('2.00', '3.00', '4.00'))).next
+    const both = step(open, marketsOf(fullTime('1.90', '3.00', '4.00', { suspended: true })))
+    expect(both.changes.map((c) => c.kind)).toEqual(['odds_changed', 'market_suspended'])
+  })
+
   it('settles a stopped market with its winners, and again when the winners are known later', () => {
     const open = step(undefined, marketsOf(fullTime('1.10', '8.00', '20.0'))).next
     const stopped = step(open, marketsOf(fullTime('1.10', '8.00', '20.0', { stopped: true })))

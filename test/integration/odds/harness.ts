@@ -1,0 +1,126 @@
+/**
+ * The odds pipeline over real parts, stepped by the test: the embedded provider on a real port with a clock
+ * the test moves, a gateway (memory or Redis) that serves the live protocol but polls nothing by itself, and
+ * the livescore and odds pollers driven one step at a time on that clock, each through an upstream that
+ * records the bucket (`rate_limit.requested_entity`) of every call it makes.
+ */
+import { pino } from 'pino'
+import { loadConfig } from '../../../src/config.ts'
+import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import { marketsOf } from '../../../src/odds/normalize.ts'
+import { createOddsPoller, type OddsPoller } from '../../../src/poller/odds.ts'
+import { createPoller, type Poller } from '../../../src/poller/poller.ts'
+import { standingGoals, suspensions, type MatchLine } from '../../../src/provider/odds/line.ts'
+import { realMsAt } from '../../../src/provider/sim/clock.ts'
+import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import type { UpstreamClient } from '../../../src/upstream/index.ts'
+import { parseOdds } from '../../../src/upstream/odds-schemas.ts'
+import type { OddsMarket } from '../../../src/wire/model.ts'
+
+export const START = Date.now()
+
+/** The provider, with a clock the test sets. */
+export interface Upstream {
+  provider: RunningProvider
+  clock: { now: number }
+  close: () => Promise<void>
+}
+
+export async function startUpstream (opts: { liveTarget?: number, token?: string, plan?: 'Enterprise' | 'Starter' } = {}): Promise<Upstream> {
+  const clock = { now: START }
+  const tokens = opts.token === undefined ? [] : [{ token: opts.token, plan: opts.plan ?? 'Enterprise', status: 'active' as const }]
+  const provider = await startProvider({ port: 0, now: () => clock.now, liveTarget: opts.liveTarget ?? 6, hourlyLimits: { Enterprise: 1_000_000 }, tokens })
+  return { provider, clock, close: async () => { await provider.close() } }
+}
+
+/** A gateway in front of `up` and the two pollers, stepped by the test. */
+export interface Rig {
+  gw: Gateway
+  livescores: Poller
+  odds: OddsPoller
+  /** The bucket of every call each poller made, in order. */
+  buckets: { livescores: string[], odds: string[] }
+  /** Moves the provider's clock by `ms` at a time up to `to`, with a livescore step and an odds step at each. */
+  runTo: (to: number, stepMs?: number) => Promise<void>
+  close: () => Promise<void>
+}
+
+/** An upstream that records each answer's bucket. */
+function recording (upstream: UpstreamClient, into: string[]): UpstreamClient {
+  return {
+    ...upstream,
+    get: async (path, query, opts) => {
+      const res = await upstream.get(path, query, opts)
+      into.push(String(res.envelope.rate_limit?.requested_entity ?? 'none'))
+      return res as never
+    }
+  }
+}
+
+export async function startRig (up: Upstream, opts: { redisUrl?: string, prefix?: string, token?: string } = {}): Promise<Rig> {
+  const gw = await startGateway(loadConfig({
+    TOUCHLINE_HOST: '127.0.0.1',
+    TOUCHLINE_PORT: '0',
+    TOUCHLINE_LOG_LEVEL: 'silent',
+    TOUCHLINE_UPSTREAM_URL: up.provider.baseUrl,
+    ...(opts.token !== undefined ? { TOUCHLINE_UPSTREAM_TOKEN: opts.token } : {}),
+    ...(opts.redisUrl !== undefined ? { TOUCHLINE_REDIS_URL: opts.redisUrl, TOUCHLINE_REDIS_PREFIX: opts.prefix ?? 'tl-odds:' } : {})
+  }), pino({ level: 'silent' }), { poll: false })
+  const log = pino({ level: 'silent' })
+  const buckets = { livescores: [] as string[], odds: [] as string[] }
+  const now = (): number => up.clock.now
+  const livescores = createPoller({ upstream: recording(gw.upstream, buckets.livescores), ledger: gw.ledger, store: gw.store, log, now }, { floorMs: 0 })
+  const odds = createOddsPoller({ upstream: recording(gw.upstream, buckets.odds), ledger: gw.ledger, store: gw.store, log, now }, { floorMs: 0 })
+  return {
+    gw,
+    livescores,
+    odds,
+    buckets,
+    async runTo (to, stepMs = 500) {
+      while (up.clock.now < to) {
+        up.clock.now = Math.min(to, up.clock.now + stepMs)
+        await livescores.step()
+        await odds.step()
+      }
+    },
+    async close () {
+      await livescores.stop()
+      await odds.stop()
+      await gw.close()
+    }
+  }
+}
+
+/** A fixture's odds as the provider serves them now, as the gateway's image holds them. */
+export async function providerMarkets (up: Upstream, fixtureId: number): Promise<OddsMarket[]> {
+  const res = await fetch(`${up.provider.baseUrl}/football/odds/inplay/fixtures/${fixtureId}?include=market;bookmaker&api_token=demo-enterprise`)
+  return marketsOf(parseOdds(await res.json()))
+}
+
+/** A match the provider will play, with its odds timeline: match second → the provider's clock. */
+export interface Planned {
+  id: number
+  line: MatchLine
+  at: (matchSecond: number) => number
+}
+
+/**
+ * The first fixture kicking off within ten minutes of START whose first goal stands alone in its suspension
+ * (no penalty or VAR review overlapping it), played to its end.
+ */
+export function plannedMatch (up: Upstream): Planned {
+  const { world } = up.provider
+  for (const f of world.all('fixture')) {
+    const kickoff = world.kickoff(f) * 1000
+    if (kickoff < START + 20_000 || kickoff > START + 600_000) continue
+    const placed = world.live.oddsLine(world.get('fixture', f.id) as never)
+    if (placed === undefined) continue
+    const { line } = placed
+    const goal = standingGoals(line)[0]
+    const first = suspensions(line)[0]
+    if (line.end === undefined || line.void || goal === undefined || first === undefined || first.from !== goal.at) continue
+    if (line.alarms.filter((a) => a.from < first.to).length !== 1 || first.to >= line.end) continue
+    return { id: f.id as number, line, at: (s) => realMsAt(placed.kickoff, placed.speed, s) }
+  }
+  throw new Error('no fixture fits: change the seed or the window')
+}
