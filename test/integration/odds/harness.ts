@@ -4,6 +4,7 @@
  * the livescore and odds pollers driven one step at a time on that clock, each through an upstream that
  * records the bucket (`rate_limit.requested_entity`) of every call it makes.
  */
+import { applyOddsChanges } from '@touchline/client'
 import { pino } from 'pino'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
@@ -15,7 +16,8 @@ import { realMsAt } from '../../../src/provider/sim/clock.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
 import { parseOdds } from '../../../src/upstream/odds-schemas.ts'
-import type { OddsMarket } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange, OddsMarket } from '../../../src/wire/model.ts'
+import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 
 export const START = Date.now()
 
@@ -123,4 +125,46 @@ export function plannedMatch (up: Upstream): Planned {
     return { id: f.id as number, line, at: (s) => realMsAt(placed.kickoff, placed.speed, s) }
   }
   throw new Error('no fixture fits: change the seed or the window')
+}
+
+/** A subscriber's odds as a client keeps them: the snapshot's images, each odds frame applied. */
+export class OddsMirror {
+  readonly images = new Map<number, FixtureOdds>()
+  /** Odds frames received, in order. */
+  readonly frames: Frame[] = []
+  readonly gaps: string[] = []
+  /** The cursor of the last snapshot or frame received, where a client resumes from. */
+  cursor = ''
+
+  take (frame: Frame): void {
+    if (typeof frame.cursor === 'string' && (frame.type === 'snapshot' || frame.type === 'change' || frame.type === 'odds')) this.cursor = frame.cursor
+    if (frame.type === 'snapshot') for (const image of frame.odds as FixtureOdds[] ?? []) this.images.set(image.fixture_id, image)
+    if (frame.type !== 'odds') return
+    this.frames.push(frame)
+    const id = frame.fixture_id as number
+    if (frame.odds !== undefined) {
+      this.images.set(id, frame.odds as FixtureOdds)
+      return
+    }
+    const held = this.images.get(id)
+    const base = (frame.from_version as number | undefined) ?? (frame.version as number) - 1
+    if (held?.version !== base) {
+      this.gaps.push(`fixture ${id}: held ${String(held?.version)}, frame applies to ${base}`)
+      return
+    }
+    this.images.set(id, applyOddsChanges(held, frame as never))
+  }
+
+  /** The odds changes of one fixture, frame by frame. */
+  changesOf (fixtureId: number): OddsChange[][] {
+    return this.frames.filter((f) => f.fixture_id === fixtureId).map((f) => f.changes as OddsChange[])
+  }
+}
+
+/** A WebSocket subscriber to every league taking odds (and what `subscribe` adds), its odds kept in `mirror`. */
+export async function subscriber (rig: Rig, subscribe: Frame, mirror = new OddsMirror()): Promise<{ ws: WsTestClient, mirror: OddsMirror }> {
+  const ws = await WsTestClient.connect(`${rig.gw.url.replace('http', 'ws')}/v1/live?api_token=demo`)
+  ws.ws.on('message', (data) => mirror.take(JSON.parse(data.toString()) as Frame))
+  await ws.request({ op: 'subscribe', ref: 's', leagues: '*', odds: true, ...subscribe })
+  return { ws, mirror }
 }
