@@ -18,6 +18,7 @@ import { webhookRoutes } from './http/webhooks.ts'
 import type { KeyRing } from './client-keys.ts'
 import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
+import type { OddsPoller } from './poller/odds.ts'
 import type { Poller } from './poller/poller.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
@@ -33,6 +34,8 @@ export interface AppDeps {
   metrics: Metrics
   /** The poller, when this instance runs one (only the leader polls over Redis). */
   poller?: () => Poller | undefined
+  /** The odds poller, beside the poller. */
+  oddsPoller?: () => OddsPoller | undefined
   checks?: Record<string, ReadinessCheck>
   /** The REST passthrough (`GET /v3/...`, docs/passthrough.md); absent in tests that build the app without it. */
   passthrough?: Passthrough
@@ -108,7 +111,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(passthroughRoutes({ passthrough: deps.passthrough, publicUrl }))
   }
   if (deps.webhooks !== undefined) await app.register(webhookRoutes({ webhooks: deps.webhooks, keys: deps.keys }))
-  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), store: deps.store, webhooks: deps.webhooks }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes())

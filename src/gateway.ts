@@ -193,7 +193,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const passthroughUpstream = upstreamClient(a, 'passthrough')
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
-  const { poller, leader, stopPolling } = startPoller(a, live, upstream)
+  const { poller, odds, leader, stopPolling } = startPoller(a, live, upstream)
 
   const passthrough = createPassthrough({
     upstream: passthroughUpstream,
@@ -239,6 +239,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     metrics,
     ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
     poller: () => poller,
+    oddsPoller: () => odds,
     checks: {
       store: async () => { await engines.store.head(); return true },
       // A follower does not call the upstream; the leader is ready while its polls succeed.
@@ -294,7 +295,7 @@ function upstreamClient (a: Assembly, user: 'poller' | 'passthrough'): UpstreamC
  * poller's upstream is observed by the passthrough's live mirror. Their stop is deferred at once, so that a
  * failure further on still stops the loops.
  */
-function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
+function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, odds: OddsPoller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
   const { cfg, log, overrides, scope, provider, engines } = a
   // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
   const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [a.token] })
@@ -325,7 +326,7 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
   const leader = startPolling(poller, odds, engines.lease, pollerHolder, log, overrides)
   const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? Promise.all([poller.stop(), odds.stop()])) }
   scope.defer(stopPolling)
-  return { poller, leader, stopPolling }
+  return { poller, odds, leader, stopPolling }
 }
 
 /** Re-reads TOUCHLINE_KEYS_FILE and applies it to webhooks and open connections (Gateway.reloadKeys). */

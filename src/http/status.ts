@@ -9,6 +9,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { BudgetLedger, LimitSource } from '../budget/index.ts'
 import type { Metrics } from '../metrics.ts'
+import type { OddsPoller } from '../poller/odds.ts'
 import type { Poller } from '../poller/poller.ts'
 import { createStatusHistory, type StatusSample } from '../status/history.ts'
 import type { LiveStore } from '../store/types.ts'
@@ -20,6 +21,8 @@ export interface StatusRouteDeps {
   metrics: Metrics
   /** The poller when this instance runs one (over Redis only the leader polls). */
   poller: () => Poller | undefined
+  /** The odds poller, running where the poller runs. */
+  oddsPoller?: () => OddsPoller | undefined
   store: LiveStore
   /** Sampling period of the history, ms. @default 10_000 */
   sampleIntervalMs?: number
@@ -49,6 +52,7 @@ export interface StatusBody {
     tracked: number
     pending_final: number
   } | null
+  odds_poller: { running: boolean, enabled: boolean, tracked: number, last_error: string | null } | null
   connections: { ws: number, sse: number, total: number }
   subscriptions: number
   live_fixtures: number
@@ -96,6 +100,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
         deps.webhooks?.summary().catch(() => null) ?? null
       ])
       const p = deps.poller()?.status()
+      const odds = p?.running === true ? deps.oddsPoller?.()?.status() : undefined
       const latest = history.latest()
       reply.header('cache-control', 'no-store')
       return {
@@ -121,6 +126,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
               tracked: p.tracked,
               pending_final: p.pendingFinal
             },
+        odds_poller: odds === undefined ? null : { running: odds.running, enabled: odds.enabled, tracked: odds.tracked, last_error: odds.lastError },
         connections: { ws: connections.ws ?? 0, sse: connections.sse ?? 0, total: Object.values(connections).reduce((a, b) => a + b, 0) },
         subscriptions,
         live_fixtures: liveFixtures,

@@ -10,8 +10,8 @@
  *    same log as the match's;
  *  - odds stale: a fixture in play whose odds the upstream has not confirmed for STALE_AFTER_MS (listed in
  *    `latest` or fetched whole) gets `odds_stale`, and again (stale false) once they are confirmed.
- * A 403 (the upstream token's plan has no odds) turns the poller off, said once in the log, and it asks again
- * every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
+ * A 403 (the upstream token's plan has no odds) or a 404 (no odds paths) turns the poller off, said once in
+ * the log, and it asks again every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
  */
 import type { Logger } from 'pino'
 import { backoffDelay } from '@touchline/client'
@@ -153,10 +153,14 @@ class OddsPollerLoop {
     return nextPace(bucket, this.now(), this.pacing).delayMs
   }
 
-  /** The pause after a failed step: a 403 turns odds off for a while (said once), anything else backs off. */
+  /**
+   * The pause after a failed step: a 403 (a plan without odds) or a 404 (an upstream without the odds paths)
+   * turns odds off for a while, said once; anything else backs off.
+   */
   private failed (err: unknown): number {
-    if (err instanceof UpstreamError && err.status === 403) {
-      if (this.disabledUntil === 0) this.deps.log.warn({ entity: ODDS_ENTITY }, 'the upstream plan has no in-play odds: odds polling is off')
+    if (err instanceof UpstreamError && (err.status === 403 || err.status === 404)) {
+      const why = err.status === 403 ? 'the upstream plan has no in-play odds' : 'the upstream has no in-play odds paths'
+      if (this.disabledUntil === 0) this.deps.log.warn({ entity: ODDS_ENTITY, status: err.status }, `${why}: odds polling is off`)
       this.disabledUntil = this.now() + FORBIDDEN_RETRY_MS
       this.lastError = err.code
       return FORBIDDEN_RETRY_MS

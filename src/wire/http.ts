@@ -53,6 +53,13 @@ const PollerStatus = z.strictObject({
   pending_final: z.number().int()
 })
 
+const OddsPollerStatus = z.strictObject({
+  running: z.boolean(),
+  enabled: z.boolean().describe('False while the upstream plan answers the in-play odds with a 403: asked again every 10 minutes.'),
+  tracked: z.number().int().describe('Fixtures whose odds are followed.'),
+  last_error: z.string().nullable()
+})
+
 const Sample = z.strictObject({
   t: z.number().int(),
   poll_interval_s: z.number().nullable(),
@@ -67,6 +74,7 @@ export const Status = z.strictObject({
   now: z.iso.datetime({ offset: true }),
   budget: z.array(BudgetRow),
   poller: PollerStatus.nullable().describe('Null when this instance runs no poller (over Redis only the leader polls).'),
+  odds_poller: OddsPollerStatus.nullable().describe('The in-play odds poller beside the poller, on the same instance; null when this instance runs none.'),
   connections: z.strictObject({ ws: z.number().int(), sse: z.number().int(), total: z.number().int() }),
   subscriptions: z.number().int(),
   live_fixtures: z.number().int(),
