@@ -40,6 +40,8 @@ export const DEFAULT_TTL: TtlPolicy = {
 }
 
 const LIVE_ENDPOINTS = new Set(['livescores.all', 'livescores.inplay', 'livescores.latest', 'fixtures.latest', 'leagues.live', 'expected.fixtures'])
+/** In-play odds move by the second, and every odds feed's `latest` is a 10-second window: live, like livescores. */
+const isLiveOdds = (id: string): boolean => id.startsWith('odds.inplay.') || (id.startsWith('odds.') && id.endsWith('.latest'))
 /** Kinds whose records change while matches are played. */
 const MOVING_KINDS: ReadonlySet<Kind> = new Set([
   'fixture', 'score', 'event', 'period', 'statistic', 'xg', 'odd', 'prediction',
@@ -65,7 +67,7 @@ function includesMoving (nodes: readonly IncludeNode[]): 'live' | 'moving' | und
 
 /** TTL of an answer to `endpoint` with these includes: the shortest that any part of it calls for. */
 export function ttlFor (endpoint: Endpoint, includes: readonly IncludeNode[], policy: TtlPolicy = DEFAULT_TTL): number {
-  if (LIVE_ENDPOINTS.has(endpoint.id)) return policy.liveMs
+  if (LIVE_ENDPOINTS.has(endpoint.id) || isLiveOdds(endpoint.id)) return policy.liveMs
   let ttl: number
   if (TABLE_KINDS.has(endpoint.kind)) ttl = policy.standingsMs
   else if (MOVING_KINDS.has(endpoint.kind) || endpoint.entity === 'Schedule') ttl = policy.fixtureMs

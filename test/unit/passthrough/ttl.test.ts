@@ -35,6 +35,11 @@ describe('ttlFor', () => {
     expect(ttl('/football/standings/live/leagues/271')).toBe(DEFAULT_TTL.standingsMs)
     expect(ttl('/football/transfers')).toBe(DEFAULT_TTL.referenceMs)
     expect(ttl('/odds/markets')).toBe(DEFAULT_TTL.referenceMs)
+    // In-play odds and every odds `latest` move like livescores; pre-match odds like fixtures.
+    expect(ttl('/football/odds/inplay/latest')).toBe(DEFAULT_TTL.liveMs)
+    expect(ttl('/football/odds/inplay/fixtures/1')).toBe(DEFAULT_TTL.liveMs)
+    expect(ttl('/football/odds/pre-match/latest')).toBe(DEFAULT_TTL.liveMs)
+    expect(ttl('/football/odds/pre-match/fixtures/1')).toBe(DEFAULT_TTL.fixtureMs)
     expect(ttl('/football/teams/1', 'players;rivals')).toBe(DEFAULT_TTL.referenceMs)
     expect(ttl('/football/squads/teams/1', 'player')).toBe(DEFAULT_TTL.referenceMs)
     expect(ttl('/football/players/1', 'lineups')).toBe(DEFAULT_TTL.fixtureMs)
