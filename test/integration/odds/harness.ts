@@ -59,14 +59,15 @@ function recording (upstream: UpstreamClient, into: string[]): UpstreamClient {
   }
 }
 
-export async function startRig (up: Upstream, opts: { redisUrl?: string, prefix?: string, token?: string } = {}): Promise<Rig> {
+export async function startRig (up: Upstream, opts: { redisUrl?: string, prefix?: string, token?: string, env?: Record<string, string> } = {}): Promise<Rig> {
   const gw = await startGateway(loadConfig({
     TOUCHLINE_HOST: '127.0.0.1',
     TOUCHLINE_PORT: '0',
     TOUCHLINE_LOG_LEVEL: 'silent',
     TOUCHLINE_UPSTREAM_URL: up.provider.baseUrl,
     ...(opts.token !== undefined ? { TOUCHLINE_UPSTREAM_TOKEN: opts.token } : {}),
-    ...(opts.redisUrl !== undefined ? { TOUCHLINE_REDIS_URL: opts.redisUrl, TOUCHLINE_REDIS_PREFIX: opts.prefix ?? 'tl-odds:' } : {})
+    ...(opts.redisUrl !== undefined ? { TOUCHLINE_REDIS_URL: opts.redisUrl, TOUCHLINE_REDIS_PREFIX: opts.prefix ?? 'tl-odds:' } : {}),
+    ...opts.env
   }), pino({ level: 'silent' }), { poll: false })
   const log = pino({ level: 'silent' })
   const buckets = { livescores: [] as string[], odds: [] as string[] }

@@ -39,7 +39,8 @@ export interface Receiver {
   close: () => Promise<void>
 }
 
-export async function startReceiver (respond: Respond = () => 200, secret = SECRET): Promise<Receiver> {
+/** A receiver, closed when the test ends (`closeWithTest`), or by the caller (one started in a beforeAll). */
+export async function startReceiver (respond: Respond = () => 200, secret = SECRET, closeWithTest = true): Promise<Receiver> {
   let inFlight = 0
   const r: Receiver = { url: '', requests: [], maxInFlight: 0, respond, close: async () => {} }
   const server: Server = createServer((req, res) => {
@@ -78,7 +79,7 @@ export async function startReceiver (respond: Respond = () => 200, secret = SECR
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
   }
-  onTestFinished(r.close)
+  if (closeWithTest) onTestFinished(r.close)
   return r
 }
 
