@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Change, LiveEvent, LiveFixture } from '../../../src/wire/model.ts'
-import { clean, clockLabel, cannotReachLine, describe as describeRecord, fixtureLine } from '../../../src/tail/format.ts'
+import type { Change, FixtureOdds, LiveEvent, LiveFixture, OddsMarket } from '../../../src/wire/model.ts'
+import { clean, clockLabel, cannotReachLine, describe as describeRecord, fixtureLine, oddsLines } from '../../../src/tail/format.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const f = (overrides: Partial<LiveFixture> = {}): LiveFixture => fixture(1, 501, {
@@ -100,5 +100,49 @@ describe('names from the feed', () => {
     expect(fixtureLine(hostile)).toBe("23' Celtic 1-0 Kilmarnock")
     const scorer = ev('YELLOWCARD', 'away', '\u001b[8mHidden', 30)
     expect(lines([{ kind: 'event_added', event: scorer }], hostile)).toEqual(["30' Celtic 1-0 Kilmarnock  yellow card (Hidden, Kilmarnock)"])
+  })
+})
+
+describe('tail odds lines', () => {
+  const market = (id: number, name: string, line: string | null, labels: string[]): OddsMarket => ({
+    bookmaker_id: 2,
+    bookmaker: 'bet365',
+    market_id: id,
+    market: name,
+    line,
+    status: 'open',
+    selections: labels.map((label) => ({ label, total: line, handicap: null, name: null, price: '2.00', decimal: 2, winning: null }))
+  })
+  const odds: FixtureOdds = {
+    fixture_id: 1,
+    league_id: 501,
+    home_id: 10,
+    away_id: 11,
+    stale: false,
+    updated_at: '2026-11-21T20:00:00.000Z',
+    version: 3,
+    markets: [market(1, 'Fulltime Result', null, ['1', 'X', '2']), market(80, 'Goals Over/Under', '2.5', ['Over', 'Under'])]
+  }
+  const key = (label: string, total: string | null = null): { label: string, total: string | null, handicap: null } => ({ label, total, handicap: null })
+
+  it('prints one line per price move with its arrow and the price before, and one per market status', () => {
+    expect(oddsLines([
+      { kind: 'odds_changed', bookmaker_id: 2, market_id: 1, line: null, selection: key('1'), price: '1.50', decimal: 1.5, previous: { price: '1.62', decimal: 1.62 }, direction: 'down' },
+      { kind: 'odds_changed', bookmaker_id: 2, market_id: 80, line: '2.5', selection: key('Over', '2.5'), price: '2.10', decimal: 2.1, previous: { price: '1.90', decimal: 1.9 }, direction: 'up' },
+      { kind: 'market_suspended', bookmaker_id: 2, market_id: 1, line: null },
+      { kind: 'market_settled', bookmaker_id: 2, market_id: 1, line: null, winning: [key('1')] },
+      { kind: 'odds_stale', stale: true, confirmed_at: null }
+    ], odds, f())).toEqual([
+      "23' Celtic 1-0 Kilmarnock  odds bet365 Fulltime Result 1: 1.50 \u2193 (was 1.62)",
+      "23' Celtic 1-0 Kilmarnock  odds bet365 Goals Over/Under 2.5 Over: 2.10 \u2191 (was 1.90)",
+      "23' Celtic 1-0 Kilmarnock  odds bet365 Fulltime Result suspended",
+      "23' Celtic 1-0 Kilmarnock  odds bet365 Fulltime Result settled: 1"
+    ])
+  })
+
+  it('names a market it does not hold by its ids, and strips control characters from upstream text', () => {
+    expect(oddsLines([{ kind: 'market_reopened', bookmaker_id: 9, market_id: 77, line: null }], odds, undefined)).toEqual(['fixture 1  odds bookmaker 9 market 77 reopened'])
+    const hostile = { ...odds, markets: [{ ...market(1, 'Result\u001b[2J', null, ['1']), bookmaker: 'bet\u0007365' }] }
+    expect(oddsLines([{ kind: 'market_suspended', bookmaker_id: 2, market_id: 1, line: null }], hostile, undefined)[0]).toBe('fixture 1  odds bet365 Result suspended')
   })
 })
