@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { marketKey } from '@touchline/client'
 import { standingGoals, suspensions } from '../../../src/provider/odds/line.ts'
 import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
+import { serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import type { WsTestClient } from '../../helpers/ws-client.ts'
 import { OddsMirror, plannedMatch, providerMarkets, startRig, startUpstream, subscriber, type Planned, type Rig, type Upstream } from './harness.ts'
@@ -106,6 +107,15 @@ describe('odds through a match, over the embedded provider', () => {
       .filter((c) => c.kind === 'market_suspended' || c.kind === 'market_reopened' || c.kind === 'market_settled').map((c) => `${c.kind} ${refOf(c)}`)
     expect(statuses(subs.fullConflated)).toEqual(statuses(subs.full))
     expect(statuses(subs.deltaConflated)).toEqual(statuses(subs.full))
+  })
+
+  it('every frame received, odds frames in all four ways included, is as the AsyncAPI document says', () => {
+    for (const [name, s] of Object.entries(subs)) {
+      expect(s.ws.frames.length).toBeGreaterThan(40)
+      const errors = s.ws.frames.flatMap((f) => serverFrameErrors(f).map((e) => `${name} ${String(f.type)}: ${e}`))
+      expect(errors.slice(0, 5)).toEqual([])
+    }
+    expect(subs.deltaConflated.ws.frames.some((f) => f.type === 'odds' && typeof f.from_version === 'number')).toBe(true)
   })
 
   it('the odds poller spends only InplayOdd and the livescore poller never does', () => {
