@@ -83,13 +83,24 @@ export interface UiGateway {
   close: () => Promise<void>
 }
 
-/** A gateway (embedded provider for the passthrough's league names; no poller) with the given keys. */
-export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
+export interface UiGatewayOptions {
+  /** More TOUCHLINE_* settings (e.g. TOUCHLINE_LEAGUE_PRIORITY). */
+  env?: Record<string, string>
+  /** Run the poller over the embedded provider's simulated matches (60x) instead of a store driven by hand. */
+  poll?: boolean
+}
+
+/**
+ * A gateway (embedded provider for the passthrough's league names and days; no poller unless asked) with
+ * the given keys.
+ */
+export async function startUiGateway (keys?: KeySpec[], opts: UiGatewayOptions = {}): Promise<UiGateway> {
   const env: Record<string, string> = {
     TOUCHLINE_HOST: '127.0.0.1',
     TOUCHLINE_PORT: '0',
     TOUCHLINE_PROVIDER_PORT: '0',
-    TOUCHLINE_LOG_LEVEL: 'silent'
+    TOUCHLINE_LOG_LEVEL: 'silent',
+    ...opts.env
   }
   let dir: string | undefined
   if (keys !== undefined) {
@@ -98,7 +109,7 @@ export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
     writeFileSync(env.TOUCHLINE_KEYS_FILE, JSON.stringify(keys))
   }
   try {
-    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: false })
+    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: opts.poll === true })
     return { gw, url: gw.url, matches: matches(gw.store), close: async () => { await gw.close() } }
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
