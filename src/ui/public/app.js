@@ -54,6 +54,7 @@ function parseHash () {
   return { tab: /** @type {Tab} */ (tab), day: tab !== 'live' && day !== undefined && day in DAYS ? /** @type {Day} */ (day) : 'today' }
 }
 let view = parseHash() ?? { tab: 'live', day: 'today' }
+drawTabs()
 
 /** The key's leagues (named by the passthrough) and any with a live fixture. */
 const followed = () => [...new Set([...leagues.keys(), ...[...feed.fixtures.values()].map((f) => f.league_id)])]
@@ -123,7 +124,7 @@ function render () {
   drawEmpty(dayRows)
 }
 
-/** The tabs' counts, which tab and day are current, and the summary line. */
+/** The tabs' counts, the tabs, and the summary line. */
 function drawControls () {
   const live = [...feed.fixtures.values()].filter((f) => IN_PLAY.has(f.state.phase)).length
   const day = dayFixtures(view.day)
@@ -133,6 +134,15 @@ function drawControls () {
     const text = n === undefined ? '' : String(n)
     if (el.textContent !== text) el.textContent = text
   }
+  drawTabs()
+  const summary = view.tab === 'live'
+    ? live === 0 ? 'Nothing in play right now' : `${live} ${live === 1 ? 'match' : 'matches'} in play`
+    : longDate(view.day)
+  if (byId('summary').textContent !== summary) byId('summary').textContent = summary
+}
+
+/** Which tab and day are current, and where each link leads (drawn at once too, before any row: nothing moves later). */
+function drawTabs () {
   for (const a of document.querySelectorAll('.tabs a')) {
     const el = /** @type {HTMLAnchorElement} */ (a)
     const tab = el.dataset.tab
@@ -150,10 +160,6 @@ function drawControls () {
     if (day === view.day) el.setAttribute('aria-current', 'date')
     else el.removeAttribute('aria-current')
   }
-  const summary = view.tab === 'live'
-    ? live === 0 ? 'Nothing in play right now' : `${live} ${live === 1 ? 'match' : 'matches'} in play`
-    : longDate(view.day)
-  if (byId('summary').textContent !== summary) byId('summary').textContent = summary
 }
 
 /** Says so when a tab has nothing to show (and, with nothing live, when the next match kicks off). @param {Map<number, LiveFixture> | undefined} rows */

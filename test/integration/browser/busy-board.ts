@@ -3,7 +3,7 @@
  * 21 matches in play in 7 leagues of the embedded provider (so the passthrough names and ranks them), with
  * what a livescore row has to tell: a red card in the 6th minute, an own goal that counts for the other
  * side, two reds for one side (a second yellow among them), a substitution and a VAR decision, half time,
- * stoppage time, and a postponed match. Each match is returned by a short name.
+ * a missed penalty, and a postponed match. Each match is returned by a short name.
  */
 import type { Match, Matches } from '../../helpers/matches.ts'
 
@@ -19,7 +19,7 @@ export interface BusyBoard {
   gent: Match
   /** Norwich Rovers 3-3 Stoke Albion, 88': Stoke have had two players sent off (one on a second yellow). */
   norwich: Match
-  /** Real Vigo 1-0 Atlético Sur, 61': VAR took a goal back at 19', a substitution at 59'. */
+  /** Real Vigo 1-0 Atlético Sur, 61': a VAR decision at 19' (goal disallowed), a missed penalty at 44', a substitution at 59'. */
   vigo: Match
   /** Arsenal Town 2-1 Chelsea Rovers, 67'. */
   arsenal: Match
@@ -74,6 +74,7 @@ export async function busyBoard (m: Matches): Promise<BusyBoard> {
   const vigo = await m.start(7301, laliga, 'Real Vigo', 'Atlético Sur', 61)
   await vigo.event('away', 'VAR', 'Michal Pospíšil', 19, { info: 'Goal Disallowed' })
   await vigo.goal('home', 'Iago Aspas', 34)
+  await vigo.card('away', 'Álvaro Negredo', 44, 'MISSED_PENALTY')
   await vigo.event('home', 'SUBSTITUTION', 'Maxime Diallo', 59, { related: 'Tomás Prieto' })
   const sevilla = await m.start(7302, laliga, 'Sevilla Sur', 'Betis Norte', 40)
   await sevilla.goal('home', 'Isaac Romero', 36)

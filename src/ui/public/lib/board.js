@@ -25,6 +25,8 @@ const SCORED_MS = 8000
 const FLASH_ONCE_MS = 1000
 /** The same sentence is not said twice within this time. */
 const REPEAT_MS = 10_000
+/** Sentences the live region holds at most. */
+const MAX_SAID = 8
 /** Placeholder rows shown while the first scores load: enough to fill a screen. */
 const PLACEHOLDER_ROWS = 12
 
@@ -107,6 +109,11 @@ export class Board {
       for (const f of live.values()) this.seen.set(f.id, { home: f.home.score, away: f.away.score })
       return
     }
+    if (u.kind === 'expired') {
+      // Gone from the feed: what the board remembered of its goals goes too.
+      for (const memory of [this.scored, this.cancelled, this.seen]) memory.delete(u.fixtureId)
+      return
+    }
     if (u.kind !== 'change') return
     const id = u.frame.fixture_id
     const gone = cancelledIn(u.frame)
@@ -150,8 +157,9 @@ export class Board {
     if ((this.said.get(text) ?? 0) > now - REPEAT_MS) return
     this.said.set(text, now)
     for (const [t, at] of this.said) if (at <= now - REPEAT_MS) this.said.delete(t)
+    // Kept a while (a burst, e.g. the goals replayed after a reconnection, is read to its end), then let go.
     this.announcer.append(h('p', { text }))
-    while (this.announcer.childElementCount > 3) this.announcer.firstElementChild?.remove()
+    while (this.announcer.childElementCount > MAX_SAID) this.announcer.firstElementChild?.remove()
   }
 
   /**
@@ -165,16 +173,17 @@ export class Board {
     const focusedRow = [...this.rows.values()].find((r) => active instanceof HTMLElement && r.el.contains(active))
     for (const f of fixtures.values()) this.draw(f)
     const all = [...fixtures.values()].sort(byPlayOrder)
+    // Only a change of which rows or in what order moves anything (a row that grows is the stack's to follow).
     if (!this.grouped) {
-      this.stack.set(all.map((f) => this.rowOf(f).el))
+      setIfChanged(this.stack, all.map((f) => this.rowOf(f).el))
     } else {
       /** @type {Map<number, LiveFixture[]>} */
       const groups = new Map()
       for (const f of all) groups.set(f.league_id, [...(groups.get(f.league_id) ?? []), f])
       for (const [id] of this.sections) if (!groups.has(id)) this.sections.delete(id)
       const order = [...groups.keys()].sort(this.leagueOrder)
-      for (const [id, list] of groups) this.section(id).stack.set(list.map((f) => this.rowOf(f).el))
-      this.stack.set(order.map((id) => this.section(id).section))
+      for (const [id, list] of groups) setIfChanged(this.section(id).stack, list.map((f) => this.rowOf(f).el))
+      setIfChanged(this.stack, order.map((id) => this.section(id).section))
     }
     for (const [id, row] of this.rows) {
       if (fixtures.has(id)) continue
@@ -266,4 +275,10 @@ export class Board {
     }
     return s
   }
+}
+
+/** Sets a stack's items unless they are already these, in this order. @param {Stack} stack @param {HTMLElement[]} items */
+function setIfChanged (stack, items) {
+  if (items.length === stack.items.length && items.every((item, i) => stack.items[i] === item && item.parentNode === stack.el)) return
+  stack.set(items)
 }

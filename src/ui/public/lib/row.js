@@ -212,8 +212,8 @@ function eventItem (e, cancelled) {
     title: `${kind.spoken}${decision ? `: ${decision}` : ''}${cancelled ? ', cancelled by VAR' : ''}`
   },
   h('span', { class: 'tl-min', text: eventMinute(e) }),
-  // A substitution's icon is the arrow of the player coming on; the one going off has his own.
-  icon(e.type === 'SUBSTITUTION' ? 'on' : kind.icon, cancelled ? `${kind.spoken} cancelled by VAR` : e.type === 'SUBSTITUTION' ? 'Substitution, on:' : kind.spoken),
+  // A substitution's icon has both arrows; the player coming on is named first, the one going off after his own arrow.
+  icon(kind.icon, cancelled ? `${kind.spoken} cancelled by VAR` : e.type === 'SUBSTITUTION' ? 'Substitution, on:' : kind.spoken),
   ...who,
   cancelled ? null : h('span', { class: 'tl-kind', text: word }))
 }

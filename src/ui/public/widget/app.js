@@ -7,9 +7,9 @@
  * Its layout follows its own width, not the page's: the rows are in a size container (card.css), so a
  * widget under ~480 px stacks the names as on a phone, wherever it sits.
  *
- * Its height does not move the host page for a connection's sake: the connection's word sits in the header,
- * what it waits for on the footer's line (both always there), and a widget keeps each started match's
- * scorer line (tl-steady). A refusal says why in one line, in place of the rows.
+ * Its height does not move the host page for a connection's sake: the connection is written on the footer's
+ * line, which is always there ("Live", "Reconnecting in 4 s", "Full time"), and a widget keeps each started
+ * match's scorer line (tl-steady). A refusal says why in one line, in place of the rows.
  *
  * What stays on screen when nothing is live: a fixture widget keeps its match as it ended ("Full time"; the
  * feed drops a match a little after full time; a widget loaded after it fetches the match from the
@@ -30,7 +30,7 @@ import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.
 /** @param {string | null} list `271` or `271,501` @returns {number[]} */
 const ids = (list) => (list ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isSafeInteger(n) && n > 0)
 
-/** The word beside the dot; what a wait is for goes on the footer's line (connectionText). */
+/** The word beside the dot; while a connection waits, what it waits for (connectionText) replaces it. */
 const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Not connected', closed: 'Not connected', finished: 'Full time' }
 /** Upcoming fixtures a league widget lists when nothing is live. */
 const NEXT_FIXTURES = 5
@@ -189,17 +189,18 @@ export function mount (host, config) {
 function render (root, base, titleText) {
   const title = h('h2', { class: 'tlw-title', text: titleText })
   const state = h('span', { class: 'tlw-conn-label', text: STATUS.connecting })
-  const conn = h('span', { class: 'tlw-conn', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state)
+  // Not a live region: the countdown would be read out every second. The announcer says what changed.
+  const message = h('span', { class: 'tlw-message' })
+  // On the footer's line, which is always there: its words change, nothing around them moves.
+  const conn = h('span', { class: 'tlw-conn', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state, message)
   const boardEl = h('div', { class: 'tl-list' })
   const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match in play right now.' })
   const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
-  // Not a live region: the countdown would be read out every second. The announcer says what changed.
-  const message = h('span', { class: 'tlw-message' })
   const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
   const frame = h('section', { class: 'tlw', 'aria-label': titleText },
-    h('header', { class: 'tlw-head' }, title, conn),
+    h('header', { class: 'tlw-head' }, title),
     later, boardEl, empty,
-    h('footer', { class: 'tlw-foot' }, message, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
+    h('footer', { class: 'tlw-foot' }, conn, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
     announcer)
   const sheets = ['lib/card.css', 'widget/widget.css'].map((path) => h('link', { rel: 'stylesheet', href: `${base}/${path}` }))
   // CSSOM, not a style attribute: a host page's CSP may forbid inline style attributes.
