@@ -32,15 +32,17 @@ export const DOCS_SCREENSHOTS = join(process.cwd(), 'docs', 'ui')
 
 /**
  * Saves a screenshot as test-results/screenshots/<name>.png; with `docs`, and TOUCHLINE_DOCS_SCREENSHOTS=1
- * set, also as docs/ui/<name>.png (how the README's pictures are made: the tests put each state on screen).
+ * set, also as docs/ui/<name>.png (how the README's pictures are made: the tests put each state on screen),
+ * and with `demo` as docs/demo.png too (the README's picture).
  */
-export async function shot (page: Page, name: string, opts: { docs?: boolean, fullPage?: boolean } = {}): Promise<string> {
+export async function shot (page: Page, name: string, opts: { docs?: boolean, demo?: boolean, fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   const path = join(SCREENSHOTS, `${name}.png`)
   await page.screenshot({ path, fullPage: opts.fullPage === true })
   if (opts.docs === true && process.env.TOUCHLINE_DOCS_SCREENSHOTS === '1') {
     mkdirSync(DOCS_SCREENSHOTS, { recursive: true })
     await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage === true })
+    if (opts.demo === true) await page.screenshot({ path: join(DOCS_SCREENSHOTS, '..', 'demo.png'), fullPage: opts.fullPage === true })
   }
   return path
 }

@@ -86,7 +86,7 @@ describe.skipIf(!HAVE_CHROMIUM)('rows that tell the match', () => {
       expect(await toggle.evaluate((b) => (b as unknown as { ariaExpanded: string }).ariaExpanded)).toBe('false')
       const size = await toggle.boundingBox()
       if (view.width < 500) expect(size !== null && size.width >= 44 && size.height >= 44).toBe(true)
-      await shot(page, `rows-${name}`, { docs: true })
+      await shot(page, `rows-${name}`, { docs: true, demo: name === '1366-light' })
       expect(errors).toEqual([])
       await page.close()
     })

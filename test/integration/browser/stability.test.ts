@@ -138,7 +138,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         expect(contrast(parseRgb(dim), parseRgb(await computed(row(page, celtic.id), 'backgroundColor')))).toBeGreaterThanOrEqual(4.5)
         const finished = page.locator('#board article[data-phase="finished"] .tl-name').first()
         if (await finished.count() > 0) expect(await computed(finished, 'color')).toBe(dim)
-        await shot(page, 'page-reconnecting', { docs: true })
+        await shot(page, 'page-reconnecting-dimmed', { docs: true })
         await celtic.goal('home', 'Kyogo Furuhashi', 20)
         await celtic.goal('home', 'Daizen Maeda', 24)
         await aberdeen.goal('away', 'Simon Murray', 35)

@@ -125,7 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
       expect(lines).toBe(1)
       expect(await widget.locator('.tl-list').isVisible()).toBe(false)
       expect(await widget.locator('.tlw-message').textContent()).toBe('')
-      if (key === 'elsewhere-key') await shot(page, 'widget-refused', { docs: true })
+      if (key === 'elsewhere-key') await shot(page, 'widget-refused-320', { docs: true })
       await page.close()
     }
   }, 30_000)
@@ -148,7 +148,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
         await expect.poll(async () => await page.locator(`#${w} .tlw-message`).textContent(), { timeout: 5000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
       }
       expect(await heights()).toEqual(before)
-      await shot(page, 'widget-reconnecting', { docs: true })
+      await shot(page, 'widget-reconnecting-widths', { docs: true })
       // Hearts' first goal, while the widgets are away.
       await hearts.goal('home', 'Lawrence Shankland', 66)
       proxy.resume()
