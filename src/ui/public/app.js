@@ -18,7 +18,8 @@
  */
 import { Board } from './lib/board.js'
 import { DAYS, Days, longDate } from './lib/days.js'
-import { connectionAnnouncement, connectionText, h, hhmm, problemText } from './lib/format.js'
+import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
+import { h, hhmm } from './lib/format.js'
 import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
 

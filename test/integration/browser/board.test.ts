@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { busyBoard, LEAGUE_ORDER } from './busy-board.ts'
 import { openView, row, rowsAboveFold, settled, VIEWS, viewName } from './board-page.ts'
-import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway } from './harness.ts'
 
 /** Rows a first screen must hold on a busy board. */
 const FOLD = { 390: 10, 1366: 12 }
@@ -129,6 +129,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
       expect(ranks).toEqual([...ranks].sort((a, b) => a - b))
     }
     await shot(page, 'today', { docs: true })
+    expect(await axeViolations(page)).toEqual([])
     // Finished and Scheduled keep results and kick-offs apart.
     await page.locator('.tabs a[data-tab="scheduled"]').click()
     await page.locator('#board article.tl-match').first().waitFor()

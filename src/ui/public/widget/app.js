@@ -16,7 +16,8 @@
  * passthrough), and a league widget shows today's results and the next fixtures (lib/schedule.js).
  */
 import { Board } from '../lib/board.js'
-import { connectionAnnouncement, connectionText, h, problemText } from '../lib/format.js'
+import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
+import { h } from '../lib/format.js'
 import { LiveFeed } from '../lib/live.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
 import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
