@@ -51,6 +51,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[]
   /** Webhook delivery (`/v1/webhooks`); absent in tests that build the app without it. */
   webhooks?: Webhooks
+  /** League ids the scoreboard lists first (TOUCHLINE_LEAGUE_PRIORITY). */
+  leaguePriority?: readonly number[]
 }
 
 /**
@@ -114,6 +116,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
-  await app.register(uiRoutes())
+  await app.register(uiRoutes({ leaguePriority: deps.leaguePriority }))
   return app
 }

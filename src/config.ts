@@ -56,6 +56,18 @@ const ConfigSchema = z.object({
   TOUCHLINE_UPSTREAM_CLOCK_RATE: z.coerce.number().positive().max(3600).default(1),
   /** The upstream plan's hourly limit per entity, for an upstream whose `rate_limit` gives no total; unset: learned. */
   TOUCHLINE_UPSTREAM_HOURLY_LIMIT: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  /**
+   * League ids the scoreboard (`/`) lists first, most important first, comma-separated (`8,2,564`); the
+   * others follow by the upstream's own rank of a league (`category`), then country and name.
+   */
+  TOUCHLINE_LEAGUE_PRIORITY: z.string().transform((v, ctx): number[] => {
+    const ids = v.split(',').map((s) => s.trim())
+    if (ids.some((id) => !/^[1-9]\d{0,9}$/.test(id))) {
+      ctx.addIssue({ code: 'custom', message: 'must be league ids separated by commas, e.g. 8,2,564' })
+      return z.NEVER
+    }
+    return [...new Set(ids.map(Number))]
+  }).optional(),
   /** Directory where the poller records every upstream response it receives (NDJSON, hourly files). */
   TOUCHLINE_RECORD_DIR: z.string().min(1).optional(),
   /** Webhooks (src/webhooks): longest wait for a receiver's answer (connect, headers, body) per attempt. */

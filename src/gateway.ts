@@ -238,6 +238,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
+    leaguePriority: cfg.TOUCHLINE_LEAGUE_PRIORITY,
     poller: () => poller,
     oddsPoller: () => odds,
     checks: {

@@ -6,6 +6,8 @@
  *
  * - HTML: `Cache-Control: no-cache` (revalidated with the ETag each time) and a Content-Security-Policy that
  *   allows only the gateway's own scripts, styles and sockets (team crests may come from any https host).
+ * - The scoreboard's page carries the league priority (TOUCHLINE_LEAGUE_PRIORITY) in a meta tag, written
+ *   into it once at start: the page orders its leagues by it without another request.
  * - Scripts and styles: `Cache-Control: no-cache` too (module URLs carry no version, so a cached copy could
  *   mix old and new modules after a deploy; revalidating is a cheap 304 with the ETag), and readable from
  *   any origin (`Access-Control-Allow-Origin: *`), because the widget imports its modules cross-origin from
@@ -21,6 +23,8 @@ import { clientBundle } from './client-bundle.ts'
 export interface UiRouteDeps {
   /** Directory of the static files. @default src/ui/public next to this module's folder */
   root?: string
+  /** League ids the scoreboard lists first, in this order (TOUCHLINE_LEAGUE_PRIORITY). @default none */
+  leaguePriority?: readonly number[]
 }
 
 interface Asset {
@@ -80,6 +84,16 @@ function asset (body: Buffer, type: string): Asset {
   return { body, type, etag, headers }
 }
 
+/** The scoreboard's meta tag that carries the league priority (empty in the file). */
+const PRIORITY_META = '<meta name="touchline-league-priority" content="">'
+
+/** The scoreboard page with the league priority written into its meta tag. */
+function withPriority (page: Asset, priority: readonly number[]): Asset {
+  const html = page.body.toString('utf8')
+  if (priority.length === 0 || !html.includes(PRIORITY_META)) return page
+  return asset(Buffer.from(html.replace(PRIORITY_META, `<meta name="touchline-league-priority" content="${priority.join(',')}">`)), page.type)
+}
+
 /** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/live.js`). */
 function loadAssets (root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
@@ -99,6 +113,8 @@ export function uiRoutes (deps: UiRouteDeps = {}): FastifyPluginAsync {
       return
     }
     const assets = loadAssets(root)
+    const index = assets.get('/index.html')
+    if (index !== undefined) assets.set('/index.html', withPriority(index, deps.leaguePriority ?? []))
     // The client library (packages/client), bundled for browsers: /lib/client.js and the modules beside it.
     for (const [path, body] of await clientBundle()) assets.set(path, asset(body, TYPES['.js'] as string))
     for (const [page, file] of Object.entries(PAGES)) {

@@ -15,13 +15,15 @@ export interface Match {
   goal: (side: Side, scorer: string, minute: number, type?: 'GOAL' | 'PENALTY' | 'OWNGOAL') => Promise<ChangeRecord>
   /** A card, or another event that leaves the score alone (a missed penalty). */
   card: (side: Side, player: string, minute: number, type?: 'YELLOWCARD' | 'REDCARD' | 'YELLOWREDCARD' | 'MISSED_PENALTY') => Promise<ChangeRecord>
+  /** Any other event that leaves the score alone: a substitution (`player` on, `related` off), a VAR decision (`info`). */
+  event: (side: Side, type: 'SUBSTITUTION' | 'VAR', player: string, minute: number, more?: { related?: string, info?: string }) => Promise<ChangeRecord>
   /** Removes the goal scored by `scorer` (VAR), the score going down with it. */
   cancelGoal: (scorer: string) => Promise<ChangeRecord>
   clock: (minute: number) => Promise<ChangeRecord>
   state: (code: string) => Promise<ChangeRecord>
 }
 
-const TYPE_IDS: Record<string, number> = { GOAL: 14, OWNGOAL: 15, PENALTY: 16, MISSED_PENALTY: 17, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
+const TYPE_IDS: Record<string, number> = { VAR: 10, GOAL: 14, OWNGOAL: 15, PENALTY: 16, MISSED_PENALTY: 17, SUBSTITUTION: 18, YELLOWCARD: 19, REDCARD: 20, YELLOWREDCARD: 21 }
 let nextEventId = 900_000
 
 export interface Matches {
@@ -102,6 +104,10 @@ export function matches (store: LiveStore): Matches {
         },
         async card (side, player, minute, type = 'YELLOWCARD') {
           const e = event(side, player, minute, type, null)
+          return await apply({ ...current, minute, events: [...current.events, e] }, [{ kind: 'event_added', event: e }])
+        },
+        async event (side, type, player, minute, more = {}) {
+          const e = { ...event(side, player, minute, type, null), related_player: more.related === undefined ? null : { id: null, name: more.related }, info: more.info ?? null }
           return await apply({ ...current, minute, events: [...current.events, e] }, [{ kind: 'event_added', event: e }])
         },
         async cancelGoal (scorer) {

@@ -10,7 +10,7 @@
  * @typedef {{ t: number, poll_interval_s: number | null, detection_p50_s: number | null, messages_per_s: number,
  *   cache_hit_ratio: number | null }} Sample
  */
-import { h } from './lib/format.js'
+import { h, hhmmss } from './lib/format.js'
 
 const REFRESH_MS = 5000
 const HOUR_MS = 3600_000
@@ -172,8 +172,10 @@ function drawStale () {
   const note = byId('stale')
   note.hidden = !stale
   if (!stale) return
-  const since = answeredAt === 0 ? 'No figures yet' : `Stale: figures as of ${new Date(answeredAt).toLocaleTimeString()} (${ago(new Date(answeredAt).toISOString())})`
-  note.textContent = `${since}. The gateway does not answer (${failure}).`
+  // An alert: its words change only when the problem does (not every second), so it is said once.
+  const since = answeredAt === 0 ? 'No figures yet' : `Stale: figures as of ${hhmmss(new Date(answeredAt))}`
+  const text = `${since}. The gateway does not answer (${failure}).`
+  if (note.textContent !== text) note.textContent = text
   const secs = Math.max(0, Math.ceil((nextAt - Date.now()) / 1000))
   connection('offline', secs > 0 ? `Cannot reach the gateway · retrying in ${secs} s` : 'Cannot reach the gateway · retrying now')
 }
@@ -188,7 +190,7 @@ async function refresh () {
     failure = ''
     // The label is a live region: it says only what changes rarely. The time of each refresh goes outside it.
     connection('live', 'Live')
-    byId('updated').textContent = ` · updated ${new Date().toLocaleTimeString()}`
+    byId('updated').textContent = ` · updated ${hhmmss(new Date())}`
   } catch (err) {
     failure = /** @type {Error} */ (err).message
   }

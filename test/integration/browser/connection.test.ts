@@ -1,7 +1,7 @@
 /**
  * Connection states in words: the scoreboard counts down "Reconnecting in N s" while the gateway
- * cannot be reached and comes back live; a bad key is refused in plain words ("bad key") with no retry
- * loop; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
+ * cannot be reached (no host or port shown) and comes back live; a bad key is refused in plain words
+ * ("bad key"), once, with no retry loop; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
  * its tile and its chart, keeps the cursor on one line, and has no axe-core violation.
  */
 import type { Browser, Page } from 'playwright-core'
@@ -44,10 +44,14 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     proxy.pause()
     proxy.cut()
     await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
-    await expect.poll(async () => await conn.textContent(), { timeout: 5000 }).toMatch(/^Reconnecting in \d+ s/)
-    // Once the page has asked why: the gateway cannot be reached (not the key's fault).
-    await expect.poll(async () => await conn.textContent(), { timeout: 15_000 }).toMatch(/^Reconnecting (in \d+ s|now…) · Cannot reach the live feed at 127\.0\.0\.1:\d+\.$/)
+    await expect.poll(async () => await conn.textContent(), { timeout: 5000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
+    // Once the page has asked why: the gateway cannot be reached (not the key's fault), said in a fan's words,
+    // with no host or port, on one line.
+    await expect.poll(async () => await conn.textContent(), { timeout: 15_000 }).toMatch(/^No connection · retrying (in \d+ s|now)$/)
     expect(await conn.textContent()).not.toMatch(/key/)
+    expect(await page.locator('body').innerText()).not.toMatch(/127\.0\.0\.1|localhost|:\d{2,5}\b/)
+    const pill = await page.locator('#connection').boundingBox()
+    expect(pill !== null && pill.height < 40).toBe(true)
     await shot(page, 'page-reconnecting', { docs: true })
     proxy.resume()
     await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
@@ -61,8 +65,12 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     let sockets = 0
     page.on('websocket', () => { sockets++ })
     await page.locator('#connection[data-state="refused"][data-reason="unauthorized"]').waitFor({ timeout: 10_000 })
-    expect(await page.locator('#refusal').textContent()).toBe('The gateway does not know this key (bad key). Check the key.')
+    // Said once, in place of the matches: not again in the pill (a word), the summary or an empty section.
+    expect(await page.locator('#refusal').textContent()).toBe('Live scores can\'t be shown: the key in this address is not valid (bad key).')
     expect(await page.locator('#refusal').isVisible()).toBe(true)
+    expect(await page.locator('#connection .conn-label').textContent()).toBe('Not connected')
+    expect(await page.locator('body').innerText()).not.toMatch(/\bkey\b[\s\S]*\bkey\b[\s\S]*\bkey\b/)
+    for (const id of ['#summary', '#controls', '#board', '#empty']) expect(await page.locator(id).isVisible(), id).toBe(false)
     // One attempt at most (the socket's 401, then asked over HTTP why), and none after the refusal.
     const tried = sockets
     expect(tried).toBeLessThanOrEqual(1)

@@ -32,15 +32,17 @@ export const DOCS_SCREENSHOTS = join(process.cwd(), 'docs', 'ui')
 
 /**
  * Saves a screenshot as test-results/screenshots/<name>.png; with `docs`, and TOUCHLINE_DOCS_SCREENSHOTS=1
- * set, also as docs/ui/<name>.png (how the README's pictures are made: the tests put each state on screen).
+ * set, also as docs/ui/<name>.png (how the README's pictures are made: the tests put each state on screen),
+ * and with `demo` as docs/demo.png too (the README's picture).
  */
-export async function shot (page: Page, name: string, opts: { docs?: boolean, fullPage?: boolean } = {}): Promise<string> {
+export async function shot (page: Page, name: string, opts: { docs?: boolean, demo?: boolean, fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true })
   const path = join(SCREENSHOTS, `${name}.png`)
   await page.screenshot({ path, fullPage: opts.fullPage === true })
   if (opts.docs === true && process.env.TOUCHLINE_DOCS_SCREENSHOTS === '1') {
     mkdirSync(DOCS_SCREENSHOTS, { recursive: true })
     await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage === true })
+    if (opts.demo === true) await page.screenshot({ path: join(DOCS_SCREENSHOTS, '..', 'demo.png'), fullPage: opts.fullPage === true })
   }
   return path
 }
@@ -83,13 +85,24 @@ export interface UiGateway {
   close: () => Promise<void>
 }
 
-/** A gateway (embedded provider for the passthrough's league names; no poller) with the given keys. */
-export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
+export interface UiGatewayOptions {
+  /** More TOUCHLINE_* settings (e.g. TOUCHLINE_LEAGUE_PRIORITY). */
+  env?: Record<string, string>
+  /** Run the poller over the embedded provider's simulated matches (60x) instead of a store driven by hand. */
+  poll?: boolean
+}
+
+/**
+ * A gateway (embedded provider for the passthrough's league names and days; no poller unless asked) with
+ * the given keys.
+ */
+export async function startUiGateway (keys?: KeySpec[], opts: UiGatewayOptions = {}): Promise<UiGateway> {
   const env: Record<string, string> = {
     TOUCHLINE_HOST: '127.0.0.1',
     TOUCHLINE_PORT: '0',
     TOUCHLINE_PROVIDER_PORT: '0',
-    TOUCHLINE_LOG_LEVEL: 'silent'
+    TOUCHLINE_LOG_LEVEL: 'silent',
+    ...opts.env
   }
   let dir: string | undefined
   if (keys !== undefined) {
@@ -98,7 +111,7 @@ export async function startUiGateway (keys?: KeySpec[]): Promise<UiGateway> {
     writeFileSync(env.TOUCHLINE_KEYS_FILE, JSON.stringify(keys))
   }
   try {
-    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: false })
+    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: opts.poll === true })
     return { gw, url: gw.url, matches: matches(gw.store), close: async () => { await gw.close() } }
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })

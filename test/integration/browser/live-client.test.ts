@@ -2,7 +2,7 @@
  * TouchlineClient (lib/client.js) and Board in headless Chromium against a scripted WebSocket: never two
  * sockets at once, additions made offline subscribed with their snapshot, errors answering a subscribe
  * (forbidden, internal) handled, a lost delta healed once with since, and clock-only frames updating just
- * the clock.
+ * the clock (a row is updated in place, never rebuilt).
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -202,7 +202,7 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
     expect(errors).toEqual([])
   })
 
-  it('updates only the clock on a clock-only frame, and forgets a removed fixture\'s highlight', async () => {
+  it('updates only the clock on a clock-only frame, keeps the row through a goal, and forgets a removed fixture\'s highlight', async () => {
     const { page, errors } = await blank()
     const result = await page.evaluate(async () => {
       const g = globalThis as any
@@ -224,30 +224,34 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
         starting_at: null
       })
       const fixtures = new Map([[1, fx(10)]])
-      board.update(fixtures, { kind: 'snapshot', partial: false })
+      const apply = (u: any): void => { board.feed(u, fixtures); board.show(fixtures) }
+      apply({ kind: 'snapshot', partial: false })
       const row = root.querySelector('.tl-row')
-      let layouts = 0
-      const layout = board.layout.bind(board)
-      board.layout = () => { layouts++; layout() }
+      let placed = 0
+      const set = board.stack.set.bind(board.stack)
+      board.stack.set = (items: unknown[]) => { placed++; set(items) }
       fixtures.set(1, fx(11))
-      board.update(fixtures, { kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'c', changes: [{ kind: 'clock', minute: 11, previous: 10 }], fixture: fx(11) } })
+      apply({ kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'c', changes: [{ kind: 'clock', minute: 11, previous: 10 }], fixture: fx(11) } })
       const clock = root.querySelector('.tl-clock')?.textContent
       const label = root.querySelector('article')?.getAttribute('aria-label')
       const sameRow = root.querySelector('.tl-row') === row
       const goal = { kind: 'score_changed', home: 1, away: 0, previous: { home: 0, away: 0 } }
       fixtures.set(1, fx(12, 1))
-      board.update(fixtures, { kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'd', changes: [goal], fixture: fx(12, 1) } })
-      const rebuilt = root.querySelector('.tl-row') !== row
+      apply({ kind: 'change', replayed: false, frame: { fixture_id: 1, cursor: 'd', changes: [goal], fixture: fx(12, 1) } })
+      const keptThroughGoal = root.querySelector('.tl-row') === row
+      const score = root.querySelector('.tl-score')?.textContent
       const hadHighlight = board.scored.has(1)
       fixtures.delete(1)
-      board.update(fixtures, { kind: 'expired', fixtureId: 1 })
-      return { clock, label, sameRow, layouts, rebuilt, hadHighlight, scoredAfter: board.scored.size, cards: root.querySelectorAll('article').length }
+      apply({ kind: 'expired', fixtureId: 1 })
+      return { clock, label, sameRow, placed, keptThroughGoal, score, hadHighlight, scoredAfter: board.scored.size, cards: root.querySelectorAll('article').length }
     })
     expect(result.clock).toContain("11'")
     expect(result.label).toContain('minute 11')
     expect(result.sameRow).toBe(true)
-    expect(result.rebuilt).toBe(true)
-    expect(result.layouts).toBe(2) // the goal frame and the removal; not the clock tick
+    // The row is updated in place, never rebuilt (focus stays on it): the goal changed its score only.
+    expect(result.keptThroughGoal).toBe(true)
+    expect(result.score).toBe('1-0')
+    expect(result.placed).toBe(1) // the removal; not the clock tick, not the goal
     expect(result.hadHighlight).toBe(true)
     expect(result.scoredAfter).toBe(0)
     expect(result.cards).toBe(0)
@@ -277,7 +281,7 @@ describe.skipIf(!HAVE_CHROMIUM)('browser live client', () => {
         scores: {},
         starting_at: null
       }
-      board.update(new Map([[1, f]]), { kind: 'snapshot', partial: false })
+      board.show(new Map([[1, f]]))
       const text = () => root.querySelector('.tl-clock-text')?.textContent
       const first = text()
       await new Promise((resolve) => setTimeout(resolve, 3200))

@@ -3,7 +3,7 @@
  * whose events open from a button (keyboard too); a 7-4 match with cards keeps every goal, missed penalty
  * and red card listed, other events capped behind "+N more"; names of 24 characters are never cut at 390 px;
  * one minute notation ("90+3'") and a clock never behind the last event; "-" before kick-off; today's
- * results and kick-offs below the live matches; no axe-core violation.
+ * results and kick-offs in the All tab; no axe-core violation.
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -72,8 +72,10 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
       // Closed: one compact row with the latest goal and a button that says how many events there are.
       const toggle = row.locator('button.tl-toggle')
       expect(await toggle.getAttribute('aria-expanded')).toBe('false')
-      expect(await toggle.textContent()).toBe('19 events')
-      expect(await row.locator('.tl-latest').textContent()).toContain("85' Y. Late")
+      // The button says what it opens (its name adds how many and which match).
+      expect(await toggle.textContent()).toBe(`Events (19): ${LONG_HOME} v ${LONG_AWAY}`)
+      // The latest goal, under the side that scored it (Y. Late, for the away side).
+      expect(await row.locator('.tl-scorer-away').textContent()).toContain("85' Y. Late")
       // Opened with the keyboard.
       await toggle.focus()
       await page.keyboard.press('Enter')
@@ -96,10 +98,13 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
       expect(await row.locator('.tl-ev', { hasText: 'Alexander Maxsø-Andersen (og)' }).count()).toBe(1)
       expect(await row.locator('.tl-ev', { hasText: 'Marcus Missington-Smythe (pen missed)' }).count()).toBe(1)
       expect(await row.locator('.tl-ev', { hasText: 'K. Furuhashi (pen)' }).count()).toBe(1)
-      await shot(page, `rows-events-${name}`, { docs: true })
+      await shot(page, `rows-events-long-${name}`)
       await more.click()
       expect(await row.locator('.tl-ev[data-type="YELLOWCARD"]').count()).toBe(5)
-      expect(await row.locator('button.tl-more').count()).toBe(0)
+      // Expanded, it collapses again.
+      expect(await more.textContent()).toBe('Show fewer')
+      await more.click()
+      expect(await row.locator('.tl-ev[data-type="YELLOWCARD"]').count()).toBe(3)
       // Closed again with the keyboard: back to one row.
       await toggle.focus()
       await page.keyboard.press('Enter')
@@ -118,7 +123,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
       const row = page.locator('article[data-fixture="9001"]')
       await row.locator('button.tl-toggle').click()
       await row.locator('button.tl-more').click()
-      const clipped = await page.evaluate(`[...document.querySelectorAll('.tl-name, .tl-who, .tl-latest, .tl-clock, .tl-score')]
+      const clipped = await page.evaluate(`[...document.querySelectorAll('.tl-name, .tl-who, .tl-scorer, .tl-clock, .tl-score')]
         .filter((e) => e.scrollWidth > e.clientWidth + 0.5 || getComputedStyle(e).textOverflow === 'ellipsis')
         .map((e) => e.textContent)`)
       expect(clipped).toEqual([])
@@ -130,7 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
         expect(box !== null && rowBox !== null && box.x >= rowBox.x && box.x + box.width <= rowBox.x + rowBox.width + 0.5).toBe(true)
       }
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
-      await shot(page, `rows-${name}`, { docs: true })
+      await shot(page, `rows-long-names-${name}`)
       await page.close()
     })
 
@@ -175,23 +180,19 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
     await page.close()
   })
 
-  it('lists today\'s results and kick-offs of the followed leagues below the live matches, with "-" before kick-off', async () => {
-    const { page, errors } = await open(VIEWS[2] as typeof VIEWS[number], '/')
-    const today = page.locator('#today')
-    await today.waitFor({ timeout: 10_000 })
-    const rows = today.locator('article.tl-match')
-    await expect.poll(async () => await rows.count(), { timeout: 10_000 }).toBeGreaterThan(0)
+  it('lists today\'s results and kick-offs of the followed leagues in the All tab, with "-" before kick-off', async () => {
+    const { page, errors } = await open(VIEWS[2] as typeof VIEWS[number], '/#all')
+    const rows = page.locator('#board article.tl-match')
+    await expect.poll(async () => await rows.count(), { timeout: 10_000 }).toBeGreaterThan(15)
     const phases = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-phase')))
     expect(phases.some((p) => p === 'finished' || p === 'scheduled')).toBe(true)
     // Only the leagues the page follows, and none of the live matches twice.
     const leagues = new Set(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-league'))))
     expect(leagues.size).toBeGreaterThan(0)
     const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-fixture')))
-    expect(ids.some((id) => id === '9001')).toBe(false)
-    const scheduled = today.locator('article[data-phase="scheduled"]').first()
+    expect(ids.filter((id) => id === '9001')).toHaveLength(1)
+    const scheduled = page.locator('#board article[data-phase="scheduled"]').first()
     if (await scheduled.count() > 0) expect((await scheduled.locator('.tl-score').innerText()).trim()).toBe('-')
-    await page.evaluate("document.getElementById('today').scrollIntoView()")
-    await shot(page, 'today', { docs: true })
     expect(errors).toEqual([])
     await page.close()
   })

@@ -109,7 +109,8 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
     page.on('websocket', () => { sockets++ })
     const widget = page.locator('[data-touchline-widget]')
     await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
-    expect(await widget.locator('.tlw-message').textContent()).toBe('This key does not allow this site (refused origin). Add it to the key\'s allowed origins.')
+    // One line, in a site's reader's words, in place of the rows (the site's owner gets the detail in the console).
+    expect(await widget.locator('.tlw-refused').textContent()).toBe('This site may not show these scores.')
     expect(await widget.locator('article').count()).toBe(0)
     await shot(page, 'widget-refused', { docs: true })
     // No retry loop: no socket opened in the next 5 s (the backoff before the refusal was under 4 s).

@@ -85,4 +85,10 @@ describe('config', () => {
     expect(loadConfig({ TOUCHLINE_UPSTREAM_CLOCK_RATE: '60' }).TOUCHLINE_UPSTREAM_CLOCK_RATE).toBe(60)
     for (const bad of ['0', '-1', 'fast', '3601']) expect(errorOf({ TOUCHLINE_UPSTREAM_CLOCK_RATE: bad }).variables).toEqual(['TOUCHLINE_UPSTREAM_CLOCK_RATE'])
   })
+
+  it('reads the league priority of the scoreboard: ids separated by commas, each once; anything else is named', () => {
+    expect(loadConfig({}).TOUCHLINE_LEAGUE_PRIORITY).toBeUndefined()
+    expect(loadConfig({ TOUCHLINE_LEAGUE_PRIORITY: '8, 2,564,8' }).TOUCHLINE_LEAGUE_PRIORITY).toEqual([8, 2, 564])
+    for (const bad of ['premier', '8,,2', '0', '-8', '8;2', '1.5']) expect(errorOf({ TOUCHLINE_LEAGUE_PRIORITY: bad }).variables, bad).toEqual(['TOUCHLINE_LEAGUE_PRIORITY'])
+  })
 })

@@ -1,11 +1,13 @@
 /**
  * Small pure helpers shared by the scoreboard and the widget: a DOM builder (text only, never HTML, so
- * names from the feed cannot inject markup), and the wording of clocks, events and goals.
+ * names from the feed cannot inject markup), and the wording of clocks, results and events.
+ * Times are written in 24-hour form everywhere (19:45, 20:23:05), as livescore sites do.
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./live.js').ChangeFrame} ChangeFrame
  * @typedef {{ id: number, type: string, minute: number | null, extra_minute: number | null, side: 'home' | 'away' | null,
- *   player: { name: string | null } | null, related_player: { name: string | null } | null, result: string | null }} LiveEvent
+ *   player: { name: string | null } | null, related_player: { name: string | null } | null, result: string | null,
+ *   info?: string | null, addition?: string | null }} LiveEvent
  */
 
 import { runningMinute } from './clock.js'
@@ -28,38 +30,75 @@ export function h (tag, attrs = {}, ...children) {
   return el
 }
 
-/** Event types shown on a card, with their CSS modifier, spoken name and whether they always show. */
-const SHOWN = {
-  GOAL: { cls: 'goal', label: 'Goal', key: true },
-  PENALTY: { cls: 'goal', label: 'Penalty goal', key: true },
-  OWNGOAL: { cls: 'own-goal', label: 'Own goal', key: true },
-  MISSED_PENALTY: { cls: 'missed', label: 'Missed penalty', key: true },
-  REDCARD: { cls: 'red', label: 'Red card', key: true },
-  YELLOWREDCARD: { cls: 'second-yellow', label: 'Second yellow card', key: true },
-  VAR: { cls: 'var', label: 'VAR decision', key: true },
-  VAR_CARD: { cls: 'var', label: 'Card reviewed by VAR', key: true },
-  YELLOWCARD: { cls: 'yellow', label: 'Yellow card', key: false },
-  SUBSTITUTION: { cls: 'sub', label: 'Substitution', key: false }
+/** Sets an element's text only when it differs (no mutation, no re-announcement, no layout work). @param {Element} el @param {string} text */
+export function setText (el, text) {
+  if (el.textContent !== text) el.textContent = text
 }
 
-/** What follows a player's name: the kind of goal, so "(og)" or "(pen missed)" is never lost. */
-const NOTES = { OWNGOAL: ' (og)', PENALTY: ' (pen)', MISSED_PENALTY: ' (pen missed)' }
+/**
+ * Every event kind a row lists: its icon (CSS modifier), the word shown beside it, what follows the
+ * player's name, and whether it is always listed (goals, missed penalties, red cards, VAR) rather than
+ * counted in "+N more".
+ */
+const KINDS = {
+  GOAL: { icon: 'goal', word: 'Goal', note: '', key: true },
+  PENALTY: { icon: 'goal', word: 'Penalty', note: ' (pen)', key: true },
+  OWNGOAL: { icon: 'own-goal', word: 'Own goal', note: ' (og)', key: true },
+  MISSED_PENALTY: { icon: 'missed', word: 'Missed pen', note: ' (pen missed)', key: true },
+  REDCARD: { icon: 'red', word: 'Red card', note: '', key: true },
+  YELLOWREDCARD: { icon: 'second-yellow', word: '2nd yellow', note: '', key: true },
+  VAR: { icon: 'var', word: 'VAR', note: '', key: true },
+  VAR_CARD: { icon: 'var', word: 'VAR', note: '', key: true },
+  YELLOWCARD: { icon: 'yellow', word: 'Yellow', note: '', key: false },
+  SUBSTITUTION: { icon: 'sub', word: 'Sub', note: '', key: false }
+}
+
+/** The spoken name of each kind (the visible word is short). */
+const SPOKEN = {
+  GOAL: 'Goal',
+  PENALTY: 'Penalty goal',
+  OWNGOAL: 'Own goal',
+  MISSED_PENALTY: 'Missed penalty',
+  REDCARD: 'Red card',
+  YELLOWREDCARD: 'Second yellow card',
+  VAR: 'VAR decision',
+  VAR_CARD: 'Card reviewed by VAR',
+  YELLOWCARD: 'Yellow card',
+  SUBSTITUTION: 'Substitution'
+}
 
 /** @param {string} type */
 export const isGoalType = (type) => type === 'GOAL' || type === 'PENALTY' || type === 'OWNGOAL'
 
-/** @param {LiveEvent} e @returns {{ cls: string, label: string, key: boolean } | undefined} */
-export const eventStyle = (e) => SHOWN[/** @type {keyof typeof SHOWN} */ (e.type)]
+/** @param {string} type */
+const isRed = (type) => type === 'REDCARD' || type === 'YELLOWREDCARD'
 
-/** Whether an event is always listed (goals, missed penalties, red cards, VAR) rather than counted in "+N more". */
-export const isKeyEvent = (/** @type {LiveEvent} */ e) => eventStyle(e)?.key === true
+/**
+ * How an event is shown, or undefined for a kind rows do not list (shoot-out kicks...).
+ * @param {LiveEvent} e
+ * @returns {{ icon: string, word: string, spoken: string, note: string, key: boolean } | undefined}
+ */
+export function eventKind (e) {
+  const k = KINDS[/** @type {keyof typeof KINDS} */ (e.type)]
+  return k === undefined ? undefined : { ...k, spoken: SPOKEN[/** @type {keyof typeof SPOKEN} */ (e.type)] }
+}
 
-/** `Name (og)`: the player (or the event's name) and the kind of goal. @param {LiveEvent} e */
-export const eventText = (e) => {
-  const name = playerName(e) || eventStyle(e)?.label || e.type
-  const note = NOTES[/** @type {keyof typeof NOTES} */ (e.type)] ?? ''
-  const info = (e.type === 'VAR' || e.type === 'VAR_CARD') && e.result ? `: ${e.result}` : ''
-  return name + note + info
+/** Whether an event is always listed rather than counted in "+N more". @param {LiveEvent} e */
+export const isKeyEvent = (e) => eventKind(e)?.key === true
+
+/** @param {LiveEvent | undefined} e */
+export const playerName = (e) => e?.player?.name ?? ''
+
+/** The VAR decision in words ("Goal disallowed"), or ''. @param {LiveEvent} e */
+export function varDecision (e) {
+  const raw = e.info ?? e.result ?? e.addition ?? ''
+  return raw === '' ? '' : raw.charAt(0).toUpperCase() + raw.slice(1).toLowerCase()
+}
+
+/** `Name (og)`: the player (or the kind's word) and the kind of goal. @param {LiveEvent} e */
+export function eventText (e) {
+  const kind = eventKind(e)
+  return (playerName(e) || kind?.spoken || e.type) + (kind?.note ?? '')
 }
 
 /** `45+2'`, or '' when upstream gave no minute @param {{ minute: number | null, extra_minute: number | null }} e */
@@ -68,26 +107,35 @@ export const eventMinute = (e) => e.minute === null ? '' : `${e.minute}${e.extra
 /** A side's goals; '–' when unknown (upstream sent no score) @param {number | null} score */
 export const goalsText = (score) => score === null || score === undefined ? '–' : String(score)
 
+/** `19:45`: a local time in 24-hour form. @param {Date} d */
+export const hhmm = (d) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`
+
+/** `20:23:05` @param {Date} d */
+export const hhmmss = (d) => `${hhmm(d)}:${String(d.getSeconds()).padStart(2, '0')}`
+
 /** Short labels for states that are not a running clock. */
 const STATE_LABELS = {
   HT: 'HT',
   BREAK: 'Break',
   EXTRA_TIME_BREAK: 'ET break',
-  PEN_BREAK: 'Pens break',
+  PEN_BREAK: 'Pens',
   INPLAY_PENALTIES: 'Pens',
   FT: 'FT',
   AET: 'AET',
-  FT_PEN: 'FT (pens)',
-  POSTPONED: 'Postp.',
+  FT_PEN: 'FT',
   SUSPENDED: 'Susp.',
   INTERRUPTED: 'Int.',
-  CANCELLED: 'Canc.',
-  ABANDONED: 'Aband.',
   DELAYED: 'Delayed',
-  AWARDED: 'Awarded',
+  AWARDED: 'Awd.',
   WO: 'W/O',
   TBA: 'TBA'
 }
+
+/** States whose match has no score to show (never played, or stopped for good), in words. */
+const NO_SCORE = { POSTPONED: 'Postponed', CANCELLED: 'Cancelled', ABANDONED: 'Abandoned', DELETED: 'Cancelled' }
+
+/** The state in words instead of a score (postponed, cancelled, abandoned), or ''. @param {LiveFixture} f */
+export const noScoreWord = (f) => NO_SCORE[/** @type {keyof typeof NO_SCORE} */ (f.state.code)] ?? (f.state.phase === 'postponed' || f.state.phase === 'cancelled' ? f.state.name : '')
 
 /** Where each period's regulation time ends, for a clock that has no `length` (older frames). */
 const PERIOD_ENDS = { '1st-half': 45, '2nd-half': 90, 'extra-time': 105, 'et-1st-half': 105, 'et-2nd-half': 120 }
@@ -120,7 +168,8 @@ export function clockReading (f) {
 }
 
 /**
- * What the clock column shows: the running minute (`67'`, `90+3'`), a state label, or the local kick-off time.
+ * What the clock column shows: the running minute (`67'`, `90+3'`), a state label, or the local kick-off
+ * time (also for a match postponed or cancelled, whose state is written where the score would be).
  * @param {LiveFixture} f
  */
 export function clockLabel (f) {
@@ -130,23 +179,37 @@ export function clockLabel (f) {
     const r = clockReading(f)
     return r === null ? 'Live' : eventMinute({ minute: r.minute, extra_minute: r.extra })
   }
-  if (f.state.phase === 'scheduled' && f.starting_at) {
-    return new Date(f.starting_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-  }
+  if ((f.state.phase === 'scheduled' || noScoreWord(f) !== '') && f.starting_at) return hhmm(new Date(f.starting_at))
   return f.state.name
 }
 
 /** Whether the match has not started: its score is shown as "-", not 0-0. @param {LiveFixture} f */
 export const notStarted = (f) => f.state.phase === 'scheduled' || f.state.code === 'NS'
 
-/** Shoot-out score as `(4-3 pens)`, or '' @param {LiveFixture} f */
+/** Shoot-out score as `4-3 pens`, or '' @param {LiveFixture} f */
 export function shootout (f) {
   const p = f.scores?.penalty_shootout
   return p && (p.home > 0 || p.away > 0) ? `${p.home}-${p.away} pens` : ''
 }
 
-/** @param {LiveEvent | undefined} e */
-export const playerName = (e) => e?.player?.name ?? ''
+/** What a result says beside its score: the shoot-out (`4-3 pens`), or ''. @param {LiveFixture} f */
+export const resultNote = (f) => shootout(f) || (f.state.code === 'FT_PEN' ? 'on pens' : '')
+
+/**
+ * The side that won a finished match (on the score, else on the shoot-out), or null for a draw, a match
+ * not over, or an unknown score.
+ * @param {LiveFixture} f
+ * @returns {'home' | 'away' | null}
+ */
+export function winner (f) {
+  if (f.state.phase !== 'finished') return null
+  const home = f.home.score
+  const away = f.away.score
+  if (home === null || away === null || home === undefined || away === undefined) return null
+  if (home !== away) return home > away ? 'home' : 'away'
+  const p = f.scores?.penalty_shootout
+  return p && p.home !== p.away ? (p.home > p.away ? 'home' : 'away') : null
+}
 
 /**
  * The side an event counts for: its team's, except an own goal, which the feed files under the team of the
@@ -156,27 +219,37 @@ export const playerName = (e) => e?.player?.name ?? ''
  */
 export const creditedSide = (e) => e.type === 'OWNGOAL' && e.side ? (e.side === 'home' ? 'away' : 'home') : e.side
 
+/** Red cards (second yellows included) each side has had. @param {LiveFixture} f */
+export function redCards (f) {
+  const out = { home: 0, away: 0 }
+  for (const e of f.events ?? []) if (isRed(e.type) && e.side) out[e.side]++
+  return out
+}
+
+/** The last goal that stands, for the row's scorer line. @param {LiveFixture} f */
+export const latestGoal = (f) => (f.events ?? []).filter((e) => isGoalType(e.type) && e.side).at(-1)
+
 /**
  * @typedef {{ side: 'home' | 'away', scorer: string, minute: string, own: boolean }} Goal
  */
 
 /**
- * The goals a change frame reports, for the flash and the announcement: each added goal event (own goals
- * on the side they count for), or a bare score increase when the event is not in the frame.
+ * The goals a change frame reports, for the flash and the announcement: a rise of the main score, with the
+ * goals it carries (or the goal events added beside it), else one bare goal per side whose score went up.
+ * A goal event that arrives a poll after its score is no new goal: it only names the scorer.
  * @param {ChangeFrame} frame
  * @returns {Goal[]}
  */
 export function goalsIn (frame) {
-  const added = frame.changes.filter((c) => c.kind === 'event_added' && isGoalType(c.event.type) && c.event.side)
-  if (added.length > 0) {
-    return added.map((c) => ({ side: creditedSide(c.event) ?? 'home', scorer: playerName(c.event), minute: eventMinute(c.event), own: c.event.type === 'OWNGOAL' }))
-  }
   const score = frame.changes.find((c) => c.kind === 'score_changed' && !c.score_type)
   if (score === undefined) return []
+  const events = score.goals ?? frame.changes.filter((c) => c.kind === 'event_added' && isGoalType(c.event.type)).map((c) => c.event)
   /** @type {Goal[]} */
-  const goals = []
-  if (score.home > score.previous.home) goals.push({ side: 'home', scorer: '', minute: '', own: false })
-  if (score.away > score.previous.away) goals.push({ side: 'away', scorer: '', minute: '', own: false })
+  const goals = events.filter((e) => creditedSide(e) !== null)
+    .map((e) => ({ side: /** @type {'home' | 'away'} */ (creditedSide(e)), scorer: playerName(e), minute: eventMinute(e), own: e.type === 'OWNGOAL' }))
+  for (const side of /** @type {const} */ (['home', 'away'])) {
+    if ((score[side] ?? 0) > (score.previous?.[side] ?? 0) && !goals.some((g) => g.side === side)) goals.push({ side, scorer: '', minute: '', own: false })
+  }
   return goals
 }
 
@@ -184,33 +257,23 @@ export function goalsIn (frame) {
 export const cancelledIn = (frame) => frame.changes
   .filter((c) => c.kind === 'event_removed' && isGoalType(c.event.type)).map((c) => c.event)
 
-/**
- * Sentences for the aria-live region: goals, cancelled goals and the final whistle.
- * @param {ChangeFrame} frame
- * @returns {string[]}
- */
-export function announcements (frame) {
-  const f = frame.fixture
-  const line = `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}`
-  const out = goalsIn(frame).map((g) => `Goal for ${f[g.side].name}${g.scorer ? g.own ? `, own goal by ${g.scorer}` : ` by ${g.scorer}` : ''}${g.minute ? `, ${g.minute}` : ''}. ${line}.`)
-  for (const e of cancelledIn(frame)) out.push(`Goal${playerName(e) ? ` by ${playerName(e)}` : ''} cancelled by VAR. ${line}.`)
-  const state = frame.changes.find((c) => c.kind === 'state_changed')
-  if (state && state.state.phase === 'finished') out.push(`Full time: ${line}.`)
-  return out
-}
+/** `Celtic 1, Kilmarnock 0` @param {LiveFixture} f */
+export const scoreLine = (f) => `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}`
 
 /**
- * The connection state in words, for the page's and the widget's status line: "Reconnecting in 4 s" (counted
- * down by the caller), or a refusal that says which (bad key, revoked key, refused origin).
- * @param {import('./live.js').FeedStatus} s
- * @param {number} [retryAt] when the next attempt is due (Date.now() time)
+ * Sentences for the aria-live region: goals, cancelled goals and the final whistle; goals replayed after a
+ * reconnection say that they happened while the page was away.
+ * @param {ChangeFrame} frame
+ * @param {boolean} [replayed]
+ * @returns {string[]}
  */
-export function connectionText (s, retryAt) {
-  if (s.state === 'live') return 'Live'
-  if (s.state === 'connecting') return 'Connecting…'
-  if (s.state === 'refused') return s.message ?? 'The gateway refused this key.'
-  const secs = retryAt === undefined ? undefined : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))
-  const when = secs === undefined ? 'Reconnecting…' : secs === 0 ? 'Reconnecting now…' : `Reconnecting in ${secs} s`
-  const head = s.state === 'offline' ? `Offline · ${when.toLowerCase()}` : when
-  return s.message ? `${head} · ${s.message}` : head
+export function announcements (frame, replayed = false) {
+  const f = frame.fixture
+  const line = scoreLine(f)
+  const lead = replayed ? 'While reconnecting: goal' : 'Goal'
+  const out = goalsIn(frame).map((g) => `${lead} for ${f[g.side].name}${g.scorer ? g.own ? `, own goal by ${g.scorer}` : ` by ${g.scorer}` : ''}${g.minute ? `, ${g.minute}` : ''}. ${line}.`)
+  for (const e of cancelledIn(frame)) out.push(`Goal${playerName(e) ? ` by ${playerName(e)}` : ''} cancelled by VAR. ${line}.`)
+  const state = frame.changes.find((c) => c.kind === 'state_changed')
+  if (state && state.state.phase === 'finished' && !replayed) out.push(`Full time: ${line}.`)
+  return out
 }

@@ -3,7 +3,11 @@
  * from its cache after the first call, and narrowed to the key's leagues). Optional: without the
  * passthrough, or when it refuses, headings fall back to `League <id>`.
  *
- * @typedef {{ id: number, name: string, country: string | null }} League
+ * They also give the order of the board's leagues (leagueOrder): the gateway's priority list first
+ * (TOUCHLINE_LEAGUE_PRIORITY, docs/settings.md, handed to the page in a meta tag), then the upstream's own
+ * rank of a league (`category`: 1 for the top competitions, 4 for friendlies), then country and name.
+ *
+ * @typedef {{ id: number, name: string, country: string | null, category: number | null }} League
  */
 
 /**
@@ -16,7 +20,7 @@ export async function fetchLeagues (base, key) {
   /** @type {Map<number, League>} */
   const out = new Map()
   for (let page = 1; page <= 4; page++) {
-    const body = await getJson(`${base}/v3/football/leagues?api_token=${encodeURIComponent(key)}&select=name&include=country&per_page=50&page=${page}`)
+    const body = await getJson(`${base}/v3/football/leagues?api_token=${encodeURIComponent(key)}&select=name,category&include=country&per_page=50&page=${page}`)
     if (body === undefined || !Array.isArray(body.data)) break
     for (const l of body.data) out.set(l.id, toLeague(l))
     if (body.pagination?.has_more !== true) break
@@ -30,7 +34,7 @@ export async function fetchLeagues (base, key) {
  * @returns {Promise<League | undefined>}
  */
 export async function fetchLeague (base, key, id) {
-  const body = await getJson(`${base}/v3/football/leagues/${id}?api_token=${encodeURIComponent(key)}&select=name&include=country`)
+  const body = await getJson(`${base}/v3/football/leagues/${id}?api_token=${encodeURIComponent(key)}&select=name,category&include=country`)
   return body?.data?.id === undefined ? undefined : toLeague(body.data)
 }
 
@@ -38,7 +42,44 @@ export async function fetchLeague (base, key, id) {
 export const leagueTitle = (l, id) => l === undefined ? `League ${id}` : l.country ? `${l.name} · ${l.country}` : l.name
 
 /** @param {any} l @returns {League} */
-const toLeague = (l) => ({ id: l.id, name: String(l.name), country: typeof l.country?.name === 'string' ? l.country.name : null })
+const toLeague = (l) => ({
+  id: l.id,
+  name: String(l.name),
+  country: typeof l.country?.name === 'string' ? l.country.name : null,
+  category: typeof l.category === 'number' ? l.category : null
+})
+
+/**
+ * The gateway's league priority list (most important first), from the page's
+ * `<meta name="touchline-league-priority" content="8,2,564">`; empty when not set.
+ * @param {Document} doc
+ * @returns {number[]}
+ */
+export function priorityList (doc) {
+  const content = doc.querySelector('meta[name="touchline-league-priority"]')?.getAttribute('content') ?? ''
+  return content.split(',').map((s) => Number(s.trim())).filter((n) => Number.isSafeInteger(n) && n > 0)
+}
+
+/**
+ * Compares two league ids by importance: the priority list, then the upstream's category, then country
+ * and name (leagues not known yet last, by id).
+ * @param {() => Map<number, League>} leagues the leagues known now
+ * @param {number[]} priority
+ * @returns {(a: number, b: number) => number}
+ */
+export function leagueOrder (leagues, priority) {
+  const rank = new Map(priority.map((id, i) => [id, i]))
+  return (a, b) => {
+    const ra = rank.get(a) ?? Infinity
+    const rb = rank.get(b) ?? Infinity
+    if (ra !== rb) return ra - rb
+    const la = leagues().get(a)
+    const lb = leagues().get(b)
+    if ((la === undefined) !== (lb === undefined)) return la === undefined ? 1 : -1
+    return (la?.category ?? 9) - (lb?.category ?? 9) ||
+      (la?.country ?? '').localeCompare(lb?.country ?? '') || (la?.name ?? '').localeCompare(lb?.name ?? '') || a - b
+  }
+}
 
 /** @param {string} url */
 async function getJson (url) {

@@ -54,7 +54,7 @@ export function localDate (days = 0) {
 }
 
 /**
- * Fixtures of `leagues` between two dates (inclusive), by kick-off.
+ * Fixtures of `leagues` between two dates (inclusive, as the upstream dates them), by kick-off.
  * @param {string} base gateway origin @param {string} key
  * @param {{ leagues: number[], from: string, to: string }} what
  * @returns {Promise<LiveFixture[]>}
@@ -72,6 +72,21 @@ export async function fetchFixtures (base, key, what) {
     if (body.pagination?.has_more !== true) break
   }
   return out.sort((a, b) => (a.starting_at ?? '').localeCompare(b.starting_at ?? '') || a.id - b.id)
+}
+
+/**
+ * The fixtures of one day of the reader's (`2026-11-24`, local time): the upstream dates fixtures in UTC,
+ * so the UTC dates the local day overlaps are read and the fixtures kept by their local kick-off date.
+ * @param {string} base @param {string} key @param {number[]} leagues @param {string} day
+ * @returns {Promise<LiveFixture[]>}
+ */
+export async function fetchDay (base, key, leagues, day) {
+  const [y, m, d] = day.split('-').map(Number)
+  const start = new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1)
+  const end = new Date(y ?? 1970, (m ?? 1) - 1, (d ?? 1) + 1, 0, 0, -1)
+  const utc = (/** @type {Date} */ t) => t.toISOString().slice(0, 10)
+  const list = await fetchFixtures(base, key, { leagues, from: utc(start), to: utc(end) })
+  return list.filter((f) => f.starting_at === null || dateOf(new Date(f.starting_at)) === day)
 }
 
 /**
@@ -102,6 +117,14 @@ export function toLiveFixture (raw) {
     return row === undefined ? (Array.isArray(raw.scores) ? 0 : null) : Number(row.score.goals)
   }
   const code = String(raw.state?.state ?? raw.state?.developer_name ?? 'NS')
+  /** @type {Record<string, { home: number, away: number }>} scores by type, keyed as the feed keys them */
+  const byType = {}
+  for (const row of Array.isArray(raw.scores) ? raw.scores : []) {
+    const side = row.score?.participant
+    if (side !== 'home' && side !== 'away') continue
+    const type = String(row.description ?? '').toLowerCase()
+    byType[type] = { ...(byType[type] ?? { home: 0, away: 0 }), [side]: Number(row.score.goals) }
+  }
   const events = (Array.isArray(raw.events) ? raw.events : [])
     .filter((/** @type {any} */ e) => (e.section ?? 'event') === 'event')
     .map((/** @type {any} */ e) => ({
@@ -112,7 +135,9 @@ export function toLiveFixture (raw) {
       side: sideOf(e.participant_id),
       player: e.player_name ? { name: e.player_name } : null,
       related_player: e.related_player_name ? { name: e.related_player_name } : null,
-      result: e.result ?? null
+      result: e.result ?? null,
+      info: e.info ?? null,
+      addition: e.addition ?? null
     }))
     .sort((/** @type {any} */ a, /** @type {any} */ b) => (a.minute ?? 0) - (b.minute ?? 0) || (a.extra_minute ?? 0) - (b.extra_minute ?? 0) || a.id - b.id)
   return {
@@ -125,7 +150,7 @@ export function toLiveFixture (raw) {
     home: { id: home?.id ?? null, name: String(home?.name ?? 'Home'), score: current('home') },
     away: { id: away?.id ?? null, name: String(away?.name ?? 'Away'), score: current('away') },
     events,
-    scores: {},
+    scores: byType,
     starting_at: typeof raw.starting_at_timestamp === 'number' ? new Date(raw.starting_at_timestamp * 1000).toISOString() : raw.starting_at ? `${String(raw.starting_at).replace(' ', 'T')}Z` : null
   }
 }

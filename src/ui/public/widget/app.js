@@ -2,14 +2,22 @@
  * The widget itself, mounted by /widget.js into a shadow root on the host page: its styles cannot leak
  * out, the host's cannot leak in (except the documented --tl-* custom properties, which inherit).
  * Same feed and rows as the scoreboard: reconnects with backoff, resumes from the last cursor, flashes
- * goals and announces them through an aria-live="polite" region.
+ * goals (replayed ones too) and announces them through its own aria-live="polite" region.
  *
- * What stays on screen when nothing is live: a fixture widget keeps its match as it ended (the feed drops
- * a match a little after full time; a widget loaded after it fetches the match from the passthrough), and a
- * league widget shows today's results and the next fixtures (lib/schedule.js).
+ * Its layout follows its own width, not the page's: the rows are in a size container (card.css), so a
+ * widget under ~480 px stacks the names as on a phone, wherever it sits.
+ *
+ * Its height does not move the host page for a connection's sake: the connection is written on the footer's
+ * line, which is always there ("Live", "Reconnecting in 4 s", "Full time"), and a widget keeps each started
+ * match's scorer line (tl-steady). A refusal says why in one line, in place of the rows.
+ *
+ * What stays on screen when nothing is live: a fixture widget keeps its match as it ended ("Full time"; the
+ * feed drops a match a little after full time; a widget loaded after it fetches the match from the
+ * passthrough), and a league widget shows today's results and the next fixtures (lib/schedule.js).
  */
 import { Board } from '../lib/board.js'
-import { connectionText, h } from '../lib/format.js'
+import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
+import { h } from '../lib/format.js'
 import { LiveFeed } from '../lib/live.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
 import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
@@ -17,13 +25,14 @@ import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.
 /**
  * @typedef {{ base: string, key: string, league: string | null, fixture: string | null, theme: string | null,
  *   title: string | null }} WidgetConfig
+ * @typedef {import('../lib/live.js').LiveFixture} LiveFixture
  */
 
 /** @param {string | null} list `271` or `271,501` @returns {number[]} */
 const ids = (list) => (list ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isSafeInteger(n) && n > 0)
 
-/** The short word beside the dot; the sentence (connectionText) goes in the message line. */
-const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Refused' }
+/** The word beside the dot; while a connection waits, what it waits for (connectionText) replaces it. */
+const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Not connected', closed: 'Not connected', finished: 'Full time' }
 /** Upcoming fixtures a league widget lists when nothing is live. */
 const NEXT_FIXTURES = 5
 
@@ -35,32 +44,34 @@ export function mount (host, config) {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
   const leagues = ids(config.league)
   const fixtures = ids(config.fixture)
+  const oneMatch = fixtures.length > 0 && leagues.length === 0
   if (config.theme === 'light' || config.theme === 'dark') host.dataset.theme = config.theme
 
-  const titleText = config.title ?? (fixtures.length > 0 && leagues.length === 0 ? 'Live match' : 'Live scores')
-  const { frame, title, state, conn, boardEl, empty, later, message, announcer } = render(root, config.base, titleText)
+  const titleText = config.title ?? (oneMatch ? 'Match' : 'Live scores')
+  const ui = render(root, config.base, titleText)
+  const { frame, title, state, conn, boardEl, empty, later, message, announcer } = ui
 
   /** @type {Map<number, import('../lib/leagues.js').League>} */
   const names = new Map()
-  const board = new Board(boardEl, announcer, { leagueName: (id) => leagueTitle(names.get(id), id), expanded: fixtures.length > 0 && leagues.length === 0, idPrefix: 'tlw' })
-  const oneMatch = fixtures.length > 0 && leagues.length === 0
+  const board = new Board(boardEl, announcer, { leagueName: (id) => leagueTitle(names.get(id), id), expanded: oneMatch, idPrefix: 'tlw' })
+  boardEl.classList.add('tl-steady')
 
-  /** @param {number} id */
+  /** Names the widget after its league (one league, or the league of its match). @param {number} id */
   const nameLeague = (id) => {
     if (names.has(id) || config.title) return
-    names.set(id, { id, name: `League ${id}`, country: null })
+    names.set(id, { id, name: `League ${id}`, country: null, category: null })
     fetchLeague(config.base, config.key, id).then((l) => {
       if (l === undefined) return
       names.set(id, l)
-      if (leagues.length === 1 || fixtures.length > 0) title.textContent = leagueTitle(l, id)
+      if (leagues.length === 1 || oneMatch) title.textContent = leagueTitle(l, id)
       if (!oneMatch) frame.setAttribute('aria-label', `${titleText}: ${title.textContent}`)
     })
   }
   if (leagues.length === 1) nameLeague(/** @type {number} */ (leagues[0]))
 
-  /** @type {Map<number, import('../lib/live.js').LiveFixture>} the last state of each followed fixture: kept after full time */
+  /** @type {Map<number, LiveFixture>} the last state of each followed fixture: kept after full time */
   const kept = new Map()
-  /** @type {Map<number, import('../lib/live.js').LiveFixture>} today's results and the next fixtures (league widget, nothing live) */
+  /** @type {Map<number, LiveFixture>} today's results and the next fixtures (league widget, nothing live) */
   let schedule = new Map()
   let scheduleAsked = false
 
@@ -69,11 +80,15 @@ export function mount (host, config) {
     if (feed.fixtures.size > 0) return new Map([...kept, ...feed.fixtures])
     return kept.size > 0 ? kept : schedule
   }
+  /** A one-match widget whose match is over says "Full time", not "Live". */
+  const over = () => oneMatch && kept.size > 0 && [...kept.values()].every((f) => f.state.phase === 'finished' || f.state.phase === 'cancelled' || f.state.phase === 'postponed')
   const draw = () => {
+    if (feed.status.state === 'refused') return
     const all = shown()
     board.show(all)
     later.hidden = feed.fixtures.size > 0 || all.size === 0 || oneMatch
-    empty.hidden = all.size > 0 || feed.status.state === 'refused'
+    empty.hidden = all.size > 0
+    drawStatus(feed.status)
   }
 
   /** Today's results and the next few fixtures of the widget's leagues, when none is live. */
@@ -93,8 +108,10 @@ export function mount (host, config) {
     for (const id of fixtures) {
       if (feed.fixtures.has(id) || kept.has(id)) continue
       const f = await fetchFixture(config.base, config.key, id)
-      if (f !== undefined && !feed.fixtures.has(id)) kept.set(id, f)
-      if (f !== undefined && !config.title) frame.setAttribute('aria-label', `${titleText}: ${f.home.name} v ${f.away.name}`)
+      if (f === undefined || feed.fixtures.has(id)) continue
+      kept.set(id, f)
+      nameLeague(f.league_id)
+      if (!config.title) frame.setAttribute('aria-label', `${titleText}: ${f.home.name} v ${f.away.name}`)
     }
     draw()
   }
@@ -103,23 +120,27 @@ export function mount (host, config) {
   let retryAt
   /** @param {import('../lib/live.js').FeedStatus} s */
   const drawStatus = (s) => {
-    const text = connectionText(s, retryAt)
-    message.hidden = s.state === 'live' || s.state === 'connecting'
+    const word = over() ? 'finished' : s.state
+    conn.dataset.state = word
+    if (state.textContent !== STATUS[word]) state.textContent = STATUS[word]
+    const text = s.state === 'live' || s.state === 'connecting' || s.state === 'refused' || over() ? '' : connectionText(s, retryAt)
     if (message.textContent !== text) message.textContent = text
+    boardEl.classList.toggle('tl-dim', (s.state === 'reconnecting' || s.state === 'offline') && !over())
   }
 
+  let frameRequest = 0
   const feed = new LiveFeed({
     base: config.base,
     key: config.key,
     leagues,
     fixtures,
     onUpdate: (u) => {
-      board.update(feed.fixtures, u)
+      board.feed(u, feed.fixtures)
       if (oneMatch) for (const [id, f] of feed.fixtures) kept.set(id, f)
       // A one-match widget is named after its match: two on a page are two different regions.
       if (oneMatch && !config.title) for (const f of kept.values()) frame.setAttribute('aria-label', `${titleText}: ${f.home.name} v ${f.away.name}`)
       if (fixtures.length > 0) for (const f of feed.fixtures.values()) nameLeague(f.league_id)
-      if (u.kind !== 'change' || feed.fixtures.size === 0 || kept.size > 0) draw()
+      if (frameRequest === 0) frameRequest = window.requestAnimationFrame(() => { frameRequest = 0; draw() })
       if (u.kind === 'snapshot' && !u.partial) {
         if (oneMatch) loadEnded()
         else if (feed.fixtures.size === 0) loadSchedule()
@@ -127,16 +148,32 @@ export function mount (host, config) {
       if (u.kind === 'expired' && feed.fixtures.size === 0 && !oneMatch) { scheduleAsked = false; loadSchedule() }
     },
     onStatus: (s) => {
-      conn.dataset.state = s.state
-      state.textContent = STATUS[s.state]
       retryAt = s.retryInMs === undefined ? undefined : Date.now() + s.retryInMs
       drawStatus(s)
-      if (s.state === 'refused') empty.hidden = true
+      const said = over() ? '' : connectionAnnouncement(s, before)
+      before = s
+      if (said !== '') board.announce(said)
+      if (s.state === 'refused') refuse(problemText(s, 'widget'), s.message)
     }
   })
+  /** @type {import('../lib/live.js').FeedStatus} */
+  let before = feed.status
+
+  /** Says in one line, in place of the rows, why the widget shows nothing; the owner's detail goes to the console. @param {string} text @param {string} [detail] */
+  const refuse = (text, detail) => {
+    board.show(new Map())
+    later.hidden = true
+    empty.textContent = text
+    empty.classList.add('tlw-refused')
+    empty.hidden = false
+    board.announce(text)
+    if (detail) console.warn(`touchline widget: ${detail}`)
+  }
+
   setInterval(() => { if (retryAt !== undefined && feed.status.state !== 'live') drawStatus(feed.status) }, 1000)
   if (leagues.length === 0 && fixtures.length === 0) {
-    feed.setStatus({ state: 'refused', message: 'Set data-league or data-fixture on the widget\'s script tag.' })
+    drawStatus({ state: 'refused', reason: 'forbidden', message: '' })
+    refuse('No league or match chosen (data-league, data-fixture).', 'set data-league or data-fixture on the widget\'s script tag.')
     return feed
   }
   feed.start()
@@ -153,16 +190,18 @@ export function mount (host, config) {
 function render (root, base, titleText) {
   const title = h('h2', { class: 'tlw-title', text: titleText })
   const state = h('span', { class: 'tlw-conn-label', text: STATUS.connecting })
-  const conn = h('span', { class: 'tlw-conn', role: 'status', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state)
+  // Not a live region: the countdown would be read out every second. The announcer says what changed.
+  const message = h('span', { class: 'tlw-message' })
+  // On the footer's line, which is always there: its words change, nothing around them moves.
+  const conn = h('span', { class: 'tlw-conn', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state, message)
   const boardEl = h('div', { class: 'tl-list' })
   const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match in play right now.' })
   const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
-  const message = h('p', { class: 'tlw-message', hidden: true })
   const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
   const frame = h('section', { class: 'tlw', 'aria-label': titleText },
-    h('header', { class: 'tlw-head' }, title, conn),
-    message, later, boardEl, empty,
-    h('footer', { class: 'tlw-foot' }, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
+    h('header', { class: 'tlw-head' }, title),
+    later, boardEl, empty,
+    h('footer', { class: 'tlw-foot' }, conn, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
     announcer)
   const sheets = ['lib/card.css', 'widget/widget.css'].map((path) => h('link', { rel: 'stylesheet', href: `${base}/${path}` }))
   // CSSOM, not a style attribute: a host page's CSP may forbid inline style attributes.

@@ -1,0 +1,107 @@
+/**
+ * Helpers of the scoreboard's browser tests: the four views (390×844 and 1366×768, light and dark), a page
+ * opened with a layout-shift meter running from its first byte, the rows fully in the first screen, and
+ * WCAG contrast read from computed colours.
+ */
+import type { Browser, Locator, Page } from 'playwright-core'
+import { watchErrors } from './harness.ts'
+
+export interface View { width: number, height: number, dark: boolean }
+
+export const VIEWS: View[] = [
+  { width: 390, height: 844, dark: false },
+  { width: 390, height: 844, dark: true },
+  { width: 1366, height: 768, dark: false },
+  { width: 1366, height: 768, dark: true }
+]
+
+export const viewName = (v: View): string => `${v.width}-${v.dark ? 'dark' : 'light'}`
+
+/**
+ * Sums every `layout-shift` entry not caused by input into `window.__cls`, from the page's first byte
+ * (buffered), and keeps the entries in `window.__shifts`.
+ */
+export const CLS_METER = `
+  window.__cls = 0
+  window.__shifts = []
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.hadRecentInput) continue
+      window.__cls += e.value
+      window.__shifts.push({ at: Math.round(e.startTime), value: e.value, nodes: (e.sources || []).map((s) => s.node && s.node.nodeName + (s.node.className ? '.' + String(s.node.className).split(' ')[0] : '')) })
+    }
+  }).observe({ type: 'layout-shift', buffered: true })
+`
+
+/**
+ * Opens a page of the gateway in a view (a phone is a touch screen), with the layout-shift meter and an
+ * `en-US` locale (whose own clock is 12-hour: the page must still write 24-hour times).
+ */
+export async function openView (browser: Browser, url: string, view: View, opts: { wait?: 'live' | 'none' } = {}): Promise<{ page: Page, errors: string[] }> {
+  const page = await browser.newPage({
+    viewport: { width: view.width, height: view.height },
+    colorScheme: view.dark ? 'dark' : 'light',
+    hasTouch: view.width < 500,
+    locale: 'en-US'
+  })
+  const errors = watchErrors(page)
+  await page.addInitScript(CLS_METER)
+  await page.goto(url)
+  if (opts.wait !== 'none') {
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+    await page.locator('#board article.tl-match').first().waitFor({ timeout: 8000 })
+  }
+  return { page, errors }
+}
+
+/** The layout shift summed so far. */
+export async function cls (page: Page): Promise<number> {
+  return await page.evaluate('window.__cls') as number
+}
+
+/** Match rows wholly inside the first screen (the page not scrolled). */
+export async function rowsAboveFold (page: Page): Promise<number> {
+  await settled(page)
+  return await page.evaluate(`[...document.querySelectorAll('#board article.tl-match')]
+    .filter((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight }).length`) as number
+}
+
+/** Waits until no row or league is sliding to its place (the transitions of lib/stack.js have ended). */
+export async function settled (page: Page): Promise<void> {
+  // A function, not a string: the pages' CSP forbids evaluating strings.
+  await page.waitForFunction(() => (globalThis as unknown as { document: { getAnimations: () => Array<{ constructor: { name: string }, playState: string }> } })
+    .document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'), undefined, { timeout: 5000 })
+}
+
+export interface Box { x: number, y: number, width: number, height: number }
+
+/** The boxes of several elements read at one instant (first match of each selector), once nothing slides. */
+export async function boxes (page: Page, selectors: string[]): Promise<Box[]> {
+  await settled(page)
+  return await page.evaluate(`${JSON.stringify(selectors)}.map((s) => {
+    const el = document.querySelector(s)
+    if (el === null) throw new Error('no element for ' + s)
+    const r = el.getBoundingClientRect()
+    return { x: r.x, y: r.y, width: r.width, height: r.height }
+  })`)
+}
+
+/** The row of a fixture on the board. */
+export const row = (page: Page, id: number): Locator => page.locator(`#board article[data-fixture="${id}"]`)
+
+/** `rgb(1, 2, 3)` or `rgba(...)`, as computed styles give colours. */
+export function parseRgb (css: string): [number, number, number] {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(css)
+  if (m === null) throw new Error(`not a colour: ${css}`)
+  return [Number(m[1]), Number(m[2]), Number(m[3])]
+}
+
+/** WCAG 2 contrast ratio of two colours. */
+export function contrast (a: [number, number, number], b: [number, number, number]): number {
+  const lum = ([r, g, bl]: [number, number, number]): number => {
+    const c = [r, g, bl].map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4 })
+    return 0.2126 * (c[0] ?? 0) + 0.7152 * (c[1] ?? 0) + 0.0722 * (c[2] ?? 0)
+  }
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number]
+  return (hi + 0.05) / (lo + 0.05)
+}
