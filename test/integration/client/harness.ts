@@ -66,7 +66,8 @@ export async function clientRig (redisUrl: string, keys?: KeyEntry[]): Promise<C
   const start = async (): Promise<GatewayProcess> => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       env: {
-        ...process.env,
+        // The test run's own TOUCHLINE_* variables (TOUCHLINE_DOCS_SCREENSHOTS...) are no settings of this gateway.
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TOUCHLINE_'))),
         NODE_ENV: 'test',
         TOUCHLINE_HOST: '127.0.0.1',
         TOUCHLINE_PORT: String(port),
