@@ -83,8 +83,16 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
     lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
   })
   // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+  // Before the first connection an error is the start's failure, reported once as the ConfigError below
+  // (one line naming the setting), not logged with its stack as a lost connection.
+  let connected = false
+  let firstError: Error | undefined
   let down = false
-  redis.on('error', (err) => {
+  redis.on('error', (err: Error) => {
+    if (!connected) {
+      firstError ??= err
+      return
+    }
     if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
     down = true
   })
@@ -94,9 +102,12 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
   })
   try {
     await redis.connect()
+    connected = true
   } catch (err) {
     redis.disconnect()
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
+    // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed."
+    const reason = firstError?.message ?? (err as Error).message
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
   }
   defer(async () => { await redis.quit() })
   return redis
