@@ -12,8 +12,8 @@ import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { ChangeKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult } from '../store/types.ts'
-import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
+import { answerStoreOutages } from './outage.ts'
 import { readFilter, type LiveFilter, scopeFilter } from '../changes/filter.ts'
 import { pageFrames } from '../changes/frames.ts'
 
@@ -110,11 +110,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
   return async (app) => {
     // SSE responses are hijacked, so fastify would wait for them on close: the hub ends them first.
     app.addHook('preClose', async () => { await hub.close() })
-    // A store outage is a known state, not a bug: 503 `unavailable`. Anything else goes to the app's handler.
-    app.setErrorHandler((err, _request, reply) => {
-      if (!isStoreUnavailable(err)) throw err
-      return httpError(reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S)), 503, 'unavailable', 'the live store is unreachable; try again shortly')
-    })
+    answerStoreOutages(app)
 
     app.get('/v1/changes', async (request, reply) => {
       const key = authenticate(keys, request, reply)
