@@ -7,7 +7,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, type Format } from '../wire/model.ts'
-import { teamsOutsideScope } from '../fanout/team-scope.ts'
+import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { ChangeKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
@@ -88,13 +88,19 @@ function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyRep
 
 /**
  * The filter for a request within the key's scope, or undefined after a 403. Without leagues, fixtures and
- * teams, or with `leagues=*`: everything the key may see. Teams that play only outside a scoped key's
- * leagues are refused as a WebSocket subscribe refuses them (see team-scope.ts).
+ * teams, or with `leagues=*`: everything the key may see. Fixtures the store knows to be of other leagues,
+ * and teams that play only outside a scoped key's leagues, are refused as a WebSocket subscribe refuses
+ * them (see scope-check.ts).
  */
 async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply: FastifyReply): Promise<{ filter: LiveFilter | undefined } | undefined> {
   const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
   if (denied.length > 0) {
     httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
+    return undefined
+  }
+  const fixtures = await fixturesOutsideScope(store, key, q.fixtures ?? [])
+  if (fixtures.length > 0) {
+    httpError(reply, 403, 'forbidden', `fixtures outside this key's scope: ${fixtures.join(',')}`)
     return undefined
   }
   const outside = await teamsOutsideScope(store, key, q.teams ?? [])
