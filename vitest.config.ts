@@ -11,6 +11,7 @@ import LongFirst from './test/helpers/sequencer.ts'
 const DEADLINES = [
   'test/integration/ops/shutdown-inflight.test.ts',
   'test/integration/ops/shutdown-outage.test.ts',
+  'test/integration/ops/shutdown-frozen.test.ts',
   'test/integration/ops/signals.test.ts',
   'test/integration/ops/upstream-pools.test.ts',
   'test/integration/push/ws-lifecycle.test.ts',

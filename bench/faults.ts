@@ -9,7 +9,11 @@
  * must be 0), the longest silence a subscriber saw while a match clock ran and the upstream answered, resets
  * (replay recovered:false) per subscriber, and mismatches (must be 0).
  *
- *   npm run bench:faults -- [--minutes 10] [--subscribers 20] [--speed 60]
+ * `--profile hangs` is a night of hung calls only: the provider never answers `--hang-rate` (0.3) of its
+ * requests, and nothing else goes wrong (no errors, outage, 429s or Redis restarts), so every silence comes
+ * from the poller's handling of hung calls (its deadline and hedges).
+ *
+ *   npm run bench:faults -- [--minutes 10] [--subscribers 20] [--speed 60] [--profile night|hangs] [--hang-rate 0.3]
  */
 import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
@@ -28,20 +32,22 @@ const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     subscribers: { type: 'string', default: '20' },
-    speed: { type: 'string', default: '60' }
+    speed: { type: 'string', default: '60' },
+    profile: { type: 'string', default: 'night' },
+    'hang-rate': { type: 'string', default: '0.3' }
   }
 })
+if (args.profile !== 'night' && args.profile !== 'hangs') throw new Error('--profile is night or hangs')
+const HANGS_ONLY = args.profile === 'hangs'
 const RUN_MS = Number(args.minutes) * 60_000
 const SUBSCRIBERS = Number(args.subscribers)
 const at = (share: number): number => Math.round(RUN_MS * share)
 
-/** The night's schedule, as shares of the run: an outage, two 429 bursts, two Redis restarts. */
-const SCHEDULE = {
-  outage: { from: at(0.2), ms: 30_000 },
-  bursts: [at(0.4), at(0.7)],
-  redisRestarts: [at(0.5), at(0.8)]
-}
-const BASE_FAULTS = { errorRate: 0.3, hangRate: 0.2 }
+/** The night's schedule, as shares of the run: an outage, two 429 bursts, two Redis restarts (none of them with `--profile hangs`). */
+const SCHEDULE = HANGS_ONLY
+  ? { outage: undefined, bursts: [], redisRestarts: [] }
+  : { outage: { from: at(0.2), ms: 30_000 }, bursts: [at(0.4), at(0.7)], redisRestarts: [at(0.5), at(0.8)] }
+const BASE_FAULTS = HANGS_ONLY ? { hangRate: Number(args['hang-rate']) } : { errorRate: 0.3, hangRate: 0.2 }
 
 const clock: { frozen?: number } = {}
 const now = (): number => clock.frozen ?? Date.now()
@@ -64,6 +70,14 @@ async function callsByStatus (): Promise<Record<string, number>> {
   const metric = await gateway.metrics.registry.getSingleMetric('touchline_upstream_calls_total')?.get()
   const out: Record<string, number> = {}
   for (const v of metric?.values ?? []) out[String(v.labels.status)] = (out[String(v.labels.status)] ?? 0) + v.value
+  return out
+}
+
+/** The poller's steps by kind and outcome (a `latest` poll lost to hung calls is an error). */
+async function pollsByOutcome (): Promise<Record<string, number>> {
+  const metric = await gateway.metrics.registry.getSingleMetric('touchline_polls_total')?.get()
+  const out: Record<string, number> = {}
+  for (const v of metric?.values ?? []) out[`${String(v.labels.kind)} ${String(v.labels.outcome)}`] = v.value
   return out
 }
 
@@ -94,6 +108,10 @@ class Subscriber {
     const t = Date.now()
     const silence = silenceThatCounts(this.lastFrameAt, t)
     if (silence > 5000) longSilences.add(`${Math.round((this.lastFrameAt - start) / 1000)} s: ${(silence / 1000).toFixed(1)} s`)
+    if (silence > 3000) {
+      const began = Math.round((this.lastFrameAt - start) / 1000)
+      overThree.set(began, Math.max(overThree.get(began) ?? 0, silence))
+    }
     this.longestSilenceMs = Math.max(this.longestSilenceMs, silence)
     this.lastFrameAt = t
     if (typeof frame.cursor === 'string') this.cursor = frame.cursor
@@ -121,7 +139,7 @@ const start = Date.now()
 const SAMPLE_MS = 250
 const TICKING_STATES = new Set([2, 22, 6, 23])
 const FAULT_WINDOWS: Array<[number, number]> = [
-  [SCHEDULE.outage.from, SCHEDULE.outage.from + SCHEDULE.outage.ms + 5000],
+  ...(SCHEDULE.outage === undefined ? [] : [[SCHEDULE.outage.from, SCHEDULE.outage.from + SCHEDULE.outage.ms + 5000] as [number, number]]),
   ...SCHEDULE.bursts.map((t): [number, number] => [t, t + BURST * 2000 + 5000])
 ]
 /** One flag per sample since the start: whether a silence then counts. */
@@ -133,6 +151,8 @@ const sampler = setInterval(() => {
 }, SAMPLE_MS)
 /** Silences over 5 s that count, as "<when it began> s: <how long> s" (deduplicated across subscribers). */
 const longSilences = new Set<string>()
+/** Every silence over 3 s that counts, by the second it began (the longest per second, across subscribers). */
+const overThree = new Map<number, number>()
 /** The longest stretch of [from, to] made of samples that count. */
 function silenceThatCounts (from: number, to: number): number {
   let longest = 0
@@ -151,7 +171,8 @@ for (const s of subscribers) await s.open()
 
 const timers: NodeJS.Timeout[] = []
 const after = (ms: number, fn: () => Promise<void>): void => { timers.push(setTimeout(() => { fn().catch((err: unknown) => { console.error('fault step failed', err) }) }, ms)) }
-after(SCHEDULE.outage.from, async () => { provider.faults.set({ ...BASE_FAULTS, outageUntil: Date.now() + SCHEDULE.outage.ms }); console.error('fault: outage 30 s') })
+const outage = SCHEDULE.outage
+if (outage !== undefined) after(outage.from, async () => { provider.faults.set({ ...BASE_FAULTS, outageUntil: Date.now() + outage.ms }); console.error('fault: outage 30 s') })
 for (const t of SCHEDULE.bursts) after(t, async () => { provider.faults.set({ ...BASE_FAULTS, rateLimitBurst: BURST, retryAfterSeconds: 2 }); console.error(`fault: ${BURST} forced 429s`) })
 for (const t of SCHEDULE.redisRestarts) after(t, async () => { console.error('fault: Redis restart'); await redis.stop(); await redis.start() })
 const progress = setInterval(() => {
@@ -200,7 +221,7 @@ await redis.close()
 console.log(JSON.stringify({
   minutes: Number(args.minutes),
   subscribers: SUBSCRIBERS,
-  faults: 'error rate 0.3, hang rate 0.2, one 30 s outage, two bursts of 5 forced 429s, Redis restarted twice',
+  faults: HANGS_ONLY ? `hang rate ${BASE_FAULTS.hangRate}, nothing else` : 'error rate 0.3, hang rate 0.2, one 30 s outage, two bursts of 5 forced 429s, Redis restarted twice',
   upstreamCallsByStatus: calls,
   earned429,
   fixturesCompared: held.size,
@@ -210,6 +231,9 @@ console.log(JSON.stringify({
   unexpectedCloses: subscribers.reduce((n, s) => n + s.closes, 0) - subscribers.length,
   longestSilenceWhileMatchesRunAndUpstreamAnswersMs: Math.max(...subscribers.map((s) => s.longestSilenceMs)),
   silencesOver5s: [...longSilences],
-  schedule: { outageAtS: SCHEDULE.outage.from / 1000, burstsAtS: SCHEDULE.bursts.map((t) => t / 1000), redisRestartsAtS: SCHEDULE.redisRestarts.map((t) => t / 1000) }
+  silencesOver3s: [...overThree.values()].length,
+  silencesOver4s: [...overThree.values()].filter((ms) => ms > 4000).length,
+  pollsByKindAndOutcome: await pollsByOutcome(),
+  schedule: { outageAtS: SCHEDULE.outage === undefined ? null : SCHEDULE.outage.from / 1000, burstsAtS: SCHEDULE.bursts.map((t) => t / 1000), redisRestartsAtS: SCHEDULE.redisRestarts.map((t) => t / 1000) }
 }, null, 2))
 process.exit(mismatches.length === 0 && earned429 === 0 ? 0 : 1)

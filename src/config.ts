@@ -2,11 +2,27 @@
  * Settings: the TOUCHLINE_* environment variables (docs/settings.md), validated once at start.
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
 import { AppError, ErrorCodes } from './errors.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
+
+/**
+ * An IP address, or a CIDR with a prefix of 1 to 32 (IPv4) or 128 (IPv6): what fastify's proxy library
+ * compiles. Checked here because that library throws a bare TypeError from inside the app's construction,
+ * after the settings were taken as valid; it also refuses a /0 prefix.
+ */
+function isAddressOrCidr (entry: string): boolean {
+  const slash = entry.indexOf('/')
+  const address = slash < 0 ? entry : entry.slice(0, slash)
+  const family = isIP(address)
+  if (family === 0) return false
+  if (slash < 0) return true
+  const prefix = entry.slice(slash + 1)
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128)
+}
 const url = z.url({ protocol: /^https?$/ })
 
 const ConfigSchema = z.object({
@@ -42,8 +58,9 @@ const ConfigSchema = z.object({
     if (v === 'false') return false
     if (/^\d+$/.test(v)) return Number(v)
     const list = v.split(',').map((s) => s.trim()).filter((s) => s !== '')
-    if (list.length === 0 || list.some((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s))) {
-      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count or a comma-separated list of IP addresses or CIDRs' })
+    const bad = list.filter((s) => !isAddressOrCidr(s))
+    if (list.length === 0 || bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `must be true, false, a hop count or a comma-separated list of IP addresses or CIDRs${bad.length > 0 ? ` (not one: ${bad.join(', ')})` : ''}` })
       return z.NEVER
     }
     return list

@@ -4,6 +4,7 @@
  * and quotas, the webhook cursors and the leases that make one instance poll and one deliver to each
  * endpoint (docs/architecture.md, "Scale-out"). Every other module takes its parts from here.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
@@ -24,6 +25,13 @@ export interface Engines {
   endpoints: EndpointStore
   /** Leases over Redis; undefined in memory, where this instance is the only one and leads alone. */
   lease: Lease | undefined
+  /**
+   * At the start of a shutdown: when Redis does not answer a PING within `ms` (down, frozen, its link hung),
+   * drops the connection, so that every command still waiting on it and every later one fails at once,
+   * instead of each step of the shutdown waiting out the command timeout in turn (five of them would be the
+   * whole grace). Resolves to whether it was dropped; always false in memory.
+   */
+  dropIfUnresponsive: (ms: number) => Promise<boolean>
 }
 
 export interface EnginesOptions {
@@ -46,13 +54,15 @@ export async function createEngines (cfg: Config, log: Logger, opts: EnginesOpti
   const redis = await connectRedis(cfg, log, opts.defer)
   const maxLength = opts.storeMaxLength === undefined ? {} : { maxLength: opts.storeMaxLength }
   const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
-  const engines = redis === undefined ? memoryEngines(maxLength, limit) : redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit)
+  const engines: Engines = redis === undefined
+    ? { ...memoryEngines(maxLength, limit), dropIfUnresponsive: async () => false }
+    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
   opts.defer(async () => { await engines.store.close() })
   opts.defer(async () => { await engines.ledger.close() })
   return engines
 }
 
-function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Engines {
+function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive'> {
   return {
     store: createStore({ kind: 'memory', ...maxLength }),
     ledger: createMemoryLedger(limit),
@@ -63,7 +73,7 @@ function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: numb
   }
 }
 
-function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Engines {
+function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive'> {
   return {
     store: createStore({ kind: 'redis', redis, prefix, ...maxLength }),
     ledger: createRedisLedger({ redis, prefix, ...limit }),
@@ -79,12 +89,23 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
   // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
   // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
+  // A closing connection (a tail stopped, the one dropped at shutdown) waits DISCONNECT_WAIT_MS at most for
+  // Redis to close its side before the socket is destroyed; commands still pending on it fail only then.
+  // ioredis waits 2 s by default, which a frozen Redis always takes, once per connection closed.
   const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
-    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false
+    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false, disconnectTimeout: DISCONNECT_WAIT_MS
   })
   // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+  // Before the first connection an error is the start's failure, reported once as the ConfigError below
+  // (one line naming the setting), not logged with its stack as a lost connection.
+  let connected = false
+  let firstError: Error | undefined
   let down = false
-  redis.on('error', (err) => {
+  redis.on('error', (err: Error) => {
+    if (!connected) {
+      firstError ??= err
+      return
+    }
     if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
     down = true
   })
@@ -94,12 +115,43 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
   })
   try {
     await redis.connect()
+    connected = true
   } catch (err) {
     redis.disconnect()
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${(err as Error).message})`, ['TOUCHLINE_REDIS_URL'])
+    // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed."
+    const reason = firstError?.message ?? (err as Error).message
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
   }
-  defer(async () => { await redis.quit() })
+  defer(async () => { await goodbye(redis) })
   return redis
+}
+
+/** How long a connection being closed waits for Redis to close its side (a healthy one does at once). */
+const DISCONNECT_WAIT_MS = 200
+/** How long the last step of a shutdown waits for Redis to acknowledge QUIT before the socket is closed. */
+const QUIT_WAIT_MS = 300
+
+/**
+ * Ends the connection: QUIT when Redis answers (it then closes the connection after every earlier reply),
+ * else closes the socket. A QUIT to a frozen Redis would wait for an answer that never comes.
+ */
+async function goodbye (redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    const quit = redis.quit().then(() => true, () => false)
+    if (await Promise.race([quit, sleep(QUIT_WAIT_MS).then(() => false)])) return
+  }
+  redis.disconnect()
+}
+
+async function dropIfUnresponsive (redis: Redis, log: Logger, ms: number): Promise<boolean> {
+  const answered = redis.status === 'ready' && await Promise.race([
+    redis.ping().then(() => true, () => false),
+    sleep(ms).then(() => false)
+  ])
+  if (answered) return false
+  log.warn({ waitedMs: ms }, 'shutting down: Redis does not answer; its connection is dropped so that nothing waits on it')
+  redis.disconnect()
+  return true
 }
 
 /** A Redis URL fit for a message: its password (if any) masked. */

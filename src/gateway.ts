@@ -66,8 +66,13 @@ export interface GatewayOverrides {
 /** The lease of the one instance that polls. */
 const POLLER_LEASE = 'poller'
 
-/** How long passthrough calls in flight at shutdown may still wait on the upstream. */
+/** How long passthrough calls in flight at shutdown may still wait on the upstream, from the signal. */
 const PASSTHROUGH_DRAIN_MS = 5000
+/**
+ * How long Redis has to answer a PING when a shutdown starts before it is taken for unresponsive and let go:
+ * it answers in a millisecond when healthy, even loaded; the steps after would each wait 2 s on it.
+ */
+const SHUTDOWN_REDIS_PING_MS = 500
 
 /** Things to undo on shutdown, in reverse order of creation. */
 class Scope {
@@ -248,10 +253,6 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     }
   })
   scope.defer(async () => { await app.close() })
-  // Just before the app closes (last-in first-out): passthrough calls still waiting on the upstream get a few
-  // seconds to be answered, then are cut (their clients get the 504), so an upstream that hangs cannot hold
-  // the shutdown past its 10 s deadline.
-  scope.defer(async () => { setTimeout(() => { passthroughUpstream.close().catch(() => {}) }, PASSTHROUGH_DRAIN_MS).unref() })
   // Shutdown runs last-in first-out: polling stops first, then sockets close with 1001, then the rest.
   scope.defer(stopPolling)
   const port = await listen(app, cfg)
@@ -259,6 +260,12 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   await webhooks.start({ host: cfg.TOUCHLINE_HOST, port, publicUrl: cfg.TOUCHLINE_PUBLIC_URL })
   // Before the app closes: deliveries in flight end (their leases are released) while Redis is still up.
   scope.defer(async () => { await webhooks.close() })
+  // The first steps of a shutdown. Passthrough calls still waiting on the upstream get a few seconds from
+  // the signal to be answered, then are cut (their clients get the 504), so an upstream that hangs cannot
+  // hold the shutdown past its 10 s deadline. And a Redis that does not answer is let go of at once, so no
+  // step waits on it (engines.ts dropIfUnresponsive).
+  scope.defer(async () => { await engines.dropIfUnresponsive(SHUTDOWN_REDIS_PING_MS) })
+  scope.defer(async () => { setTimeout(() => { passthroughUpstream.close().catch(() => {}) }, PASSTHROUGH_DRAIN_MS).unref() })
 
   return {
     app,

@@ -15,6 +15,7 @@ import type { Metrics } from '../metrics.ts'
 import type { LiveStore } from '../store/types.ts'
 import { SseConnection, type Connection } from './connection.ts'
 import type { Delivery } from './delivery.ts'
+import { fixtureLeagues } from './scope-check.ts'
 import { CLOSE_KEY_REVOKED, CLOSE_TOO_MANY, errorFrame } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
 
@@ -49,7 +50,7 @@ export async function applyKeys (deps: RescopeDeps, lookup: (key: ClientKey) => 
     if (!records.has(key)) records.set(key, lookup(key))
     return records.get(key)
   }
-  const leagueOf = await fixtureLeagues(deps.store, deps.registry.list().filter((c) => scoped(next(c.key)))).catch((err: unknown) => {
+  const leagueOf = await subscribedFixtureLeagues(deps.store, deps.registry.list().filter((c) => scoped(next(c.key)))).catch((err: unknown) => {
     // The keys are already replaced: apply them anyway. Fixtures of removed leagues stay subscribed but,
     // as for fixtures the store does not know, their changes are filtered out when routed.
     deps.log.warn({ err }, 'keys reload: store unreadable, fixture subscriptions not checked')
@@ -74,17 +75,14 @@ export async function applyKeys (deps: RescopeDeps, lookup: (key: ClientKey) => 
 const scoped = (key: ClientKey | undefined): boolean => key !== undefined && key.leagues !== '*'
 
 /** The league of every subscribed fixture the store knows (fixtures it does not know are checked when routed). */
-async function fixtureLeagues (store: LiveStore, conns: Connection[]): Promise<Map<number, number>> {
-  const ids = new Set<number>()
-  for (const conn of conns) for (const id of conn.fixtures) ids.add(id)
-  if (ids.size === 0) return new Map()
-  return new Map((await store.getFixtures([...ids])).map((f) => [f.id, f.league_id]))
+async function subscribedFixtureLeagues (store: LiveStore, conns: Connection[]): Promise<Map<number, number>> {
+  return await fixtureLeagues(store, conns.flatMap((conn) => [...conn.fixtures]))
 }
 
 /**
  * Drops what the connection's new key no longer covers and its `before` record did; true when something
- * was dropped. A fixture of a league the key never covered stays: it was accepted, and is filtered when
- * routed, as before.
+ * was dropped. A fixture of a league the key never covered stays: it was accepted while the store did not
+ * know it (or in a race with this reload), and is filtered when routed, as before.
  */
 function narrow ({ registry, delivery, metrics }: RescopeDeps, conn: Connection, before: ClientKey, leagueOf: ReadonlyMap<number, number>): boolean {
   if (conn.unscoped) return false

@@ -28,7 +28,7 @@ import { CHANGE_KINDS, DELTA_WITH_KINDS, ODDS_KINDS, type Format, type Subscribe
 import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { type Snapshot } from './snapshot-cache.ts'
 import { takenView, type SubscriptionIds } from './subscriptions.ts'
-import { teamsOutsideScope } from './team-scope.ts'
+import { fixtureLeagues, fixturesOutside, teamsOutsideScope } from './scope-check.ts'
 import { namesOdds, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../changes/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
@@ -219,9 +219,10 @@ export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: Uns
 /** Never rejects: a store failure becomes an `internal` error frame; the subscription stays in place. */
 export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
   if (conn.closed || !admit(ctx, conn, req)) return
-  // Only a scoped key's teams need the store read; everything else stays synchronous up to the replies.
-  // A keys reload may narrow the key meanwhile (rescope.ts sees only what is linked): admitted again after.
-  if (req.teams.length > 0 && !conn.unscoped && (!await admitTeams(ctx, conn, req) || !admit(ctx, conn, req))) return
+  // Only a scoped key's teams and fixtures need the store read; everything else stays synchronous up to the
+  // replies. A keys reload may narrow the key meanwhile (rescope.ts sees only what is linked): admitted again
+  // after, against the key as it is then.
+  if ((req.teams.length > 0 || req.fixtures.length > 0) && !conn.unscoped && (!await admitByStore(ctx, conn, req) || !admit(ctx, conn, req))) return
   if (req.format !== undefined) conn.format = req.format
   if (req.conflateMs !== undefined) setConflation(ctx, conn, req.conflateMs)
   ctx.link(conn, req)
@@ -325,18 +326,29 @@ function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): bool
   return true
 }
 
-/** Refuses teams that play only outside a scoped key's leagues (see team-scope.ts); answers the error itself. */
-async function admitTeams (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<boolean> {
-  let denied: number[]
+/**
+ * Refuses fixtures of leagues outside a scoped key's scope and teams that play only outside its leagues
+ * (see scope-check.ts); answers the error itself, one `forbidden` frame listing both. The fixtures' leagues
+ * are checked against the key as it is after the read (a keys reload may have narrowed it meanwhile).
+ */
+async function admitByStore (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<boolean> {
+  let teams: number[]
+  let leagueOf: Map<number, number>
   try {
-    denied = await teamsOutsideScope(ctx.store, conn.key, req.teams)
+    [teams, leagueOf] = await Promise.all([teamsOutsideScope(ctx.store, conn.key, req.teams), fixtureLeagues(ctx.store, req.fixtures)])
   } catch (err) {
     // Unknown is accepted: the per-change scope check still applies.
-    ctx.log.warn({ err, conn: conn.id }, 'team scope check: store unreadable, teams accepted')
+    ctx.log.warn({ err, conn: conn.id }, 'team and fixture scope check: store unreadable, accepted')
     return !conn.closed
   }
-  if (denied.length === 0 || conn.closed) return !conn.closed
-  ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `teams playing only outside this key's scope: ${denied.join(',')}`), teams: denied })
+  if (conn.closed) return false
+  const fixtures = fixturesOutside(conn.key, req.fixtures, leagueOf)
+  if (teams.length === 0 && fixtures.length === 0) return true
+  const message = [
+    fixtures.length > 0 ? `fixtures outside this key's scope: ${fixtures.join(',')}` : '',
+    teams.length > 0 ? `teams playing only outside this key's scope: ${teams.join(',')}` : ''
+  ].filter(Boolean).join('; ')
+  ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', message), ...(fixtures.length > 0 ? { fixtures } : {}), ...(teams.length > 0 ? { teams } : {}) })
   return false
 }
 

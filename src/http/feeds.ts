@@ -7,12 +7,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, MAX_CONFLATE_MS, ODDS_KINDS, type Format } from '../wire/model.ts'
-import { teamsOutsideScope } from '../fanout/team-scope.ts'
+import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { LiveStore, ReadSinceResult } from '../store/types.ts'
-import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
 import { admitStream, httpError, keyOf } from './live.ts'
+import { answerStoreOutages } from './outage.ts'
 import { narrowOdds, narrowsTake, readFilter, scopeFilter, takeOf, takeRefusal, type LiveFilter, type NamedTake, type Take } from '../changes/filter.ts'
 import { pageFrames } from '../changes/frames.ts'
 
@@ -96,8 +96,9 @@ function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyRep
 
 /**
  * The filter for a request within the key's scope, or undefined after a 403. Without leagues, fixtures and
- * teams, or with `leagues=*`: everything the key may see. Teams that play only outside a scoped key's
- * leagues are refused as a WebSocket subscribe refuses them (see team-scope.ts).
+ * teams, or with `leagues=*`: everything the key may see. Fixtures the store knows to be of other leagues,
+ * and teams that play only outside a scoped key's leagues, are refused as a WebSocket subscribe refuses
+ * them (see scope-check.ts).
  */
 async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply: FastifyReply): Promise<{ filter: LiveFilter | undefined, take: Take } | undefined> {
   const take = takeOf(q)
@@ -109,6 +110,11 @@ async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply:
   const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
   if (denied.length > 0) {
     httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
+    return undefined
+  }
+  const fixtures = await fixturesOutsideScope(store, key, q.fixtures ?? [])
+  if (fixtures.length > 0) {
+    httpError(reply, 403, 'forbidden', `fixtures outside this key's scope: ${fixtures.join(',')}`)
     return undefined
   }
   const outside = await teamsOutsideScope(store, key, q.teams ?? [])
@@ -124,11 +130,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
   return async (app) => {
     // SSE responses are hijacked, so fastify would wait for them on close: the hub ends them first.
     app.addHook('preClose', async () => { await hub.close() })
-    // A store outage is a known state, not a bug: 503 `unavailable`. Anything else goes to the app's handler.
-    app.setErrorHandler((err, _request, reply) => {
-      if (!isStoreUnavailable(err)) throw err
-      return httpError(reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S)), 503, 'unavailable', 'the live store is unreachable; try again shortly')
-    })
+    answerStoreOutages(app)
 
     app.get('/v1/changes', async (request, reply) => {
       const key = authenticate(keys, request, reply)

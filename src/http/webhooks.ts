@@ -1,12 +1,14 @@
 /**
  * `GET /v1/webhooks?api_token=` (the key's endpoints: state, acknowledged cursor, lag, last status and error)
  * and `POST /v1/webhooks/{id}/resume?api_token=` (a paused endpoint delivers again, from its cursor).
- * Thin: the state is the webhooks module's; a key sees its own endpoints only.
+ * Thin: the state is the webhooks module's; a key sees its own endpoints only. A store outage answers 503
+ * `unavailable` (outage.ts).
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { KeyRing } from '../client-keys.ts'
 import type { Webhooks } from '../webhooks/index.ts'
 import { httpError, keyOf } from './live.ts'
+import { answerStoreOutages } from './outage.ts'
 
 export interface WebhookRouteDeps {
   webhooks: Webhooks
@@ -15,6 +17,9 @@ export interface WebhookRouteDeps {
 
 export function webhookRoutes (deps: WebhookRouteDeps): FastifyPluginAsync {
   return async (app) => {
+    // The endpoints' cursors and states live in the store: while it is down, 503 like the feeds.
+    answerStoreOutages(app)
+
     app.get('/v1/webhooks', async (request, reply) => {
       const key = keyOf(deps.keys, request)
       if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')

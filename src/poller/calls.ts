@@ -1,12 +1,14 @@
 /**
  * The poller's upstream calls: each one reserved in the budget ledger first (no call goes out
- * unreserved), given a deadline that follows the upstream's own pace (deadline.ts) and hedged (hedge.ts).
+ * unreserved), given a deadline that follows the upstream's own pace (deadline.ts) and hedged over it
+ * (hedge.ts).
  */
 import { AppError, ErrorCodes } from '../errors.ts'
-import { UpstreamError } from '../upstream/index.ts'
+import { UpstreamError, UpstreamTimeoutError } from '../upstream/index.ts'
 import { parseFixtures, type UpstreamFixture } from '../upstream/schemas.ts'
 import { pollerFloor } from '../budget/share.ts'
 import type { PollerContext } from './context.ts'
+import { hedgePlan } from './deadline.ts'
 import { hedged } from './hedge.ts'
 
 /** `fixtures/multi` takes at most 50 ids. */
@@ -17,8 +19,16 @@ export const MULTI_MAX = 50
  * and the next poll is its retry.
  */
 const LATEST_RETRIES = { retries: 1, retryTimeouts: false }
-/** Hedges a call may send beside it: with two, a poll is lost only when three requests in a row fail. */
-const HEDGES = 2
+/**
+ * Hedges a call may send beside it (deadline.ts hedgePlan): with four, a poll is lost to hung calls only
+ * when five requests in a row hang. Of them, up to FAILURE_HEDGES go out at once on an error answer: with two,
+ * a poll is lost to errors only when three requests in a row fail, each retried once, and an upstream that
+ * answers only errors gets three requests a poll, not five.
+ */
+const MAX_HEDGES = 4
+const FAILURE_HEDGES = 2
+/** Hedges once FAILURES_AT_FLOOR polls in a row have failed: the upstream looks down, not unlucky. */
+const HEDGES_WHEN_DOWN = 1
 /** Which failures send the next hedge at once: error answers, hangs and network errors, not refusals (429, 4xx). */
 const worthHedging = (err: unknown): boolean => err instanceof UpstreamError && err.retryable
 /**
@@ -50,15 +60,29 @@ export async function reserveCall (p: PollerContext): Promise<void> {
   if (!allowed) throw new PollSkipped('budget_refused')
 }
 
-/** One poll call. `latest` is never retried: the next poll, moments later, is its retry. */
+/**
+ * One poll call, hedged over one deadline (deadline.ts hedgePlan): each request is given what is left of
+ * the call's deadline, so a call whose every request hangs ends at that deadline, all of them with it.
+ * `latest` is never retried: the next poll, moments later, is its retry.
+ */
 export async function pollCall (p: PollerContext, path: string, latest = false): Promise<UpstreamFixture[]> {
   const deadline = latest ? p.deadlines.latest : p.deadlines.reconcile
-  const timeoutMs = deadline.current()
   // After FAILURES_AT_FLOOR failed polls in a row the upstream is likely down: a failure then ends the
-  // call when no request can still answer, without sending the next hedge at once.
-  const onFailure = p.failures < FAILURES_AT_FLOOR ? worthHedging : undefined
+  // call when no request can still answer, without sending the next hedge at once, and one hedge at most
+  // goes out beside a hung request.
+  const down = p.failures >= FAILURES_AT_FLOOR
+  const plan = hedgePlan(deadline.current(), deadline.hedgeAfter(), down ? HEDGES_WHEN_DOWN : MAX_HEDGES)
+  const onFailure = down ? undefined : worthHedging
   const beforeAttempt = async (): Promise<void> => { await reserveCall(p) }
-  const res = await hedged(async (signal) => await p.deps.upstream.get(path, p.query, { signal, beforeAttempt, timeoutMs, ...(latest ? LATEST_RETRIES : {}) }), deadline.hedgeAfter(), p.abort.signal, HEDGES, onFailure)
+  const endsAt = performance.now() + plan.callMs
+  // A hedge sent at once on an error answer late in the call still gets one interval.
+  const timeoutMs = (): number => Math.max(plan.afterMs, Math.round(endsAt - performance.now()))
+  const res = await hedged(async (signal) => await p.deps.upstream.get(path, p.query, { signal, beforeAttempt, timeoutMs: timeoutMs(), ...(latest ? LATEST_RETRIES : {}) }), plan.afterMs, p.abort.signal, plan.hedges, onFailure, FAILURE_HEDGES)
+    .catch((err: unknown) => {
+      // The last request's own timeout is what is left of the call's: name the call's deadline.
+      if (!(err instanceof UpstreamTimeoutError)) throw err
+      throw new UpstreamTimeoutError(`upstream did not answer GET ${err.path ?? path} within ${plan.callMs} ms (the request and its hedges)`, { path: err.path ?? path, entity: err.entity, cause: err })
+    })
   // The answering attempt's own time: retries and their pauses say nothing of how fast the upstream is.
   deadline.succeeded(res.durationMs)
   return parseFixtures(res.envelope, { anomalies: p.anomalies, source: path })

@@ -75,6 +75,8 @@ export interface PollerContext {
   /** The same two on the interval clock. */
   lastPollTick: number | null
   lastReconcileTick: number | null
+  /** When the step running (or the last one) started, on the interval clock. */
+  stepStartedTick: number
   needReconcile: boolean
   /** Failed steps in a row. */
   failures: number
@@ -125,6 +127,7 @@ export function createPollerContext (deps: PollerDeps, opts: PollerOptions): Pol
     lastReconcileAt: null,
     lastPollTick: null,
     lastReconcileTick: null,
+    stepStartedTick: 0,
     needReconcile: true,
     failures: 0,
     ledgerOutages: 0,

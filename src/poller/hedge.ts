@@ -11,10 +11,11 @@
  *
  * `worthHedging`: a request that fails with such an error (an error answer the client already retried,
  * not a refusal like a 429) sends the next hedge at once rather than leave the call to the others, or fail
- * it: on a bad night the next request usually answers. Without it, a failure only ends the call once no
- * request can still answer.
+ * it: on a bad night the next request usually answers. At most `failureHedges` of the hedges go out that way
+ * (an upstream answering only errors gets no more requests than that), the rest only when due. Without it, a
+ * failure only ends the call once no request can still answer.
  */
-export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal, hedges = 1, worthHedging?: (err: unknown) => boolean): Promise<T> {
+export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, afterMs: number, parent: AbortSignal, hedges = 1, worthHedging?: (err: unknown) => boolean, failureHedges = hedges): Promise<T> {
   /** Requests still running. */
   const controllers: AbortController[] = []
   const launch = async (): Promise<T> => {
@@ -40,7 +41,7 @@ export async function hedged<T> (run: (signal: AbortSignal) => Promise<T>, after
     }
     const start = (): void => {
       launch().then((value) => { finish(() => { resolve(value) }) }, (err: unknown) => {
-        if (worthHedging?.(err) === true && hedge()) return
+        if (worthHedging?.(err) === true && sent < failureHedges && hedge()) return
         // A failure settles once no request can still answer (launch has taken its own out of the list). One that fails before the hedge is due (an
         // error answer, not a hang) settles at once: the client has already retried it.
         if (controllers.length === 0) finish(() => { reject(err) })

@@ -21,15 +21,17 @@
  * `budget_ledger_unavailable`). The pace comes from pacing.ts.
  * Hung calls (calls.ts): every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
  * slowest recent call of its kind, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that
- * instead of the client's 10 s, and hedged (hedge.ts): one still unanswered well past the upstream's usual
- * time is sent once more beside it (up to HEDGES times), first answer wins, and one that fails with an
- * error answer sends the next hedge at once. `latest` polls keep their own pace apart from the reconciles'
- * (a full `livescores` is far slower than `latest`, and would make every hung poll cost its pace). A
- * `latest` poll retries an error answer once, never a hung attempt.
+ * instead of the client's 10 s, and hedged over it (hedge.ts, deadline.ts hedgePlan): while no request has
+ * answered, one more goes out every four times the upstream's usual time (up to MAX_HEDGES), each given what
+ * is left of the call's deadline, first answer wins, and one that fails with an error answer sends the next
+ * hedge at once. `latest` polls keep their own pace apart from the reconciles' (a full `livescores` is far
+ * slower than `latest`, and would make every hung poll cost its pace). A `latest` poll retries an error
+ * answer once, never a hung attempt.
  * Failures are logged and retried with a short backoff: at the floor while failures are sporadic (a bad
  * night's error answers and hangs are no sign of overload), growing after FAILURES_AT_FLOOR in a row, to
- * at most MAX_BACKOFF_MS, so the first poll after an outage goes out within seconds of its end; nothing
- * here throws out of the loop.
+ * at most MAX_BACKOFF_MS, so the first poll after an outage goes out within seconds of its end; a poll lost
+ * alone to hung calls is followed by the next at once (its deadline was its pause); nothing here throws out
+ * of the loop.
  */
 import { ErrorCodes } from '../errors.ts'
 import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
@@ -38,7 +40,7 @@ import { backoffDelay } from '@touchline/client'
 import { FAILURES_AT_FLOOR, PollSkipped, pollCall } from './calls.ts'
 import { createPollerContext, type PollerContext } from './context.ts'
 import { afterLatest, otherCallsPerMs } from './kickoff-list.ts'
-import { nextPace } from './pacing.ts'
+import { nextPace, type PollLoad } from './pacing.ts'
 import { ingest, reconcile } from './tracking.ts'
 import type { Poller, PollerDeps, PollerOptions } from './types.ts'
 
@@ -115,7 +117,7 @@ function nextAction (p: PollerContext): 'reconcile' | 'latest' {
 async function step (p: PollerContext): Promise<void> {
   const action = nextAction(p)
   const startedAt = p.now()
-  const startedTick = p.ticks()
+  const startedTick = p.stepStartedTick = p.ticks()
   try {
     if (action === 'reconcile') await reconcile(p, startedAt)
     else {
@@ -146,6 +148,11 @@ async function step (p: PollerContext): Promise<void> {
   }
 }
 
+/** What the reconciles and the kick-off list add to the polls, for the pace. */
+function load (p: PollerContext): PollLoad {
+  return { reconcileCalls: p.reconcileCalls, reconcileEveryMs: p.reconcileEvery, otherCallsPerMs: otherCallsPerMs(p) }
+}
+
 /** Exponential backoff with jitter, from the failures in a row: the floor up to FAILURES_AT_FLOOR. */
 function backoff (p: PollerContext, count: number): number {
   return backoffDelay(Math.min(Math.max(0, count - FAILURES_AT_FLOOR), 10) + 1, { baseMs: p.pacing.floorMs, capMs: p.maxBackoff })
@@ -163,10 +170,17 @@ async function delayAfter (p: PollerContext, err: unknown): Promise<number> {
     const bucket = await p.deps.ledger.get('Fixture')
     return Math.max(p.pacing.floorMs, (bucket?.resetsAt ?? p.now()) - p.now())
   }
-  // A hung call is no sign of overload (its hedges went out already): the next poll goes at the floor.
-  if (err instanceof UpstreamError && err.code === ErrorCodes.UPSTREAM_TIMEOUT) return backoff(p, 1)
+  // A hung call is no sign of overload (its hedges went out already). A poll lost to one, on its own, is
+  // bad luck: the next goes when the pace says counting from the lost poll's start, which its deadline
+  // (2.5 s or more) has usually passed: at once, rather than after another pause of silence. Lost in a row:
+  // at the floor.
+  if (err instanceof UpstreamError && err.code === ErrorCodes.UPSTREAM_TIMEOUT) {
+    if (p.failures > 1) return backoff(p, 1)
+    const elapsed = p.ticks() - p.stepStartedTick
+    return Math.max(0, nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p)).delayMs - elapsed)
+  }
   if (err !== undefined) return backoff(p, p.failures)
-  const pace = nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, { reconcileCalls: p.reconcileCalls, reconcileEveryMs: p.reconcileEvery, otherCallsPerMs: otherCallsPerMs(p) })
+  const pace = nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p))
   p.overlapping = pace.kind === 'poll'
   if (pace.kind === 'exhausted') {
     p.needReconcile = true

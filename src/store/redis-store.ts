@@ -15,6 +15,7 @@
  * (a reconnect loses messages); the stream is the log itself, so a tail sees every record in order and
  * resumes where it stopped after a reconnect. apply still PUBLISHes each new cursor for cheap watchers.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
 import { storeKeys, type StoreKeys } from './redis-keys.ts'
@@ -50,6 +51,12 @@ export interface RedisStoreOptions {
 const TAIL_BATCH = 500
 /** Pause after a failed XREAD (connection lost), so a dead Redis is not hammered. */
 const TAIL_RETRY_MS = 250
+/**
+ * How long stopping a tail waits for its loop to end. A read queued while the connection was down (Redis
+ * refusing, restarting) is not failed by the disconnect, and would hold the stop for its whole command
+ * timeout (the block plus 2 s): a shutdown with Redis down would wait that out per tail.
+ */
+const TAIL_STOP_WAIT_MS = 300
 
 export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
@@ -263,8 +270,10 @@ function startTail (
   return async () => {
     if (state.closed) return
     state.closed = true
-    // Rejects the pending blocking XREAD at once instead of waiting for its timeout.
+    // Rejects the pending blocking XREAD at once instead of waiting for its timeout (on a frozen link,
+    // once ioredis gives up waiting for Redis to close its side: disconnectTimeout).
     conn.disconnect()
-    await loop
+    // The loop checks `closed` after every await: one that ends later delivers nothing more.
+    await Promise.race([loop, sleep(TAIL_STOP_WAIT_MS)])
   }
 }

@@ -101,9 +101,10 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
   let stopTail: (() => Promise<void>) | undefined
   let closing: Promise<void> | undefined
 
-  function launch (key: ClientKey, hook: WebhookConfig): Entry {
+  /** `origin`: where the endpoint starts from on this instance (EndpointWorker.known). */
+  function launch (key: ClientKey, hook: WebhookConfig, origin: string | undefined): Entry {
     const dispatcher = createWebhookAgent(() => self)
-    const worker = new EndpointWorker({ store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook)
+    const worker = new EndpointWorker({ store, endpoints, metrics: deps.metrics, log, dispatcher, holderId, self: self as SelfAddress, settings: deps.settings }, key, hook, origin)
     if (lease === undefined) {
       worker.start()
       return { fingerprint: fingerprint(key, hook), worker, leader: undefined, dispatcher }
@@ -137,14 +138,22 @@ export function createWebhooks (deps: WebhooksDeps): Webhooks {
       const w = wanted.get(id)
       return w === undefined || e.fingerprint !== fingerprint(w.key, w.hook)
     })
+    // What each restarted endpoint's worker knew, for its successor (a lost store is then still told apart).
+    const knew = new Map<string, string | undefined>()
     for (const [id, e] of gone) {
       entries.delete(id)
       await retire(e)
+      knew.set(id, e.worker.known)
     }
+    // Where new endpoints start on this instance: the head now, whichever instance delivers to them. An
+    // instance that takes an endpoint over after Redis lost its data then starts from a cursor of the lost
+    // log, and resyncs the receiver, instead of taking it for new (EndpointWorker.known).
+    const fresh = [...wanted.keys()].some((id) => !entries.has(id) && knew.get(id) === undefined)
+    const head = fresh ? await deps.store.head().catch(() => undefined) : undefined
     for (const [id, { key, hook }] of wanted) {
       if (resumePaused) await endpoints.resume(key.name, hook.id).catch((err: unknown) => log.warn({ err, webhook: `${key.name}/${hook.id}` }, 'webhook not resumed'))
       const entry = entries.get(id)
-      if (entry === undefined) entries.set(id, launch(key, hook))
+      if (entry === undefined) entries.set(id, launch(key, hook, knew.get(id) ?? head))
       else entry.worker.wake()
     }
   }

@@ -3,10 +3,13 @@
  * (one hash per endpoint, store/redis-keys.ts) so that a restart or another instance resumes where delivery
  * stopped and `GET /v1/webhooks` answers the same on every instance. Writes by the delivering worker are
  * fenced by its lease in Redis (webhookSave-2.lua): a worker that lost its lease cannot move the cursor.
+ * Every Redis call is guarded: an outage rejects as StoreUnavailableError (503 on the routes), not a raw
+ * ioredis error.
  */
 import type { Redis } from 'ioredis'
 import { storeKeys, webhookKeys } from '../store/redis-keys.ts'
 import { defineStoreCommands } from '../store/scripts.ts'
+import { guarded } from '../store/unavailable.ts'
 
 /** What an endpoint's worker is doing, as `GET /v1/webhooks` shows it. */
 export type EndpointState = 'pending' | 'active' | 'retrying' | 'paused' | 'refused'
@@ -76,16 +79,16 @@ function redisEndpoints (conn: Redis, prefix?: string): EndpointStore {
   const leases = storeKeys(prefix)
   return {
     async read (keyName, id) {
-      const h = await redis.hgetall(keys.endpoint(keyName, id))
+      const h = await guarded(redis.hgetall(keys.endpoint(keyName, id)))
       return { cursor: h.cursor, status: parseStatus(h.status), paused: h.paused === '1' }
     },
     async save (keyName, id, holderId, fields) {
       const args = encode(fields)
       if (args.length === 0) return true
-      return await redis.tlWebhookSave(leases.lease(keys.leaseName(keyName, id)), keys.endpoint(keyName, id), holderId, ...args) === 1
+      return await guarded(redis.tlWebhookSave(leases.lease(keys.leaseName(keyName, id)), keys.endpoint(keyName, id), holderId, ...args)) === 1
     },
     async resume (keyName, id) {
-      await redis.hset(keys.endpoint(keyName, id), 'paused', '0')
+      await guarded(redis.hset(keys.endpoint(keyName, id), 'paused', '0'))
     },
     leaseName: keys.leaseName
   }

@@ -64,6 +64,14 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 export class EndpointWorker {
   readonly name: string
   status: EndpointStatus = PENDING
+  /**
+   * The last cursor this worker knew for the endpoint: where it was created (the log's head then), then
+   * every cursor it read or stored. Kept across stop and start (a lost lease), so that when Redis loses the
+   * endpoint's stored cursor with the log, the worker goes on from this one, of the lost log, and its next
+   * read answers with a `resync`, instead of taking the endpoint for a new one and starting at the head of
+   * the new log, past the records that reseeded it.
+   */
+  known: string | undefined
   private abort: AbortController | undefined
   private loop: Promise<void> | undefined
   private woken = false
@@ -71,9 +79,11 @@ export class EndpointWorker {
   private readonly now: () => number
   private selfVerdict: { at: number, reason: string | undefined } | undefined
 
-  constructor (private readonly deps: WorkerDeps, readonly key: ClientKey, readonly hook: WebhookConfig) {
+  /** `origin`: the cursor the endpoint started from on this instance, if known (see `known`). */
+  constructor (private readonly deps: WorkerDeps, readonly key: ClientKey, readonly hook: WebhookConfig, origin?: string) {
     this.name = `${key.name}/${hook.id}`
     this.now = deps.now ?? Date.now
+    this.known = origin
   }
 
   get running (): boolean {
@@ -123,7 +133,10 @@ export class EndpointWorker {
     const { endpoints, holderId } = this.deps
     for (;;) {
       const saved = await this.retrying(signal, async () => await endpoints.save(this.key.name, this.hook.id, holderId, fields))
-      if (saved === true) return true
+      if (saved === true) {
+        if (fields.cursor !== undefined) this.known = fields.cursor
+        return true
+      }
       if (saved === undefined || signal.aborted) return false
       await sleep(FENCED_RETRY_MS, undefined, { signal }).catch(() => {})
     }
@@ -137,11 +150,15 @@ export class EndpointWorker {
     // again, or its first failure would pause it at once.
     this.status = !stored.paused && stored.status.state === 'paused' ? { ...stored.status, state: 'active', failing_since: null } : stored.status
     let cursor = stored.cursor
-    // A new endpoint receives the changes from now on (its history is what `GET /v1/changes` is for).
+    // No stored cursor: a new endpoint, or one whose state Redis lost with the log. A new endpoint receives
+    // the changes from its start on (its history is what `GET /v1/changes` is for): from the head when this
+    // instance first knew it. A lost one goes on from the cursor this instance knew, whose log is gone too,
+    // so the first read answers with a resync.
     if (cursor === undefined) {
-      cursor = await this.retrying(signal, async () => await store.head())
+      cursor = this.known ?? await this.retrying(signal, async () => await store.head())
       if (cursor === undefined || !await this.save({ cursor, status: { ...PENDING, state: 'active' } }, signal)) return
     }
+    this.known = cursor
     const reader = new BatchReader(store, this.key, this.hook, settings.batch)
     let pending: Delivery | undefined
     let attempt = 0

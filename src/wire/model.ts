@@ -388,7 +388,7 @@ export const ErrorFrameSchema = z.strictObject({
   code: ErrorCodeSchema,
   message: z.string(),
   leagues: IdsSchema.optional().describe('With `forbidden`: the leagues outside the key\'s scope.'),
-  fixtures: IdsSchema.optional().describe('With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers.'),
+  fixtures: IdsSchema.optional().describe('With `forbidden`: fixtures the gateway knows to be of leagues outside the key\'s scope; after a keys reload, subscribed fixtures of leagues the key no longer covers.'),
   teams: IdsSchema.optional().describe('With `forbidden`: teams known (from the live fixtures) to play only outside the key\'s leagues.')
 }).meta({ id: 'ErrorFrame', description: 'A refused or failed operation; the connection stays up.' })
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>

@@ -21,6 +21,12 @@ export interface PrivateRedis {
   stop: () => Promise<void>
   /** Starts it again on the same port, empty, and waits until it answers PING. */
   start: () => Promise<void>
+  /**
+   * Freezes the server (SIGSTOP): its sockets stay open and accept nothing more, nothing is answered, no
+   * error reaches its clients (a hung VM, a stalled disk). `thaw` (SIGCONT) lets it go on with its data.
+   */
+  freeze: () => void
+  thaw: () => void
   /** Disconnects the connections opened by `connect` and stops the server for good (call in afterAll). */
   close: () => Promise<void>
 }
@@ -68,6 +74,7 @@ export async function startPrivateRedis (): Promise<PrivateRedis> {
     if (proc === undefined) return
     child = undefined
     const exited = once(proc, 'exit')
+    // SIGKILL ends a frozen (SIGSTOPped) process too.
     proc.kill('SIGKILL')
     await exited
   }
@@ -95,6 +102,8 @@ export async function startPrivateRedis (): Promise<PrivateRedis> {
     },
     stop,
     start,
+    freeze: () => { child?.kill('SIGSTOP') },
+    thaw: () => { child?.kill('SIGCONT') },
     async close () {
       for (const c of conns.splice(0)) c.disconnect()
       await stop()

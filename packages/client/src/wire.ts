@@ -630,7 +630,7 @@ export interface ErrorFrame {
    */
   leagues?: Ids
   /**
-   * With `forbidden` after a keys reload: subscribed fixtures of leagues the key no longer covers.
+   * With `forbidden`: fixtures the gateway knows to be of leagues outside the key's scope; after a keys reload, subscribed fixtures of leagues the key no longer covers.
    */
   fixtures?: Ids
   /**

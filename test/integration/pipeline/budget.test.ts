@@ -192,7 +192,56 @@ describe('failed polls', () => {
   }, 30_000)
 })
 
+/** A proxy rule that leaves the next `n` `latest` requests after `arm()` unanswered (hung), and lets the rest through. */
+function hangNextLatest (): { rule: ProxyRule, arm: (n: number) => void, hung: () => number } {
+  let left = 0
+  let hung = 0
+  return {
+    rule: {
+      delayMs: (url) => {
+        if (!url.includes('/livescores/latest') || left === 0) return 0
+        left--
+        hung++
+        return Infinity
+      }
+    },
+    arm: (n) => { left = n },
+    hung: () => hung
+  }
+}
+
 describe('a hung latest poll', () => {
+  it('is not lost to three hung requests in a row: hedges keep going out within its deadline until one answers', async () => {
+    const hang = hangNextLatest()
+    const r = await rig({ proxy: hang.rule, poller: { reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 } })
+    await r.poller.step() // reconcile
+    await r.poller.step() // latest, fast: its own pace (a hedge after 0.5 s) from now on
+    hang.arm(3)
+    // The request and two hedges hang; a third hedge, still inside the 2.5 s deadline, answers.
+    await r.poller.step()
+    expect(hang.hung()).toBe(3)
+    expect(r.poller.status()).toMatchObject({ consecutiveFailures: 0, lastError: null })
+    expect(r.reserved()).toBe(r.sent())
+  }, 30_000)
+
+  it('when every request hangs, ends at one deadline for the call, every request abandoned together', async () => {
+    /** When each request the client gave up on was given up, ms. */
+    const gaveUp: number[] = []
+    const r = await rig({ poller: { reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 }, onCall: (c) => { if (c.status === 'timeout') gaveUp.push(performance.now()) } })
+    await r.poller.step() // reconcile
+    await r.poller.step() // latest: a hedge after 0.5 s, a 2.5 s deadline
+    r.provider.faults.set({ hangRate: 1, pathContains: '/livescores/latest' })
+    const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
+    expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
+    // The request and four hedges, 0.5 s apart, each given what is left of the call's 2.5 s: given up
+    // together at the call's deadline (before: three requests, each 2.5 s after it was sent, the last at 3.5 s).
+    expect(gaveUp).toHaveLength(5)
+    // Together up to the latency of sending each (a reservation, the event loop): well under the second
+    // between the first and the last give-up before.
+    expect(Math.max(...gaveUp) - Math.min(...gaveUp)).toBeLessThan(500)
+    expect(r.reserved()).toBe(r.sent())
+  }, 30_000)
+
   it('has a deadline and hedges of its own: a slow reconcile does not lengthen them', async () => {
     // The full livescores takes 1.2 s here: four times that would be the deadline of every call.
     const r = await rig({ provider: { faults: { latencyMs: 1200, pathContains: '/livescores?' } }, poller: { reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 } })
@@ -203,7 +252,7 @@ describe('a hung latest poll', () => {
     const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
     expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
     expect(String((err as Error).message)).toMatch(/2500 ms/)
-    // Hedges at 0.5 s and 1 s (the latest polls' own pace), each hung for the 2.5 s deadline.
+    // Hedges every 0.5 s (the latest polls' own pace), all abandoned at the call's 2.5 s deadline.
     expect(Date.now() - started).toBeLessThan(4500)
   }, 30_000)
 
@@ -214,15 +263,40 @@ describe('a hung latest poll', () => {
     const err = await r.poller.step().then(() => undefined, (e: unknown) => e)
     const waited = Date.now() - started
     expect(err).toMatchObject({ code: UpstreamErrorCode.Timeout })
-    expect(String((err as Error).message)).toMatch(/2500 ms/)
+    expect(String((err as Error).message)).toMatch(/within \d+ ms \(the request and its hedges\)/)
     // No retry (the client's 10 s timeout and its two retries would silence changes for ~30 s): the
-    // request and the two hedges sent beside it (hedge.ts), each reserved in the ledger.
-    expect(r.calls.filter((c) => c.status === 'timeout')).toHaveLength(3)
+    // request and the hedges sent beside it within its deadline (hedge.ts), each reserved in the ledger.
+    // Before any latest poll answered, the deadline and hedge delay are the reconciles' (at least 2.5 s
+    // and 0.5 s here): two hedges or more.
+    expect(r.calls.filter((c) => c.status === 'timeout').length).toBeGreaterThanOrEqual(3)
     expect(r.reserved()).toBe(r.sent())
     expect(waited).toBeLessThan(8000)
     // The next step reconciles (the gap may have lost changes) and succeeds.
     await r.poller.step()
     expect(r.poller.status()).toMatchObject({ consecutiveFailures: 0, lastError: null })
+  }, 30_000)
+
+  it('lost on its own, is followed by the next poll at once; lost in a row, after a pause at the floor', async () => {
+    const pauses: number[] = []
+    const r = await rig({
+      poller: { floorMs: 1000, maxBackoffMs: 4000, reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 },
+      // No waiting, and no step after the third lost poll: the loop holds there until stopped.
+      sleep: async (ms, signal) => {
+        pauses.push(ms)
+        if (pauses.length >= 4) await new Promise((resolve) => { signal.addEventListener('abort', resolve) })
+      }
+    })
+    await r.poller.step() // reconcile
+    await r.poller.step() // latest: its own 2.5 s deadline from now on
+    r.provider.faults.set({ hangRate: 1, pathContains: '/livescores/latest' })
+    r.poller.start()
+    await waitFor('three polls lost', () => pauses.length >= 4, 20_000)
+    await r.poller.stop()
+    // The reconcile the loop starts with, then the lost polls: the first took its 2.5 s deadline, longer
+    // than the 1 s pace, so the next went at once; the next ones in a row waited at the floor (jittered).
+    const [, first, ...inRow] = pauses
+    expect(first).toBe(0)
+    for (const ms of inRow) expect(ms).toBeGreaterThanOrEqual(500)
   }, 30_000)
 })
 

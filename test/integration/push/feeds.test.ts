@@ -97,7 +97,9 @@ describe('GET /v1/changes', () => {
     expect(await ids('api_token=all-key&leagues=501,8')).toEqual([2, 3])
     expect(await ids('api_token=all-key&leagues=271&fixtures=3')).toEqual([1, 3])
     expect(await ids('api_token=scoped-key')).toEqual([1])
-    expect(await ids('api_token=scoped-key&fixtures=2')).toEqual([])
+    // A fixture known to be of another league is refused (as the league would be); an unknown one reads nothing.
+    expect((await httpGet(`${s.base}/v1/changes?api_token=scoped-key&fixtures=2`)).status).toBe(403)
+    expect(await ids('api_token=scoped-key&fixtures=4')).toEqual([])
   })
 
   it('answers recovered:false with the head for a lost cursor', async () => {

@@ -1,6 +1,6 @@
 /**
  * The live protocol where a client's operations race the hub: a keys reload that narrows the key while a
- * subscribe waits on the store (the team check, the snapshot read) leaves nothing of the removed league to
+ * subscribe waits on the store (the team or fixture check, the snapshot read) leaves nothing of the removed league to
  * the client, and a connection the hub has let go of (revoked, slow consumer) cannot link itself back into
  * the routing index with the frames ws still reads while it says goodbye. Real sockets, real gateway.
  */
@@ -16,7 +16,7 @@ import { waitFor } from '../../helpers/wait.ts'
 
 const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))
 
-/** A memory store whose next `liveFixtures` read (once armed) waits until released. */
+/** A memory store whose next `liveFixtures` or `getFixtures` read (once armed) waits until released. */
 function gatedStore (): { store: LiveStore, arm: () => void, entered: () => boolean, release: () => void } {
   const base = createStore({ kind: 'memory' })
   let armed = false
@@ -32,6 +32,14 @@ function gatedStore (): { store: LiveStore, arm: () => void, entered: () => bool
         await gate
       }
       return await base.liveFixtures(filter)
+    },
+    getFixtures: async (ids: readonly number[]): Promise<LiveFixture[]> => {
+      if (armed) {
+        armed = false
+        inside = true
+        await gate
+      }
+      return await base.getFixtures(ids)
     }
   }
   return { store, arm: () => { armed = true }, entered: () => inside, release: () => open() }
@@ -62,6 +70,29 @@ describe('a keys reload racing a subscribe', () => {
     await c.request({ op: 'ping', ref: 'p' })
     await sleep(100)
     expect(c.changes().filter((f) => f.league_id === 501).map((f) => f.cursor)).not.toContain(leaked.cursor)
+    c.close()
+  })
+
+  it('refuses a fixture of a league the reload removed while the subscribe awaited the fixture check, and never delivers its changes', async () => {
+    const g = gatedStore()
+    const s = await startPush({ store: g.store, keys: [MULTI] })
+    // Fixture 2 is of league 501, which the key covers when the subscribe arrives.
+    await s.apply(2, 501)
+    const c = await WsTestClient.connect(s.wsUrl('multi-key'))
+    await c.take('hello')
+    g.arm()
+    c.send({ op: 'subscribe', ref: 's', fixtures: [2], snapshot: false })
+    await waitFor('the fixture scope check to read the store', g.entered, 5000)
+    // The operator narrows the key to 271 while the subscribe awaits the fixture's league.
+    await s.hub.applyKeys(narrowMulti)
+    g.release()
+    // Checked against the key as it is after the read: refused, nothing linked.
+    expect(await c.take((f) => f.ref === 's' && (f.type === 'subscribed' || f.type === 'error'))).toMatchObject({ type: 'error', code: 'forbidden', fixtures: [2] })
+    expect(s.hub.stats().subscriptions).toBe(0)
+    const leaked = await s.apply(2, 501)
+    await c.request({ op: 'ping', ref: 'p' })
+    await sleep(100)
+    expect(c.changes().map((f) => f.cursor)).not.toContain(leaked.cursor)
     c.close()
   })
 

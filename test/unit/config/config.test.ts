@@ -1,3 +1,4 @@
+import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
 
@@ -73,6 +74,23 @@ describe('config', () => {
     expect(cfg.TOUCHLINE_RECORD_DIR).toBe('/tmp/rec')
     expect(loadConfig({ TOUCHLINE_TRUST_PROXY: 'true' }).TOUCHLINE_TRUST_PROXY).toBe(true)
     expect(loadConfig({ TOUCHLINE_TRUST_PROXY: '2' }).TOUCHLINE_TRUST_PROXY).toBe(2)
+  })
+
+  it('takes every address and CIDR of TOUCHLINE_TRUST_PROXY that fastify takes', () => {
+    const list = ['127.0.0.1', '10.0.0.0/8', '192.168.1.0/24', '::1', '2001:db8::/32', '::ffff:10.0.0.1', 'fe80::/10', '10.1.2.3/32', '::/1']
+    const cfg = loadConfig({ TOUCHLINE_TRUST_PROXY: list.join(',') })
+    expect(cfg.TOUCHLINE_TRUST_PROXY).toEqual(list)
+    // What the app hands fastify: it compiles the list at once and throws on an entry it cannot read.
+    expect(() => Fastify({ trustProxy: cfg.TOUCHLINE_TRUST_PROXY as string[] })).not.toThrow()
+  })
+
+  it('refuses a TOUCHLINE_TRUST_PROXY entry that is not an address or CIDR, naming the entry, as fastify would', () => {
+    for (const bad of ['999.1.1.1/99', '999.1.1.1', '10.0.0.0/0', '10.0.0.1/33', '::1/129', '::1/0', '1.2.3', '01.2.3.4', 'fe80::1::2', '10.0.0.0/', '10.0.0.0/08x']) {
+      const err = errorOf({ TOUCHLINE_TRUST_PROXY: bad })
+      expect(err.variables, bad).toEqual(['TOUCHLINE_TRUST_PROXY'])
+      expect(err.message, bad).toContain('TOUCHLINE_TRUST_PROXY')
+    }
+    expect(errorOf({ TOUCHLINE_TRUST_PROXY: '10.0.0.0/8, 999.1.1.1/99' }).message).toContain('999.1.1.1/99')
   })
 
   it('names the round-two settings when they are invalid', () => {

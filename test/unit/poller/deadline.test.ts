@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCallDeadline } from '../../../src/poller/deadline.ts'
+import { createCallDeadline, hedgePlan } from '../../../src/poller/deadline.ts'
 
 describe('call deadline', () => {
   it('is twice the floor before any call succeeded, then four times the slowest recent call, within floor and ceiling', () => {
@@ -40,5 +40,16 @@ describe('call deadline', () => {
     latest.succeeded(20)
     expect(latest.current()).toBe(2500)
     expect(latest.hedgeAfter()).toBe(500)
+  })
+
+  it('spreads hedges over the call\'s deadline: one per interval while it leaves an interval to answer, at most the maximum', () => {
+    // A fast upstream: a 2.5 s deadline, a hedge every 0.5 s: four hedges, the last with 0.5 s left.
+    expect(hedgePlan(2500, 500, 4)).toEqual({ callMs: 2500, afterMs: 500, hedges: 4 })
+    expect(hedgePlan(2500, 800, 4), 'two intervals fit before the deadline').toEqual({ callMs: 2500, afterMs: 800, hedges: 2 })
+    expect(hedgePlan(2500, 500, 1), 'the upstream looks down: one hedge').toEqual({ callMs: 2500, afterMs: 500, hedges: 1 })
+    // A slow upstream (the interval is half the deadline): the deadline stretches to three intervals, so
+    // the call still has two hedges.
+    expect(hedgePlan(2500, 1250, 4)).toEqual({ callMs: 3750, afterMs: 1250, hedges: 2 })
+    expect(hedgePlan(10_000, 5000, 4)).toEqual({ callMs: 15_000, afterMs: 5000, hedges: 2 })
   })
 })

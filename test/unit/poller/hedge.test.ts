@@ -73,6 +73,16 @@ describe('hedged', () => {
     expect(log).toEqual(['a sent', 'b sent'])
   })
 
+  it('sends at most `failureHedges` hedges at once on errors; the rest only when due, so errors alone end the call', async () => {
+    const log: string[] = []
+    const fail = (name: string) => request(log, name, 5, undefined, new Error(`500 ${name}`))
+    const run = sequence([fail('a'), fail('b'), fail('c'), request(log, 'd', 5), request(log, 'e', 5)])
+    const worth = (err: unknown): boolean => String(err).includes('500')
+    // Four hedges allowed, two of them on errors: a, b, c fail; no request is left and none is due.
+    await expect(hedged(run, 10_000, new AbortController().signal, 4, worth, 2)).rejects.toThrow('500 c')
+    expect(log).toEqual(['a sent', 'b sent', 'c sent'])
+  })
+
   it('fails at once on an error the caller says is not worth a hedge (a 429), and when no hedge is left', async () => {
     const log: string[] = []
     const worth = (err: unknown): boolean => String(err).includes('500')
