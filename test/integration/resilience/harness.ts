@@ -9,11 +9,13 @@ import { expect } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { LiveStore } from '../../../src/store/types.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { parseFixtures, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { openSse, type SseStream } from '../push/harness.ts'
+import { lastFixtureCursor, wholeLog } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 const TOKEN = 'demo-enterprise'
@@ -156,7 +158,8 @@ export async function settle (up: Upstream, poller: Gateway, subscribers: Subscr
     const s = poller.poller.status()
     return s.running && (s.lastReconcileAt ?? 0) > frozenAt + 200 && s.pendingFinal === 0
   }, 20_000)
-  const head = await poller.store.head()
+  // The last record a subscriber without odds gets (the odds poller appends its records to the same log).
+  const head = await lastFixtureCursor(poller.store)
   for (const s of subscribers) await waitFor(`${s.name} caught up with ${head}`, () => s.mirror.lastCursor === head || head.endsWith(':0'), 10_000)
 }
 
@@ -172,4 +175,15 @@ export async function expectEqualToTruth (up: Upstream, subscribers: Subscriber[
     }
     for (const f of live) expect(s.mirror.fixtures.has(f.id), `${s.name}: fixture ${f.id} in play at the provider`).toBe(true)
   }
+}
+
+/**
+ * No gap: the subscriber got every fixture record of the log from its first change on, in order, none
+ * missing or repeated (the odds records, which it did not ask for, left out).
+ */
+export async function expectContiguous (store: LiveStore, s: Subscriber): Promise<void> {
+  const changes = s.mirror.changesSince(0).map((c) => `${c.epoch}:${c.offset}`)
+  const [epoch, offset] = (changes[0] as string).split(':')
+  const log = (await wholeLog(store, `${epoch}:${Number(offset) - 1}`)).map((r) => r.cursor)
+  expect(changes, `${s.name}: no gap`).toEqual(log.slice(0, changes.length))
 }

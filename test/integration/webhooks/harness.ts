@@ -11,8 +11,9 @@ import { pino } from 'pino'
 import { onTestFinished } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
-import type { LiveStore } from '../../../src/store/types.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
+
+export { wholeLog } from '../../helpers/log.ts'
 
 export const SECRET = 'a-webhook-secret-of-some-length'
 
@@ -100,17 +101,6 @@ export function acknowledged (r: Receiver, webhookId?: string): Array<{ cursor: 
 }
 
 /** Every record of the log from its start (or after `since`), in order. */
-export async function wholeLog (store: LiveStore, since?: string): Promise<Array<{ cursor: string, json: string }>> {
-  const out: Array<{ cursor: string, json: string }> = []
-  let cursor = since
-  for (;;) {
-    const page = await store.readSince(cursor, { limit: 1000 })
-    page.records.forEach((rec, i) => out.push({ cursor: rec.cursor, json: page.json?.[i] ?? JSON.stringify(rec) }))
-    cursor = page.cursor
-    if (!page.more) return out
-  }
-}
-
 export function writeKeys (keys: unknown[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'tl-webhooks-'))
   const path = join(dir, 'keys.json')
