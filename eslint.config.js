@@ -16,7 +16,7 @@ const LAYERS = [
   ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/record', 'src/status'],
   ['src/http'],
   ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
-  ['src/server.ts', 'src/cli.ts', 'src/tail']
+  ['src/server.ts', 'src/cluster.ts', 'src/cli.ts', 'src/tail']
 ]
 /** Files inside a folder of one layer that sit in another (see LAYERS). */
 const EXCEPT = { 'src/fanout': ['./protocol.ts'] }

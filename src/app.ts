@@ -53,6 +53,8 @@ export interface AppDeps {
   webhooks?: Webhooks
   /** League ids the scoreboard lists first (TOUCHLINE_LEAGUE_PRIORITY). */
   leaguePriority?: readonly number[]
+  /** What `/metrics` answers instead of this process's registry: a worker's, the aggregate of every worker (src/cluster.ts). */
+  metricsText?: () => Promise<string>
 }
 
 /**
@@ -100,6 +102,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(corsRoutes({ keys: deps.keys }))
   await app.register(healthRoutes({
     metrics: deps.metrics,
+    ...(deps.metricsText !== undefined ? { metricsText: deps.metricsText } : {}),
     checks: deps.checks ?? {
       store: async () => { await deps.store.head(); return true }
     }

@@ -8,7 +8,8 @@ import { KeysFileError } from './client-keys.ts'
 
 const USAGE = `usage: touchline [serve|provider|tail] [options]
 
-  serve                      the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default)
+  serve [--workers N|auto]   the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default);
+                             --workers: N processes on one port (auto: one per core), over TOUCHLINE_REDIS_URL
   provider [--port 8081] [--seed N] [--speed N] [--replay FILE...]
            [--error-rate 0..1] [--latency-ms N] [--hang-rate 0..1] [--rate-limit-burst N] [--outage-s N]
            [--latest all|base]
@@ -83,9 +84,11 @@ async function main (argv: string[]): Promise<void> {
       return
     }
     case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { workers: { type: 'string' } }, strict: true })
       const cfg = config()
-      const { runServer } = await import('./server.ts')
-      await runServer(cfg)
+      // One process, or the primary of `--workers` (TOUCHLINE_WORKERS), or one of its workers.
+      const { serve } = await import('./cluster.ts')
+      await serve(cfg, values.workers)
       return
     }
     case 'tail': {

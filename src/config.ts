@@ -25,6 +25,25 @@ function isAddressOrCidr (entry: string): boolean {
 }
 const url = z.url({ protocol: /^https?$/ })
 
+/** Why several workers refuse the memory store (TOUCHLINE_WORKERS here, `--workers` in src/cluster.ts). */
+export const WORKERS_NEED_REDIS = 'needs TOUCHLINE_REDIS_URL: the workers are processes of their own, and only a shared Redis ' +
+  'gives them one event log, one poller and cursors that resume on any of them, a restarted one included (with ' +
+  'the memory store each would poll the upstream and hand out cursors the others do not know)'
+
+/** The most processes `--workers` (TOUCHLINE_WORKERS) starts. */
+export const MAX_WORKERS = 256
+
+/**
+ * `--workers` and TOUCHLINE_WORKERS (src/cluster.ts): how many gateway processes share the port, a whole
+ * number or `auto` (one per core). Returns the problem as a message when the value is neither.
+ */
+export function parseWorkers (value: string): number | 'auto' | { problem: string } {
+  const v = value.trim()
+  if (v === 'auto') return 'auto'
+  if (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_WORKERS) return Number(v)
+  return { problem: `must be auto (one per core) or a whole number from 1 to ${MAX_WORKERS}, not "${value}"` }
+}
+
 const ConfigSchema = z.object({
   TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
   TOUCHLINE_PORT: port.default(8080),
@@ -97,7 +116,21 @@ const ConfigSchema = z.object({
   /** An endpoint failing this long without a success is paused until resumed or the keys are reloaded. */
   TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
   /** Over Redis, the lease that makes one instance deliver to each endpoint; a dead holder's endpoints move within it. */
-  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000)
+  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /**
+   * `touchline serve` as this many processes on one port (src/cluster.ts), or `auto`: one per core. Unset:
+   * one process. `--workers` overrides it. Needs TOUCHLINE_REDIS_URL (checked below).
+   */
+  TOUCHLINE_WORKERS: z.string().transform((v, ctx): number | 'auto' => {
+    const parsed = parseWorkers(v)
+    if (typeof parsed === 'object') {
+      ctx.addIssue({ code: 'custom', message: parsed.problem })
+      return z.NEVER
+    }
+    return parsed
+  }).optional()
+}).refine((c) => c.TOUCHLINE_WORKERS === undefined || c.TOUCHLINE_REDIS_URL !== undefined, {
+  path: ['TOUCHLINE_WORKERS'], message: WORKERS_NEED_REDIS
 }).refine((c) => c.TOUCHLINE_WEBHOOK_RETRY_MAX_MS >= c.TOUCHLINE_WEBHOOK_RETRY_BASE_MS, {
   path: ['TOUCHLINE_WEBHOOK_RETRY_MAX_MS'], message: 'must not be below TOUCHLINE_WEBHOOK_RETRY_BASE_MS'
 })

@@ -61,6 +61,8 @@ export interface GatewayOverrides {
   passthrough?: PassthroughOptions
   /** Length of the event log (tests: a short log that a stopped webhook receiver falls behind). */
   storeMaxLength?: number
+  /** What `/metrics` answers instead of this gateway's registry (a worker of `--workers`: every worker's, aggregated). */
+  metricsText?: () => Promise<string>
 }
 
 /** The lease of the one instance that polls. */
@@ -98,17 +100,26 @@ export async function startGateway (cfg: Config, log: Logger, overrides: Gateway
 async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<{ baseUrl: string, token: string, provider?: RunningProvider }> {
   const token = cfg.TOUCHLINE_UPSTREAM_TOKEN ?? DEMO_TOKENS.enterprise
   if (cfg.TOUCHLINE_UPSTREAM_URL !== undefined) return { baseUrl: cfg.TOUCHLINE_UPSTREAM_URL, token }
-  const provider = await startProvider({
+  const provider = await startEmbeddedProvider(cfg, log, overrides.provider)
+  scope.defer(async () => { await provider.close() })
+  return { baseUrl: provider.baseUrl, token, provider }
+}
+
+/**
+ * The embedded provider as `touchline serve` runs it (TOUCHLINE_UPSTREAM_URL unset): in this process, or once
+ * in the primary of `--workers` with every worker pointed at it (src/cluster.ts). A port it cannot listen on is
+ * a ConfigError naming TOUCHLINE_PROVIDER_PORT.
+ */
+export async function startEmbeddedProvider (cfg: Config, log: Logger, options: GatewayOverrides['provider'] = {}): Promise<RunningProvider> {
+  return await startProvider({
     port: cfg.TOUCHLINE_PROVIDER_PORT,
     // Where the gateway listens: in a container (compose) the published port must reach it too.
     host: cfg.TOUCHLINE_HOST,
     seed: cfg.TOUCHLINE_SEED,
     simSpeed: cfg.TOUCHLINE_SIM_SPEED,
     logger: log.child({ component: 'provider' }, { level: 'warn' }),
-    ...overrides.provider
+    ...options
   }).catch((err: unknown) => { throw listenError(err, cfg.TOUCHLINE_HOST, 'TOUCHLINE_PROVIDER_PORT', cfg.TOUCHLINE_PROVIDER_PORT) })
-  scope.defer(async () => { await provider.close() })
-  return { baseUrl: provider.baseUrl, token, provider }
 }
 
 /** Listens on TOUCHLINE_HOST and TOUCHLINE_PORT; resolves to the port (the one chosen, for port 0). */
@@ -244,6 +255,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     metrics,
     ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
     leaguePriority: cfg.TOUCHLINE_LEAGUE_PRIORITY,
+    ...(overrides.metricsText !== undefined ? { metricsText: overrides.metricsText } : {}),
     poller: () => poller,
     oddsPoller: () => odds,
     checks: {

@@ -6,6 +6,7 @@
  * open too) and nothing a client could use against the gateway: no key, token, origin or client address.
  * Deployments that hide `/metrics` from the internet should hide `/v1/status` and `/status` the same way.
  */
+import cluster from 'node:cluster'
 import type { FastifyPluginAsync } from 'fastify'
 import type { BudgetLedger, LimitSource } from '../budget/index.ts'
 import type { Metrics } from '../metrics.ts'
@@ -32,6 +33,8 @@ export interface StatusRouteDeps {
 
 export interface StatusBody {
   now: string
+  /** The process that answered: under `--workers` each worker answers for itself. */
+  process: { pid: number, worker: number | null }
   budget: Array<{
     entity: string
     remaining: number
@@ -105,6 +108,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
       reply.header('cache-control', 'no-store')
       return {
         now: new Date(now).toISOString(),
+        process: { pid: process.pid, worker: cluster.worker?.id ?? null },
         budget: buckets.map((b) => ({
           entity: b.entity,
           remaining: b.remaining,

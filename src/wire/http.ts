@@ -72,6 +72,10 @@ const WebhookState = z.enum(['pending', 'active', 'retrying', 'paused', 'refused
 
 export const Status = z.strictObject({
   now: z.iso.datetime({ offset: true }),
+  process: z.strictObject({
+    pid: z.number().int(),
+    worker: z.number().int().nullable().describe('Under `touchline serve --workers`, the id of the worker that answered (1, 2... in the order the primary started them; a worker started again gets the next id); null for a gateway of one process.')
+  }).describe('The process that answered: under `--workers` each worker answers for itself (its poller, connections and history), so this tells them apart.'),
   budget: z.array(BudgetRow),
   poller: PollerStatus.nullable().describe('Null when this instance runs no poller (over Redis only the leader polls).'),
   odds_poller: OddsPollerStatus.nullable().describe('The in-play odds poller beside the poller, on the same instance; null when this instance runs none.'),
