@@ -85,9 +85,10 @@ function send (message: Message, then?: () => void): void {
 /**
  * A worker: the gateway of src/server.ts, which tells the primary when it listens (or why it could not start:
  * the primary prints it), answers the primary's request for its metrics, and asks the primary for every
- * worker's metrics on `/metrics`. SIGINT is left to the primary, which forwards it as SIGTERM.
+ * worker's metrics on `/metrics`. SIGINT is left to the primary, which forwards it as SIGTERM (src/server.ts).
  */
 function runWorker (cfg: Config): void {
+  // Until the gateway installs its own handlers (src/server.ts): Ctrl-C is the primary's to forward.
   process.on('SIGINT', () => {})
   let gateway: Gateway | undefined
   const aggregates = new Map<number, { resolve: (text: string) => void, reject: (err: Error) => void }>()

@@ -28,9 +28,7 @@ export async function runServer (cfg: Config, worker?: WorkerHooks): Promise<voi
   if (worker === undefined) process.stdout.write(banner(cfg, gateway.url, gateway.provider?.baseUrl))
   else worker.listening(gateway)
   reloads.ready(gateway)
-  // A worker leaves SIGINT to its primary, which sends it SIGTERM: Ctrl-C reaches every process of the
-  // terminal's group, and two signals would be a forced exit.
-  shutDownOnSignals(gateway, log, reloads.stop, worker === undefined ? ['SIGHUP'] : ['SIGHUP', 'SIGINT'])
+  shutDownOnSignals(gateway, log, reloads.stop, worker !== undefined)
 }
 
 /** What `touchline serve` prints once it listens: where everything is (`extra` lines before the last blank one). */
@@ -83,18 +81,29 @@ function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop
 /**
  * SIGTERM and SIGINT shut down gracefully (docs/settings.md, "Signals"); a second one during the shutdown exits at once
  * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ *
+ * A worker of `--workers` leaves SIGINT to its primary, which sends it SIGTERM, and takes any further SIGTERM
+ * as the same request: Ctrl-C reaches every process of the terminal's group, and a supervisor may signal the
+ * whole group (systemd, `timeout`) while the primary forwards the signal too. The primary forces the exit on
+ * a second signal (src/cluster.ts).
  */
-function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void, skip: Array<'SIGHUP' | 'SIGINT'>): void {
-  closeWithGrace({
+function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void, worker: boolean): void {
+  let begun = false
+  const grace = closeWithGrace({
     delay: 10_000,
-    skip,
+    skip: worker ? ['SIGHUP', 'SIGINT', 'SIGTERM'] : ['SIGHUP'],
     logger: { error: (message: unknown) => log.error(String(message)) }
   }, async ({ signal, err }) => {
+    begun = true
     stopReloads()
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
-    else log.info({ signal }, 'shutting down')
+    else log.info({ signal: signal ?? (worker ? 'SIGTERM' : undefined) }, 'shutting down')
     await gateway.close()
   })
+  if (worker) {
+    process.on('SIGINT', () => {})
+    process.on('SIGTERM', () => { if (!begun) grace.close() })
+  }
 }
 
 async function reload (gateway: Gateway, log: Logger): Promise<void> {
