@@ -11,7 +11,7 @@ const LONG = [
   'client/node-client', 'client/package', 'house/lint', 'webhooks/delivery', 'browser/connection', 'browser/client', 'record/round-trip',
   'pipeline/external-clock', 'odds/resume', 'odds/pipeline', 'odds/surfaces',
   'resilience/log-loss', 'cli/cli', 'push/delta.test', 'ops/shutdown-outage', 'ops/signals',
-  'resilience/leader-kill', 'resilience/frozen-link', 'resilience/lease-loss', 'ops/upstream-pools', 'ops/shutdown-inflight'
+  'ops/workers', 'resilience/leader-kill', 'resilience/frozen-link', 'resilience/lease-loss', 'ops/upstream-pools', 'ops/shutdown-inflight'
 ]
 
 const rank = (spec: TestSpecification): number => {
