@@ -147,6 +147,25 @@ describe('serve --workers 2 over a private Redis', () => {
     await waitFor('changes reach every client', () => subscribers.every((s) => s.mirror.changesSince(0).length >= 3), 30_000, 100)
   }, 90_000)
 
+  it('/metrics, from whichever worker answers, is every worker\'s aggregated', async () => {
+    expect((await statuses(cluster.url)).size).toBe(2)
+    // Twice, on connections of their own: once from each worker, the same sums.
+    for (let i = 0; i < 2; i++) {
+      const text = await new Promise<string>((resolve, reject) => {
+        get(`${cluster.url}/metrics`, { agent: false }, (res) => {
+          let body = ''
+          res.on('data', (d: Buffer) => { body += d.toString() })
+          res.on('end', () => resolve(body))
+        }).on('error', reject)
+      })
+      expect(text).toMatch(/^touchline_workers 2$/m)
+      // Six WebSocket connections over the two workers: the sum, not one worker's share.
+      expect(text).toMatch(/^touchline_connections\{transport="ws"\} 6$/m)
+      // The poller's counters are there although one worker polls.
+      expect(text).toMatch(/^touchline_polls_total\{kind="latest",outcome="ok"\} [1-9]/m)
+    }
+  }, 30_000)
+
   it('SIGHUP to the primary reloads the keys in every worker', async () => {
     writeFileSync(keysFile, JSON.stringify([{ key: 'demo', name: 'demo' }, { key: 'k_added_by_reload', name: 'added' }]))
     const before = cluster.stdout().length
