@@ -177,6 +177,8 @@ class Primary {
     Object.assign(slot, { worker, startedAt: Date.now(), listening: false, failure: undefined, restart: undefined })
     worker.on('message', (m: unknown) => { if (isMessage(m)) this.#onMessage(slot, worker, m) })
     worker.on('exit', (code, signal) => { this.#onExit(slot, worker, code, signal) })
+    // A message to a worker that just died fails: its exit is what counts, and the primary must not fall with it.
+    worker.on('error', (err) => { this.#log.warn({ worker: worker.id, err }, 'worker channel error') })
     this.#metrics.workers.set(this.#slots.filter((s) => s.worker !== undefined).length)
   }
 
