@@ -16,7 +16,7 @@
  * fanout  `--minutes` real minutes of the gateway (startGateway) in front of the provider on the same budget,
  *         matches at `--speed` (60: every fixture re-priced every second or two, a busy board), and WebSocket
  *         subscribers to the odds kinds of every live fixture, each over its own socket: `full` with
- *         `conflate_ms` 0, 1000 and 3000, and `delta` with 0 and 1000. Reported: odds frames and bytes per
+ *         `conflate_ms` 0, 1000, 3000 and 5000, and `delta` (`odds: true`) with 0 and 1000. Reported: odds frames and bytes per
  *         subscriber over the same period, the gaps between two odds records of one fixture (what conflation
  *         has to merge), the upstream calls and 429s of the period, and latency from the provider's change
  *         to the record's `at` and to its receipt by the unconflated `full` subscriber.
@@ -254,6 +254,8 @@ class Subscriber {
   async open (): Promise<void> {
     await new Promise((resolve, reject) => { this.ws.once('open', resolve); this.ws.once('error', reject) })
     this.ws.send(JSON.stringify({ op: 'subscribe', ref: 's', leagues: '*', kinds: [...ODDS_KINDS], ...this.subscribe }))
+    // A subscriber refused (`error`) would count nothing: say so rather than report zeros.
+    this.ws.once('message', (data: Buffer) => { if (data.toString().includes('"error"')) throw new Error(`${this.name}: ${data.toString()}`) })
   }
 
   private take (data: Buffer): void {
@@ -294,8 +296,10 @@ async function fanout (): Promise<Record<string, unknown>> {
     new Subscriber(url, 'full, conflate_ms 0', { conflate_ms: 0 }),
     new Subscriber(url, 'full, conflate_ms 1000', { conflate_ms: 1000 }),
     new Subscriber(url, 'full, conflate_ms 3000', { conflate_ms: 3000 }),
-    new Subscriber(url, 'delta, conflate_ms 0', { format: 'delta', conflate_ms: 0 }),
-    new Subscriber(url, 'delta, conflate_ms 1000', { format: 'delta', conflate_ms: 1000 })
+    new Subscriber(url, 'full, conflate_ms 5000', { conflate_ms: 5000 }),
+    // `kinds` narrows what is sent, so it needs `full`: a `delta` subscriber takes odds with `odds: true`.
+    new Subscriber(url, 'delta, conflate_ms 0', { format: 'delta', kinds: undefined, odds: true, conflate_ms: 0 }),
+    new Subscriber(url, 'delta, conflate_ms 1000', { format: 'delta', kinds: undefined, odds: true, conflate_ms: 1000 })
   ]
   for (const s of subs) await s.open()
   // Until every followed fixture has an image (the odds poller fetches a few whole per step).
