@@ -12,7 +12,7 @@
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
-import { createOddsPoller } from '../../../src/poller/odds.ts'
+import { createOddsPoller, RECHECK_AFTER_MS } from '../../../src/poller/odds.ts'
 import { createPoller } from '../../../src/poller/poller.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { createStore } from '../../../src/store/index.ts'
@@ -21,7 +21,6 @@ import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream
 import type { OddsRecord } from '../../../src/wire/model.ts'
 
 const MINUTES = 8
-const RECHECK_AFTER_MS = 300_000
 /** The poller's share of the Pro plan's 3,000 an hour (20 % kept for the passthrough), for the run. */
 const SHARE = 3000 * 0.8 * MINUTES / 60
 
