@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FixtureOdds } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
 import { cls, CLS_METER, openView, VIEWS, viewName } from './board-page.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
@@ -318,5 +318,116 @@ describe.skipIf(!HAVE_CHROMIUM)('odds in the widget, and a key without odds', ()
     expect(widget.errors).toEqual([])
     await page.close()
     await widget.page.close()
+  }, 60_000)
+})
+
+describe.skipIf(!HAVE_CHROMIUM)('odds on a row, step by step (a store written by hand)', () => {
+  let browser: Browser
+  let gw: UiGateway
+  beforeAll(async () => {
+    gw = await startUiGateway()
+    browser = await launchBrowser()
+  }, 30_000)
+  afterAll(async () => {
+    await browser?.close()
+    await gw?.close()
+  })
+
+  it('at 390 and 1366: prices as written, an arrow each way, suspended, reopened, stale, then the winner ticked; the row\'s height never moves', async () => {
+    const match = await gw.matches.start(9101, 501, 'Celtic', 'Kilmarnock', 80)
+    let version = 0
+    let prices: Record<string, string> = { 1: '1.50', X: '4.20', 2: '6.00' }
+    let status: 'open' | 'suspended' | 'stopped' = 'open'
+    const settled: { winner?: string } = {}
+    let stale = false
+    const ref = { bookmaker_id: BET365, market_id: 1, line: null }
+    const image = (): FixtureOdds => ({
+      fixture_id: match.id,
+      league_id: 501,
+      home_id: match.fixture.home.id,
+      away_id: match.fixture.away.id,
+      stale,
+      updated_at: new Date().toISOString(),
+      version,
+      markets: [{
+        ...ref,
+        bookmaker: 'bet365',
+        market: 'Fulltime Result',
+        status,
+        selections: ['1', 'X', '2'].map((label) => ({
+          label, total: null, handicap: null, name: label === 'X' ? 'Draw' : label === '1' ? 'Celtic' : 'Kilmarnock', price: prices[label] as string, decimal: Number(prices[label]), winning: settled.winner === undefined ? null : settled.winner === label
+        }))
+      }]
+    })
+    /** Stores the image as it is now (move the prices first), with its changes. */
+    const put = async (changes: (odds: FixtureOdds) => OddsChange[]): Promise<void> => {
+      const odds = image()
+      const done = await gw.gw.store.applyOdds({ odds, changes: changes(odds), expectedVersion: version, at: new Date().toISOString() })
+      if (!done.ok) throw new Error('odds not applied')
+      version++
+    }
+    const moved = (label: string, price: string): OddsChange => {
+      const previous = prices[label] as string
+      prices = { ...prices, [label]: price }
+      return { kind: 'odds_changed', ...ref, selection: { label, total: null, handicap: null }, price, decimal: Number(price), previous: { price: previous, decimal: Number(previous) }, direction: Number(price) > Number(previous) ? 'up' : 'down' }
+    }
+    await put((odds) => [{ kind: 'market_added', market: odds.markets[0] as FixtureOdds['markets'][number] }])
+
+    const pages = await Promise.all([PHONE, DESK].map(async (view) => (await openView(browser, `${gw.url}/?odds=${BET365}`, view)).page))
+    const cells = (page: Page) => page.locator(`article[data-fixture="${match.id}"] .tl-odds`)
+    const rowHeight = async (page: Page): Promise<number> => (await page.locator(`article[data-fixture="${match.id}"]`).boundingBox())?.height ?? 0
+    for (const page of pages) await expect.poll(async () => await cells(page).locator('.tl-odds-value').allTextContents()).toEqual(['1.50', '4.20', '6.00'])
+    const heights = await Promise.all(pages.map(rowHeight))
+
+    // 1.50 -> 1.45 (shorter: down), 4.20 -> 4.60 (longer: up), 6.00 as it was: no arrow.
+    const changes = [moved('1', '1.45'), moved('X', '4.60')]
+    await put(() => changes)
+    for (const page of pages) {
+      await expect.poll(async () => await cells(page).locator('.tl-odds-value').allTextContents()).toEqual(['1.45', '4.60', '6.00'])
+      expect(await cells(page).locator('.tl-price').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset.move ?? ''))).toEqual(['down', 'up', ''])
+      expect(await cells(page).locator('.tl-price[data-label="X"]').innerText()).toContain('4.60')
+      expect(await cells(page).locator('.tl-price[data-label="X"] .tl-visually-hidden').allTextContents()).toEqual(['Draw ', ', up'])
+    }
+    // The arrows go after 4 s.
+    for (const page of pages) await expect.poll(async () => await cells(page).locator('.tl-price[data-move]').count(), { timeout: 8000 }).toBe(0)
+
+    status = 'suspended'
+    await put(() => [{ kind: 'market_suspended', ...ref }])
+    for (const page of pages) {
+      await expect.poll(async () => await cells(page).getAttribute('data-status')).toBe('suspended')
+      expect(await cells(page).locator('.tl-odds-mark').getAttribute('aria-label')).toBe('Suspended')
+      expect(await cells(page).locator('.tl-odds-mark').isVisible()).toBe(true)
+      expect(await cells(page).locator('.tl-odds-value').allTextContents()).toEqual(['1.45', '4.60', '6.00'])
+    }
+    await shot(pages[0] as Page, 'odds-suspended-390-light')
+
+    status = 'open'
+    const reopened: OddsChange[] = [{ kind: 'market_reopened', ...ref }, moved('1', '1.20'), moved('X', '6.50'), moved('2', '13.00')]
+    await put(() => reopened)
+    for (const page of pages) {
+      await expect.poll(async () => await cells(page).getAttribute('data-status')).toBe('open')
+      expect(await cells(page).locator('.tl-odds-value').allTextContents()).toEqual(['1.20', '6.50', '13.00'])
+      expect(await cells(page).locator('.tl-odds-mark').isVisible()).toBe(false)
+    }
+
+    stale = true
+    await put(() => [{ kind: 'odds_stale', stale: true, confirmed_at: new Date(Date.now() - 31_000).toISOString() }])
+    for (const page of pages) await expect.poll(async () => await cells(page).getAttribute('data-stale')).toBe('')
+    stale = false
+    status = 'stopped'
+    settled.winner = '1'
+    await put(() => [{ kind: 'odds_stale', stale: false, confirmed_at: new Date().toISOString() }, { kind: 'market_settled', ...ref, winning: [{ label: '1', total: null, handicap: null }] }])
+    for (const page of pages) {
+      await expect.poll(async () => await cells(page).getAttribute('data-status')).toBe('stopped')
+      expect(await cells(page).getAttribute('data-stale')).toBeNull()
+      expect(await cells(page).locator('.tl-price[data-won]').getAttribute('data-label')).toBe('1')
+      expect(await cells(page).locator('.tl-price[data-label="1"] .tl-visually-hidden').allTextContents()).toEqual(['Celtic ', ', won'])
+      expect(await cells(page).getAttribute('aria-label')).toBe('Odds, bet365, settled')
+    }
+    expect(await Promise.all(pages.map(rowHeight))).toEqual(heights)
+    for (const page of pages) {
+      expect(await axeViolations(page)).toEqual([])
+      await page.close()
+    }
   }, 60_000)
 })
