@@ -52,10 +52,6 @@ const board = new Board(byId('board'), byId('announcer'), {
   odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
 })
 board.loading()
-if (bookmaker !== undefined) {
-  byId('odds-name').textContent = `bookmaker ${bookmaker}`
-  byId('odds-legend').hidden = false
-}
 
 /** @returns {{ tab: Tab, day: Day } | undefined} the view a hash names (`#all/yesterday`), if any */
 function parseHash () {
@@ -133,7 +129,17 @@ function render () {
   }
   drawControls()
   drawEmpty(dayRows)
-  if (board.odds?.name !== undefined) setText(byId('odds-name'), board.odds.name)
+  drawOddsLegend()
+}
+
+/**
+ * Whose odds the rows show, on the summary's line: shown with the first rows (as the summary's own words
+ * change), so it moves nothing that was already there.
+ */
+function drawOddsLegend () {
+  if (bookmaker === undefined) return
+  setText(byId('odds-name'), board.odds?.name ?? `bookmaker ${bookmaker}`)
+  byId('odds-legend').hidden = false
 }
 
 /** The tabs' counts, the tabs, and the summary line. */

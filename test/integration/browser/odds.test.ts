@@ -126,7 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
     for (const { page } of pages) {
       // Prices on the live rows, and the legend names the bookmaker.
       await page.locator('.tl-odds[data-status="open"] .tl-odds-value:not(:empty)').first().waitFor({ timeout: 30_000 })
-      await expect.poll(async () => await page.locator('#odds-legend').innerText(), { timeout: 5000 }).toBe('Odds: bet365, full-time result (1 home, X draw, 2 away)')
+      await expect.poll(async () => await page.locator('#odds-legend').innerText(), { timeout: 5000 }).toBe('1X2 odds: bet365')
     }
 
     // The prices the rows show are the gateway's, as the upstream wrote them (two decimals, never re-rounded).
@@ -153,7 +153,11 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
     const fading = await desk.evaluate('(() => { const s = getComputedStyle(document.querySelector(".tl-odds:not([data-status=suspended]) .tl-price[data-move]"), "::before"); return s.animationName + " " + s.animationDuration })()')
     expect(fading).toBe('tl-arrow 4s')
     await expect.poll(async () => await desk.evaluate('window.__faded') as number[], { timeout: 60_000, interval: 500 }).not.toEqual([])
-    for (const ms of await desk.evaluate('window.__faded') as number[]) expect(ms).toBeGreaterThanOrEqual(3900)
+    // Measured from the mutation callbacks, which run after the task that drew: a long task (a busy machine)
+    // shortens or lengthens one reading by its length, hence the margin on each and the median.
+    const faded = (await desk.evaluate('window.__faded') as number[]).sort((a, b) => a - b)
+    for (const ms of faded) expect(ms).toBeGreaterThanOrEqual(3000)
+    expect(faded[Math.floor(faded.length / 2)]).toBeGreaterThanOrEqual(3800)
     await desk.emulateMedia({ reducedMotion: 'reduce' })
     await desk.locator('.tl-odds:not([data-status=suspended]) .tl-price[data-move]').first().waitFor({ timeout: 10_000 })
     expect(await desk.evaluate('(() => getComputedStyle(document.querySelector(".tl-odds:not([data-status=suspended]) .tl-price[data-move]"), "::before").animationName)()')).toBe('none')

@@ -113,7 +113,8 @@ export class OddsView {
     const image = this.images().get(f.id)
     const market = resultMarket(image, this.bookmaker)
     if (market !== undefined && market.bookmaker) this.name = market.bookmaker
-    const now = Date.now()
+    // Monotonic: a wall clock that is stepped (NTP) would cut an arrow short or keep it.
+    const now = performance.now()
     for (const p of cells.prices) {
       const s = market?.selections.find((x) => x.label === p.label)
       if (s !== undefined && p.shown !== undefined && s.price !== p.shown.price) {
