@@ -151,13 +151,13 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
     // An arrow fades (CSS) and goes after 4 s when its price stays put (at half time, say); with reduced motion it does not fade.
     const desk = pages[1]?.page as Page
     const fading = await desk.evaluate('(() => { const s = getComputedStyle(document.querySelector(".tl-odds:not([data-status=suspended]) .tl-price[data-move]"), "::before"); return s.animationName + " " + s.animationDuration })()')
-    expect(fading).toBe('tl-arrow 4s')
+    expect(fading).toMatch(/^tl-arrow(-again)? 4s$/)
     await expect.poll(async () => await desk.evaluate('window.__faded') as number[], { timeout: 60_000, interval: 500 }).not.toEqual([])
     // Measured from the mutation callbacks, which run after the task that drew: a long task (a busy machine)
     // shortens or lengthens one reading by its length, hence the margin on each and the median.
     const faded = (await desk.evaluate('window.__faded') as number[]).sort((a, b) => a - b)
     for (const ms of faded) expect(ms).toBeGreaterThanOrEqual(3000)
-    expect(faded[Math.floor(faded.length / 2)]).toBeGreaterThanOrEqual(3800)
+    expect(faded[Math.floor(faded.length / 2)]).toBeGreaterThanOrEqual(3500)
     await desk.emulateMedia({ reducedMotion: 'reduce' })
     await desk.locator('.tl-odds:not([data-status=suspended]) .tl-price[data-move]').first().waitFor({ timeout: 10_000 })
     expect(await desk.evaluate('(() => getComputedStyle(document.querySelector(".tl-odds:not([data-status=suspended]) .tl-price[data-move]"), "::before").animationName)()')).toBe('none')

@@ -156,10 +156,10 @@ function drawPrice (p, market, f, now) {
   if (arrow === '') {
     delete p.el.dataset.move
   } else if (p.drawnUntil !== p.until) {
-    // A new move (the same way again, too) restarts the fade.
-    delete p.el.dataset.move
-    p.el.getBoundingClientRect()
+    // A new move (the same way again, too) restarts the fade: the other of two identical animations (no
+    // forced layout, which a board of moving prices would pay once per price).
     p.el.dataset.move = arrow
+    p.el.dataset.beat = p.el.dataset.beat === '1' ? '0' : '1'
   }
   p.drawnUntil = arrow === '' ? 0 : p.until
   p.el.toggleAttribute('data-won', s?.winning === true)
