@@ -50,7 +50,8 @@ export class LiveFeed {
     this.client.on('change', ({ frame, replayed }) => this.onUpdate({ kind: 'change', frame, replayed }))
     this.client.on('fixture', ({ fixture, removed }) => { if (removed) this.onUpdate({ kind: 'expired', fixtureId: fixture.id }) })
     this.client.on('odds', ({ odds, changes, replayed }) => this.onUpdate({ kind: 'odds', fixtureId: odds.fixture_id, changes, replayed }))
-    // The one error the client passes on here: odds refused (a key without the odds feature). The scores go on.
+    // What the client passes on as errors (odds refused to a key without the odds feature, a limit reached)
+    // goes to the console, once each: the scores go on.
     this.client.on('error', (e) => console.warn(`touchline: ${e.code}: ${e.message}${e.code === 'forbidden' ? ' (the scores go on without odds)' : ''}`))
   }
 
