@@ -2,7 +2,7 @@ import neostandard from 'neostandard'
 import importX from 'eslint-plugin-import-x'
 
 /** Browser globals of the static pages and the widget (src/ui/public), which run in browsers, not Node. */
-const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'WebSocket', 'HTMLElement', 'Node']
+const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'WebSocket', 'HTMLElement', 'Node', 'history', 'localStorage', 'self']
   .map((name) => [name, 'readonly']))
 
 /**

@@ -14,6 +14,11 @@
  * key, refused origin) is said once, in place of the matches, and ends the retries. While the feed is down
  * every row is dimmed. Goals scored while the page was away flash and are announced when it is back.
  *
+ * Goal alerts (lib/follow.js, lib/push.js): when the gateway offers Web Push, each row gets a bell and the
+ * header an "Alerts" button; the service worker (sw.js) shows the alerts. An alert's URL (`?match=<id>`)
+ * opens its match: the row scrolled to, highlighted and its events open, on the Live tab or, once the match
+ * left it, on today's All tab. A tab already open is told by the service worker instead.
+ *
  * The key comes from `?key=` in the page URL (default `demo`).
  */
 import { Board } from './lib/board.js'
@@ -22,6 +27,8 @@ import { connectionAnnouncement, connectionText, problemText } from './lib/conne
 import { h, hhmm } from './lib/format.js'
 import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
+import { Follow } from './lib/follow.js'
+import { matchInUrl, PushChannel } from './lib/push.js'
 
 const key = new URLSearchParams(location.search).get('key') || 'demo'
 const base = location.origin
@@ -41,10 +48,13 @@ const TAB_PHASES = { finished: new Set(['finished', 'cancelled', 'postponed']), 
 
 /** @type {Map<number, import('./lib/leagues.js').League>} */
 let leagues = new Map()
+/** @type {Follow | undefined} the alert bells, once the gateway said it offers them */
+let follow
 const board = new Board(byId('board'), byId('announcer'), {
   grouped: true,
   leagueName: (id) => leagueTitle(leagues.get(id), id),
-  leagueOrder: leagueOrder(() => leagues, priorityList(document))
+  leagueOrder: leagueOrder(() => leagues, priorityList(document)),
+  onRow: (row, f) => follow?.row(row, f)
 })
 board.loading()
 
@@ -123,6 +133,35 @@ function render () {
   }
   drawControls()
   drawEmpty(dayRows)
+  if (dayRows !== undefined) showMatch()
+}
+
+/** @type {number | undefined} the match an alert asked to open, until it is shown */
+let wanted = matchInUrl(location.href)
+
+/**
+ * Opens the match an alert named: its row scrolled to the middle, highlighted and its events open. A match
+ * not in the current view is looked for in today's All tab (a match that left the Live tab).
+ */
+function showMatch () {
+  if (wanted === undefined) return
+  const row = board.fixtures.has(wanted) ? board.rows.get(wanted) : undefined
+  if (row === undefined) {
+    if (view.tab !== 'all' || view.day !== 'today') location.hash = '#all'
+    else if (days.get('today') !== undefined) wanted = undefined // not today's either: the page stays as it is
+    return
+  }
+  wanted = undefined
+  const url = new URL(location.href)
+  if (url.searchParams.has('match')) { url.searchParams.delete('match'); history.replaceState(history.state, '', url) }
+  if (!row.toggle.hidden && !board.openState(row.id).open) board.act(row.id, 'toggle')
+  row.el.classList.remove('tl-target')
+  row.el.getBoundingClientRect() // restarts the highlight when the same match is opened again
+  row.el.classList.add('tl-target')
+  window.requestAnimationFrame(() => row.el.scrollIntoView({ block: 'center' }))
+  const focus = row.toggle.hidden ? row.el : row.toggle
+  if (focus === row.el) row.el.setAttribute('tabindex', '-1')
+  focus.focus({ preventScroll: true })
 }
 
 /** The tabs' counts, the tabs, and the summary line. */
@@ -227,6 +266,24 @@ window.addEventListener('hashchange', () => {
 byId('snippet').textContent =
   `<div data-touchline-widget></div>\n<script src="${base}/widget.js" data-league="271" data-key="${key}" async></script>`
 
+// Alerts: the bells are given their margin before the first rows are drawn, so nothing moves then.
+const channel = new PushChannel(base, key)
+const alerts = channel.start().then((offered) => {
+  if (!offered) return
+  follow = new Follow(channel, (text) => board.announce(text))
+  byId('board').classList.add('tl-alerts')
+  const button = byId('alerts')
+  button.hidden = false
+  button.addEventListener('click', () => follow?.panel.show(button))
+  board.refresh()
+  follow.sync()
+}, () => {})
+navigator.serviceWorker?.addEventListener('message', (ev) => {
+  if (ev.data?.type !== 'open-match') return
+  wanted = matchInUrl(String(ev.data.url))
+  schedule()
+})
+
 // League names (and their order) are a nicety: wait for them briefly, then start either way.
 const names = fetchLeagues(base, key).then((m) => {
   leagues = m
@@ -239,7 +296,7 @@ const names = fetchLeagues(base, key).then((m) => {
 feed.start()
 await Promise.all([
   feed.client.connect(),
-  Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
+  Promise.race([Promise.all([names, alerts]), new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
 ])
 ready = true
 render()

@@ -49,6 +49,7 @@ export class Board {
    * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
    * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
    * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
+   * @param {(row: Row, f: LiveFixture) => void} [opts.onRow] called after a row is drawn (the scoreboard's alert bells)
    */
   constructor (root, announcer, opts = {}) {
     this.root = root
@@ -59,6 +60,7 @@ export class Board {
     this.headingLevel = opts.headingLevel ?? 'h2'
     this.expanded = opts.expanded === true
     this.idPrefix = opts.idPrefix ?? 'tl'
+    this.onRow = opts.onRow
     this.stack = new Stack(root, { gap: this.grouped ? 8 : 0 })
     /** @type {Map<number, { open: boolean, all: boolean }>} which rows show their events, and all of them */
     this.open = new Map()
@@ -210,7 +212,9 @@ export class Board {
   /** @param {LiveFixture} f */
   draw (f) {
     const o = this.openState(f.id)
-    this.rowOf(f).update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    const row = this.rowOf(f)
+    row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    this.onRow?.(row, f)
   }
 
   /** The focused row left the screen: focus goes to the first row shown, else to the board. @param {LiveFixture[]} shown */
