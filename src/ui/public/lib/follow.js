@@ -50,7 +50,7 @@ export class Follow {
     this.followed = { teams: new Map(), fixtures: new Map(), leagues: new Map() }
     /** @type {Map<number, string>} matches muted */ this.muted = new Map()
     /** @type {Set<string>} */ this.kinds = new Set(KINDS.map(([k]) => k))
-    /** @type {Map<number, { bell: HTMLButtonElement, f: LiveFixture }>} the bell of each row */ this.bells = new Map()
+    /** @type {Map<number, { bell: HTMLButtonElement, f: LiveFixture, row: object }>} the bell of each row */ this.bells = new Map()
     /** @type {Promise<void>} changes are sent one after another, in order */ this.sending = Promise.resolve()
     this.load()
     this.menu = new BellMenu(this)
@@ -157,7 +157,7 @@ export class Follow {
    */
   row (row, f) {
     const b = this.bells.get(row.id)
-    if (b !== undefined && b.bell.isConnected) {
+    if (b !== undefined && b.row === row) {
       if (b.f === f) return
       b.f = f
       return this.drawBell(f.id)
@@ -170,7 +170,7 @@ export class Follow {
       if (current !== undefined) this.menu.toggle(current.f, bell)
     })
     row.el.querySelector('.tl-row')?.append(bell)
-    this.bells.set(row.id, { bell, f })
+    this.bells.set(row.id, { bell, f, row })
     this.drawBell(row.id)
   }
 
@@ -178,7 +178,6 @@ export class Follow {
   drawBell (id) {
     const b = this.bells.get(id)
     if (b === undefined) return
-    if (!b.bell.isConnected) { this.bells.delete(id); return }
     const on = this.alerts(b.f)
     b.bell.dataset.on = String(on)
     const label = `Alerts for ${matchName(b.f)}${on ? ' (on)' : this.muted.has(id) ? ' (muted)' : ''}`
@@ -187,7 +186,10 @@ export class Follow {
   }
 
   drawAll () {
-    for (const id of [...this.bells.keys()]) this.drawBell(id)
+    for (const [id, b] of [...this.bells]) {
+      if (b.bell.isConnected) this.drawBell(id)
+      else this.bells.delete(id) // its row left the board
+    }
     this.menu.draw()
     this.panel.draw()
   }
