@@ -16,8 +16,8 @@
  *
  * Goal alerts (lib/follow.js, lib/push.js): when the gateway offers Web Push, each row gets a bell and the
  * header an "Alerts" button; the service worker (sw.js) shows the alerts. An alert's URL (`?match=<id>`)
- * opens its match: the row scrolled to, highlighted and its events open, on the Live tab or, once the match
- * left it, on today's All tab. A tab already open is told by the service worker instead.
+ * opens its match: the row scrolled to, highlighted and its events open, on the Live tab while it is in
+ * play, else on today's All tab. A tab already open is told by the service worker instead.
  *
  * The key comes from `?key=` in the page URL (default `demo`).
  */
@@ -147,8 +147,10 @@ function showMatch () {
   if (wanted === undefined) return
   const row = board.fixtures.has(wanted) ? board.rows.get(wanted) : undefined
   if (row === undefined) {
-    if (view.tab !== 'all' || view.day !== 'today') location.hash = '#all'
-    else if (days.get('today') !== undefined) wanted = undefined // not today's either: the page stays as it is
+    // In play: the Live tab; else today's All tab (results and kick-offs); not there either: left as it is.
+    const tab = liveRows().has(wanted) ? 'live' : 'all'
+    if (view.tab !== tab || view.day !== 'today') location.hash = `#${tab}`
+    else if (tab === 'all' && days.get('today') !== undefined) wanted = undefined
     return
   }
   wanted = undefined
