@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
 import { startPushService, type Device, type PushMessage, type PushService } from '../../helpers/push-service.ts'
 import { cls, CLS_METER, row, settled } from './board-page.ts'
-import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
 interface Shown { title: string, body: string, tag: string, data: { url: string, fixture_id: number, kind: string } }
 
@@ -232,7 +232,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     await ctx.close()
   })
 
-  it('the bells move nothing, at 390 and 1366: no layout shift, each beside its row\'s clock', async () => {
+  it('the bells move nothing, at 390 and 1366: no layout shift, each beside its row\'s clock; menu and settings pass axe', async () => {
     for (const width of [390, 1366]) {
       const { ctx, page, errors } = await open(width, pushService.newDevice())
       await page.goto(`${gw.url}/`)
@@ -248,6 +248,18 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
       expect(bell.width).toBeGreaterThanOrEqual(24)
       expect(bell.height).toBeGreaterThanOrEqual(width < 500 ? 44 : 24)
       await shot(page, `alerts-bells-${width}`)
+      // The menu and the settings panel float above the rows (nothing moves) and pass axe's checks.
+      await row(page, celtic.id).locator('button.tl-bell').click()
+      await page.locator('#tl-alerts-menu').waitFor()
+      expect(await axeViolations(page)).toEqual([])
+      await shot(page, `alerts-menu-${width}`)
+      await page.getByRole('button', { name: 'Alert settings' }).click()
+      await page.getByRole('dialog', { name: 'Goal alerts' }).waitFor()
+      expect(await axeViolations(page)).toEqual([])
+      await shot(page, `alerts-settings-${width}`)
+      await page.keyboard.press('Escape')
+      await expect.poll(async () => await page.evaluate('document.activeElement.className')).toBe('tl-bell')
+      expect(await cls(page)).toBeLessThan(0.01)
       expect(errors).toEqual([])
       await ctx.close()
     }

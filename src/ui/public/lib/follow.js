@@ -209,6 +209,11 @@ class BellMenu {
     this.el.setAttribute('aria-label', 'Alerts')
     this.settings.addEventListener('click', () => { const bell = this.open?.bell; this.close(false); follow.panel.show(bell) })
     this.el.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') this.close(true) })
+    // Tabbing out of the menu closes it (as a click elsewhere does).
+    this.el.addEventListener('focusout', (ev) => {
+      const to = /** @type {Node | null} */ (ev.relatedTarget)
+      if (to !== null && !this.el.contains(to) && to !== this.open?.bell) this.close(false)
+    })
     document.addEventListener('click', (ev) => {
       const t = /** @type {Node} */ (ev.target)
       if (this.open !== undefined && !this.el.contains(t) && !this.open.bell.contains(t)) this.close(false)
