@@ -23,6 +23,7 @@ import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/ind
 import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
+import { createPush, pushSettings, type Push } from './push/index.ts'
 
 export interface Gateway {
   app: FastifyInstance
@@ -37,6 +38,8 @@ export interface Gateway {
   poller: Poller
   hub: Hub
   webhooks: Webhooks
+  /** Web Push alerts; undefined without VAPID keys. */
+  push: Push | undefined
   isLeader: () => boolean
   /**
    * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once and to open
@@ -228,6 +231,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     lease: engines.lease
   })
   scope.defer(async () => { await webhooks.close() })
+  const push = startPush(a)
 
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
   const listening = { url: '' }
@@ -235,6 +239,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log,
     hub,
     webhooks,
+    ...(push !== undefined ? { push } : {}),
     passthrough,
     publicUrl: () => cfg.TOUCHLINE_PUBLIC_URL ?? listening.url,
     store: engines.store,
@@ -279,10 +284,20 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     poller,
     hub,
     webhooks,
+    push,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
     reloadKeys: async () => await reloadKeys(cfg, keys, webhooks, hub),
     close: async () => { await scope.close() }
   }
+}
+
+/** Web Push alerts when VAPID keys are set (docs/push.md), closed at shutdown before Redis goes. */
+function startPush (a: Assembly): Push | undefined {
+  const settings = pushSettings(a.cfg)
+  if (settings === undefined) return undefined
+  const push = createPush({ settings, subscriptions: a.engines.subscriptions })
+  a.scope.defer(async () => { await push.close() })
+  return push
 }
 
 /** One upstream client with its own connection pool, closed at shutdown. */
