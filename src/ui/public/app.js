@@ -15,7 +15,7 @@
  * every row is dimmed. Goals scored while the page was away flash and are announced when it is back.
  *
  * Goal alerts (lib/follow.js, lib/push.js): when the gateway offers Web Push, each row gets a bell and the
- * header an "Alerts" button; the service worker (sw.js) shows the alerts. An alert's URL (`?match=<id>`)
+ * header an "Alerts" button; the service worker (sw.js) shows the alerts. An alert's URL (`?fixture=<id>`)
  * opens its match: the row scrolled to, highlighted and its events open, on the Live tab while it is in
  * play, else on today's All tab. A tab already open is told by the service worker instead.
  *
@@ -155,7 +155,10 @@ function showMatch () {
   }
   wanted = undefined
   const url = new URL(location.href)
-  if (url.searchParams.has('match')) { url.searchParams.delete('match'); history.replaceState(history.state, '', url) }
+  if (url.searchParams.has('fixture') || url.searchParams.has('match')) {
+    for (const name of ['fixture', 'match']) url.searchParams.delete(name)
+    history.replaceState(history.state, '', url)
+  }
   if (!row.toggle.hidden && !board.openState(row.id).open) board.act(row.id, 'toggle')
   row.el.classList.remove('tl-target')
   row.el.getBoundingClientRect() // restarts the highlight when the same match is opened again
@@ -272,7 +275,7 @@ byId('snippet').textContent =
 const channel = new PushChannel(base, key)
 const alerts = channel.start().then((offered) => {
   if (!offered) return
-  follow = new Follow(channel, (text) => board.announce(text))
+  follow = new Follow(channel, (text) => board.announce(text), (id) => leagueTitle(leagues.get(id), id))
   byId('board').classList.add('tl-alerts')
   const button = byId('alerts')
   button.hidden = false

@@ -54,7 +54,7 @@ function fakeSubscribe (device: Device): string {
   })()`
 }
 
-/** The DevTools id of the page's service worker registration (scope `/`). */
+/** The DevTools id of the page's service worker registration (scope `/`): enabling the domain reports those there are. */
 async function registrationId (cdp: CDPSession, scope: string): Promise<string> {
   const found: Array<{ registrationId: string, scopeURL: string, isDeleted: boolean }> = []
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof found }) => { found.push(...e.registrations) })
@@ -116,13 +116,12 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     const device = pushService.newDevice()
     const { endpoint, keys } = device
     const { ctx, page, errors } = await open(1366, device)
-    // The DevTools session is opened before the page registers its worker, to hear of the registration.
-    const cdp = await ctx.newCDPSession(page)
-    const regId = registrationId(cdp, `${gw.url}/`)
     await page.goto(`${gw.url}/`)
     const bell = row(page, celtic.id).locator('button.tl-bell')
     await bell.waitFor()
     expect(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.active.scriptURL)')).toBe(`${gw.url}/sw.js`)
+    const cdp = await ctx.newCDPSession(page)
+    const regId = await registrationId(cdp, `${gw.url}/`)
 
     // The row's bell: named for the match, opens its menu of bells; each a toggle named for what it follows.
     expect(await bell.getAttribute('aria-label')).toBe('Alerts for Celtic v Kilmarnock')
@@ -160,7 +159,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     expect(alert.body).toContain('Furuhashi')
 
     // Delivered to the service worker as a push service would: it shows the notification.
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: await regId, data: push })
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: push })
     await expect.poll(async () => await notifications(page)).toEqual([{ title: alert.title, body: alert.body, tag: alert.tag, data: expect.objectContaining({ url: alert.url, fixture_id: celtic.id }) }])
 
     // A click on it: the open tab shows the match (the Live tab, the row ringed, scrolled to, focused).
@@ -169,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     await worker.evaluate('registration.getNotifications().then(([n]) => { self.dispatchEvent(new NotificationEvent("notificationclick", { notification: n })) })')
     await expect.poll(async () => await row(page, celtic.id).getAttribute('class')).toContain('tl-target')
     expect(new URL(page.url()).hash).toBe('#live')
-    expect(await page.evaluate(`document.activeElement.closest('article')?.dataset.fixture`)).toBe(String(celtic.id))
+    expect(await page.evaluate('document.activeElement.closest(\'article\')?.dataset.fixture')).toBe(String(celtic.id))
     // The click closed the notification.
     await expect.poll(async () => (await notifications(page)).length).toBe(0)
     await shot(page, 'alerts-opened-1366')
@@ -179,7 +178,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
 
   it('opens the match an alert\'s URL names in a new tab', async () => {
     const { ctx, page, errors } = await open(390, pushService.newDevice())
-    const url = new URL(`/?match=${celtic.id}`, gw.url)
+    const url = new URL(`/?fixture=${celtic.id}`, gw.url)
     await page.goto(url.href)
     await expect.poll(async () => await row(page, celtic.id).getAttribute('class')).toContain('tl-target')
     // The events of the match are open (its goal), and the match is on screen.
@@ -194,9 +193,10 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
   it('"Goal disallowed" replaces the goal\'s notification (one tag)', async () => {
     const device = pushService.newDevice()
     const { ctx, page } = await open(1366, device)
-    const cdp = await ctx.newCDPSession(page)
-    const regId = registrationId(cdp, `${gw.url}/`)
     await page.goto(`${gw.url}/`)
+    await page.evaluate('navigator.serviceWorker.ready')
+    const cdp = await ctx.newCDPSession(page)
+    const regId = await registrationId(cdp, `${gw.url}/`)
     const bell = row(page, hearts.id).locator('button.tl-bell')
     await bell.click()
     const posted = page.waitForResponse((r) => r.url().includes('/v1/push/subscriptions') && r.request().method() === 'POST')
@@ -204,12 +204,12 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     expect((await posted).status()).toBe(201)
     await hearts.goal('away', 'Martin Boyle', 14)
     const goal = await nextPush(device, 0)
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: await regId, data: goal })
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: goal })
     await expect.poll(async () => (await notifications(page)).map((n) => n.title)).toEqual([JSON.parse(goal).title])
     await hearts.cancelGoal('Martin Boyle')
     const disallowed = await nextPush(device, 1)
     expect(JSON.parse(disallowed)).toMatchObject({ kind: 'goal_disallowed', tag: JSON.parse(goal).tag })
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: await regId, data: disallowed })
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: disallowed })
     await expect.poll(async () => (await notifications(page)).map((n) => n.title)).toEqual([JSON.parse(disallowed).title])
     await ctx.close()
   })

@@ -2,8 +2,8 @@
  * Goal alerts on the scoreboard: a bell on each match row and a settings panel, over lib/push.js.
  *
  * - The row's bell opens a small menu of bells, each a toggle button (`aria-pressed`) named after what it
- *   follows: the match itself, and each of its teams (every match of that team). A match followed through a
- *   team or a league can be muted there. The row's bell is filled while the match would alert.
+ *   follows: the match itself, each of its teams (every match of that team) and its league. A match
+ *   followed through a team or a league can be muted there. The row's bell is filled while the match would alert.
  * - The settings panel (the header's "Alerts" button): which kinds (goals, red cards, kick-off, half time,
  *   full time), what is followed and muted (each with a button to stop), and one to turn everything off.
  * - Every change is sent at once: this browser's PushSubscription with what it follows, posted to the
@@ -42,10 +42,12 @@ export class Follow {
   /**
    * @param {import('./push.js').PushChannel} channel
    * @param {(text: string) => void} announce says a sentence to screen readers
+   * @param {(id: number) => string} leagueName
    */
-  constructor (channel, announce) {
+  constructor (channel, announce, leagueName) {
     this.channel = channel
     this.announce = announce
+    this.leagueName = leagueName
     /** @type {Record<What, Map<number, string>>} what is followed, with the names to show */
     this.followed = { teams: new Map(), fixtures: new Map(), leagues: new Map() }
     /** @type {Map<number, string>} matches muted */ this.muted = new Map()
@@ -220,7 +222,8 @@ class BellMenu {
     })
     window.addEventListener('resize', () => this.place())
     window.addEventListener('scroll', () => this.place(), { passive: true })
-    document.body.append(this.el)
+    // In the page's main landmark (it floats: where it sits in the document moves nothing).
+    ;(document.querySelector('main') ?? document.body).append(this.el)
   }
 
   /** @param {LiveFixture} f @param {HTMLButtonElement} bell */
@@ -265,12 +268,14 @@ class BellMenu {
     const f = this.follow.bells.get(open.f.id)?.f ?? open.f
     const fl = this.follow
     setText(this.title, matchName(f))
+    const league = fl.leagueName(f.league_id)
     const through = fl.followed.teams.has(f.home.id) || fl.followed.teams.has(f.away.id) || fl.followed.leagues.has(f.league_id)
     /** @type {Array<[string, string, boolean, () => Promise<boolean>]>} text, accessible name, pressed, action */
     const items = [
       ['This match', `Alerts for this match: ${matchName(f)}`, fl.followed.fixtures.has(f.id), () => this.flip('fixtures', f.id, matchName(f))],
       [f.home.name, `Alerts for every ${f.home.name} match`, fl.followed.teams.has(f.home.id), () => this.flip('teams', f.home.id, f.home.name)],
-      [f.away.name, `Alerts for every ${f.away.name} match`, fl.followed.teams.has(f.away.id), () => this.flip('teams', f.away.id, f.away.name)]
+      [f.away.name, `Alerts for every ${f.away.name} match`, fl.followed.teams.has(f.away.id), () => this.flip('teams', f.away.id, f.away.name)],
+      [league, `Alerts for every ${league} match`, fl.followed.leagues.has(f.league_id), () => this.flip('leagues', f.league_id, league)]
     ]
     if (through) items.push(['Mute this match', `Mute ${matchName(f)}`, fl.muted.has(f.id), () => fl.change(() => { if (!fl.muted.delete(f.id)) fl.muted.set(f.id, matchName(f)) }, fl.muted.has(f.id) ? `${matchName(f)} unmuted.` : `${matchName(f)} muted.`)])
     const buttons = /** @type {HTMLButtonElement[]} */ ([...this.list.querySelectorAll('button')])
@@ -292,7 +297,7 @@ class BellMenu {
   flip (what, id, name) {
     const fl = this.follow
     const on = !fl.followed[what].has(id)
-    const whose = what === 'teams' ? `every ${name} match` : name
+    const whose = what === 'fixtures' ? name : `every ${name} match`
     return fl.change(() => { if (on) fl.followed[what].set(id, name); else fl.followed[what].delete(id) }, on ? `Alerts on for ${whose}.` : `Alerts off for ${whose}.`)
   }
 
@@ -361,7 +366,7 @@ class SettingsPanel {
     const followed = [
       ...[...fl.followed.teams].map(([id, name]) => item(`${name} (every match)`, `Stop alerts for every ${name} match`, () => fl.change(() => fl.followed.teams.delete(id), `Alerts off for every ${name} match.`))),
       ...[...fl.followed.fixtures].map(([id, name]) => item(name, `Stop alerts for ${name}`, () => fl.change(() => fl.followed.fixtures.delete(id), `Alerts off for ${name}.`))),
-      ...[...fl.followed.leagues].map(([id, name]) => item(name, `Stop alerts for ${name}`, () => fl.change(() => fl.followed.leagues.delete(id), `Alerts off for ${name}.`)))
+      ...[...fl.followed.leagues].map(([id, name]) => item(`${name} (every match)`, `Stop alerts for every ${name} match`, () => fl.change(() => fl.followed.leagues.delete(id), `Alerts off for every ${name} match.`)))
     ]
     this.list.replaceChildren(...(followed.length > 0 ? followed : [h('li', { class: 'tl-none', text: 'Nothing yet.' })]))
     const muted = [...fl.muted].map(([id, name]) => {

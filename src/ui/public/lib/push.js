@@ -14,12 +14,12 @@ export const KINDS = /** @type {const} */ ([
 ])
 
 /**
- * The match an alert's URL opens (the scoreboard with `?match=<fixture id>`; `#match/<id>` is taken too).
+ * The match an alert's URL opens: the scoreboard with `?fixture=<fixture id>` (`?match=` is taken too).
  * @param {string} url @returns {number | undefined}
  */
 export function matchInUrl (url) {
   const u = new URL(url, location.href)
-  const raw = u.searchParams.get('match') ?? /^#match[/=](\d+)$/.exec(u.hash)?.[1]
+  const raw = u.searchParams.get('fixture') ?? u.searchParams.get('match')
   const id = Number(raw)
   return raw !== undefined && raw !== null && Number.isSafeInteger(id) && id > 0 ? id : undefined
 }
