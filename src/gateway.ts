@@ -190,7 +190,8 @@ interface Assembly {
 async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
   const ledgerRef: { current?: BudgetLedger } = {}
-  const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
+  const pushRef: { current?: Push } = {}
+  const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [], push: async () => await pushRef.current?.summary() })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
   const engines = await createEngines(cfg, log, { defer: (step) => scope.defer(step), ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }) })
   ledgerRef.current = engines.ledger
@@ -231,7 +232,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     lease: engines.lease
   })
   scope.defer(async () => { await webhooks.close() })
-  const push = startPush(a)
+  const push = pushRef.current = createPushAlerts(a)
 
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
   const listening = { url: '' }
@@ -265,6 +266,10 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   await webhooks.start({ host: cfg.TOUCHLINE_HOST, port, publicUrl: cfg.TOUCHLINE_PUBLIC_URL })
   // Before the app closes: deliveries in flight end (their leases are released) while Redis is still up.
   scope.defer(async () => { await webhooks.close() })
+  if (push !== undefined) {
+    await push.start()
+    scope.defer(async () => { await push.close() })
+  }
   // The first steps of a shutdown. Passthrough calls still waiting on the upstream get a few seconds from
   // the signal to be answered, then are cut (their clients get the 504), so an upstream that hangs cannot
   // hold the shutdown past its 10 s deadline. And a Redis that does not answer is let go of at once, so no
@@ -292,10 +297,19 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
 }
 
 /** Web Push alerts when VAPID keys are set (docs/push.md), closed at shutdown before Redis goes. */
-function startPush (a: Assembly): Push | undefined {
+function createPushAlerts (a: Assembly): Push | undefined {
   const settings = pushSettings(a.cfg)
   if (settings === undefined) return undefined
-  const push = createPush({ settings, subscriptions: a.engines.subscriptions })
+  const push = createPush({
+    settings,
+    subscriptions: a.engines.subscriptions,
+    ledger: a.engines.alerts,
+    store: a.engines.store,
+    keys: a.keys,
+    metrics: a.metrics,
+    log: a.log.child({ component: 'push' }),
+    lease: a.engines.lease
+  })
   a.scope.defer(async () => { await push.close() })
   return push
 }

@@ -164,8 +164,10 @@ export interface PushKeys {
   recent: (deviceId: string) => string
   /** Hash of one shard's sender: `cursor` (the log position every alert before it was handled). */
   shard: (shard: number) => string
-  /** Sorted set of one shard's alerts to send again, scored by when (ms). */
+  /** Sorted set of one shard's alerts to send again (`<device id>|<alert id>`), scored by when (ms). */
   retries: (shard: number) => string
+  /** Hash of one shard's alerts to send again: `<device id>|<alert id>` -> what to send (JSON). */
+  retryData: (shard: number) => string
   /** Lease name (for `StoreKeys.lease`) of the one instance that sends a shard's alerts. */
   leaseName: (shard: number) => string
   /** SCAN MATCH pattern covering every push key under this prefix. */
@@ -185,6 +187,7 @@ export function pushKeys (prefix: string = DEFAULT_PREFIX): PushKeys {
     recent: (deviceId) => `${tagged}recent:${deviceId}`,
     shard: (shard) => `${tagged}shard:${shard}`,
     retries: (shard) => `${tagged}retries:${shard}`,
+    retryData: (shard) => `${tagged}retry-data:${shard}`,
     leaseName: (shard) => `push:${shard}`,
     pattern: `${tagged}*`
   }
