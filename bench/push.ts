@@ -21,6 +21,8 @@
  *              every alert, and alerts sent per second
  *   burst      `--burst` goals at once (in as many matches): alerts sent per second until the last one
  *              reached the push service, and goal to sent p50 / p99 / max
+ * and for each phase the CPU time of this process (the gateway, and the goals scored into its store) per
+ * alert: on a shared machine, a figure the other work running there changes much less than the times.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { createECDH, randomBytes, randomUUID } from 'node:crypto'
@@ -168,7 +170,7 @@ async function waitFor (child: ChildProcess, total: number): Promise<void> {
   }
 }
 
-interface Phase { delays: number[], alerts: number, seconds: number, problems: number, unmatched: number }
+interface Phase { delays: number[], alerts: number, seconds: number, cpuMs: number, problems: number, unmatched: number }
 
 /**
  * Scores `goals` goals (one every `gapMs`, or all at once), then reads every push they caused and matches
@@ -177,6 +179,7 @@ interface Phase { delays: number[], alerts: number, seconds: number, problems: n
 async function play (child: ChildProcess, board: Match[], goals: number, gapMs: number, expected: (m: Match) => number, minute: { n: number }, offset: number): Promise<Phase> {
   const scored: Array<{ fixture: number, at: number }> = []
   let total = 0
+  const cpu = process.cpuUsage()
   const started = now()
   const shots: Array<Promise<void>> = []
   for (let g = 0; g < goals; g++) {
@@ -194,6 +197,7 @@ async function play (child: ChildProcess, board: Match[], goals: number, gapMs: 
   }
   await Promise.all(shots)
   await waitFor(child, total)
+  const used = process.cpuUsage(cpu)
   const { alerts, problems } = await ask<{ alerts: Alert[], problems: number }>(child, 'drain')
   const goalAlerts = alerts.filter((a) => a[3] === 'goal')
   // Alert ids of each fixture in order of first arrival: the n-th is the n-th goal scored in that fixture.
@@ -215,12 +219,12 @@ async function play (child: ChildProcess, board: Match[], goals: number, gapMs: 
     else delays.push(a[1] - at)
   }
   const last = Math.max(...alerts.map((a) => a[1]))
-  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, problems, unmatched }
+  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, cpuMs: (used.user + used.system) / 1000, problems, unmatched }
 }
 
 function report (name: string, p: Phase): void {
   const ms = (v: number): string => `${Math.round(v)} ms`
-  console.log(`  ${name}: ${p.alerts} alerts in ${p.seconds.toFixed(2)} s = ${Math.round(p.alerts / p.seconds)} alerts/s; goal to sent p50 ${ms(pct(p.delays, 0.5))}, p99 ${ms(pct(p.delays, 0.99))}, max ${ms(p.delays.at(-1) ?? NaN)}` +
+  console.log(`  ${name}: ${p.alerts} alerts in ${p.seconds.toFixed(2)} s = ${Math.round(p.alerts / p.seconds)} alerts/s; goal to sent p50 ${ms(pct(p.delays, 0.5))}, p99 ${ms(pct(p.delays, 0.99))}, max ${ms(p.delays.at(-1) ?? NaN)}; gateway CPU ${(p.cpuMs / p.alerts).toFixed(2)} ms per alert` +
     `${p.problems > 0 ? `; ${p.problems} did not decrypt` : ''}${p.unmatched > 0 ? `; ${p.unmatched} not matched to a goal` : ''}`)
 }
 
