@@ -6,11 +6,13 @@
  * body is read and notes when; it decrypts the payloads (RFC 8291, with each device's private key) only once
  * the timing is over.
  *
- *   npm run bench:push -- [--subscriptions 10000] [--goals 40] [--rate 2] [--burst 10] [--redis redis://127.0.0.1:6379]
+ *   npm run bench:push -- [--subscriptions 10000] [--goals 20] [--rate 0.5] [--burst 5] [--spread zipf|uniform] [--redis redis://127.0.0.1:6379]
  *
- * Each subscription follows one to three teams (one, two, three in turn), picked by popularity (a Zipf law
- * over the board's teams: the most followed team has about 9 times the followers of the median one), and
- * takes every kind; the hourly cap per device is lifted (TOUCHLINE_PUSH_HOURLY_CAP) so every alert is sent.
+ * Each subscription follows one to three teams (one, two, three in turn), picked by popularity (`zipf`, the
+ * default: a Zipf law over the board's teams, so the most followed team is in more than half of the
+ * subscriptions and its goals go to 57 % of the devices) or evenly (`uniform`: a goal goes to about a tenth
+ * of them), and takes every kind; the hourly cap per device is lifted (TOUCHLINE_PUSH_HOURLY_CAP) so every
+ * alert is sent. The paced goals go through the board's matches in turn, the most followed first.
  *
  * Reported:
  *   subscribe  the POSTs to /v1/push/subscriptions (32 at a time): per second
@@ -40,15 +42,18 @@ import { busyBoard } from '../test/integration/browser/busy-board.ts'
 const now = (): number => performance.timeOrigin + performance.now()
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-interface Args { subscriptions: number, goals: number, rate: number, burst: number, redis?: string }
+interface Args { subscriptions: number, goals: number, rate: number, burst: number, spread: 'zipf' | 'uniform', redis?: string }
 
 function parseArgs (argv: string[]): Args {
-  const args: Args = { subscriptions: 10_000, goals: 40, rate: 2, burst: 10 }
+  const args: Args = { subscriptions: 10_000, goals: 20, rate: 0.5, burst: 5, spread: 'zipf' }
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i]?.replace(/^--/, '') as keyof Args
     const value = argv[i + 1] as string
     if (name === 'redis') args.redis = value
-    else if (name in args) (args as unknown as Record<string, number>)[name] = Number(value)
+    else if (name === 'spread') {
+      if (value !== 'zipf' && value !== 'uniform') throw new Error('--spread zipf|uniform')
+      args.spread = value
+    } else if (name in args) (args as unknown as Record<string, number>)[name] = Number(value)
     else throw new Error(`unknown option --${name}`)
   }
   return args
@@ -110,9 +115,9 @@ function ask<T> (child: ChildProcess, op: string): Promise<T> {
 
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
-/** Which teams each subscription follows: 1, 2, 3 in turn, drawn by a Zipf law over `teams` (most popular first). */
-function follows (n: number, teams: number[]): number[][] {
-  const weights = teams.map((_, i) => 1 / (i + 1))
+/** Which teams each subscription follows: 1, 2, 3 in turn, drawn by a Zipf law over `teams` (most popular first) or evenly. */
+function follows (n: number, teams: number[], spread: Args['spread']): number[][] {
+  const weights = teams.map((_, i) => spread === 'zipf' ? 1 / (i + 1) : 1)
   const total = weights.reduce((a, b) => a + b, 0)
   let seed = 42
   const random = (): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31 }
@@ -254,7 +259,7 @@ async function main (): Promise<void> {
 
   const board = (await busyBoard(matches(gw.store))).all.filter((m) => m.fixture.state.phase !== 'postponed')
   const teams = board.flatMap((m) => [m.fixture.home.id, m.fixture.away.id])
-  const followed = follows(args.subscriptions, teams)
+  const followed = follows(args.subscriptions, teams, args.spread)
   const followers = new Map<number, number>()
   for (const list of followed) for (const t of list) followers.set(t, (followers.get(t) ?? 0) + 1)
   // A goal alerts every device that follows either team (once, whichever it follows).
@@ -266,7 +271,7 @@ async function main (): Promise<void> {
   const heapAfter = await heapAfterGc()
   const redisAfter = await redisMemory()
 
-  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, Zipf); store ${redis === undefined ? 'memory' : 'Redis'}; ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
+  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, ${args.spread}); store ${redis === undefined ? 'memory' : 'Redis'}; ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
   console.log(`  followers per goal: ${board.map(expected).sort((a, b) => b - a).join(', ')}`)
   console.log(`  subscribe: ${Math.round(args.subscriptions / subscribeSeconds)} subscriptions/s (${subscribeSeconds.toFixed(1)} s)`)
   console.log(`  memory: gateway heap ${Math.round((heapAfter - heapBefore) / args.subscriptions)} bytes per subscription${redis === undefined ? '' : `, Redis ${Math.round((redisAfter - redisBefore) / args.subscriptions)} bytes per subscription`}`)
