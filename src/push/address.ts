@@ -14,7 +14,9 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]
 ] as const) reserved.addSubnet(net, prefix, 'ipv4')
 for (const [net, prefix] of [
-  ['::', 127], ['::ffff:0:0', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]
+  // IPv4-mapped addresses (::ffff:0:0/96) are not listed: BlockList would then match every IPv4 address;
+  // isPublicAddress refuses them itself.
+  ['::', 127], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]
 ] as const) reserved.addSubnet(net, prefix, 'ipv6')
 
 const loopback = new BlockList()

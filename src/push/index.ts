@@ -82,7 +82,26 @@ export function pushSettings (cfg: Config): PushSettings | undefined {
   }
 }
 
-interface Shard { sender: ShardSender, leader: Leader | undefined }
+interface Shard { sender: ShardSender, leader: Leader | undefined, resting?: NodeJS.Timeout }
+
+/**
+ * Over Redis the first instance up would take every shard's lease and keep it. So each instance says it is
+ * alive every `leaseTtlMs`, and one that sends more than its share (the shards over the instances alive,
+ * rounded up) lets one shard go per beat: it releases the lease and does not ask for it again for
+ * REST_MS, time for an instance with fewer to take it (a follower asks every second).
+ */
+async function balance (shards: Shard[], ledger: AlertLedger, holderId: string, ttlMs: number, relaunch: (s: Shard) => void): Promise<void> {
+  const alive = await ledger.heartbeat(holderId, Date.now(), ttlMs * 3)
+  const mine = shards.filter((s) => s.sender.running)
+  if (mine.length <= Math.ceil(shards.length / alive)) return
+  const shard = mine[mine.length - 1] as Shard
+  await shard.leader?.stop()
+  shard.leader = undefined
+  shard.resting = setTimeout(() => { shard.resting = undefined; relaunch(shard) }, REST_MS)
+}
+
+/** How long a shard let go of is not asked for again by the instance that let it go. */
+const REST_MS = 2500
 
 export function createPush (deps: PushDeps): Push {
   const { settings, lease, log } = deps
@@ -92,7 +111,21 @@ export function createPush (deps: PushDeps): Push {
   const shards: Shard[] = []
   let stopTail: (() => Promise<void>) | undefined
   let closing: Promise<void> | undefined
+  let balancer: NodeJS.Timeout | undefined
+  let balancing: Promise<void> | undefined
   const wakeAll = (): void => { for (const s of shards) s.sender.wake() }
+
+  function campaign (sender: ShardSender, l: Lease): Leader {
+    return startLeadership({
+      lease: l,
+      name: deps.ledger.leaseName(sender.shard),
+      holderId,
+      ttlMs: settings.leaseTtlMs,
+      log: log.child({ component: 'push-lease', shard: sender.shard }, { level: 'error' }),
+      onElected: () => sender.start(),
+      onDeposed: async () => { await sender.stop() }
+    })
+  }
 
   function launch (shard: number): Shard {
     const sender = new ShardSender({
@@ -115,16 +148,7 @@ export function createPush (deps: PushDeps): Push {
       sender.start()
       return { sender, leader: undefined }
     }
-    const leader = startLeadership({
-      lease,
-      name: deps.ledger.leaseName(shard),
-      holderId,
-      ttlMs: settings.leaseTtlMs,
-      log: log.child({ component: 'push-lease', shard }, { level: 'error' }),
-      onElected: () => sender.start(),
-      onDeposed: async () => { await sender.stop() }
-    })
-    return { sender, leader }
+    return { sender, leader: campaign(sender, lease) }
   }
 
   return {
@@ -133,6 +157,14 @@ export function createPush (deps: PushDeps): Push {
     async start () {
       stopTail = await deps.store.subscribe(wakeAll, (err) => log.warn({ err }, 'push: store tail error'), wakeAll)
       for (let s = 0; s < deps.subscriptions.shards; s++) shards.push(launch(s))
+      if (lease !== undefined) {
+        const relaunch = (s: Shard): void => { if (closing === undefined) s.leader = campaign(s.sender, lease) }
+        balancer = setInterval(() => {
+          balancing ??= balance(shards, deps.ledger, holderId, settings.leaseTtlMs, relaunch)
+            .catch((err: unknown) => log.warn({ err }, 'push: shard balance failed'))
+            .finally(() => { balancing = undefined })
+        }, settings.leaseTtlMs)
+      }
     },
     async summary () {
       const [subscriptions, queued] = await Promise.all([deps.subscriptions.count(), deps.ledger.queued(deps.subscriptions.shards)])
@@ -140,8 +172,14 @@ export function createPush (deps: PushDeps): Push {
     },
     async close () {
       closing ??= (async () => {
+        clearInterval(balancer)
+        await balancing
+        if (lease !== undefined) await deps.ledger.leave(holderId).catch(() => {})
         await stopTail?.()
-        await Promise.all(shards.map(async (s) => { await (s.leader?.stop() ?? s.sender.stop()) }))
+        await Promise.all(shards.map(async (s) => {
+          clearTimeout(s.resting)
+          await (s.leader?.stop() ?? s.sender.stop())
+        }))
         shards.length = 0
         await dispatcher.close().catch(() => {})
       })()

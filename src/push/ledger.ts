@@ -46,6 +46,10 @@ export interface AlertLedger {
   unschedule: (shard: number, entry: RetryEntry) => Promise<void>
   /** Entries queued for a retry over the shards. */
   queued: (shards: number) => Promise<number>
+  /** Says this instance is alive; resolves to how many instances said so within `aliveMs` (this one included). */
+  heartbeat: (holderId: string, now: number, aliveMs: number) => Promise<number>
+  /** This instance stops sending (its heartbeat is taken back). */
+  leave: (holderId: string) => Promise<void>
 }
 
 export type AlertLedgerOptions = { kind: 'memory' } | { kind: 'redis', redis: Redis, prefix?: string }
@@ -95,6 +99,13 @@ function redisLedger (conn: Redis, prefix?: string): AlertLedger {
       const p = redis.pipeline()
       for (let s = 0; s < shards; s++) p.zcard(keys.retries(s))
       return (await guarded(p.exec()) ?? []).reduce((n, [, c]) => n + Number(c ?? 0), 0)
+    },
+    async heartbeat (holderId, now, aliveMs) {
+      const r = await guarded(redis.multi().zadd(keys.instances, now, holderId).zremrangebyscore(keys.instances, '-inf', now - aliveMs).zcard(keys.instances).exec())
+      return Number(r?.[2]?.[1] ?? 1)
+    },
+    async leave (holderId) {
+      await guarded(redis.zrem(keys.instances, holderId))
     }
   }
 }
@@ -144,6 +155,10 @@ function memoryLedger (): AlertLedger {
     },
     async queued () {
       return [...retries.values()].reduce((n, q) => n + q.size, 0)
-    }
+    },
+    async heartbeat () {
+      return 1
+    },
+    async leave () {}
   }
 }

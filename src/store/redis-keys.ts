@@ -170,6 +170,8 @@ export interface PushKeys {
   retryData: (shard: number) => string
   /** Lease name (for `StoreKeys.lease`) of the one instance that sends a shard's alerts. */
   leaseName: (shard: number) => string
+  /** Sorted set: each sending instance's holder id, scored by its last heartbeat (ms): how many share the shards. */
+  readonly instances: string
   /** SCAN MATCH pattern covering every push key under this prefix. */
   readonly pattern: string
 }
@@ -189,6 +191,7 @@ export function pushKeys (prefix: string = DEFAULT_PREFIX): PushKeys {
     retries: (shard) => `${tagged}retries:${shard}`,
     retryData: (shard) => `${tagged}retry-data:${shard}`,
     leaseName: (shard) => `push:${shard}`,
+    instances: `${tagged}instances`,
     pattern: `${tagged}*`
   }
 }
