@@ -118,7 +118,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.webhooks !== undefined) await app.register(webhookRoutes({ webhooks: deps.webhooks, keys: deps.keys }))
   await app.register(pushRoutes({ push: deps.push, keys: deps.keys, store: deps.store }))
-  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks, push: deps.push }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes({ leaguePriority: deps.leaguePriority }))

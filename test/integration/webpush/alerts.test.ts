@@ -10,6 +10,7 @@ import { matches } from '../../helpers/matches.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { ALL_KEY, VAPID, follow, startPushGateway } from './harness.ts'
+import { responseErrors, schemaErrors } from '../../helpers/protocol-docs.ts'
 
 const redis = useRedis()
 const byDevice = (messages: PushMessage[], device: string): PushMessage[] => messages.filter((m) => m.device === device)
@@ -67,6 +68,10 @@ describe.each(['memory', 'redis'] as const)('push alerts (%s store)', (engine) =
     }
     const ids = byDevice(service.messages, team.id).map((x) => x.payload?.id)
     expect(new Set(ids).size).toBe(ids.length)
+    expect(service.messages.flatMap((msg) => schemaErrors('PushPayload', msg.payload))).toEqual([])
+    const status = await (await fetch(`${gw.url}/v1/status`)).json() as { push: Record<string, unknown> }
+    expect(responseErrors('/v1/status', 200, status)).toEqual([])
+    expect(status.push).toMatchObject({ subscriptions: 4, queued: 0, shards: 8, sending_here: 8, sent: { sent: expected.length + 3 } })
     const metrics = await (await fetch(`${gw.url}/metrics`)).text()
     expect(metrics).toContain(`touchline_push_sent_total{outcome="sent"} ${expected.length + 3}`)
     expect(metrics).toMatch(/touchline_push_subscriptions 4/)

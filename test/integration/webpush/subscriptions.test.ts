@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { browserKeys } from '../../helpers/push-service.ts'
+import { responseErrors } from '../../helpers/protocol-docs.ts'
 import { matches } from '../../helpers/matches.ts'
 import { useRedis } from '../../helpers/redis.ts'
-import { ALL_KEY, SCOPED_KEY, VAPID, call, follow, startPushGateway } from './harness.ts'
+import { ALL_KEY, SCOPED_KEY, VAPID, call, follow, startPushGateway, type Reply } from './harness.ts'
 
 const redis = useRedis()
 const FCM = 'https://fcm.googleapis.com/fcm/send/'
@@ -116,6 +117,27 @@ describe('push without VAPID keys', () => {
     expect(gw.push).toBeUndefined()
     expect(await call(gw, 'GET', '/v1/push/key')).toMatchObject({ status: 404, body: { error: 'Not Found', code: 'not_found' } })
     expect((await follow(gw, ALL_KEY.key, sub(`${FCM}x`), { teams: [1] })).status).toBe(404)
+  })
+})
+
+describe('push routes as /docs/openapi.json describes them', () => {
+  it('every answer fits the documented schema of its status', async () => {
+    const gw = await startPushGateway({ TOUCHLINE_PUSH_MAX_PER_KEY: '1' })
+    const endpoint = `${FCM}documented`
+    const answers: Array<[string, 'get' | 'post' | 'delete', Reply]> = [
+      ['/v1/push/key', 'get', await call(gw, 'GET', '/v1/push/key')],
+      ['/v1/push/subscriptions', 'post', await follow(gw, ALL_KEY.key, sub(endpoint), { teams: [1] })],
+      ['/v1/push/subscriptions', 'post', await follow(gw, ALL_KEY.key, sub(endpoint), { teams: [2] })],
+      ['/v1/push/subscriptions', 'post', await follow(gw, ALL_KEY.key, sub(`${FCM}second`), { teams: [2] })],
+      ['/v1/push/subscriptions', 'post', await follow(gw, ALL_KEY.key, { endpoint: 'http://x.org/' }, { teams: [2] })],
+      ['/v1/push/subscriptions', 'post', await follow(gw, SCOPED_KEY.key, sub(`${FCM}third`), { leagues: [7] })],
+      ['/v1/push/subscriptions', 'get', await call(gw, 'GET', '/v1/push/subscriptions', { key: ALL_KEY.key, query: { endpoint } })],
+      ['/v1/push/subscriptions', 'get', await call(gw, 'GET', '/v1/push/subscriptions', { key: ALL_KEY.key, query: { endpoint: `${FCM}none` } })],
+      ['/v1/push/subscriptions', 'get', await call(gw, 'GET', '/v1/push/subscriptions', { query: { endpoint } })]
+    ]
+    expect(answers.map(([, , r]) => r.status)).toEqual([200, 201, 200, 429, 400, 403, 200, 404, 401])
+    expect(answers.flatMap(([path, method, r]) => responseErrors(path, r.status, r.body, method))).toEqual([])
+    expect((await call(gw, 'DELETE', '/v1/push/subscriptions', { key: ALL_KEY.key, query: { endpoint } })).status).toBe(204)
   })
 })
 
