@@ -19,18 +19,22 @@
  * opens its match: the row scrolled to, highlighted and its events open, on the Live tab while it is in
  * play, else on today's All tab. A tab already open is told by the service worker instead.
  *
- * The key comes from `?key=` in the page URL (default `demo`).
+ * The key comes from `?key=` in the page URL (default `demo`). `?odds=<bookmaker id>` shows that
+ * bookmaker's full-time result prices on each live row (lib/odds.js); off without it.
  */
 import { Board } from './lib/board.js'
 import { DAYS, Days, longDate } from './lib/days.js'
 import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
-import { h, hhmm } from './lib/format.js'
+import { h, hhmm, setText } from './lib/format.js'
 import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
 import { Follow } from './lib/follow.js'
 import { matchInUrl, PushChannel } from './lib/push.js'
+import { bookmakerOf } from './lib/odds.js'
 
-const key = new URLSearchParams(location.search).get('key') || 'demo'
+const params = new URLSearchParams(location.search)
+const key = params.get('key') || 'demo'
+const bookmaker = bookmakerOf(params.get('odds'))
 const base = location.origin
 
 /** @param {string} id */
@@ -54,7 +58,8 @@ const board = new Board(byId('board'), byId('announcer'), {
   grouped: true,
   leagueName: (id) => leagueTitle(leagues.get(id), id),
   leagueOrder: leagueOrder(() => leagues, priorityList(document)),
-  onRow: (row, f) => follow?.row(row, f)
+  onRow: (row, f) => follow?.row(row, f),
+  odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
 })
 board.loading()
 
@@ -86,6 +91,7 @@ const feed = new LiveFeed({
   base,
   key,
   discover: true,
+  odds: bookmaker,
   onUpdate: (u) => {
     board.feed(u, feed.fixtures)
     if (u.kind === 'change') { const f = feed.fixtures.get(u.frame.fixture_id); if (f !== undefined) lastSeen.set(f.id, f) }
@@ -166,7 +172,18 @@ function showMatch () {
   window.requestAnimationFrame(() => row.el.scrollIntoView({ block: 'center' }))
   const focus = row.toggle.hidden ? row.el : row.toggle
   if (focus === row.el) row.el.setAttribute('tabindex', '-1')
-  focus.focus({ preventScroll: true })
+  focus.focus({ preventScroll: true }),
+  drawOddsLegend()
+}
+
+/**
+ * Whose odds the rows show, on the summary's line: shown with the first rows (as the summary's own words
+ * change), so it moves nothing that was already there.
+ */
+function drawOddsLegend () {
+  if (bookmaker === undefined) return
+  setText(byId('odds-name'), board.odds?.name ?? `bookmaker ${bookmaker}`)
+  byId('odds-legend').hidden = false
 }
 
 /** The tabs' counts, the tabs, and the summary line. */
