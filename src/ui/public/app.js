@@ -139,6 +139,7 @@ function render () {
   }
   drawControls()
   drawEmpty(dayRows)
+  drawOddsLegend()
   if (dayRows !== undefined) showMatch()
 }
 
@@ -172,8 +173,7 @@ function showMatch () {
   window.requestAnimationFrame(() => row.el.scrollIntoView({ block: 'center' }))
   const focus = row.toggle.hidden ? row.el : row.toggle
   if (focus === row.el) row.el.setAttribute('tabindex', '-1')
-  focus.focus({ preventScroll: true }),
-  drawOddsLegend()
+  focus.focus({ preventScroll: true })
 }
 
 /**
