@@ -9,6 +9,8 @@ export interface MetricsOptions {
   defaults?: boolean
   /** Read at each scrape for the budget gauges: the ledger's buckets. */
   budget?: () => Promise<ReadonlyArray<{ entity: string, remaining: number, limit?: number, limitSource?: string }>>
+  /** Read at each scrape for the push gauges: subscriptions, alerts queued to be sent again, requests in flight. */
+  push?: () => Promise<{ subscriptions: number, queued: number, in_flight: number } | undefined>
 }
 
 export function createMetrics (opts: MetricsOptions = {}) {
@@ -67,6 +69,33 @@ export function createMetrics (opts: MetricsOptions = {}) {
       help: 'Webhook delivery attempts by endpoint (client key name/endpoint id) and outcome (acked, http_error, timeout, network_error, refused)',
       labelNames: ['endpoint', 'outcome'] as const,
       registers: r
+    }),
+    pushSent: new Counter({
+      name: 'touchline_push_sent_total',
+      help: 'Web Push alerts by outcome: sent (2xx), gone (404/410: subscription deleted), rejected (413, other 4xx, a redirect, a private address: not retried), retry (429, 5xx, no answer: queued), expired (given up), capped (dropped by the hourly cap)',
+      labelNames: ['outcome'] as const,
+      registers: r
+    }),
+    pushSubscriptions: new Gauge({
+      name: 'touchline_push_subscriptions',
+      help: 'Web Push subscriptions stored (every instance)',
+      registers: r,
+      async collect () {
+        const p = await opts.push?.().catch(() => undefined)
+        if (p !== undefined) this.set(p.subscriptions)
+      }
+    }),
+    pushQueue: new Gauge({
+      name: 'touchline_push_queue_depth',
+      help: 'Web Push alerts waiting: to be sent again after a 429 or 5xx (every shard), and in flight or waiting for a slot (this instance)',
+      labelNames: ['queue'] as const,
+      registers: r,
+      async collect () {
+        const p = await opts.push?.().catch(() => undefined)
+        if (p === undefined) return
+        this.set({ queue: 'retry' }, p.queued)
+        this.set({ queue: 'in_flight' }, p.in_flight)
+      }
     }),
     passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r })
   }

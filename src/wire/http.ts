@@ -91,7 +91,15 @@ export const Status = z.strictObject({
     endpoints: z.number().int(),
     by_state: z.record(z.string(), z.number().int()),
     delivering_here: z.number().int()
-  }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.')
+  }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.'),
+  push: z.strictObject({
+    subscriptions: z.number().int().describe('Push subscriptions stored (every instance).'),
+    queued: z.number().int().describe('Alerts waiting to be sent again after a 429 or 5xx (every shard).'),
+    in_flight: z.number().int().describe('Push requests in flight or waiting for a slot on this instance.'),
+    shards: z.number().int(),
+    sending_here: z.number().int().describe('Shards this instance sends (over Redis, those whose lease it holds).'),
+    sent: z.record(z.string(), z.number()).describe('This instance\'s push requests by outcome since it started (touchline_push_sent_total).')
+  }).nullable().describe('Web Push alerts; null without VAPID keys or while the store cannot be read.')
 }).meta({ id: 'Status' })
 
 const Webhook = z.strictObject({
