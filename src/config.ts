@@ -97,7 +97,15 @@ const ConfigSchema = z.object({
   /** An endpoint failing this long without a success is paused until resumed or the keys are reloaded. */
   TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
   /** Over Redis, the lease that makes one instance deliver to each endpoint; a dead holder's endpoints move within it. */
-  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000)
+  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /**
+   * Shutdown (docs/operations.md, "Graceful shutdown"): from the signal, how long the gateway keeps serving
+   * everything while `/readyz` answers 503 `draining`, so that a load balancer's health checks take it out of
+   * rotation before its sockets close with 1001. 0: no drain (nothing in front of it to tell).
+   */
+  TOUCHLINE_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** After the drain delay, how long the shutdown may take before the process exits 1 anyway. */
+  TOUCHLINE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000)
 }).refine((c) => c.TOUCHLINE_WEBHOOK_RETRY_MAX_MS >= c.TOUCHLINE_WEBHOOK_RETRY_BASE_MS, {
   path: ['TOUCHLINE_WEBHOOK_RETRY_MAX_MS'], message: 'must not be below TOUCHLINE_WEBHOOK_RETRY_BASE_MS'
 })

@@ -1,6 +1,6 @@
 /**
  * `touchline serve`: settings → startGateway → listen; signals: SIGHUP reloads the keys, close-with-grace
- * shuts down on SIGTERM/SIGINT (stop polling, close sockets with 1001, flush). Nothing else lives here.
+ * shuts down on SIGTERM/SIGINT (drain with /readyz failing, stop polling, close sockets with 1001, flush). Nothing else lives here.
  */
 import closeWithGrace from 'close-with-grace'
 import { pino, type Logger } from 'pino'
@@ -34,7 +34,7 @@ export async function runServer (cfg: Config): Promise<void> {
   ]
   process.stdout.write(lines.join('\n') + '\n')
   reloads.ready(gateway)
-  shutDownOnSignals(gateway, log, reloads.stop)
+  shutDownOnSignals(gateway, cfg, log, reloads.stop)
 }
 
 /**
@@ -62,11 +62,12 @@ function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop
 
 /**
  * SIGTERM and SIGINT shut down gracefully (docs/settings.md, "Signals"); a second one during the shutdown exits at once
- * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ * (code 1), as does the deadline: the drain delay plus TOUCHLINE_SHUTDOWN_TIMEOUT_MS (10 s by default).
+ * close-with-grace listens to SIGHUP by default: told to skip it.
  */
-function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void): void {
+function shutDownOnSignals (gateway: Gateway, cfg: Config, log: Logger, stopReloads: () => void): void {
   closeWithGrace({
-    delay: 10_000,
+    delay: cfg.TOUCHLINE_DRAIN_DELAY_MS + cfg.TOUCHLINE_SHUTDOWN_TIMEOUT_MS,
     skip: ['SIGHUP'],
     logger: { error: (message: unknown) => log.error(String(message)) }
   }, async ({ signal, err }) => {
