@@ -375,7 +375,8 @@ describe.skipIf(HAPROXY === undefined)('behind HAProxy (Debian package haproxy; 
       if (got.length === log.length && got.every((o, i) => o === log[i])) return []
       return [`${c.kind} from ${c.localAddress}: ${got.length} changes where the log has ${log.length}, first difference at ${got.findIndex((o, i) => o !== log[i])}`]
     })
-    expect(gapped.slice(0, 5), `no gap, no duplicate (${gapped.length} clients differ)`).toEqual([])
+    const problems = clients.flatMap((c) => c.problems)
+    expect(gapped.slice(0, 5), `no gap, no duplicate (${gapped.length} clients differ; ${problems.length} problems, e.g. ${problems.slice(0, 4).join('; ')})`).toEqual([])
     expect(clients.flatMap((c) => c.problems).slice(0, 5), 'no replay lost, no error').toEqual([])
 
     // Every client of each stopped gateway moved, and each was live again within 5 s of its disconnection.
