@@ -13,6 +13,7 @@
  * A 403 (the upstream token's plan has no odds) or a 404 (no odds paths) turns the poller off, said once in
  * the log, and it asks again every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { backoffDelay } from '@touchline/client'
 import { pollerFloor } from '../budget/share.ts'
@@ -130,10 +131,8 @@ class OddsPollerLoop {
   private async run (): Promise<void> {
     while (!this.abort.signal.aborted) {
       const delay = await this.step()
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay)
-        this.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
-      })
+      // timers/promises takes its abort listener off again when the pause ends (one per pause would pile up).
+      await sleep(delay, undefined, { signal: this.abort.signal }).catch(() => undefined)
     }
   }
 
