@@ -11,7 +11,7 @@ import { openSse } from '../push/harness.ts'
 import { spawnGateway } from './gateway-process.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
-const DRAIN_MS = 3000
+const DRAIN_MS = 6000
 
 /** Whether a TCP connection to the gateway's port is accepted now. */
 async function accepts (url: string): Promise<boolean> {
