@@ -9,6 +9,8 @@ import LongFirst from './test/helpers/sequencer.ts'
  * run beside them.
  */
 const DEADLINES = [
+  'test/integration/lb/rolling-restart.test.ts',
+  'test/integration/ops/drain.test.ts',
   'test/integration/ops/shutdown-inflight.test.ts',
   'test/integration/ops/shutdown-outage.test.ts',
   'test/integration/ops/shutdown-frozen.test.ts',

@@ -39,6 +39,8 @@ export interface AppDeps {
   /** The odds poller, beside the poller. */
   oddsPoller?: () => OddsPoller | undefined
   checks?: Record<string, ReadinessCheck>
+  /** True while the gateway drains before its shutdown: `/readyz` answers 503 `draining`. */
+  draining?: () => boolean
   /** The REST passthrough (`GET /v3/...`, docs/passthrough.md); absent in tests that build the app without it. */
   passthrough?: Passthrough
   /** Base of the links the passthrough returns (TOUCHLINE_PUBLIC_URL, else the listener's URL); required with `passthrough`. */
@@ -109,7 +111,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.metricsText !== undefined ? { metricsText: deps.metricsText } : {}),
     checks: deps.checks ?? {
       store: async () => { await deps.store.head(); return true }
-    }
+    },
+    ...(deps.draining !== undefined ? { draining: deps.draining } : {})
   }))
   if (deps.hub !== undefined) {
     await app.register(liveRoutes({ hub: deps.hub, keys: deps.keys, metrics: deps.metrics, log: deps.log }))

@@ -28,10 +28,10 @@ const MAX_QUICK_DEATHS = 5
 const RESTART_BASE_MS = 500
 const RESTART_MAX_MS = 8000
 /**
- * How long the primary's shutdown waits for its workers: each has its own 10 s deadline (src/server.ts) and
- * they run side by side; the margin covers a worker still loading.
+ * How long the primary's shutdown waits for its workers beyond their own deadline (the drain delay plus
+ * TOUCHLINE_SHUTDOWN_TIMEOUT_MS, src/server.ts; they run side by side): the margin covers a worker still loading.
  */
-const SHUTDOWN_DEADLINE_MS = 12_000
+const SHUTDOWN_MARGIN_MS = 2000
 /** How long a worker's metrics may take to come back to the primary before the aggregate goes without them. */
 const SNAPSHOT_TIMEOUT_MS = 2000
 /** How long a worker's `/metrics` waits for the primary's aggregate. */
@@ -269,10 +269,10 @@ class Primary {
       w.once('exit', (code, sig) => resolve(code === 0 || (!slot.listening && sig === 'SIGTERM')))
       w.process.kill('SIGTERM')
     }))
-    const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), SHUTDOWN_DEADLINE_MS).unref())
+    const deadline = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), (this.cfg.TOUCHLINE_DRAIN_DELAY_MS + this.cfg.TOUCHLINE_SHUTDOWN_TIMEOUT_MS + SHUTDOWN_MARGIN_MS)).unref())
     const outcome = await Promise.race([Promise.all(exits), deadline])
     if (outcome === 'late') {
-      this.#log.error({ deadline_ms: SHUTDOWN_DEADLINE_MS }, 'workers still running at the deadline: killed')
+      this.#log.error({ deadline_ms: (this.cfg.TOUCHLINE_DRAIN_DELAY_MS + this.cfg.TOUCHLINE_SHUTDOWN_TIMEOUT_MS + SHUTDOWN_MARGIN_MS) }, 'workers still running at the deadline: killed')
       this.#killAll()
     }
     await this.#provider?.close().catch(() => {})

@@ -166,6 +166,14 @@ const ConfigSchema = z.object({
   /** Over Redis, the lease of a shard's sender; a dead holder's shards move within it. */
   TOUCHLINE_PUSH_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   /**
+   * Shutdown (docs/operations.md, "Graceful shutdown"): from the signal, how long the gateway keeps serving
+   * everything while `/readyz` answers 503 `draining`, so that a load balancer's health checks take it out of
+   * rotation before its sockets close with 1001. 0: no drain (nothing in front of it to tell).
+   */
+  TOUCHLINE_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** After the drain delay, how long the shutdown may take before the process exits 1 anyway. */
+  TOUCHLINE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+  /**
    * `touchline serve` as this many processes on one port (src/cluster.ts), or `auto`: one per core. Unset:
    * one process. `--workers` overrides it. Needs TOUCHLINE_REDIS_URL (checked below).
    */

@@ -246,7 +246,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const push = pushRef.current = createPushAlerts(a)
 
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
-  const listening = { url: '' }
+  const listening = { url: '', draining: false }
   const app = await buildApp({
     log,
     hub,
@@ -264,6 +264,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     ...(overrides.metricsText !== undefined ? { metricsText: overrides.metricsText } : {}),
     poller: () => poller,
     oddsPoller: () => odds,
+    draining: () => listening.draining,
     checks: {
       store: async () => { await engines.store.head(); return true },
       // A follower does not call the upstream; the leader is ready while its polls succeed.
@@ -288,6 +289,10 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   // step waits on it (engines.ts dropIfUnresponsive).
   scope.defer(async () => { await engines.dropIfUnresponsive(SHUTDOWN_REDIS_PING_MS) })
   scope.defer(async () => { setTimeout(() => { passthroughUpstream.close().catch(() => {}) }, PASSTHROUGH_DRAIN_MS).unref() })
+  // The very first step: the drain (TOUCHLINE_DRAIN_DELAY_MS). /readyz fails at once and everything else
+  // goes on serving, so a load balancer's health checks take this instance out of rotation before the
+  // steps above close its listener and its sockets (1001), and its clients reconnect to the others.
+  scope.defer(async () => { await drain(listening, cfg.TOUCHLINE_DRAIN_DELAY_MS, log) })
 
   return {
     app,
@@ -324,6 +329,14 @@ function createPushAlerts (a: Assembly): Push | undefined {
   })
   a.scope.defer(async () => { await push.close() })
   return push
+}
+
+/** Marks the gateway draining (/readyz 503) and waits `delayMs` before the shutdown goes on. */
+async function drain (state: { draining: boolean }, delayMs: number, log: Logger): Promise<void> {
+  state.draining = true
+  if (delayMs <= 0) return
+  log.info({ delayMs }, 'draining: /readyz answers 503 until the sockets close')
+  await new Promise((resolve) => setTimeout(resolve, delayMs))
 }
 
 /** One upstream client with its own connection pool, closed at shutdown. */

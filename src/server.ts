@@ -1,6 +1,6 @@
 /**
  * `touchline serve`: settings → startGateway → listen; signals: SIGHUP reloads the keys, close-with-grace
- * shuts down on SIGTERM/SIGINT (stop polling, close sockets with 1001, flush). Nothing else lives here.
+ * shuts down on SIGTERM/SIGINT (drain with /readyz failing, stop polling, close sockets with 1001, flush). Nothing else lives here.
  */
 import closeWithGrace from 'close-with-grace'
 import { pino, type Logger } from 'pino'
@@ -28,7 +28,7 @@ export async function runServer (cfg: Config, worker?: WorkerHooks): Promise<voi
   if (worker === undefined) process.stdout.write(banner(cfg, gateway.url, gateway.provider?.baseUrl))
   else worker.listening(gateway)
   reloads.ready(gateway)
-  shutDownOnSignals(gateway, log, reloads.stop, worker !== undefined)
+  shutDownOnSignals(gateway, cfg, log, reloads.stop, worker !== undefined)
 }
 
 /** What `touchline serve` prints once it listens: where everything is (`extra` lines before the last blank one). */
@@ -80,17 +80,18 @@ function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop
 
 /**
  * SIGTERM and SIGINT shut down gracefully (docs/settings.md, "Signals"); a second one during the shutdown exits at once
- * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ * (code 1), as does the deadline: the drain delay plus TOUCHLINE_SHUTDOWN_TIMEOUT_MS (10 s by default).
+ * close-with-grace listens to SIGHUP by default: told to skip it.
  *
  * A worker of `--workers` leaves SIGINT to its primary, which sends it SIGTERM, and takes any further SIGTERM
  * as the same request: Ctrl-C reaches every process of the terminal's group, and a supervisor may signal the
  * whole group (systemd, `timeout`) while the primary forwards the signal too. The primary forces the exit on
  * a second signal (src/cluster.ts).
  */
-function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void, worker: boolean): void {
+function shutDownOnSignals (gateway: Gateway, cfg: Config, log: Logger, stopReloads: () => void, worker: boolean): void {
   let begun = false
   const grace = closeWithGrace({
-    delay: 10_000,
+    delay: cfg.TOUCHLINE_DRAIN_DELAY_MS + cfg.TOUCHLINE_SHUTDOWN_TIMEOUT_MS,
     skip: worker ? ['SIGHUP', 'SIGINT', 'SIGTERM'] : ['SIGHUP'],
     logger: { error: (message: unknown) => log.error(String(message)) }
   }, async ({ signal, err }) => {

@@ -12,6 +12,11 @@ export interface HealthDeps {
   checks: Record<string, ReadinessCheck>
   /** The text `/metrics` answers, when not this process's registry (under `--workers`: every worker's, aggregated). */
   metricsText?: () => Promise<string>
+  /**
+   * True once a shutdown began (TOUCHLINE_DRAIN_DELAY_MS): `/readyz` answers 503 `draining` at once, without
+   * running the checks, so a load balancer takes the instance out of rotation while it still serves.
+   */
+  draining?: () => boolean
 }
 
 const CHECK_TIMEOUT_MS = 2000
@@ -30,6 +35,7 @@ export function healthRoutes (deps: HealthDeps): FastifyPluginAsync {
   return async (app) => {
     app.get('/healthz', async () => ({ status: 'ok' }))
     app.get('/readyz', async (_req, reply) => {
+      if (deps.draining?.() === true) return reply.code(503).send({ status: 'draining', checks: {} })
       const names = Object.keys(deps.checks)
       const results = await Promise.all(names.map(async (n) => [n, await run(deps.checks[n] as ReadinessCheck)] as const))
       const ready = results.every(([, ok]) => ok)

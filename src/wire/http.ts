@@ -119,4 +119,4 @@ const Webhook = z.strictObject({
 export const Webhooks = z.strictObject({ data: z.array(Webhook) }).meta({ id: 'Webhooks' })
 export const WebhookResumed = z.strictObject({ data: Webhook }).meta({ id: 'WebhookResumed' })
 export const Health = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' })
-export const Readiness = z.strictObject({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) }).meta({ id: 'Readiness' })
+export const Readiness = z.strictObject({ status: z.enum(['ready', 'not_ready', 'draining']), checks: z.record(z.string(), z.boolean()) }).meta({ id: 'Readiness' })

@@ -167,9 +167,9 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'getReadiness',
       tags: ['operations'],
-      summary: 'Readiness: the store answers',
+      summary: 'Readiness: the store answers, and no shutdown has begun',
       security: OPEN,
-      responses: { 200: json('Readiness', 'Ready.'), 503: json('Readiness', 'A dependency does not answer.') }
+      responses: { 200: json('Readiness', 'Ready.'), 503: json('Readiness', 'A dependency does not answer (`not_ready`, the failing check false), or a shutdown began and the instance drains (`draining`, no checks run).') }
     }
   },
   '/metrics': {

@@ -109,4 +109,11 @@ describe('config', () => {
     expect(loadConfig({ TOUCHLINE_LEAGUE_PRIORITY: '8, 2,564,8' }).TOUCHLINE_LEAGUE_PRIORITY).toEqual([8, 2, 564])
     for (const bad of ['premier', '8,,2', '0', '-8', '8;2', '1.5']) expect(errorOf({ TOUCHLINE_LEAGUE_PRIORITY: bad }).variables, bad).toEqual(['TOUCHLINE_LEAGUE_PRIORITY'])
   })
+
+  it('reads the shutdown timings: no drain and a 10 s deadline unless set; out-of-range values are named', () => {
+    expect(loadConfig({})).toMatchObject({ TOUCHLINE_DRAIN_DELAY_MS: 0, TOUCHLINE_SHUTDOWN_TIMEOUT_MS: 10_000 })
+    expect(loadConfig({ TOUCHLINE_DRAIN_DELAY_MS: '3000', TOUCHLINE_SHUTDOWN_TIMEOUT_MS: '15000' })).toMatchObject({ TOUCHLINE_DRAIN_DELAY_MS: 3000, TOUCHLINE_SHUTDOWN_TIMEOUT_MS: 15_000 })
+    for (const bad of ['-1', '1.5', 'soon', '120001']) expect(errorOf({ TOUCHLINE_DRAIN_DELAY_MS: bad }).variables, bad).toEqual(['TOUCHLINE_DRAIN_DELAY_MS'])
+    for (const bad of ['0', '999', '120001']) expect(errorOf({ TOUCHLINE_SHUTDOWN_TIMEOUT_MS: bad }).variables, bad).toEqual(['TOUCHLINE_SHUTDOWN_TIMEOUT_MS'])
+  })
 })
