@@ -49,6 +49,8 @@ export interface SenderDeps {
 const PAGE = 50
 /** With nothing to send, how often the log and the retry queue are read anyway (a missed wake-up). */
 const IDLE_READ_MS = 1000
+/** The signal of every push request: see `deliver`. */
+const UNCUT = new AbortController().signal
 /** Attempts at one alert for one device at most (it is also given up once its TTL has passed). */
 const MAX_ATTEMPTS = 8
 
@@ -154,8 +156,10 @@ export class ShardSender {
       metrics.pushSent.inc({ outcome: 'capped' })
       return
     }
+    // Never aborted from outside: a request once started is let finish (or time out), so a stop or a lost
+    // lease never cuts one in the middle, where the push service may or may not have taken it.
     const result = await this.deps.limiter.run(async () => await sendPush({
-      subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid, dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: new AbortController().signal
+      subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid, dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT
     }))
     await this.record(sub, alert, result, { endpoint: sub.endpoint, alert, attempt: attempt + 1, firstAt })
       .catch((err: unknown) => log.warn({ err, shard: this.shard, alert: alert.id }, 'push: outcome not recorded'))
