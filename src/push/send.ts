@@ -72,19 +72,28 @@ export interface PushRequest {
   alert: Alert
   payload: string
   vapid: Vapid
+}
+
+export interface Transport {
   dispatcher: Agent
   timeoutMs: number
   signal: AbortSignal
 }
 
-export async function sendPush (r: PushRequest): Promise<SendResult> {
-  const details = webpush.generateRequestDetails({ endpoint: r.subscription.endpoint, keys: r.subscription.keys }, r.payload, {
+type Prepared = ReturnType<typeof webpush.generateRequestDetails>
+
+/** The request, encrypted and signed, ready to go (done before the alert is claimed: the claim is then followed by the write at once). */
+export function preparePush (r: PushRequest): Prepared {
+  return webpush.generateRequestDetails({ endpoint: r.subscription.endpoint, keys: r.subscription.keys }, r.payload, {
     vapidDetails: r.vapid,
     TTL: r.alert.ttl,
     urgency: r.alert.urgency,
     topic: r.alert.topic,
     contentEncoding: 'aes128gcm'
   })
+}
+
+export async function sendPush (details: Prepared, r: Transport): Promise<SendResult> {
   const timeout = AbortSignal.timeout(r.timeoutMs)
   try {
     const res = await request(details.endpoint, {
