@@ -14,7 +14,8 @@ import type { Config } from '../config.ts'
 import type { KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { startLeadership, type Leader } from '../store/leadership.ts'
-import type { Lease, LiveStore } from '../store/index.ts'
+import type { Lease, LiveStore, ReadSinceResult } from '../store/index.ts'
+import { createSingleFlight } from '../util/singleflight.ts'
 import type { AlertLedger } from './ledger.ts'
 import { createLimiter } from './limiter.ts'
 import type { ManageOptions } from './manage.ts'
@@ -109,6 +110,13 @@ export function createPush (deps: PushDeps): Push {
   const dispatcher = createPushAgent(settings.allowLocal, settings.concurrency)
   const limiter = createLimiter(settings.concurrency)
   const shards: Shard[] = []
+  // Senders that are caught up wake together on each record and read the log after the same cursor: their
+  // concurrent reads are one (eight shards cost one store read, not eight), as the webhook workers' are.
+  const reads = createSingleFlight<ReadSinceResult>()
+  const store: LiveStore = {
+    ...deps.store,
+    readSince: async (cursor, opts) => (await reads.run(JSON.stringify([cursor, opts]), async () => await deps.store.readSince(cursor, opts))).value
+  }
   let stopTail: (() => Promise<void>) | undefined
   let closing: Promise<void> | undefined
   let balancer: NodeJS.Timeout | undefined
@@ -129,7 +137,7 @@ export function createPush (deps: PushDeps): Push {
 
   function launch (shard: number): Shard {
     const sender = new ShardSender({
-      store: deps.store,
+      store,
       subscriptions: deps.subscriptions,
       ledger: deps.ledger,
       keys: deps.keys,

@@ -72,6 +72,9 @@ export interface PushRequest {
   alert: Alert
   payload: string
   vapid: Vapid
+}
+
+export interface Transport {
   dispatcher: Agent
   timeoutMs: number
   signal: AbortSignal
@@ -98,9 +101,14 @@ export function vapidAuthorization (endpoint: string, vapid: Vapid, now = Date.n
   return authorization
 }
 
-export async function sendPush (r: PushRequest): Promise<SendResult> {
-  // Encrypted by web-push for this device; the VAPID header comes from the cache above (web-push would sign
-  // one per request).
+type Prepared = ReturnType<typeof webpush.generateRequestDetails>
+
+/**
+ * The request, encrypted and signed, ready to go (done before the alert is claimed: the claim is then followed
+ * by the write at once). Encrypted by web-push for this device; the VAPID header comes from the cache above
+ * (web-push would sign one per request).
+ */
+export function preparePush (r: PushRequest): Prepared {
   const details = webpush.generateRequestDetails({ endpoint: r.subscription.endpoint, keys: r.subscription.keys }, r.payload, {
     TTL: r.alert.ttl,
     urgency: r.alert.urgency,
@@ -108,6 +116,10 @@ export async function sendPush (r: PushRequest): Promise<SendResult> {
     contentEncoding: 'aes128gcm'
   })
   details.headers.Authorization = vapidAuthorization(r.subscription.endpoint, r.vapid)
+  return details
+}
+
+export async function sendPush (details: Prepared, r: Transport): Promise<SendResult> {
   const timeout = AbortSignal.timeout(r.timeoutMs)
   try {
     const res = await request(details.endpoint, {

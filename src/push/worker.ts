@@ -22,7 +22,7 @@ import { alertsOf, ceilingOf, payloadOf, type Alert } from './alerts.ts'
 import type { AlertLedger, RetryEntry } from './ledger.ts'
 import type { Limiter } from './limiter.ts'
 import { ShardIndex } from './match.ts'
-import { sendPush, type SendResult, type Vapid } from './send.ts'
+import { preparePush, sendPush, type SendResult, type Vapid } from './send.ts'
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
 
 export interface SenderDeps {
@@ -49,6 +49,8 @@ export interface SenderDeps {
 const PAGE = 50
 /** With nothing to send, how often the log and the retry queue are read anyway (a missed wake-up). */
 const IDLE_READ_MS = 1000
+/** The signal of every push request: see `deliver`. */
+const UNCUT = new AbortController().signal
 /** Attempts at one alert for one device at most (it is also given up once its TTL has passed). */
 const MAX_ATTEMPTS = 8
 
@@ -148,15 +150,21 @@ export class ShardSender {
   /** Claims, sends and records one alert for one device. `attempt`: attempts made before this one. */
   private async deliver (sub: StoredSubscription, alert: Alert, attempt: number, firstAt: number): Promise<void> {
     const { ledger, metrics, log } = this.deps
-    const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
-    if (claim === 'done') return
-    if (claim === 'capped') {
+    // In a slot, encrypted and signed first, so that the claim is followed by the request's write at once: a
+    // sender killed between the two loses the alert for that device, and this keeps that window short.
+    const result = await this.deps.limiter.run(async () => {
+      const details = preparePush({ subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid })
+      const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
+      if (claim !== 'send') return claim
+      // Never aborted from outside: a request once started is let finish (or time out), so a stop or a lost
+      // lease never cuts one in the middle, where the push service may or may not have taken it.
+      return await sendPush(details, { dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT })
+    })
+    if (result === 'done') return
+    if (result === 'capped') {
       metrics.pushSent.inc({ outcome: 'capped' })
       return
     }
-    const result = await this.deps.limiter.run(async () => await sendPush({
-      subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid, dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: new AbortController().signal
-    }))
     await this.record(sub, alert, result, { endpoint: sub.endpoint, alert, attempt: attempt + 1, firstAt })
       .catch((err: unknown) => log.warn({ err, shard: this.shard, alert: alert.id }, 'push: outcome not recorded'))
   }

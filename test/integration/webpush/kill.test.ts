@@ -25,7 +25,7 @@ async function startChild (env: Record<string, string>): Promise<{ child: ChildP
   const url = await waitFor(() => `the gateway prints its URL:\n${out}`, () => {
     if (child.exitCode !== null) throw new Error(`gateway exited:\n${out}`)
     return /touchline gateway\s+(http:\/\/\S+)/.exec(out)?.[1]
-  }, 30_000)
+  }, 60_000)
   return { child, url }
 }
 
@@ -40,13 +40,15 @@ it('a gateway killed mid-send and its successor send every alert once, none lost
   const store = createStore({ kind: 'redis', redis: redis.connect(), prefix: redis.prefix })
   const match = await matches(store).start(8101, 501, 'Celtic', 'Rangers')
   const { child, url } = await startChild(pushEnv(env))
-  for (const d of [service.newDevice(), service.newDevice(), service.newDevice()]) {
+  const subscribed = [service.newDevice(), service.newDevice(), service.newDevice()]
+  for (const d of subscribed) {
     expect((await follow({ url }, ALL_KEY.key, d.subscription, { fixtures: [8101] })).status).toBe(201)
   }
   let killed = false
   try {
     await match.goal('home', 'Furuhashi', 12)
-    await waitFor('the first push request, held', () => held !== undefined, 15_000)
+    // Mid-send: the first request is held unanswered, the goal's other requests are written.
+    await waitFor('the goal\'s three push requests, the first held', () => held !== undefined && service.messages.length === 3, 60_000)
     child.kill('SIGKILL')
     killed = true
     await new Promise((resolve) => child.once('exit', resolve))
@@ -57,9 +59,9 @@ it('a gateway killed mid-send and its successor send every alert once, none lost
 
     const successor = await startPushGateway(env)
     expect(successor.push).toBeDefined()
-    const devices = [...new Set(service.messages.map((m) => m.device))]
+    const devices = subscribed.map((d) => d.id)
     const idsOf = (device: string): string[] => service.messages.filter((m) => m.device === device).map((m) => m.payload?.id ?? '?')
-    await waitFor(() => `three alerts each: ${JSON.stringify(devices.map(idsOf))}`, () => devices.length === 3 && devices.every((d) => idsOf(d).length >= 3), 20_000)
+    await waitFor(() => `three alerts each: ${JSON.stringify(devices.map(idsOf))}`, () => devices.length === 3 && devices.every((d) => idsOf(d).length >= 3), 60_000)
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const goal1 = service.messages[0]?.payload?.id
     expect(goal1).toMatch(/^f8101:goal:e\d+$/)
@@ -74,4 +76,4 @@ it('a gateway killed mid-send and its successor send every alert once, none lost
     if (!killed) child.kill('SIGKILL')
     await store.close()
   }
-}, 90_000)
+}, 180_000)

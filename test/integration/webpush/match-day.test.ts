@@ -83,7 +83,7 @@ it('a match day sends every goal, goal disallowed, red card and full time to eac
   expect(expected.fullTime.size).toBeGreaterThan(0)
 
   const ids = (device: string): string[] => service.messages.filter((m) => m.device === device).map((m) => m.payload?.id ?? '?')
-  await waitFor(() => `alerts to the league follower: ${ids(everything.id).length} of ${wanted.length}`, () => ids(everything.id).length >= wanted.length, 30_000).catch(() => {})
+  await waitFor(() => `alerts to the league follower: ${ids(everything.id).length} of ${wanted.length}`, () => ids(everything.id).length >= wanted.length, 120_000).catch(() => {})
   await new Promise((resolve) => setTimeout(resolve, 1500))
   expect(ids(everything.id).sort()).toEqual(wanted)
 
@@ -94,7 +94,7 @@ it('a match day sends every goal, goal disallowed, red card and full time to eac
   expect(teamIds.filter((id) => !/:(kick_off|half_time)$/.test(id)).sort()).toEqual(wanted.filter((id) => mine.has(id.slice(0, id.indexOf(':') + 1))))
 
   for (const m of service.messages) checkMessage(m, expected)
-}, 180_000)
+}, 300_000)
 
 function checkMessage (m: PushMessage, expected: Expected): void {
   expect(m.vapidProblem).toBeUndefined()
