@@ -11,7 +11,6 @@ import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connect, createServer, type Socket } from 'node:net'
 import { Redis } from 'ioredis'
 import { freePort } from './redis-server.ts'
 import { waitFor } from './wait.ts'
@@ -108,40 +107,52 @@ async function masterInfo (conn: Redis): Promise<Record<string, string>> {
   return out
 }
 
-/** A TCP proxy whose connections can be held back one by one, by the port they reach the target from. */
-async function startProxy (target: number): Promise<{ port: number, hold: (fromPort: number) => boolean, dropHeld: () => void, close: () => Promise<void> }> {
-  const pairs = new Set<{ client: Socket, upstream: Socket, held: boolean }>()
-  const server = createServer((client) => {
-    const upstream = connect(target, '127.0.0.1')
-    const pair = { client, upstream, held: false }
-    pairs.add(pair)
-    for (const sock of [client, upstream]) {
-      sock.on('error', () => {})
-      sock.on('close', () => { pairs.delete(pair); client.destroy(); upstream.destroy() })
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
+/**
+ * The proxy's code, run in a process of its own: in the test's process, a busy event loop (hundreds of
+ * clients) would delay the sentinels' pings through it past their 1 s and start a failover of its own.
+ * It prints its port, then takes `{hold: port}` (hold back the link that reaches the target from `port`,
+ * answering `{held}`) and `{drop: true}` (close the held links) over IPC.
+ */
+const PROXY = `
+const net = require('node:net')
+const target = Number(process.argv[1])
+const pairs = new Set()
+const server = net.createServer((client) => {
+  const upstream = net.connect(target, '127.0.0.1')
+  const pair = { client, upstream, held: false }
+  pairs.add(pair)
+  for (const sock of [client, upstream]) {
+    sock.on('error', () => {})
+    sock.on('close', () => { pairs.delete(pair); client.destroy(); upstream.destroy() })
+  }
+  client.pipe(upstream).pipe(client)
+})
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }))
+process.on('message', (m) => {
+  if (m.hold !== undefined) {
+    const pair = [...pairs].find((p) => p.upstream.localPort === m.hold)
+    if (pair) { pair.held = true; pair.upstream.unpipe(pair.client); pair.upstream.pause() }
+    process.send({ held: pair !== undefined })
+  }
+  if (m.drop) for (const p of pairs) if (p.held) { p.client.destroy(); p.upstream.destroy() }
+})
+process.on('disconnect', () => process.exit(0))
+`
+
+interface Proxy { port: number, hold: (fromPort: number) => Promise<boolean>, dropHeld: () => void }
+
+async function startProxy (target: number): Promise<Proxy> {
+  const proc = spawn(process.execPath, ['-e', PROXY, String(target)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  started.push(proc)
+  const [first] = await once(proc, 'message') as [{ port: number }]
   return {
-    port: typeof address === 'object' && address !== null ? address.port : 0,
-    hold (fromPort) {
-      for (const pair of pairs) {
-        if (pair.upstream.localPort !== fromPort) continue
-        pair.held = true
-        pair.upstream.unpipe(pair.client)
-        pair.upstream.pause()
-        return true
-      }
-      return false
+    port: first.port,
+    async hold (fromPort) {
+      const answer = once(proc, 'message') as Promise<[{ held: boolean }]>
+      proc.send({ hold: fromPort })
+      return (await answer)[0].held
     },
-    dropHeld () {
-      for (const pair of pairs) if (pair.held) { pair.client.destroy(); pair.upstream.destroy() }
-    },
-    async close () {
-      for (const pair of pairs) { pair.client.destroy(); pair.upstream.destroy() }
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    }
+    dropHeld: () => { proc.send({ drop: true }) }
   }
 }
 
@@ -178,7 +189,7 @@ export async function startSentinelGroup (): Promise<SentinelGroup> {
       // The replica's link as the primary sees it: from the proxy's side of the pair.
       const list = await primary.conn.call('CLIENT', 'LIST') as string
       const fromPort = Number(/addr=[\d.]+:(\d+) .* flags=S /.exec(list)?.[1])
-      if (!proxy.hold(fromPort)) throw new Error(`no replication link through the proxy (${list.trim()})`)
+      if (!await proxy.hold(fromPort)) throw new Error(`no replication link through the proxy (${list.trim()})`)
     },
     dropHeld: () => proxy.dropHeld(),
     masterPort,
@@ -189,7 +200,6 @@ export async function startSentinelGroup (): Promise<SentinelGroup> {
     },
     async close () {
       for (const c of [primary.conn, replica.conn, ...sentinels.map((s) => s.conn)]) c.disconnect()
-      await proxy.close()
       const procs = started.splice(0)
       await Promise.all(procs.map(async (p) => {
         if (p.exitCode !== null || p.signalCode !== null) return

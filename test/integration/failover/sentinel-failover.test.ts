@@ -64,6 +64,8 @@ async function startAll (): Promise<Running> {
     clients.every((c) => (c.mirror.segments[0]?.changes.length ?? 0) >= 2) &&
     receivers.every((r) => r.requests.filter((q) => q.answer === 200).length >= 3), 60_000, 200)
   const primaryEpoch = epochOf(await (gateways[0] as Gateway).store.head())
+  // No failover before the fault: the sentinels still name the first primary.
+  expect(await group.masterPort(), 'the master before the fault').not.toBe(group.replica.port)
   return { receivers, primaryEpoch }
 }
 
