@@ -13,6 +13,7 @@ import { ConfigError, type Config } from './config.ts'
 import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { createMemoryCache, createMemoryQuota, createRedisCache, createRedisQuota, type QuotaStore, type ResponseCache } from './passthrough/index.ts'
 import { createLease, createStore, type Lease, type LiveStore } from './store/index.ts'
+import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
 import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
 
@@ -89,7 +90,7 @@ function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { m
 
 async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['defer']): Promise<Redis | undefined> {
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  const redis = newRedis(cfg.TOUCHLINE_REDIS_URL, readCa(cfg.TOUCHLINE_REDIS_CA))
+  const { redis, watch } = newRedis(cfg.TOUCHLINE_REDIS_URL, readCa(cfg.TOUCHLINE_REDIS_CA), log)
   // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
   // Before the first connection an error is the start's failure, reported once as the ConfigError below
   // (one line naming the setting), not logged with its stack as a lost connection.
@@ -113,11 +114,13 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
     connected = true
   } catch (err) {
     redis.disconnect()
+    watch?.close()
     // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed."
     const reason = firstError?.message ?? (err as Error).message
     throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${redactRedisUrl(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
   }
   defer(async () => { await goodbye(redis) })
+  if (watch !== undefined) defer(async () => { watch.close() })
   return redis
 }
 
@@ -125,7 +128,7 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
  * The command connection, not connected yet: to one Redis, or through Sentinel to the current primary
  * (util/redis-url.ts). Every other connection is a `duplicate()` of it, with the same target and options.
  */
-function newRedis (redisUrl: string, ca: string | undefined): Redis {
+function newRedis (redisUrl: string, ca: string | undefined, log: Logger): { redis: Redis, watch?: FailoverWatch } {
   // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
   // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
   // A closing connection (a tail stopped, the one dropped at shutdown) waits DISCONNECT_WAIT_MS at most for
@@ -141,8 +144,13 @@ function newRedis (redisUrl: string, ca: string | undefined): Redis {
     disconnectTimeout: DISCONNECT_WAIT_MS,
     reconnectOnError: (err: Error) => err.message.startsWith('READONLY') ? 1 as const : false
   }
-  const { url, options } = redisOptions(parseRedisUrl(redisUrl), base, ca)
-  return url === undefined ? new Redis(options) : new Redis(url, options)
+  const target = parseRedisUrl(redisUrl)
+  const { url, options } = redisOptions(target, base, ca)
+  if (url !== undefined || target.kind !== 'sentinel') return { redis: new Redis(url ?? '', options) }
+  const redis = new Redis(options)
+  const watch = watchFailovers(target, options.sentinelTLS, (message) => log.warn({ message }, 'redis failover announced by Sentinel: reconnecting to the new primary'))
+  watch.track(redis)
+  return { redis, watch }
 }
 
 /** The PEM file of TOUCHLINE_REDIS_CA, read once at start. */

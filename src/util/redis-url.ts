@@ -12,7 +12,7 @@
  * - `rediss+sentinel://...`: the same with TLS to the sentinels and to the data nodes.
  *
  * ioredis does the rest itself (its `sentinels` and `name` options): it asks the sentinels for the primary,
- * connects there, checks its role, and, with `failoverDetector`, drops its connections when a sentinel
+ * connects there and checks its role; util/redis-failover.ts drops the connections when a sentinel
  * announces a new primary (`+switch-master`), so that none stays on a primary that hangs.
  */
 import type { RedisOptions } from 'ioredis'
@@ -129,7 +129,6 @@ export function redisOptions (target: RedisTarget, base: RedisOptions, ca?: stri
     sentinels: target.sentinels,
     name: target.name,
     role: 'master',
-    failoverDetector: true,
     ...(target.username === undefined ? {} : { username: target.username }),
     ...(target.password === undefined ? {} : { password: target.password }),
     ...(target.sentinelUsername === undefined ? {} : { sentinelUsername: target.sentinelUsername }),

@@ -17,6 +17,7 @@ import { expect } from 'vitest'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { createRedisStore } from '../../../src/store/redis-store.ts'
 import { isOddsRecord, type LiveStore } from '../../../src/store/types.ts'
+import { watchFailovers } from '../../../src/util/redis-failover.ts'
 import { parseRedisUrl, redisOptions } from '../../../src/util/redis-url.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { lastFixtureCursor } from '../../helpers/log.ts'
@@ -148,8 +149,13 @@ export async function failoverGateway (up: Upstream, redisUrl: string, keys: str
 export interface Reference { byEpoch: Map<string, number[]>, close: () => Promise<void> }
 
 export async function startReference (redisUrl: string): Promise<Reference> {
-  const conn = new Redis(redisOptions(parseRedisUrl(redisUrl), { maxRetriesPerRequest: 1, commandTimeout: 2000 }).options)
+  const target = parseRedisUrl(redisUrl)
+  const options = redisOptions(target, { maxRetriesPerRequest: 1, commandTimeout: 2000 }).options
+  const conn = new Redis(options)
   conn.on('error', () => {})
+  // Like the gateways: off a hung primary at the promotion.
+  const watch = target.kind === 'sentinel' ? watchFailovers(target, undefined, () => {}) : undefined
+  watch?.track(conn)
   const store: LiveStore = createRedisStore({ redis: conn })
   const byEpoch = new Map<string, number[]>()
   const stop = await store.subscribe((record) => {
@@ -159,7 +165,7 @@ export async function startReference (redisUrl: string): Promise<Reference> {
     byEpoch.set(epoch, list)
     list.push(offsetOf(record.cursor))
   }, () => {})
-  return { byEpoch, close: async () => { await stop(); conn.disconnect() } }
+  return { byEpoch, close: async () => { await stop(); conn.disconnect(); watch?.close() } }
 }
 
 /**

@@ -35,7 +35,6 @@ describe('TOUCHLINE_REDIS_URL forms', () => {
       sentinels: t.kind === 'sentinel' ? t.sentinels : [],
       name: 'mymaster',
       role: 'master',
-      failoverDetector: true,
       username: 'app',
       password: 'p@ss',
       db: 3,
