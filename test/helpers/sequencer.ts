@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /** Paths (under test/integration/) of the files that take longest, longest first. */
 const LONG = [
-  'browser/livescore', 'browser/widgets', 'pipeline/pipeline', 'pipeline/kickoff', 'pipeline/budget',
+  'failover/sentinel-failover', 'browser/livescore', 'browser/widgets', 'pipeline/pipeline', 'pipeline/kickoff', 'pipeline/budget',
   'client/node-client', 'client/package', 'house/lint', 'webhooks/delivery', 'browser/connection', 'browser/client', 'record/round-trip',
   'pipeline/external-clock', 'odds/resume', 'odds/pipeline', 'odds/surfaces',
   'resilience/log-loss', 'cli/cli', 'push/delta.test', 'ops/shutdown-outage', 'ops/signals',
