@@ -241,14 +241,14 @@ export async function settleAll (up: Upstream, leader: Gateway, clients: Client[
   const last = await lastFixtureCursor(leader.store)
   await waitFor(() => `every client caught up with ${last} (behind: ${clients.filter((c) => c.mirror.lastCursor !== last).map((c) => `${c.mirror.name} at ${c.mirror.lastCursor}`).slice(0, 5).join(', ')})`,
     () => clients.every((c) => c.mirror.lastCursor === last || last.endsWith(':0')), 30_000, 100)
-  const head = await leader.store.head()
-  const key = leader.keys.all()[0]
-  await waitFor('every webhook endpoint at the head', async () => {
-    for (const g of gateways) {
-      const list = await g.webhooks.list(key as NonNullable<typeof key>)
-      if (list.length === 0 || list.some((e) => e.cursor !== head)) return false
-    }
-    return true
+  // The head as it is at each look: the odds poller may still append (odds going stale while the clock stands).
+  const key = leader.keys.all()[0] as NonNullable<ReturnType<typeof leader.keys.all>[number]>
+  let seen = ''
+  await waitFor(() => `every webhook endpoint at the head (${seen})`, async () => {
+    const head = await leader.store.head()
+    const cursors = (await Promise.all(gateways.map(async (g) => await g.webhooks.list(key)))).flat().map((e) => `${e.id}@${e.cursor ?? '-'}`)
+    seen = `head ${head}, endpoints ${cursors.join(' ')}`
+    return cursors.length > 0 && cursors.every((c) => c.endsWith(`@${head}`))
   }, 30_000, 200)
 }
 
