@@ -4,15 +4,18 @@
  *  - `odds/inplay/latest` (the odds that changed in the last 10 s) at the pace the InplayOdd bucket allows
  *    (pacing.ts, with the same reserve for the passthrough's odds calls as the Fixture bucket);
  *  - a fixture's whole odds (`odds/inplay/fixtures/{id}`) when the poller holds no image of it (a fixture that
- *    entered play, a restart), for every fixture after a gap longer than the `latest` window, and to confirm
- *    odds `latest` has not listed for a while; a few per step, as the budget allows;
+ *    entered play, a restart), for every fixture after a gap longer than the `latest` window, and every
+ *    RECHECK_AFTER_MS as a safety net; a few per step, paid from the same pace as `latest`;
  *  - each fixture's image diffed (src/odds) and applied to the store, which appends the odds changes to the
  *    same log as the match's;
- *  - odds stale: a fixture in play whose odds the upstream has not confirmed for STALE_AFTER_MS (listed in
- *    `latest` or fetched whole) gets `odds_stale`, and again (stale false) once they are confirmed.
+ *  - odds stale: a fixture in play whose odds the upstream has not confirmed for STALE_AFTER_MS gets
+ *    `odds_stale`, and again (stale false) once they are confirmed. Confirmed: listed in `latest`, fetched
+ *    whole, or left out of a `latest` answer that overlaps the one before (the upstream says nothing of them
+ *    changed since), so a fixture whose prices rest costs no call to stay fresh.
  * A 403 (the upstream token's plan has no odds) or a 404 (no odds paths) turns the poller off, said once in
  * the log, and it asks again every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { backoffDelay } from '@touchline/client'
 import { pollerFloor } from '../budget/share.ts'
@@ -30,8 +33,13 @@ import { nextPace } from './pacing.ts'
 export const ODDS_ENTITY = 'InplayOdd'
 /** Odds not confirmed this long, while the match goes on, are stale. */
 export const STALE_AFTER_MS = 30_000
-/** Odds unconfirmed this long are fetched whole to confirm them, before they would go stale. */
-const CONFIRM_AFTER_MS = 20_000
+/**
+ * A fixture not fetched whole for this long is fetched again, in case `latest` missed a change: the safety
+ * net, not the way odds stay fresh (overlapping `latest` answers confirm them).
+ */
+export const RECHECK_AFTER_MS = 5 * 60_000
+/** Whole fetches are counted in the pace over this much of the recent past. */
+const FETCH_RATE_WINDOW_MS = 60_000
 /** Whole fixtures fetched at most per step: the rest wait for the next steps, inside the budget. */
 const FETCHES_PER_STEP = 3
 /** After a 403 (no odds in the plan), how long before asking again. */
@@ -76,8 +84,10 @@ export interface OddsPoller {
 interface Tracked {
   /** The image as stored (undefined until the first whole answer). */
   image: FixtureOdds | undefined
-  /** When the upstream last listed this fixture's odds, ms. */
+  /** When the upstream last confirmed this fixture's odds (see above), ms. */
   confirmedAt: number
+  /** When the poller last fetched (or found stored) the fixture's whole odds, ms. */
+  fetchedAt: number
 }
 
 export function createOddsPoller (deps: OddsPollerDeps, opts: OddsPollerOptions = {}): OddsPoller {
@@ -96,6 +106,8 @@ class OddsPollerLoop {
   private readonly tracked = new Map<number, Tracked>()
   /** Fixtures to fetch whole, in the order they became due. */
   private readonly due = new Set<number>()
+  /** When each recent whole fetch was made, ms, oldest first: their rate is taken out of the `latest` pace. */
+  private readonly fetches: number[] = []
   private lastLatestAt = -Infinity
   private disabledUntil = 0
   private failures = 0
@@ -120,6 +132,7 @@ class OddsPollerLoop {
     this.loop = undefined
     this.tracked.clear()
     this.due.clear()
+    this.fetches.length = 0
     this.lastLatestAt = -Infinity
   }
 
@@ -130,10 +143,8 @@ class OddsPollerLoop {
   private async run (): Promise<void> {
     while (!this.abort.signal.aborted) {
       const delay = await this.step()
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay)
-        this.abort.signal.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { once: true })
-      })
+      // timers/promises takes its abort listener off again when the pause ends (one per pause would pile up).
+      await sleep(delay, undefined, { signal: this.abort.signal }).catch(() => undefined)
     }
   }
 
@@ -150,7 +161,14 @@ class OddsPollerLoop {
     if (this.disabledUntil !== 0) this.deps.log.info({ entity: ODDS_ENTITY }, 'in-play odds answered again: odds polling is on')
     this.disabledUntil = 0
     const bucket = await this.deps.ledger.get(ODDS_ENTITY).catch(() => undefined)
-    return nextPace(bucket, this.now(), this.pacing).delayMs
+    return nextPace(bucket, this.now(), this.pacing, { reconcileCalls: 1, reconcileEveryMs: Infinity, otherCallsPerMs: this.fetchRate() }).delayMs
+  }
+
+  /** Whole fetches per ms over the recent past: the calls each `latest` pause must leave room for. */
+  private fetchRate (): number {
+    const since = this.now() - FETCH_RATE_WINDOW_MS
+    while (this.fetches.length > 0 && (this.fetches[0] as number) <= since) this.fetches.shift()
+    return this.fetches.length / FETCH_RATE_WINDOW_MS
   }
 
   /**
@@ -194,7 +212,7 @@ class OddsPollerLoop {
     // Images already stored (by this instance before, or another leader) are the base of the next diff.
     const stored = new Map((await this.deps.store.getOdds(unknown)).map((o) => [o.fixture_id, o]))
     for (const id of unknown) {
-      this.tracked.set(id, { image: stored.get(id), confirmedAt: this.now() })
+      this.tracked.set(id, { image: stored.get(id), confirmedAt: this.now(), fetchedAt: this.now() })
       if (stored.get(id) === undefined) this.due.add(id)
     }
     return followed
@@ -226,9 +244,12 @@ class OddsPollerLoop {
   private async latest (fixtures: Map<number, LiveFixture>): Promise<boolean> {
     const rows = await this.fetchRows('/football/odds/inplay/latest')
     if (rows === undefined) return false
-    // A gap longer than the window: `latest` missed changes, so every fixture is fetched whole.
-    if (this.now() - this.lastLatestAt > LATEST_WINDOW_MS - 1000) for (const id of fixtures.keys()) this.due.add(id)
+    // A gap longer than the window: `latest` missed changes, so every fixture is fetched whole. Else this answer
+    // overlaps the one before: what it does not list did not change, and is confirmed as it is.
+    const overlaps = this.now() - this.lastLatestAt <= LATEST_WINDOW_MS - 1000
+    if (!overlaps) for (const id of fixtures.keys()) this.due.add(id)
     this.lastLatestAt = this.now()
+    if (overlaps) for (const [id, t] of this.tracked) if (t.image !== undefined && !this.due.has(id)) t.confirmedAt = this.now()
     const byFixture = new Map<number, OddRow[]>()
     for (const row of rows) byFixture.set(row.fixture_id, [...byFixture.get(row.fixture_id) ?? [], row])
     for (const [id, fixtureRows] of byFixture) {
@@ -245,7 +266,7 @@ class OddsPollerLoop {
   /** A few due fixtures fetched whole, and the odds of fixtures unconfirmed for too long marked stale. */
   private async wholeAndStale (fixtures: Map<number, LiveFixture>): Promise<void> {
     for (const [id, t] of this.tracked) {
-      if (fixtures.get(id)?.state.phase !== 'finished' && this.now() - t.confirmedAt > CONFIRM_AFTER_MS) this.due.add(id)
+      if (fixtures.get(id)?.state.phase !== 'finished' && this.now() - t.fetchedAt > RECHECK_AFTER_MS) this.due.add(id)
     }
     for (const id of [...this.due].slice(0, FETCHES_PER_STEP)) {
       const fixture = fixtures.get(id)
@@ -254,6 +275,8 @@ class OddsPollerLoop {
       if (fixture === undefined || t === undefined) continue
       const rows = await this.fetchRows(`/football/odds/inplay/fixtures/${id}`)
       if (rows === undefined) { this.due.add(id); break }
+      this.fetches.push(this.now())
+      t.fetchedAt = this.now()
       if (rows.length > 0) t.confirmedAt = this.now()
       if (rows.length > 0) await this.write(fixture, marketsOf(rows, t.image?.markets), false)
     }

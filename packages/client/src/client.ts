@@ -16,7 +16,8 @@
  *   (HTTP 401), revoked (close 4001), over its connection limit (close 4029), or `forbidden` for everything
  *   asked. A socket that closes before it opened is diagnosed over HTTP (diagnose.ts).
  *
- * Errors answering a subscribe: `forbidden` drops what the frame lists and asks again for the rest; `internal`
+ * Errors answering a subscribe: `forbidden` drops what the frame lists and asks again for the rest (a subscribe
+ * refused for its odds alone, the key lacking the odds feature, is asked again without odds); `internal`
  * (the subscription is active, its read failed) asks again after a second with `since`; `unavailable` needs
  * nothing (the server sends replay recovered:false and a snapshot once its store is back); others are passed
  * on as `error` events.
@@ -45,6 +46,8 @@ interface Ids { leagues: number[] | '*', fixtures: number[], teams: number[] }
 interface Followed { all: boolean, leagues: Set<number>, fixtures: Set<number>, teams: Set<number> }
 /** `sub`: the whole subscription (its snapshot replaces the state); `more`: an addition (its snapshot joins it). */
 type RequestKind = 'sub' | 'more'
+/** A subscribe sent: what it asked, how (snapshot, since), and whether it took odds (to answer its errors). */
+type Asked = Ids & { kind: RequestKind, how: { snapshot: boolean, since?: string }, odds: boolean }
 
 const followed = (): Followed => ({ all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() })
 
@@ -119,7 +122,7 @@ export class TouchlineClient {
   #syncing: string | undefined
   /** Ref of the subscribe sent to heal a lost frame, while it is under way (one at a time is enough). */
   #healing: string | undefined
-  readonly #requests = new Map<string, Ids & { kind: RequestKind }>()
+  readonly #requests = new Map<string, Asked>()
   #lastFrameAt = 0
   /** Counts connection attempts: an answer (diagnosis, retry) for an older one is stale. */
   #generation = 0
@@ -403,7 +406,6 @@ export class TouchlineClient {
   /** Sends a subscribe and remembers what it asked (to answer its errors). */
   #request (kind: RequestKind, what: Ids, how: { snapshot: boolean, since?: string }): string {
     const ref = `${kind}-${++this.#refs}`
-    this.#requests.set(ref, { kind, ...what })
     const frame: SubscribeFrame = {
       op: 'subscribe',
       ref,
@@ -416,6 +418,7 @@ export class TouchlineClient {
       format: this.#format ?? (this.#kinds !== undefined || this.#odds?.bookmakers !== undefined || this.#odds?.markets !== undefined ? 'full' : 'delta'),
       ...how
     }
+    this.#requests.set(ref, { kind, ...what, how, odds: frame.odds === true || (frame.kinds?.some((k) => ODDS_KINDS.has(k)) ?? false) })
     this.#send(frame)
     return ref
   }
@@ -579,7 +582,9 @@ export class TouchlineClient {
    * Drops what a `forbidden` frame lists (all of the request's leagues when it lists nothing) and asks again for
    * the rest; stops when nothing is left to follow.
    */
-  #forbidden (frame: ErrorFrame, asked: (Ids & { kind: RequestKind }) | undefined): void {
+  #forbidden (frame: ErrorFrame, asked: Asked | undefined): void {
+    // Refused for its odds alone (a key without the odds feature: the frame lists no ids): the rest stands.
+    if (asked?.odds === true && frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined) return this.#oddsRefused(frame, asked)
     const listed = { leagues: idsOf(frame.leagues), fixtures: idsOf(frame.fixtures), teams: idsOf(frame.teams) }
     if (listed.leagues.length + listed.fixtures.length + listed.teams.length === 0 && asked !== undefined && asked.leagues !== '*') listed.leagues = asked.leagues
     for (const id of listed.leagues) this.#wanted.leagues.delete(id)
@@ -599,6 +604,27 @@ export class TouchlineClient {
     }
     if (asked.kind === 'more') this.#request('more', rest, { snapshot: true })
     else this.#resubscribe()
+  }
+
+  /**
+   * A subscribe refused because it took odds the key may not have: odds are given up (no odds asked again,
+   * on this connection or the next), the app is told once (an `error` event, `forbidden`), and the same
+   * subscribe goes again without them, so the fixtures flow as they would have.
+   */
+  #oddsRefused (frame: ErrorFrame, asked: Asked): void {
+    this.#odds = undefined
+    if (this.#kinds !== undefined) this.#kinds = this.#kinds.filter((k) => !ODDS_KINDS.has(k))
+    this.odds.clear()
+    this.#oddsAppliedAt.clear()
+    this.#emit('error', { code: frame.code, message: frame.message ?? '', ...(frame.ref !== undefined ? { ref: frame.ref } : {}) })
+    // Kinds that were all odds kinds leave nothing to take.
+    if (this.#kinds?.length === 0) {
+      if (frame.ref === this.#syncing) this.#live()
+      return
+    }
+    const ref = this.#request(asked.kind, asked, asked.how)
+    if (frame.ref === this.#syncing) this.#syncing = ref
+    if (frame.ref === this.#healing) this.#healing = ref
   }
 
   /** The socket closed: refused for good, or another attempt after a pause. */

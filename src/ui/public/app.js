@@ -14,16 +14,20 @@
  * key, refused origin) is said once, in place of the matches, and ends the retries. While the feed is down
  * every row is dimmed. Goals scored while the page was away flash and are announced when it is back.
  *
- * The key comes from `?key=` in the page URL (default `demo`).
+ * The key comes from `?key=` in the page URL (default `demo`). `?odds=<bookmaker id>` shows that
+ * bookmaker's full-time result prices on each live row (lib/odds.js); off without it.
  */
 import { Board } from './lib/board.js'
 import { DAYS, Days, longDate } from './lib/days.js'
 import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
-import { h, hhmm } from './lib/format.js'
+import { h, hhmm, setText } from './lib/format.js'
 import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
+import { bookmakerOf } from './lib/odds.js'
 
-const key = new URLSearchParams(location.search).get('key') || 'demo'
+const params = new URLSearchParams(location.search)
+const key = params.get('key') || 'demo'
+const bookmaker = bookmakerOf(params.get('odds'))
 const base = location.origin
 
 /** @param {string} id */
@@ -44,7 +48,8 @@ let leagues = new Map()
 const board = new Board(byId('board'), byId('announcer'), {
   grouped: true,
   leagueName: (id) => leagueTitle(leagues.get(id), id),
-  leagueOrder: leagueOrder(() => leagues, priorityList(document))
+  leagueOrder: leagueOrder(() => leagues, priorityList(document)),
+  odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
 })
 board.loading()
 
@@ -76,6 +81,7 @@ const feed = new LiveFeed({
   base,
   key,
   discover: true,
+  odds: bookmaker,
   onUpdate: (u) => {
     board.feed(u, feed.fixtures)
     if (u.kind === 'change') { const f = feed.fixtures.get(u.frame.fixture_id); if (f !== undefined) lastSeen.set(f.id, f) }
@@ -123,6 +129,17 @@ function render () {
   }
   drawControls()
   drawEmpty(dayRows)
+  drawOddsLegend()
+}
+
+/**
+ * Whose odds the rows show, on the summary's line: shown with the first rows (as the summary's own words
+ * change), so it moves nothing that was already there.
+ */
+function drawOddsLegend () {
+  if (bookmaker === undefined) return
+  setText(byId('odds-name'), board.odds?.name ?? `bookmaker ${bookmaker}`)
+  byId('odds-legend').hidden = false
 }
 
 /** The tabs' counts, the tabs, and the summary line. */

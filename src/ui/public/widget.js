@@ -7,7 +7,8 @@
  * Options (on the script tag, or on the placeholder, which wins): data-league (id, or ids separated by
  * commas), data-fixture (id), data-key (client key; default `demo`), data-theme (`light` | `dark`; default:
  * the reader's prefers-color-scheme), data-title (heading; default: the league's name), data-target (id or
- * selector of the placeholder, for a script that cannot sit right after it).
+ * selector of the placeholder, for a script that cannot sit right after it), data-odds (a bookmaker id: its
+ * full-time result prices on each live row; off by default).
  * Each script renders into its own placeholder: the one its data-target names, else the
  * `[data-touchline-widget]` element right before the script tag, else a new one right after the tag. So
  * several widgets on a page keep their places whatever order their async scripts load in.
@@ -49,7 +50,8 @@
     league: option('league'),
     fixture: option('fixture'),
     theme: option('theme'),
-    title: option('title')
+    title: option('title'),
+    odds: option('odds')
   }
   import(new URL('widget/app.js', src).href).then(function (m) { m.mount(host, config) }, function (err) {
     host.textContent = 'Live scores are unavailable.'

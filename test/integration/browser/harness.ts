@@ -76,6 +76,7 @@ export interface KeySpec {
   name: string
   leagues?: number[] | '*'
   allowed_origins?: string[] | '*'
+  features?: Array<'xg' | 'odds' | 'predictions'>
 }
 
 export interface UiGateway {

@@ -145,4 +145,32 @@ describe('a key without the odds feature', () => {
     expect((await get(`/v3/football/odds/inplay/fixtures/${match.id}?api_token=${PLAIN_KEY}`)).status).toBe(403)
     expect((await get(`/v1/changes?api_token=${PLAIN_KEY}`)).status).toBe(200)
   })
+
+  it('the client library: only the odds are refused (one error event), the fixtures flow, and no odds are asked again', async () => {
+    for (const follow of [{ fixtures: [match.id] }, { leagues: '*' as const }]) {
+      const sent: Array<Record<string, unknown>> = []
+      class Watched extends WebSocket {
+        override send (data: any, ...rest: any[]): void { sent.push(JSON.parse(String(data))); super.send(data, ...rest as []) }
+      }
+      const plain = new TouchlineClient({ url: rig.gw.url, key: PLAIN_KEY, WebSocket: Watched as never })
+      const errors: Array<{ code: string }> = []
+      plain.on('error', (e) => errors.push(e))
+      plain.subscribe({ ...follow, odds: true })
+      expect(await plain.connect()).toEqual({ state: 'live' })
+      expect(plain.fixtures.get(match.id)?.id).toBe(match.id)
+      expect(plain.odds.size).toBe(0)
+      expect(errors.map((e) => e.code)).toEqual(['forbidden'])
+      expect(plain.subscription.odds).toBeUndefined()
+      const subscribes = sent.filter((f) => f.op === 'subscribe')
+      expect(subscribes.map((f) => f.odds === true)).toEqual([true, false])
+      // The next connection asks no odds either.
+      const before = sent.length
+      plain.reconnectNow()
+      await waitFor('the resubscribe after reconnecting', () => sent.slice(before).some((f) => f.op === 'subscribe'), 5000)
+      await waitFor('live again', () => plain.status.state === 'live', 5000)
+      expect(sent.slice(before).filter((f) => f.op === 'subscribe').every((f) => f.odds === undefined)).toBe(true)
+      expect(errors.length).toBe(1)
+      plain.close()
+    }
+  })
 })

@@ -16,6 +16,7 @@
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
 import { announcements, cancelledIn, goalsIn, h, scoreLine } from './format.js'
+import { OddsView } from './odds.js'
 import { placeholderRow, Row } from './row.js'
 import { Stack } from './stack.js'
 
@@ -49,6 +50,8 @@ export class Board {
    * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
    * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
    * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
+   * @param {{ bookmaker: number, images: () => Map<number, import('./odds.js').FixtureOdds> }} [opts.odds] show this
+   *   bookmaker's result prices on each row (lib/odds.js), from these odds images (the client's `odds`)
    */
   constructor (root, announcer, opts = {}) {
     this.root = root
@@ -60,6 +63,10 @@ export class Board {
     this.expanded = opts.expanded === true
     this.idPrefix = opts.idPrefix ?? 'tl'
     this.stack = new Stack(root, { gap: this.grouped ? 8 : 0 })
+    const odds = opts.odds
+    /** The odds on the rows, when asked for: the space is kept on every row. */
+    this.odds = odds === undefined ? undefined : new OddsView(odds.bookmaker, odds.images, (id) => this.redraw(id))
+    root.classList.toggle('tl-with-odds', this.odds !== undefined)
     /** @type {Map<number, { open: boolean, all: boolean }>} which rows show their events, and all of them */
     this.open = new Map()
     /** @type {Map<number, Row>} */ this.rows = new Map()
@@ -109,6 +116,7 @@ export class Board {
       for (const f of live.values()) this.seen.set(f.id, { home: f.home.score, away: f.away.score })
       return
     }
+    if (u.kind === 'odds') return // the rows' cells are drawn with the rows (show())
     if (u.kind === 'expired') {
       // Gone from the feed: what the board remembered of its goals goes too.
       for (const memory of [this.scored, this.cancelled, this.seen]) memory.delete(u.fixtureId)
@@ -210,7 +218,9 @@ export class Board {
   /** @param {LiveFixture} f */
   draw (f) {
     const o = this.openState(f.id)
-    this.rowOf(f).update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    const row = this.rowOf(f)
+    row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    if (this.odds !== undefined && row.odds !== undefined) this.odds.draw(/** @type {any} */ (row.odds), f)
   }
 
   /** The focused row left the screen: focus goes to the first row shown, else to the board. @param {LiveFixture[]} shown */
@@ -235,7 +245,7 @@ export class Board {
   rowOf (f) {
     let row = this.rows.get(f.id)
     if (row === undefined) {
-      row = new Row(f, { idPrefix: this.idPrefix, onAction: (id, what) => this.act(id, what) })
+      row = new Row(f, { idPrefix: this.idPrefix, onAction: (id, what) => this.act(id, what), odds: this.odds?.cells() })
       this.rows.set(f.id, row)
       const o = this.openState(f.id)
       row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })

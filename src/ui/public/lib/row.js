@@ -30,9 +30,11 @@ export class Row {
    * @param {object} opts
    * @param {string} opts.idPrefix prefix of element ids, unique per board on a page
    * @param {(id: number, what: 'toggle' | 'more' | 'fewer') => void} opts.onAction
+   * @param {{ el: HTMLElement }} [opts.odds] the row's odds cells (lib/odds.js, drawn by the board), when odds are on
    */
   constructor (f, opts) {
     this.id = f.id
+    this.odds = opts.odds
     this.detailsId = `${opts.idPrefix}-events-${f.id}`
     /** @type {LiveFixture | undefined} */ this.fixture = undefined
     this.signature = ''
@@ -59,7 +61,7 @@ export class Row {
     this.details = h('div', { class: 'tl-details', id: this.detailsId }, this.list, this.more)
     this.el = h('article', { class: 'tl-match', 'data-fixture': f.id },
       h('div', { class: 'tl-row' }, this.clock, this.teams.home.el, this.score, this.teams.away.el,
-        this.scorers.home, this.note, this.scorers.away, this.toggle))
+        this.scorers.home, this.note, this.scorers.away, opts.odds?.el ?? null, this.toggle))
     this.el.addEventListener('animationend', () => this.el.classList.remove('tl-flash'))
     // A click anywhere on the row opens the events, as on livescore sites; the button is the keyboard way.
     this.el.addEventListener('click', (ev) => {

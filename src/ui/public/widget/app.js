@@ -14,17 +14,21 @@
  * What stays on screen when nothing is live: a fixture widget keeps its match as it ended ("Full time"; the
  * feed drops a match a little after full time; a widget loaded after it fetches the match from the
  * passthrough), and a league widget shows today's results and the next fixtures (lib/schedule.js).
+ *
+ * `data-odds="<bookmaker id>"` shows that bookmaker's full-time result prices on each live row (lib/odds.js),
+ * named in the header; without it no odds are asked for.
  */
 import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
 import { h } from '../lib/format.js'
 import { LiveFeed } from '../lib/live.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
+import { bookmakerOf } from '../lib/odds.js'
 import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
 
 /**
  * @typedef {{ base: string, key: string, league: string | null, fixture: string | null, theme: string | null,
- *   title: string | null }} WidgetConfig
+ *   title: string | null, odds?: string | null }} WidgetConfig
  * @typedef {import('../lib/live.js').LiveFixture} LiveFixture
  */
 
@@ -48,12 +52,18 @@ export function mount (host, config) {
   if (config.theme === 'light' || config.theme === 'dark') host.dataset.theme = config.theme
 
   const titleText = config.title ?? (oneMatch ? 'Match' : 'Live scores')
-  const ui = render(root, config.base, titleText)
-  const { frame, title, state, conn, boardEl, empty, later, message, announcer } = ui
+  const bookmaker = bookmakerOf(config.odds)
+  const ui = render(root, config.base, titleText, bookmaker)
+  const { frame, title, state, conn, boardEl, empty, later, message, announcer, oddsName } = ui
 
   /** @type {Map<number, import('../lib/leagues.js').League>} */
   const names = new Map()
-  const board = new Board(boardEl, announcer, { leagueName: (id) => leagueTitle(names.get(id), id), expanded: oneMatch, idPrefix: 'tlw' })
+  const board = new Board(boardEl, announcer, {
+    leagueName: (id) => leagueTitle(names.get(id), id),
+    expanded: oneMatch,
+    idPrefix: 'tlw',
+    odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
+  })
   boardEl.classList.add('tl-steady')
 
   /** Names the widget after its league (one league, or the league of its match). @param {number} id */
@@ -89,6 +99,7 @@ export function mount (host, config) {
     later.hidden = feed.fixtures.size > 0 || all.size === 0 || oneMatch
     empty.hidden = all.size > 0
     drawStatus(feed.status)
+    if (oddsName !== undefined && board.odds?.name !== undefined && oddsName.textContent !== board.odds.name) oddsName.textContent = board.odds.name
   }
 
   /** Today's results and the next few fixtures of the widget's leagues, when none is live. */
@@ -134,6 +145,7 @@ export function mount (host, config) {
     key: config.key,
     leagues,
     fixtures,
+    odds: bookmaker,
     onUpdate: (u) => {
       board.feed(u, feed.fixtures)
       if (oneMatch) for (const [id, f] of feed.fixtures) kept.set(id, f)
@@ -186,9 +198,13 @@ export function mount (host, config) {
  * @param {ShadowRoot} root
  * @param {string} base the gateway's URL
  * @param {string} titleText
+ * @param {number | undefined} bookmaker whose odds the rows show, if any
  */
-function render (root, base, titleText) {
+function render (root, base, titleText, bookmaker) {
   const title = h('h2', { class: 'tlw-title', text: titleText })
+  // Whose prices the rows show (the bookmaker's name once the odds have said it), on the header's line.
+  const oddsName = bookmaker === undefined ? undefined : h('span', { text: `bookmaker ${bookmaker}` })
+  const legend = oddsName === undefined ? null : h('p', { class: 'tlw-odds' }, '1 X 2 · ', oddsName)
   const state = h('span', { class: 'tlw-conn-label', text: STATUS.connecting })
   // Not a live region: the countdown would be read out every second. The announcer says what changed.
   const message = h('span', { class: 'tlw-message' })
@@ -199,7 +215,7 @@ function render (root, base, titleText) {
   const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
   const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
   const frame = h('section', { class: 'tlw', 'aria-label': titleText },
-    h('header', { class: 'tlw-head' }, title),
+    h('header', { class: 'tlw-head' }, title, legend),
     later, boardEl, empty,
     h('footer', { class: 'tlw-foot' }, conn, h('a', { href: base + '/', target: '_blank', rel: 'noopener', text: 'touchline' })),
     announcer)
@@ -212,5 +228,5 @@ function render (root, base, titleText) {
   const show = () => { if (--pending <= 0) frame.style.removeProperty('visibility') }
   for (const link of sheets) { link.addEventListener('load', show); link.addEventListener('error', show) }
   setTimeout(() => { pending = 0; show() }, 2000)
-  return { frame, title, state, conn, boardEl, empty, later, message, announcer }
+  return { frame, title, state, conn, boardEl, empty, later, message, announcer, oddsName }
 }
