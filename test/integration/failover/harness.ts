@@ -33,6 +33,9 @@ export const offsetOf = (cursor: string): number => Number(cursor.slice(cursor.i
 /** When the fault began, and which cursors are of records written after it (the first change "after it"). */
 export const fault = { at: Infinity, isNew: (_cursor: string): boolean => false }
 
+/** Changes kept per client from the fault on, to find the first one written after it once that is known. */
+const KEPT_AFTER_FAULT = 200
+
 /** The state a client keeps, and the change cursors after each of its snapshots (or resync). */
 export class LeanMirror {
   fixtures = new Map<number, LiveFixture>()
@@ -41,10 +44,15 @@ export class LeanMirror {
   /** `replay` frames with recovered:false (a reset by the server). */
   resets = 0
   lastCursor = ''
-  /** When the first change written after the fault arrived (ms). */
-  firstNewAt: number | undefined
+  /** The changes received from the fault on (the first KEPT_AFTER_FAULT), with when they arrived. */
+  readonly afterFault: Array<{ cursor: string, at: number }> = []
 
   constructor (readonly name: string) {}
+
+  /** When the first change written after the fault arrived (ms), by `fault.isNew`. */
+  get firstNewAt (): number | undefined {
+    return this.afterFault.find((c) => fault.isNew(c.cursor))?.at
+  }
 
   take (frame: Frame): void {
     if (frame.type === 'snapshot') {
@@ -56,7 +64,8 @@ export class LeanMirror {
       this.fixtures.set(frame.fixture_id as number, frame.fixture as LiveFixture)
       this.lastCursor = cursor
       this.segments.at(-1)?.changes.push(cursor)
-      if (this.firstNewAt === undefined && Date.now() >= fault.at && fault.isNew(cursor)) this.firstNewAt = Date.now()
+      const at = Date.now()
+      if (at >= fault.at && this.afterFault.length < KEPT_AFTER_FAULT) this.afterFault.push({ cursor, at })
     } else if (frame.type === 'replay' && frame.recovered === false) {
       this.resets++
     }

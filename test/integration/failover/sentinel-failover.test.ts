@@ -133,18 +133,16 @@ describe('a Sentinel failover under 500 WebSocket and 100 SSE subscribers, two w
     const run = await startAll()
     const g = group as SentinelGroup
     fault.at = Date.now()
-    // Not awaited: the answer comes when the primary wakes, 30 s on.
-    const sleeping = g.primary.conn.call('DEBUG', 'SLEEP', '30').catch(() => undefined)
-    // What the hung primary logged last, as its replica has it (in sync, well before any promotion): a change
-    // past it was written by the new primary.
-    await sleep(200)
-    const head = await headOn(g.replica.conn)
-    fault.isNew = (cursor) => epochOf(cursor) !== epochOf(head) || offsetOf(cursor) > offsetOf(head)
+    // The log's head and the sleep in one pipeline: Redis runs them back to back, so `head` is the last
+    // record the hung primary took, and a change past it was written by the new primary. Both answers come
+    // when the primary wakes, 30 s on: the changes are judged then.
+    const sleeping = g.primary.conn.pipeline().hmget(storeKeys().meta, 'epoch', 'offset').call('DEBUG', 'SLEEP', '30').exec()
     await g.waitForMaster(g.replica.port)
     const promotedMs = Date.now() - fault.at
-    await waitFor('every client with a change written after the fault', () => clients.every((c) => c.mirror.firstNewAt !== undefined), 60_000, 100)
     // The old primary wakes up and is turned into a replica of the new one; nothing of it reaches a client.
-    await sleeping
+    const [epoch, offset] = ((await sleeping)?.[0]?.[1] ?? []) as Array<string | null>
+    const head = `${epoch ?? ''}:${offset ?? '0'}`
+    fault.isNew = (cursor) => epochOf(cursor) !== epochOf(head) || offsetOf(cursor) > offsetOf(head)
     await waitFor('the old primary a replica of the new one', async () => /role:slave/.test(await g.primary.conn.info('replication').catch(() => '')), 30_000, 200)
     await sleep(1000)
     await expectRecovered('DEBUG SLEEP 30', run, promotedMs)
