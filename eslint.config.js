@@ -2,7 +2,7 @@ import neostandard from 'neostandard'
 import importX from 'eslint-plugin-import-x'
 
 /** Browser globals of the static pages and the widget (src/ui/public), which run in browsers, not Node. */
-const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'WebSocket', 'HTMLElement', 'Node']
+const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'WebSocket', 'HTMLElement', 'Node', 'history', 'localStorage', 'self']
   .map((name) => [name, 'readonly']))
 
 /**
@@ -13,10 +13,10 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
 const LAYERS = [
   ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/contract', 'src/wire', 'src/util'],
   ['src/diff', 'src/odds', 'src/live', 'src/budget', 'src/store', 'src/upstream', 'src/changes', 'src/client-keys.ts', 'src/webhook-settings.ts', 'src/fanout/protocol.ts'],
-  ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/record', 'src/status'],
+  ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/push', 'src/record', 'src/status'],
   ['src/http'],
   ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
-  ['src/server.ts', 'src/cli.ts', 'src/tail']
+  ['src/server.ts', 'src/cluster.ts', 'src/cli.ts', 'src/tail']
 ]
 /** Files inside a folder of one layer that sit in another (see LAYERS). */
 const EXCEPT = { 'src/fanout': ['./protocol.ts'] }

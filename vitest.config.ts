@@ -16,6 +16,7 @@ const DEADLINES = [
   'test/integration/ops/shutdown-frozen.test.ts',
   'test/integration/ops/signals.test.ts',
   'test/integration/ops/upstream-pools.test.ts',
+  'test/integration/ops/workers.test.ts',
   'test/integration/push/ws-lifecycle.test.ts',
   'test/integration/resilience/frozen-link.test.ts',
   'test/integration/resilience/leader-kill.test.ts',

@@ -15,6 +15,8 @@ import { passthroughRoutes } from './http/passthrough.ts'
 import { statusRoutes } from './http/status.ts'
 import { uiRoutes } from './http/ui.ts'
 import { webhookRoutes } from './http/webhooks.ts'
+import { pushRoutes } from './http/push.ts'
+import type { Push } from './push/index.ts'
 import type { KeyRing } from './client-keys.ts'
 import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
@@ -51,8 +53,12 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[]
   /** Webhook delivery (`/v1/webhooks`); absent in tests that build the app without it. */
   webhooks?: Webhooks
+  /** Web Push alerts (`/v1/push/*`); undefined when not configured (the routes answer 404). */
+  push?: Push
   /** League ids the scoreboard lists first (TOUCHLINE_LEAGUE_PRIORITY). */
   leaguePriority?: readonly number[]
+  /** What `/metrics` answers instead of this process's registry: a worker's, the aggregate of every worker (src/cluster.ts). */
+  metricsText?: () => Promise<string>
 }
 
 /**
@@ -100,6 +106,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(corsRoutes({ keys: deps.keys }))
   await app.register(healthRoutes({
     metrics: deps.metrics,
+    ...(deps.metricsText !== undefined ? { metricsText: deps.metricsText } : {}),
     checks: deps.checks ?? {
       store: async () => { await deps.store.head(); return true }
     }
@@ -113,7 +120,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     await app.register(passthroughRoutes({ passthrough: deps.passthrough, publicUrl }))
   }
   if (deps.webhooks !== undefined) await app.register(webhookRoutes({ webhooks: deps.webhooks, keys: deps.keys }))
-  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks }))
+  await app.register(pushRoutes({ push: deps.push, keys: deps.keys, store: deps.store }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks, push: deps.push }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
   await app.register(uiRoutes({ leaguePriority: deps.leaguePriority }))

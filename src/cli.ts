@@ -1,14 +1,15 @@
 /**
- * The `touchline` command: `serve` (default), `provider`, `tail`. Settings come from TOUCHLINE_* variables
+ * The `touchline` command: `serve` (default), `provider`, `tail`, `push-keys`. Settings come from TOUCHLINE_* variables
  * (docs/settings.md); an invalid one stops the start with its name and exit code 2.
  */
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { KeysFileError } from './client-keys.ts'
 
-const USAGE = `usage: touchline [serve|provider|tail] [options]
+const USAGE = `usage: touchline [serve|provider|tail|push-keys] [options]
 
-  serve                      the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default)
+  serve [--workers N|auto]   the gateway, with the embedded provider unless TOUCHLINE_UPSTREAM_URL is set (default);
+                             --workers: N processes on one port (auto: one per core), over TOUCHLINE_REDIS_URL
   provider [--port 8081] [--seed N] [--speed N] [--replay FILE...]
            [--error-rate 0..1] [--latency-ms N] [--hang-rate 0..1] [--rate-limit-burst N] [--outage-s N]
            [--latest all|base]
@@ -18,6 +19,7 @@ const USAGE = `usage: touchline [serve|provider|tail] [options]
        [--url http://127.0.0.1:8080] [--key demo]
                              print live changes in the terminal (all leagues of the key without --league,
                              --fixture or --team; --kinds e.g. score_changed,state_changed)
+  push-keys                  print a new VAPID key pair for Web Push alerts, as TOUCHLINE_VAPID_* settings
 `
 
 /**
@@ -83,14 +85,22 @@ async function main (argv: string[]): Promise<void> {
       return
     }
     case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { workers: { type: 'string' } }, strict: true })
       const cfg = config()
-      const { runServer } = await import('./server.ts')
-      await runServer(cfg)
+      // One process, or the primary of `--workers` (TOUCHLINE_WORKERS), or one of its workers.
+      const { serve } = await import('./cluster.ts')
+      await serve(cfg, values.workers)
       return
     }
     case 'tail': {
       const { tailCommand } = await import('./tail/index.ts')
       process.exitCode = await tailCommand(rest)
+      return
+    }
+    case 'push-keys': {
+      if (rest.length > 0) fail(`push-keys takes no options\n${USAGE}`, 2)
+      const { pushKeysText } = await import('./push/keys.ts')
+      process.stdout.write(pushKeysText())
       return
     }
     default:

@@ -2,6 +2,7 @@
  * Settings: the TOUCHLINE_* environment variables (docs/settings.md), validated once at start.
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
+import { createECDH, createPublicKey } from 'node:crypto'
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
@@ -25,6 +26,53 @@ function isAddressOrCidr (entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128)
 }
 const url = z.url({ protocol: /^https?$/ })
+
+/** Why several workers refuse the memory store (TOUCHLINE_WORKERS here, `--workers` in src/cluster.ts). */
+export const WORKERS_NEED_REDIS = 'needs TOUCHLINE_REDIS_URL: the workers are processes of their own, and only a shared Redis ' +
+  'gives them one event log, one poller and cursors that resume on any of them, a restarted one included (with ' +
+  'the memory store each would poll the upstream and hand out cursors the others do not know)'
+
+/** The most processes `--workers` (TOUCHLINE_WORKERS) starts. */
+export const MAX_WORKERS = 256
+
+/**
+ * `--workers` and TOUCHLINE_WORKERS (src/cluster.ts): how many gateway processes share the port, a whole
+ * number or `auto` (one per core). Returns the problem as a message when the value is neither.
+ */
+export function parseWorkers (value: string): number | 'auto' | { problem: string } {
+  const v = value.trim()
+  if (v === 'auto') return 'auto'
+  if (/^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_WORKERS) return Number(v)
+  return { problem: `must be auto (one per core) or a whole number from 1 to ${MAX_WORKERS}, not "${value}"` }
+}
+
+/** The bytes of a base64url text, or undefined when it is not one. */
+function b64urlBytes (text: string): Buffer | undefined {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(text) ? Buffer.from(text.replace(/=+$/, ''), 'base64url') : undefined
+}
+
+/** A VAPID public key's 65 bytes when they are an uncompressed point of P-256. */
+function vapidPublicKey (text: string): Buffer | undefined {
+  const raw = b64urlBytes(text)
+  if (raw?.length !== 65 || raw[0] !== 4) return undefined
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' })
+    return raw
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the private key's public half is `pub`. */
+function vapidPairMatches (pub: string, priv: string): boolean {
+  try {
+    const ecdh = createECDH('prime256v1')
+    ecdh.setPrivateKey(b64urlBytes(priv) as Buffer)
+    return ecdh.getPublicKey().equals(b64urlBytes(pub) as Buffer)
+  } catch {
+    return false
+  }
+}
 
 const ConfigSchema = z.object({
   TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
@@ -107,9 +155,53 @@ const ConfigSchema = z.object({
   /** An endpoint failing this long without a success is paused until resumed or the keys are reloaded. */
   TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
   /** Over Redis, the lease that makes one instance deliver to each endpoint; a dead holder's endpoints move within it. */
-  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000)
+  TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /** Web Push (src/push, docs/push.md): the VAPID key pair, base64url, as `touchline push-keys` prints it. Unset: no push. */
+  TOUCHLINE_VAPID_PUBLIC_KEY: z.string().refine((k) => vapidPublicKey(k) !== undefined, 'must be an uncompressed P-256 public key, base64url (65 bytes)').optional(),
+  TOUCHLINE_VAPID_PRIVATE_KEY: z.string().refine((k) => b64urlBytes(k)?.length === 32, 'must be a P-256 private key, base64url (32 bytes)').optional(),
+  /** Who runs this gateway, for the push services (`mailto:` or an `https:` URL): required with the keys. */
+  TOUCHLINE_VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: address or an https: URL').optional(),
+  /** Tests only: push endpoints on the loopback (http://127.0.0.1:...) are let through. */
+  TOUCHLINE_PUSH_ALLOW_LOCAL: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').default(false),
+  /** Push subscriptions one client key may hold. */
+  TOUCHLINE_PUSH_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** Shards of the subscriptions: over Redis one instance sends each shard's alerts (a lease per shard). */
+  TOUCHLINE_PUSH_SHARDS: z.coerce.number().int().min(1).max(1024).default(8),
+  /** Push requests in flight at once per instance. */
+  TOUCHLINE_PUSH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Alerts one device receives per hour at most; the least important kinds stop first. */
+  TOUCHLINE_PUSH_HOURLY_CAP: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Longest wait for a push service's answer per request. */
+  TOUCHLINE_PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Over Redis, the lease of a shard's sender; a dead holder's shards move within it. */
+  TOUCHLINE_PUSH_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  /**
+   * `touchline serve` as this many processes on one port (src/cluster.ts), or `auto`: one per core. Unset:
+   * one process. `--workers` overrides it. Needs TOUCHLINE_REDIS_URL (checked below).
+   */
+  TOUCHLINE_WORKERS: z.string().transform((v, ctx): number | 'auto' => {
+    const parsed = parseWorkers(v)
+    if (typeof parsed === 'object') {
+      ctx.addIssue({ code: 'custom', message: parsed.problem })
+      return z.NEVER
+    }
+    return parsed
+  }).optional()
+}).refine((c) => c.TOUCHLINE_WORKERS === undefined || c.TOUCHLINE_REDIS_URL !== undefined, {
+  path: ['TOUCHLINE_WORKERS'], message: WORKERS_NEED_REDIS
 }).refine((c) => c.TOUCHLINE_WEBHOOK_RETRY_MAX_MS >= c.TOUCHLINE_WEBHOOK_RETRY_BASE_MS, {
   path: ['TOUCHLINE_WEBHOOK_RETRY_MAX_MS'], message: 'must not be below TOUCHLINE_WEBHOOK_RETRY_BASE_MS'
+}).superRefine((c, ctx) => {
+  const pub = c.TOUCHLINE_VAPID_PUBLIC_KEY
+  const priv = c.TOUCHLINE_VAPID_PRIVATE_KEY
+  if ((pub === undefined) !== (priv === undefined)) {
+    const missing = pub === undefined ? 'TOUCHLINE_VAPID_PUBLIC_KEY' : 'TOUCHLINE_VAPID_PRIVATE_KEY'
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'set both VAPID keys, or neither (touchline push-keys prints a pair)' })
+    return
+  }
+  if (pub === undefined || priv === undefined) return
+  if (!vapidPairMatches(pub, priv)) ctx.addIssue({ code: 'custom', path: ['TOUCHLINE_VAPID_PRIVATE_KEY'], message: 'is not the private key of TOUCHLINE_VAPID_PUBLIC_KEY' })
+  if (c.TOUCHLINE_VAPID_SUBJECT === undefined) ctx.addIssue({ code: 'custom', path: ['TOUCHLINE_VAPID_SUBJECT'], message: 'required with the VAPID keys: a mailto: address or an https: URL where push services can reach you' })
 })
 
 export type Config = z.infer<typeof ConfigSchema>

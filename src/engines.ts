@@ -16,6 +16,8 @@ import { createLease, createStore, type Lease, type LiveStore } from './store/in
 import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
 import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
+import { createSubscriptionStore, type SubscriptionStore } from './push/subscriptions.ts'
+import { createAlertLedger, type AlertLedger } from './push/ledger.ts'
 
 export interface Engines {
   store: LiveStore
@@ -26,6 +28,10 @@ export interface Engines {
   quota: QuotaStore
   /** Each webhook endpoint's cursor and state. */
   endpoints: EndpointStore
+  /** Push subscriptions, by shard (TOUCHLINE_PUSH_SHARDS). */
+  subscriptions: SubscriptionStore
+  /** What the push senders remember: each device's alerts, each shard's cursor and retry queue. */
+  alerts: AlertLedger
   /** Leases over Redis; undefined in memory, where this instance is the only one and leads alone. */
   lease: Lease | undefined
   /**
@@ -58,14 +64,14 @@ export async function createEngines (cfg: Config, log: Logger, opts: EnginesOpti
   const maxLength = opts.storeMaxLength === undefined ? {} : { maxLength: opts.storeMaxLength }
   const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
   const engines: Engines = redis === undefined
-    ? { ...memoryEngines(maxLength, limit), dropIfUnresponsive: async () => false }
-    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
+    ? { ...memoryEngines(maxLength, limit), subscriptions: createSubscriptionStore({ kind: 'memory', shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'memory' }), dropIfUnresponsive: async () => false }
+    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit), subscriptions: createSubscriptionStore({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX, shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
   opts.defer(async () => { await engines.store.close() })
   opts.defer(async () => { await engines.ledger.close() })
   return engines
 }
 
-function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive'> {
+function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
   return {
     store: createStore({ kind: 'memory', ...maxLength }),
     ledger: createMemoryLedger(limit),
@@ -76,7 +82,7 @@ function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: numb
   }
 }
 
-function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive'> {
+function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
   return {
     store: createStore({ kind: 'redis', redis, prefix, ...maxLength }),
     ledger: createRedisLedger({ redis, prefix, ...limit }),

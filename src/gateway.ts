@@ -23,6 +23,7 @@ import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/ind
 import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
+import { createPush, pushSettings, type Push } from './push/index.ts'
 
 export interface Gateway {
   app: FastifyInstance
@@ -37,6 +38,8 @@ export interface Gateway {
   poller: Poller
   hub: Hub
   webhooks: Webhooks
+  /** Web Push alerts; undefined without VAPID keys. */
+  push: Push | undefined
   isLeader: () => boolean
   /**
    * Re-reads TOUCHLINE_KEYS_FILE (on SIGHUP): new and changed keys apply to new requests at once and to open
@@ -61,6 +64,8 @@ export interface GatewayOverrides {
   passthrough?: PassthroughOptions
   /** Length of the event log (tests: a short log that a stopped webhook receiver falls behind). */
   storeMaxLength?: number
+  /** What `/metrics` answers instead of this gateway's registry (a worker of `--workers`: every worker's, aggregated). */
+  metricsText?: () => Promise<string>
 }
 
 /** The lease of the one instance that polls. */
@@ -98,17 +103,26 @@ export async function startGateway (cfg: Config, log: Logger, overrides: Gateway
 async function upstreamOf (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<{ baseUrl: string, token: string, provider?: RunningProvider }> {
   const token = cfg.TOUCHLINE_UPSTREAM_TOKEN ?? DEMO_TOKENS.enterprise
   if (cfg.TOUCHLINE_UPSTREAM_URL !== undefined) return { baseUrl: cfg.TOUCHLINE_UPSTREAM_URL, token }
-  const provider = await startProvider({
+  const provider = await startEmbeddedProvider(cfg, log, overrides.provider)
+  scope.defer(async () => { await provider.close() })
+  return { baseUrl: provider.baseUrl, token, provider }
+}
+
+/**
+ * The embedded provider as `touchline serve` runs it (TOUCHLINE_UPSTREAM_URL unset): in this process, or once
+ * in the primary of `--workers` with every worker pointed at it (src/cluster.ts). A port it cannot listen on is
+ * a ConfigError naming TOUCHLINE_PROVIDER_PORT.
+ */
+export async function startEmbeddedProvider (cfg: Config, log: Logger, options: GatewayOverrides['provider'] = {}): Promise<RunningProvider> {
+  return await startProvider({
     port: cfg.TOUCHLINE_PROVIDER_PORT,
     // Where the gateway listens: in a container (compose) the published port must reach it too.
     host: cfg.TOUCHLINE_HOST,
     seed: cfg.TOUCHLINE_SEED,
     simSpeed: cfg.TOUCHLINE_SIM_SPEED,
     logger: log.child({ component: 'provider' }, { level: 'warn' }),
-    ...overrides.provider
+    ...options
   }).catch((err: unknown) => { throw listenError(err, cfg.TOUCHLINE_HOST, 'TOUCHLINE_PROVIDER_PORT', cfg.TOUCHLINE_PROVIDER_PORT) })
-  scope.defer(async () => { await provider.close() })
-  return { baseUrl: provider.baseUrl, token, provider }
 }
 
 /** Listens on TOUCHLINE_HOST and TOUCHLINE_PORT; resolves to the port (the one chosen, for port 0). */
@@ -187,7 +201,8 @@ interface Assembly {
 async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, scope: Scope): Promise<Gateway> {
   const keys = createKeyRing(cfg.TOUCHLINE_KEYS_FILE === undefined ? demoKeys() : loadKeysFile(cfg.TOUCHLINE_KEYS_FILE))
   const ledgerRef: { current?: BudgetLedger } = {}
-  const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [] })
+  const pushRef: { current?: Push } = {}
+  const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [], push: async () => await pushRef.current?.summary() })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
   const engines = await createEngines(cfg, log, { defer: (step) => scope.defer(step), ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }) })
   ledgerRef.current = engines.ledger
@@ -230,6 +245,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     lease: engines.lease
   })
   scope.defer(async () => { await webhooks.close() })
+  const push = pushRef.current = createPushAlerts(a)
 
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
   const listening = { url: '' }
@@ -237,6 +253,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log,
     hub,
     webhooks,
+    ...(push !== undefined ? { push } : {}),
     passthrough,
     publicUrl: () => cfg.TOUCHLINE_PUBLIC_URL ?? listening.url,
     store: engines.store,
@@ -246,6 +263,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     metrics,
     ...(cfg.TOUCHLINE_TRUST_PROXY !== undefined ? { trustProxy: cfg.TOUCHLINE_TRUST_PROXY } : {}),
     leaguePriority: cfg.TOUCHLINE_LEAGUE_PRIORITY,
+    ...(overrides.metricsText !== undefined ? { metricsText: overrides.metricsText } : {}),
     poller: () => poller,
     oddsPoller: () => odds,
     checks: {
@@ -262,6 +280,10 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   await webhooks.start({ host: cfg.TOUCHLINE_HOST, port, publicUrl: cfg.TOUCHLINE_PUBLIC_URL })
   // Before the app closes: deliveries in flight end (their leases are released) while Redis is still up.
   scope.defer(async () => { await webhooks.close() })
+  if (push !== undefined) {
+    await push.start()
+    scope.defer(async () => { await push.close() })
+  }
   // The first steps of a shutdown. Passthrough calls still waiting on the upstream get a few seconds from
   // the signal to be answered, then are cut (their clients get the 504), so an upstream that hangs cannot
   // hold the shutdown past its 10 s deadline. And a Redis that does not answer is let go of at once, so no
@@ -281,10 +303,29 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     poller,
     hub,
     webhooks,
+    push,
     isLeader: () => leader?.isLeader() ?? overrides.poll !== false,
     reloadKeys: async () => await reloadKeys(cfg, keys, webhooks, hub),
     close: async () => { await scope.close() }
   }
+}
+
+/** Web Push alerts when VAPID keys are set (docs/push.md), closed at shutdown before Redis goes. */
+function createPushAlerts (a: Assembly): Push | undefined {
+  const settings = pushSettings(a.cfg)
+  if (settings === undefined) return undefined
+  const push = createPush({
+    settings,
+    subscriptions: a.engines.subscriptions,
+    ledger: a.engines.alerts,
+    store: a.engines.store,
+    keys: a.keys,
+    metrics: a.metrics,
+    log: a.log.child({ component: 'push' }),
+    lease: a.engines.lease
+  })
+  a.scope.defer(async () => { await push.close() })
+  return push
 }
 
 /** One upstream client with its own connection pool, closed at shutdown. */

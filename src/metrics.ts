@@ -2,13 +2,15 @@
  * Prometheus metrics (docs/operations.md), on a registry per gateway instance so tests can run several in one process.
  * Modules receive the `Metrics` object and never import prom-client themselves.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 export interface MetricsOptions {
   /** Node process metrics (CPU, memory, event loop). @default true */
   defaults?: boolean
   /** Read at each scrape for the budget gauges: the ledger's buckets. */
   budget?: () => Promise<ReadonlyArray<{ entity: string, remaining: number, limit?: number, limitSource?: string }>>
+  /** Read at each scrape for the push gauges: subscriptions, alerts queued to be sent again, requests in flight. */
+  push?: () => Promise<{ subscriptions: number, queued: number, in_flight: number } | undefined>
 }
 
 export function createMetrics (opts: MetricsOptions = {}) {
@@ -24,6 +26,8 @@ export function createMetrics (opts: MetricsOptions = {}) {
       help: 'Requests left in the upstream hourly bucket, by entity',
       labelNames: ['entity'] as const,
       registers: r,
+      // Under `--workers` every worker reads the same ledger: the aggregate takes the lowest, not the sum.
+      aggregator: 'min',
       async collect () {
         for (const b of await opts.budget?.().catch(() => []) ?? []) this.set({ entity: b.entity }, b.remaining)
       }
@@ -33,6 +37,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
       help: 'Hourly limit of the upstream bucket, by entity and source (configured, reported by the upstream, or learned)',
       labelNames: ['entity', 'source'] as const,
       registers: r,
+      aggregator: 'max',
       async collect () {
         // Reset first: a limit that changes source must not leave its old series behind.
         this.reset()
@@ -41,7 +46,8 @@ export function createMetrics (opts: MetricsOptions = {}) {
         }
       }
     }),
-    pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r }),
+    // Set by the worker that polls (the others hold 0, or what they last had as the poller): the highest.
+    pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r, aggregator: 'max' }),
     polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch, kickoffs: the upcoming kick-off list) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
     detectionLatency: new Histogram({
       name: 'touchline_detection_latency_seconds',
@@ -50,7 +56,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
       registers: r
     }),
     changes: new Counter({ name: 'touchline_changes_total', help: 'Changes appended to the event log, by kind', labelNames: ['kind'] as const, registers: r }),
-    liveFixtures: new Gauge({ name: 'touchline_live_fixtures', help: 'Fixtures currently tracked as live', registers: r }),
+    liveFixtures: new Gauge({ name: 'touchline_live_fixtures', help: 'Fixtures currently tracked as live', registers: r, aggregator: 'max' }),
     connections: new Gauge({ name: 'touchline_connections', help: 'Open client connections by transport', labelNames: ['transport'] as const, registers: r }),
     subscriptions: new Gauge({ name: 'touchline_subscriptions', help: 'Active subscriptions (leagues and fixtures) over all connections', registers: r }),
     messagesSent: new Counter({ name: 'touchline_messages_sent_total', help: 'Messages sent to clients by transport and type', labelNames: ['transport', 'type'] as const, registers: r }),
@@ -64,8 +70,62 @@ export function createMetrics (opts: MetricsOptions = {}) {
       labelNames: ['endpoint', 'outcome'] as const,
       registers: r
     }),
+    pushSent: new Counter({
+      name: 'touchline_push_sent_total',
+      help: 'Web Push alerts by outcome: sent (2xx), gone (404/410: subscription deleted), rejected (413, other 4xx, a redirect, a private address: not retried), retry (429, 5xx, no answer: queued), expired (given up), capped (dropped by the hourly cap)',
+      labelNames: ['outcome'] as const,
+      registers: r
+    }),
+    pushSubscriptions: new Gauge({
+      name: 'touchline_push_subscriptions',
+      help: 'Web Push subscriptions stored (every instance)',
+      registers: r,
+      async collect () {
+        const p = await opts.push?.().catch(() => undefined)
+        if (p !== undefined) this.set(p.subscriptions)
+      }
+    }),
+    pushQueue: new Gauge({
+      name: 'touchline_push_queue_depth',
+      help: 'Web Push alerts waiting: to be sent again after a 429 or 5xx (every shard), and in flight or waiting for a slot (this instance)',
+      labelNames: ['queue'] as const,
+      registers: r,
+      async collect () {
+        const p = await opts.push?.().catch(() => undefined)
+        if (p === undefined) return
+        this.set({ queue: 'retry' }, p.queued)
+        this.set({ queue: 'in_flight' }, p.in_flight)
+      }
+    }),
     passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r })
   }
 }
 
 export type Metrics = ReturnType<typeof createMetrics>
+
+/** One process's metrics as data: what a worker of `--workers` sends its primary (src/cluster.ts). */
+export type MetricsSnapshot = Awaited<ReturnType<Registry['getMetricsAsJSON']>>
+
+export async function snapshotOf (registry: Registry): Promise<MetricsSnapshot> {
+  return await registry.getMetricsAsJSON()
+}
+
+/**
+ * The exposition of several processes' metrics as one (prom-client's cluster aggregation): counters and
+ * histograms summed, and so are the connection gauges; each gauge that every worker reads from the same
+ * Redis (budget) or that the poller alone sets takes the lowest or highest instead (the `aggregator` above).
+ */
+export async function aggregateSnapshots (snapshots: MetricsSnapshot[]): Promise<string> {
+  return await AggregatorRegistry.aggregate(snapshots).metrics()
+}
+
+/** The primary's own metrics under `--workers`: the workers running and how often one was started again. */
+export function createPrimaryMetrics () {
+  const registry = new Registry()
+  const r = [registry]
+  return {
+    registry,
+    workers: new Gauge({ name: 'touchline_workers', help: 'Worker processes serving (under --workers)', registers: r }),
+    workerRestarts: new Counter({ name: 'touchline_worker_restarts_total', help: 'Workers started again after one exited (under --workers), by exit', labelNames: ['exit'] as const, registers: r })
+  }
+}

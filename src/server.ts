@@ -9,32 +9,50 @@ import { startGateway, type Gateway } from './gateway.ts'
 import { DEMO_KEY, KeysFileError } from './client-keys.ts'
 import { loggerOptions } from './logger.ts'
 
-export async function runServer (cfg: Config): Promise<void> {
-  const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
+/** How a worker of `touchline serve --workers` (src/cluster.ts) runs the gateway differently. */
+export interface WorkerHooks {
+  /** Binds every log line to the worker. */
+  id: number
+  /** Told once the gateway listens, instead of printing the banner (the primary prints one for all). */
+  listening: (gateway: Gateway) => void
+  /** What `/metrics` answers: every worker's, aggregated by the primary. */
+  metricsText: () => Promise<string>
+}
+
+export async function runServer (cfg: Config, worker?: WorkerHooks): Promise<void> {
+  const root = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
+  const log = worker === undefined ? root : root.child({ worker: worker.id })
   // Before the start, which takes a while: Node's default action for SIGHUP is to exit.
   const reloads = reloadOnSighup(log)
-  const gateway = await startGateway(cfg, log)
+  const gateway = await startGateway(cfg, log, worker === undefined ? {} : { metricsText: worker.metricsText })
+  if (worker === undefined) process.stdout.write(banner(cfg, gateway.url, gateway.provider?.baseUrl))
+  else worker.listening(gateway)
+  reloads.ready(gateway)
+  shutDownOnSignals(gateway, log, reloads.stop, worker !== undefined)
+}
+
+/** What `touchline serve` prints once it listens: where everything is (`extra` lines before the last blank one). */
+export function banner (cfg: Config, url: string, providerUrl: string | undefined, extra: string[] = []): string {
   const key = cfg.TOUCHLINE_KEYS_FILE === undefined ? DEMO_KEY : '<a key from TOUCHLINE_KEYS_FILE>'
   const lines = [
     '',
-    `  touchline gateway          ${gateway.url}`,
-    `    live scoreboard          ${gateway.url}/`,
-    `    status dashboard         ${gateway.url}/status`,
-    `    WebSocket                ${gateway.url.replace('http', 'ws')}/v1/live?api_token=${key}`,
-    `    REST passthrough         ${gateway.url}/v3/football/livescores?api_token=${key}`,
-    `    metrics                  ${gateway.url}/metrics`,
+    `  touchline gateway          ${url}`,
+    `    live scoreboard          ${url}/`,
+    `    status dashboard         ${url}/status`,
+    `    WebSocket                ${url.replace('http', 'ws')}/v1/live?api_token=${key}`,
+    `    REST passthrough         ${url}/v3/football/livescores?api_token=${key}`,
+    `    metrics                  ${url}/metrics`,
     // The actual URL (TOUCHLINE_PORT=0 picks a free port): copied as it is, the tail reaches this gateway.
-    `    terminal                 npx touchline tail --url ${gateway.url}${cfg.TOUCHLINE_KEYS_FILE === undefined ? '' : ' --key <your key>'}`,
-    gateway.provider !== undefined
-      ? `  embedded provider          ${gateway.provider.baseUrl}  (matches at ${cfg.TOUCHLINE_SIM_SPEED}x; tokens demo-free ... demo-enterprise)`
+    `    terminal                 npx touchline tail --url ${url}${cfg.TOUCHLINE_KEYS_FILE === undefined ? '' : ' --key <your key>'}`,
+    providerUrl !== undefined
+      ? `  embedded provider          ${providerUrl}  (matches at ${cfg.TOUCHLINE_SIM_SPEED}x; tokens demo-free ... demo-enterprise)`
       : '  upstream                   ' + (cfg.TOUCHLINE_UPSTREAM_URL ?? ''),
     `  store                      ${cfg.TOUCHLINE_REDIS_URL === undefined ? 'in memory' : 'Redis'}`,
     `  client key                 ${key}`,
+    ...extra,
     ''
   ]
-  process.stdout.write(lines.join('\n') + '\n')
-  reloads.ready(gateway)
-  shutDownOnSignals(gateway, log, reloads.stop)
+  return lines.join('\n') + '\n'
 }
 
 /**
@@ -63,18 +81,29 @@ function reloadOnSighup (log: Logger): { ready: (gateway: Gateway) => void, stop
 /**
  * SIGTERM and SIGINT shut down gracefully (docs/settings.md, "Signals"); a second one during the shutdown exits at once
  * (code 1), as does the 10 s deadline. close-with-grace listens to SIGHUP by default: told to skip it.
+ *
+ * A worker of `--workers` leaves SIGINT to its primary, which sends it SIGTERM, and takes any further SIGTERM
+ * as the same request: Ctrl-C reaches every process of the terminal's group, and a supervisor may signal the
+ * whole group (systemd, `timeout`) while the primary forwards the signal too. The primary forces the exit on
+ * a second signal (src/cluster.ts).
  */
-function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void): void {
-  closeWithGrace({
+function shutDownOnSignals (gateway: Gateway, log: Logger, stopReloads: () => void, worker: boolean): void {
+  let begun = false
+  const grace = closeWithGrace({
     delay: 10_000,
-    skip: ['SIGHUP'],
+    skip: worker ? ['SIGHUP', 'SIGINT', 'SIGTERM'] : ['SIGHUP'],
     logger: { error: (message: unknown) => log.error(String(message)) }
   }, async ({ signal, err }) => {
+    begun = true
     stopReloads()
     if (err !== undefined) log.error({ err }, 'shutting down after an error')
-    else log.info({ signal }, 'shutting down')
+    else log.info({ signal: signal ?? (worker ? 'SIGTERM' : undefined) }, 'shutting down')
     await gateway.close()
   })
+  if (worker) {
+    process.on('SIGINT', () => {})
+    process.on('SIGTERM', () => { if (!begun) grace.close() })
+  }
 }
 
 async function reload (gateway: Gateway, log: Logger): Promise<void> {

@@ -10,6 +10,8 @@ export interface ReadinessCheck {
 export interface HealthDeps {
   metrics: Metrics
   checks: Record<string, ReadinessCheck>
+  /** The text `/metrics` answers, when not this process's registry (under `--workers`: every worker's, aggregated). */
+  metricsText?: () => Promise<string>
 }
 
 const CHECK_TIMEOUT_MS = 2000
@@ -33,8 +35,9 @@ export function healthRoutes (deps: HealthDeps): FastifyPluginAsync {
       const ready = results.every(([, ok]) => ok)
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) })
     })
+    const text = deps.metricsText ?? (async () => await deps.metrics.registry.metrics())
     app.get('/metrics', async (_req, reply) => {
-      return reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
+      return reply.type(deps.metrics.registry.contentType).send(await text())
     })
   }
 }

@@ -6,6 +6,7 @@
  * open too) and nothing a client could use against the gateway: no key, token, origin or client address.
  * Deployments that hide `/metrics` from the internet should hide `/v1/status` and `/status` the same way.
  */
+import cluster from 'node:cluster'
 import type { FastifyPluginAsync } from 'fastify'
 import type { BudgetLedger, LimitSource } from '../budget/index.ts'
 import type { Metrics } from '../metrics.ts'
@@ -15,6 +16,7 @@ import { createStatusHistory, type StatusSample } from '../status/history.ts'
 import type { LiveStore } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Webhooks, WebhooksSummary } from '../webhooks/index.ts'
+import type { Push, PushSummary } from '../push/index.ts'
 
 export interface StatusRouteDeps {
   ledger: BudgetLedger
@@ -28,10 +30,14 @@ export interface StatusRouteDeps {
   sampleIntervalMs?: number
   /** Webhook delivery, when configured: endpoints counted by state (no URL, key or error text: the page is open). */
   webhooks?: Webhooks | undefined
+  /** Web Push alerts, when configured: subscriptions, queues, and this instance's sends by outcome. */
+  push?: Push | undefined
 }
 
 export interface StatusBody {
   now: string
+  /** The process that answered: under `--workers` each worker answers for itself. */
+  process: { pid: number, worker: number | null }
   budget: Array<{
     entity: string
     remaining: number
@@ -64,6 +70,8 @@ export interface StatusBody {
   history: { interval_s: number, samples: StatusSample[] }
   /** Webhook endpoints by state; null without webhooks or while the store cannot be read. */
   webhooks: WebhooksSummary | null
+  /** Web Push alerts; null without VAPID keys or while the store cannot be read. */
+  push: (PushSummary & { sent: Record<string, number> }) | null
 }
 
 const iso = (ms: number | null): string | null => ms === null ? null : new Date(ms).toISOString()
@@ -76,6 +84,16 @@ async function byLabel (gauge: Metrics['connections'], label: string): Promise<R
     out[name] = (out[name] ?? 0) + v.value
   }
   return out
+}
+
+/** The push summary with this instance's sends by outcome (touchline_push_sent_total). */
+async function pushStatus (push: Push | undefined, metrics: Metrics): Promise<StatusBody['push']> {
+  if (push === undefined) return null
+  const summary = await push.summary().catch(() => null)
+  if (summary === null) return null
+  const sent: Record<string, number> = {}
+  for (const v of (await metrics.pushSent.get()).values) sent[String(v.labels.outcome)] = v.value
+  return { ...summary, sent }
 }
 
 async function single (gauge: Metrics['liveFixtures']): Promise<number> {
@@ -91,13 +109,14 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
     app.get('/v1/status', async (_req, reply): Promise<StatusBody> => {
       const now = Date.now()
       // A store outage is what this page must show, not a reason to fail: read it as "down".
-      const [buckets, connections, subscriptions, liveFixtures, cursor, webhooks] = await Promise.all([
+      const [buckets, connections, subscriptions, liveFixtures, cursor, webhooks, push] = await Promise.all([
         deps.ledger.all().catch(() => []),
         byLabel(deps.metrics.connections, 'transport'),
         single(deps.metrics.subscriptions),
         single(deps.metrics.liveFixtures),
         deps.store.head().catch((err: unknown) => { if (isStoreUnavailable(err)) return null; throw err }),
-        deps.webhooks?.summary().catch(() => null) ?? null
+        deps.webhooks?.summary().catch(() => null) ?? null,
+        pushStatus(deps.push, deps.metrics)
       ])
       const p = deps.poller()?.status()
       const odds = p?.running === true ? deps.oddsPoller?.()?.status() : undefined
@@ -105,6 +124,7 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
       reply.header('cache-control', 'no-store')
       return {
         now: new Date(now).toISOString(),
+        process: { pid: process.pid, worker: cluster.worker?.id ?? null },
         budget: buckets.map((b) => ({
           entity: b.entity,
           remaining: b.remaining,
@@ -135,7 +155,8 @@ export function statusRoutes (deps: StatusRouteDeps): FastifyPluginAsync {
         messages_per_s: latest?.messages_per_s ?? null,
         cache_hit_ratio: latest?.cache_hit_ratio ?? null,
         history: { interval_s: history.intervalMs / 1000, samples: history.samples() },
-        webhooks
+        webhooks,
+        push
       }
     })
   }

@@ -141,3 +141,57 @@ export function webhookKeys (prefix: string = DEFAULT_PREFIX): WebhookKeys {
     pattern: `${prefix}wh:*`
   }
 }
+
+/**
+ * Keys of Web Push alerts (src/push): subscriptions by shard, each client key's subscriptions (for its cap),
+ * each device's sent alerts and hourly count, each shard's cursor and retry queue. One hash tag, so the
+ * scripts that touch several of them stay in one slot.
+ */
+export interface PushKeys {
+  /** Hash of one shard's subscriptions: device id -> subscription JSON. */
+  subscriptions: (shard: number) => string
+  /** Set of the device ids a client key subscribed (its cap counts them). */
+  owner: (keyName: string) => string
+  /** `owner(name)` minus the encoded name, for the scripts that find a previous owner's set from a record. */
+  readonly ownerPrefix: string
+  /** The encoded key name `owner` appends (stored in each record as its owner). */
+  ownerId: (keyName: string) => string
+  /** Hash: shard -> version, bumped by every write to the shard's subscriptions (workers reload on a change). */
+  readonly versions: string
+  /** Hash of one device's alerts: alert id -> state (i in flight, r to retry, d delivered, x failed, c capped). */
+  sent: (deviceId: string) => string
+  /** Sorted set of one device's alerts of the last hour, scored by when they were sent (ms): its hourly cap. */
+  recent: (deviceId: string) => string
+  /** Hash of one shard's sender: `cursor` (the log position every alert before it was handled). */
+  shard: (shard: number) => string
+  /** Sorted set of one shard's alerts to send again (`<device id>|<alert id>`), scored by when (ms). */
+  retries: (shard: number) => string
+  /** Hash of one shard's alerts to send again: `<device id>|<alert id>` -> what to send (JSON). */
+  retryData: (shard: number) => string
+  /** Lease name (for `StoreKeys.lease`) of the one instance that sends a shard's alerts. */
+  leaseName: (shard: number) => string
+  /** Sorted set: each sending instance's holder id, scored by its last heartbeat (ms): how many share the shards. */
+  readonly instances: string
+  /** SCAN MATCH pattern covering every push key under this prefix. */
+  readonly pattern: string
+}
+
+export function pushKeys (prefix: string = DEFAULT_PREFIX): PushKeys {
+  const tagged = `${checkPrefix(prefix)}{push}:`
+  const ownerId = (keyName: string): string => encodeURIComponent(keyName).replace(/[*?[\]]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)
+  return {
+    subscriptions: (shard) => `${tagged}subs:${shard}`,
+    owner: (keyName) => `${tagged}owner:${ownerId(keyName)}`,
+    ownerPrefix: `${tagged}owner:`,
+    ownerId,
+    versions: `${tagged}versions`,
+    sent: (deviceId) => `${tagged}sent:${deviceId}`,
+    recent: (deviceId) => `${tagged}recent:${deviceId}`,
+    shard: (shard) => `${tagged}shard:${shard}`,
+    retries: (shard) => `${tagged}retries:${shard}`,
+    retryData: (shard) => `${tagged}retry-data:${shard}`,
+    leaseName: (shard) => `push:${shard}`,
+    instances: `${tagged}instances`,
+    pattern: `${tagged}*`
+  }
+}

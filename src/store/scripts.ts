@@ -1,6 +1,6 @@
 /**
  * The store's Lua scripts (scripts/*.lua), typed as ioredis commands and registered by the shared loader
- * (util/redis-scripts.ts). The lease and the webhook endpoints' state use them too.
+ * (util/redis-scripts.ts). The lease, the webhook endpoints' state and the push subscriptions use them too.
  */
 import type { RedisKey, Result } from 'ioredis'
 import { scriptLoader } from '../util/redis-scripts.ts'
@@ -37,6 +37,9 @@ declare module 'ioredis' {
     tlLeaseRenew: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRelease: (key: RedisKey, holderId: string) => Result<0 | 1, Context>
     tlWebhookSave: (lease: RedisKey, endpoint: RedisKey, holderId: string, ...fields: string[]) => Result<0 | 1, Context>
+    tlPushPut: (subs: RedisKey, owner: RedisKey, versions: RedisKey, deviceId: string, json: string, ownerId: string, ownerPrefix: string, max: Arg, shard: Arg) => Result<-1 | 0 | 1, Context>
+    tlPushRemove: (subs: RedisKey, versions: RedisKey, deviceId: string, ownerPrefix: string, shard: Arg) => Result<0 | 1, Context>
+    tlPushClaim: (sent: RedisKey, recent: RedisKey, alertId: string, nowMs: Arg, windowMs: Arg, ceiling: Arg, keepMs: Arg) => Result<0 | 1 | 2, Context>
   }
 }
 
@@ -50,7 +53,10 @@ const SCRIPTS = {
   tlLeaseAcquire: 'leaseAcquire-1',
   tlLeaseRenew: 'leaseRenew-1',
   tlLeaseRelease: 'leaseRelease-1',
-  tlWebhookSave: 'webhookSave-2'
+  tlWebhookSave: 'webhookSave-2',
+  tlPushPut: 'pushPut-3',
+  tlPushRemove: 'pushRemove-2',
+  tlPushClaim: 'pushClaim-2'
 } as const
 
 /** Defines every store command on a connection (once per connection) and returns it, typed. */

@@ -72,6 +72,10 @@ const WebhookState = z.enum(['pending', 'active', 'retrying', 'paused', 'refused
 
 export const Status = z.strictObject({
   now: z.iso.datetime({ offset: true }),
+  process: z.strictObject({
+    pid: z.number().int(),
+    worker: z.number().int().nullable().describe('Under `touchline serve --workers`, the id of the worker that answered (1, 2... in the order the primary started them; a worker started again gets the next id); null for a gateway of one process.')
+  }).describe('The process that answered: under `--workers` each worker answers for itself (its poller, connections and history), so this tells them apart.'),
   budget: z.array(BudgetRow),
   poller: PollerStatus.nullable().describe('Null when this instance runs no poller (over Redis only the leader polls).'),
   odds_poller: OddsPollerStatus.nullable().describe('The in-play odds poller beside the poller, on the same instance; null when this instance runs none.'),
@@ -87,7 +91,15 @@ export const Status = z.strictObject({
     endpoints: z.number().int(),
     by_state: z.record(z.string(), z.number().int()),
     delivering_here: z.number().int()
-  }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.')
+  }).nullable().describe('Webhook endpoints by state; null without webhooks or while the store cannot be read.'),
+  push: z.strictObject({
+    subscriptions: z.number().int().describe('Push subscriptions stored (every instance).'),
+    queued: z.number().int().describe('Alerts waiting to be sent again after a 429 or 5xx (every shard).'),
+    in_flight: z.number().int().describe('Push requests in flight or waiting for a slot on this instance.'),
+    shards: z.number().int(),
+    sending_here: z.number().int().describe('Shards this instance sends (over Redis, those whose lease it holds).'),
+    sent: z.record(z.string(), z.number()).describe('This instance\'s push requests by outcome since it started (touchline_push_sent_total).')
+  }).nullable().describe('Web Push alerts; null without VAPID keys or while the store cannot be read.')
 }).meta({ id: 'Status' })
 
 const Webhook = z.strictObject({

@@ -7,6 +7,7 @@
 import { ChangesPage, ErrorBody, Health, LiveFixtures, Readiness, Status, WebhookResumed, Webhooks } from './http.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
 import { FormatSchema, PROTOCOL_VERSION } from './model.ts'
+import { PushKeyBody, PushPayloadSchema, PushSubscribeBody, PushSubscriptionView } from './push.ts'
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: string, description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref(schema) } } })
@@ -26,7 +27,8 @@ const parameters: Record<string, JsonSchema> = {
   Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.'),
   Limit: query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Page size.'),
   LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' },
-  WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' }
+  WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' },
+  PushEndpoint: { name: 'endpoint', in: 'query', required: true, schema: { type: 'string', maxLength: 2048 }, description: 'The subscription\'s endpoint URL, url-encoded: its identity.' }
 }
 const p = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` })
 const filters = [p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds'), p('Odds'), p('Bookmakers'), p('Markets')]
@@ -96,6 +98,59 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       responses: { 200: json('WebhookResumed', 'The endpoint, as it is now.'), ...errors(401, 404, 503) }
     }
   },
+  '/v1/push/key': {
+    get: {
+      operationId: 'getPushKey',
+      tags: ['push'],
+      summary: 'The VAPID public key, for `pushManager.subscribe`; no key required',
+      security: OPEN,
+      responses: {
+        200: json('PushKey', 'The key the gateway signs its push requests with.'),
+        404: json('Error', 'Push alerts are not configured on this gateway (`not_found`): hide the bells.')
+      }
+    }
+  },
+  '/v1/push/subscriptions': {
+    post: {
+      operationId: 'subscribePush',
+      tags: ['push'],
+      summary: 'Stores a device\'s push subscription and what it follows; the endpoint is its identity',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PushSubscribe') } } },
+      responses: {
+        200: json('PushSubscription', 'The endpoint was subscribed: what it follows is replaced.'),
+        201: json('PushSubscription', 'A new subscription.'),
+        400: json('Error', 'The body is invalid (`invalid_request`); the message starts with the field: `subscription.endpoint` (not https on a public address), `subscription.keys.p256dh` (not a P-256 key), `subscription.keys.auth` (not 16 bytes), `follow`, `kinds`, `muted`.'),
+        403: json('Error', 'A league, team or fixture outside the key\'s scope, or an origin the key does not allow (`forbidden`).'),
+        404: json('Error', 'Push alerts are not configured on this gateway (`not_found`).'),
+        429: json('Error', 'The key holds as many subscriptions as it may (`limit_exceeded`).'),
+        ...errors(401, 503)
+      }
+    },
+    get: {
+      operationId: 'getPushSubscription',
+      tags: ['push'],
+      summary: 'What a subscription follows, found by its endpoint',
+      parameters: [p('PushEndpoint')],
+      responses: {
+        200: json('PushSubscription', 'The key\'s subscription at that endpoint.'),
+        400: json('Error', 'No `endpoint` (`invalid_request`).'),
+        404: json('Error', 'The key has no subscription at that endpoint, or push is not configured (`not_found`).'),
+        ...errors(401, 503)
+      }
+    },
+    delete: {
+      operationId: 'unsubscribePush',
+      tags: ['push'],
+      summary: 'Deletes the key\'s subscription at that endpoint (204 whether or not there was one)',
+      parameters: [p('PushEndpoint')],
+      responses: {
+        204: { description: 'No subscription of the key has that endpoint any more.' },
+        400: json('Error', 'No `endpoint` (`invalid_request`).'),
+        404: json('Error', 'Push alerts are not configured on this gateway (`not_found`).'),
+        ...errors(401, 503)
+      }
+    }
+  },
   '/v1/status': {
     get: {
       operationId: 'getStatus',
@@ -129,7 +184,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
 }
 
 /** The schemas the operations name, and through them every other one the document holds. */
-const ROOTS = [ErrorBody, ChangesPage, LiveFixtures, Status, Webhooks, WebhookResumed, Health, Readiness, FormatSchema]
+const ROOTS = [ErrorBody, ChangesPage, LiveFixtures, Status, Webhooks, WebhookResumed, PushKeyBody, PushSubscribeBody, PushSubscriptionView, PushPayloadSchema, Health, Readiness, FormatSchema]
 
 export function openApiDocument () {
   return {
@@ -145,9 +200,26 @@ export function openApiDocument () {
     tags: [
       { name: 'live', description: 'Live changes and fixtures, from the gateway\'s store.' },
       { name: 'webhooks', description: 'The state of the key\'s webhook endpoints.' },
+      { name: 'push', description: 'Web Push alerts: a device\'s subscription and what it follows. `PushPayload` is what its service worker receives.' },
       { name: 'operations', description: 'Health, readiness, status and metrics.' }
     ],
     paths,
+    webhooks: {
+      pushAlert: {
+        post: {
+          operationId: 'pushAlert',
+          tags: ['push'],
+          summary: 'An alert, as the gateway sends it to a device\'s push service (RFC 8030)',
+          description: 'The body is `PushPayload`, encrypted for the device (RFC 8291, `Content-Encoding: aes128gcm`) and signed with the VAPID key (RFC 8292, `Authorization: vapid t=..., k=...`). `TTL` by kind (goals 5 minutes, full time an hour), `Urgency: high` for goals and red cards, `Topic` per fixture and kind family, so a push service still holding a goal replaces it with its "Goal disallowed". The service worker receives the decrypted JSON.',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('PushPayload') } } },
+          responses: {
+            201: { description: 'Accepted by the push service.' },
+            404: { description: 'The subscription is gone: it is deleted (410 too).' },
+            429: { description: 'Slowed down: sent again after `Retry-After` (5xx too, with backoff).' }
+          }
+        }
+      }
+    },
     components: {
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'A touchline client key, in the query (browsers\' EventSource cannot set headers).' },

@@ -93,12 +93,17 @@ function resolve (doc: unknown, ref: string): unknown {
     .reduce<unknown>((at, part) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part] : undefined), doc)
 }
 
-/** Complaints about an HTTP JSON response to `GET path` (path without the query). */
-export function responseErrors (path: string, status: number, body: unknown): string[] {
-  // Some paths have only `post` (/v1/webhooks/{id}/resume): those are not GET responses.
-  const paths = openApiDocument.paths as unknown as Record<string, { get?: { responses: Record<string, { $ref?: string, content?: Record<string, { schema: { $ref?: string } }> }> } }>
-  const op = paths[path]?.get
-  if (op === undefined) return [`undocumented path ${path}`]
+/** Complaints about a value that should be the component schema `name` of the OpenAPI document. */
+export function schemaErrors (name: string, body: unknown): string[] {
+  return check(validator(openAjv, `openapi.json#/components/schemas/${name}`), body, name)
+}
+
+/** Complaints about an HTTP JSON response to `GET path` (or another method's; path without the query). */
+export function responseErrors (path: string, status: number, body: unknown, method: 'get' | 'post' | 'delete' = 'get'): string[] {
+  type Op = { responses: Record<string, { $ref?: string, content?: Record<string, { schema: { $ref?: string } }> }> }
+  const paths = openApiDocument.paths as unknown as Record<string, Partial<Record<'get' | 'post' | 'delete', Op>>>
+  const op = paths[path]?.[method]
+  if (op === undefined) return [`undocumented path ${method.toUpperCase()} ${path}`]
   let response = op.responses[String(status)]
   if (response === undefined) return [`undocumented status ${status} for ${path}`]
   if (response.$ref !== undefined) {

@@ -14,6 +14,11 @@
  * key, refused origin) is said once, in place of the matches, and ends the retries. While the feed is down
  * every row is dimmed. Goals scored while the page was away flash and are announced when it is back.
  *
+ * Goal alerts (lib/follow.js, lib/push.js): when the gateway offers Web Push, each row gets a bell and the
+ * header an "Alerts" button; the service worker (sw.js) shows the alerts. An alert's URL (`?fixture=<id>`)
+ * opens its match: the row scrolled to, highlighted and its events open, on the Live tab while it is in
+ * play, else on today's All tab. A tab already open is told by the service worker instead.
+ *
  * The key comes from `?key=` in the page URL (default `demo`). `?odds=<bookmaker id>` shows that
  * bookmaker's full-time result prices on each live row (lib/odds.js); off without it.
  */
@@ -23,6 +28,8 @@ import { connectionAnnouncement, connectionText, problemText } from './lib/conne
 import { h, hhmm, setText } from './lib/format.js'
 import { LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
+import { Follow } from './lib/follow.js'
+import { matchInUrl, PushChannel } from './lib/push.js'
 import { bookmakerOf } from './lib/odds.js'
 
 const params = new URLSearchParams(location.search)
@@ -45,10 +52,13 @@ const TAB_PHASES = { finished: new Set(['finished', 'cancelled', 'postponed']), 
 
 /** @type {Map<number, import('./lib/leagues.js').League>} */
 let leagues = new Map()
+/** @type {Follow | undefined} the alert bells, once the gateway said it offers them */
+let follow
 const board = new Board(byId('board'), byId('announcer'), {
   grouped: true,
   leagueName: (id) => leagueTitle(leagues.get(id), id),
   leagueOrder: leagueOrder(() => leagues, priorityList(document)),
+  onRow: (row, f) => follow?.row(row, f),
   odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
 })
 board.loading()
@@ -130,6 +140,40 @@ function render () {
   drawControls()
   drawEmpty(dayRows)
   drawOddsLegend()
+  if (dayRows !== undefined) showMatch()
+}
+
+/** @type {number | undefined} the match an alert asked to open, until it is shown */
+let wanted = matchInUrl(location.href)
+
+/**
+ * Opens the match an alert named: its row scrolled to the middle, highlighted and its events open. A match
+ * not in the current view is looked for in today's All tab (a match that left the Live tab).
+ */
+function showMatch () {
+  if (wanted === undefined) return
+  const row = board.fixtures.has(wanted) ? board.rows.get(wanted) : undefined
+  if (row === undefined) {
+    // In play: the Live tab; else today's All tab (results and kick-offs); not there either: left as it is.
+    const tab = liveRows().has(wanted) ? 'live' : 'all'
+    if (view.tab !== tab || view.day !== 'today') location.hash = `#${tab}`
+    else if (tab === 'all' && days.get('today') !== undefined) wanted = undefined
+    return
+  }
+  wanted = undefined
+  const url = new URL(location.href)
+  if (url.searchParams.has('fixture') || url.searchParams.has('match')) {
+    for (const name of ['fixture', 'match']) url.searchParams.delete(name)
+    history.replaceState(history.state, '', url)
+  }
+  if (!row.toggle.hidden && !board.openState(row.id).open) board.act(row.id, 'toggle')
+  row.el.classList.remove('tl-target')
+  row.el.getBoundingClientRect() // restarts the highlight when the same match is opened again
+  row.el.classList.add('tl-target')
+  window.requestAnimationFrame(() => row.el.scrollIntoView({ block: 'center' }))
+  const focus = row.toggle.hidden ? row.el : row.toggle
+  if (focus === row.el) row.el.setAttribute('tabindex', '-1')
+  focus.focus({ preventScroll: true })
 }
 
 /**
@@ -244,6 +288,24 @@ window.addEventListener('hashchange', () => {
 byId('snippet').textContent =
   `<div data-touchline-widget></div>\n<script src="${base}/widget.js" data-league="271" data-key="${key}" async></script>`
 
+// Alerts: the bells are given their margin before the first rows are drawn, so nothing moves then.
+const channel = new PushChannel(base, key)
+const alerts = channel.start().then((offered) => {
+  if (!offered) return
+  follow = new Follow(channel, (text) => board.announce(text), (id) => leagueTitle(leagues.get(id), id))
+  byId('board').classList.add('tl-alerts')
+  const button = byId('alerts')
+  button.hidden = false
+  button.addEventListener('click', () => follow?.panel.show(button))
+  board.refresh()
+  follow.sync()
+}, () => {})
+navigator.serviceWorker?.addEventListener('message', (ev) => {
+  if (ev.data?.type !== 'open-match') return
+  wanted = matchInUrl(String(ev.data.url))
+  schedule()
+})
+
 // League names (and their order) are a nicety: wait for them briefly, then start either way.
 const names = fetchLeagues(base, key).then((m) => {
   leagues = m
@@ -256,7 +318,7 @@ const names = fetchLeagues(base, key).then((m) => {
 feed.start()
 await Promise.all([
   feed.client.connect(),
-  Promise.race([names, new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
+  Promise.race([Promise.all([names, alerts]), new Promise((resolve) => setTimeout(resolve, 1500, undefined))])
 ])
 ready = true
 render()

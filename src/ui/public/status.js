@@ -106,6 +106,18 @@ function webhookTile (w) {
   return [tile('Webhooks', `${b.active + b.pending}/${w.endpoints}`, detail)]
 }
 
+/**
+ * Web Push alerts (push not configured: no tile).
+ * @param {any} p the `push` field of /v1/status
+ */
+function pushTile (p) {
+  if (p === null || p === undefined) return []
+  const n = (/** @type {string} */ k) => p.sent[k] ?? 0
+  const trouble = n('rejected') + n('expired')
+  const detail = `${n('sent')} sent · ${p.queued} queued${trouble > 0 ? ` · ${trouble} failed` : ''}${n('gone') > 0 ? ` · ${n('gone')} gone` : ''}`
+  return [tile('Push alerts', String(p.subscriptions), `${detail} · ${p.sending_here}/${p.shards} shards here`)]
+}
+
 /** @param {any} s the /v1/status body */
 function render (s) {
   const now = Date.parse(s.now)
@@ -117,7 +129,8 @@ function render (s) {
     tile('Connections', String(s.connections.total), `${s.connections.ws} WebSocket · ${s.connections.sse} SSE`),
     tile('Messages / s', s.messages_per_s === null ? '–' : s.messages_per_s.toFixed(1), `${s.subscriptions} subscriptions`),
     tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, s.cache_hit_ratio === null ? 'no passthrough request in the last 10 s' : 'passthrough, last 10 s'),
-    ...webhookTile(s.webhooks))
+    ...webhookTile(s.webhooks),
+    ...pushTile(s.push))
   byId('charts').replaceChildren(...CHARTS.map((spec) => chart(s.history.samples, spec, now)))
 
   countdowns = []

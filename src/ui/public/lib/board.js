@@ -50,6 +50,7 @@ export class Board {
    * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
    * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
    * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
+   * @param {(row: Row, f: LiveFixture) => void} [opts.onRow] called after a row is drawn (the scoreboard's alert bells)
    * @param {{ bookmaker: number, images: () => Map<number, import('./odds.js').FixtureOdds> }} [opts.odds] show this
    *   bookmaker's result prices on each row (lib/odds.js), from these odds images (the client's `odds`)
    */
@@ -62,6 +63,7 @@ export class Board {
     this.headingLevel = opts.headingLevel ?? 'h2'
     this.expanded = opts.expanded === true
     this.idPrefix = opts.idPrefix ?? 'tl'
+    this.onRow = opts.onRow
     this.stack = new Stack(root, { gap: this.grouped ? 8 : 0 })
     const odds = opts.odds
     /** The odds on the rows, when asked for: the space is kept on every row. */
@@ -220,6 +222,7 @@ export class Board {
     const o = this.openState(f.id)
     const row = this.rowOf(f)
     row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    this.onRow?.(row, f)
     if (this.odds !== undefined && row.odds !== undefined) this.odds.draw(/** @type {any} */ (row.odds), f)
   }
 

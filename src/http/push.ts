@@ -1,0 +1,113 @@
+/**
+ * Web Push subscriptions (docs/push.md): `GET /v1/push/key` (the VAPID public key, no client key needed;
+ * 404 when push is not configured), and `POST`, `GET`, `DELETE /v1/push/subscriptions` with a client key.
+ * Thin: the shape is the wire model's (src/wire/push.ts), the rest of the checks and the storing are the
+ * push module's. The key's scope is checked as for a WebSocket subscribe (fanout/scope-check.ts): leagues
+ * outside it, teams that play only outside it and fixtures known to be outside it are refused (403).
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
+import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
+import type { Push } from '../push/index.ts'
+import { lookup, subscribe, unsubscribe, viewOf } from '../push/manage.ts'
+import type { LiveStore } from '../store/types.ts'
+import { PushSubscribeBody } from '../wire/push.ts'
+import { httpError, keyOf } from './live.ts'
+import { answerStoreOutages } from './outage.ts'
+
+export interface PushRouteDeps {
+  /** Undefined when push is not configured (no VAPID keys): every route answers 404. */
+  push: Push | undefined
+  keys: KeyRing
+  store: LiveStore
+}
+
+const NOT_CONFIGURED = 'push alerts are not configured on this gateway (no VAPID keys)'
+
+/** The key of a request allowed to manage subscriptions, or undefined after answering the error. */
+function admit (deps: PushRouteDeps, request: FastifyRequest, reply: FastifyReply): { key: ClientKey, push: Push } | undefined {
+  if (deps.push === undefined) {
+    httpError(reply, 404, 'not_found', NOT_CONFIGURED)
+    return undefined
+  }
+  const key = keyOf(deps.keys, request)
+  if (key === undefined) {
+    httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+    return undefined
+  }
+  if (!originAllowed(key, request.headers.origin)) {
+    httpError(reply, 403, 'forbidden', 'this origin may not use this key')
+    return undefined
+  }
+  reply.header('cache-control', 'no-store')
+  return { key, push: deps.push }
+}
+
+/** What of `follow` lies outside the key's scope, as a message; undefined when nothing does. */
+async function outsideScope (store: LiveStore, key: ClientKey, follow: { teams: number[], fixtures: number[], leagues: number[] }): Promise<string | undefined> {
+  if (key.leagues === '*') return undefined
+  const leagues = [...new Set(follow.leagues)].filter((id) => !leagueAllowed(key, id)).sort((a, b) => a - b)
+  const teams = await teamsOutsideScope(store, key, follow.teams)
+  const fixtures = await fixturesOutsideScope(store, key, follow.fixtures)
+  const parts = [
+    leagues.length > 0 ? `leagues ${leagues.join(',')}` : '',
+    teams.length > 0 ? `teams ${teams.join(',')} (they play only in other leagues)` : '',
+    fixtures.length > 0 ? `fixtures ${fixtures.join(',')}` : ''
+  ].filter((p) => p !== '')
+  return parts.length === 0 ? undefined : `outside this key's scope: ${parts.join('; ')}`
+}
+
+function endpointParam (request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const endpoint = (request.query as { endpoint?: unknown }).endpoint
+  if (typeof endpoint === 'string' && endpoint !== '' && endpoint.length <= 2048) return endpoint
+  httpError(reply, 400, 'invalid_request', 'endpoint: the subscription\'s endpoint URL is required (url-encoded, once)')
+  return undefined
+}
+
+export function pushRoutes (deps: PushRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    // Subscriptions live in the store: while it is down, 503 like the feeds.
+    answerStoreOutages(app)
+
+    app.get('/v1/push/key', async (_request, reply) => {
+      if (deps.push === undefined) return httpError(reply, 404, 'not_found', NOT_CONFIGURED)
+      return { public_key: deps.push.publicKey }
+    })
+
+    app.post('/v1/push/subscriptions', async (request, reply) => {
+      const admitted = admit(deps, request, reply)
+      if (admitted === undefined) return reply
+      const parsed = PushSubscribeBody.safeParse(request.body)
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]
+        const field = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
+        return httpError(reply, 400, 'invalid_request', `${field}: ${issue?.message ?? 'invalid'}`)
+      }
+      const outside = await outsideScope(deps.store, admitted.key, parsed.data.follow)
+      if (outside !== undefined) return httpError(reply, 403, 'forbidden', outside)
+      const result = await subscribe(admitted.push.manage, admitted.key, parsed.data)
+      if (result.outcome === 'invalid') return httpError(reply, 400, 'invalid_request', `${result.problem.field}: ${result.problem.message}`)
+      if (result.outcome === 'limit') return httpError(reply, 429, 'limit_exceeded', `this key holds ${admitted.push.manage.maxPerKey} push subscriptions already; delete some first`)
+      return reply.code(result.outcome === 'created' ? 201 : 200).send(result.view)
+    })
+
+    app.get('/v1/push/subscriptions', async (request, reply) => {
+      const admitted = admit(deps, request, reply)
+      if (admitted === undefined) return reply
+      const endpoint = endpointParam(request, reply)
+      if (endpoint === undefined) return reply
+      const sub = await lookup(admitted.push.manage.store, admitted.key, endpoint)
+      if (sub === undefined) return httpError(reply, 404, 'not_found', 'no push subscription of this key has that endpoint')
+      return viewOf(sub)
+    })
+
+    app.delete('/v1/push/subscriptions', async (request, reply) => {
+      const admitted = admit(deps, request, reply)
+      if (admitted === undefined) return reply
+      const endpoint = endpointParam(request, reply)
+      if (endpoint === undefined) return reply
+      await unsubscribe(admitted.push.manage.store, admitted.key, endpoint)
+      return reply.code(204).send()
+    })
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Where push subscriptions live (docs/push.md): in memory for one instance, in Redis for several (one hash
+ * per shard, store/redis-keys.ts pushKeys). A subscription's identity is its endpoint; its device id (a
+ * digest of the endpoint) names it in keys and alert state, and picks its shard. Each client key may hold
+ * a bounded number (the cap is checked atomically with the write, pushPut-3.lua). Every Redis call is
+ * guarded: an outage rejects as StoreUnavailableError (503 on the routes).
+ */
+import { createHash } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { PushKind } from '../wire/push.ts'
+import { pushKeys } from '../store/redis-keys.ts'
+import { defineStoreCommands } from '../store/scripts.ts'
+import { guarded } from '../store/unavailable.ts'
+
+export interface Follow {
+  teams: number[]
+  fixtures: number[]
+  leagues: number[]
+}
+
+export interface StoredSubscription {
+  endpoint: string
+  keys: { p256dh: string, auth: string }
+  /** The client key that posted it (its name, encoded as in Redis keys): its cap and its scope. */
+  owner: string
+  follow: Follow
+  kinds: PushKind[]
+  muted: number[]
+  created_at: string
+}
+
+export type PutResult = 'created' | 'replaced' | 'limit'
+
+export interface SubscriptionStore {
+  readonly shards: number
+  /** Stores `sub` unless its key already holds `maxPerKey` others. */
+  put: (sub: StoredSubscription, maxPerKey: number) => Promise<PutResult>
+  get: (endpoint: string) => Promise<StoredSubscription | undefined>
+  /** True when there was one. */
+  remove: (endpoint: string) => Promise<boolean>
+  /** Every subscription of a shard, with the shard's version (it changes with every write to the shard). */
+  shard: (shard: number) => Promise<{ version: string, subscriptions: StoredSubscription[] }>
+  /** The shard's version alone (cheap: workers reload the shard only when it moved). */
+  version: (shard: number) => Promise<string>
+  count: () => Promise<number>
+}
+
+/** A device's id: a digest of its endpoint, short enough for keys and alert state. */
+export function deviceId (endpoint: string): string {
+  return createHash('sha256').update(endpoint).digest('base64url').slice(0, 22)
+}
+
+/** The shard a device's alerts are sent by. */
+export function shardOf (endpoint: string, shards: number): number {
+  return createHash('sha256').update(endpoint).digest().readUInt32BE(0) % shards
+}
+
+/** The encoded name of a client key, as a subscription's `owner`. */
+export const ownerOf = (keyName: string): string => pushKeys().ownerId(keyName)
+
+export type SubscriptionStoreOptions = { kind: 'memory', shards: number } | { kind: 'redis', redis: Redis, prefix?: string, shards: number }
+
+export function createSubscriptionStore (opts: SubscriptionStoreOptions): SubscriptionStore {
+  return opts.kind === 'memory' ? memorySubscriptions(opts.shards) : redisSubscriptions(opts.redis, opts.shards, opts.prefix)
+}
+
+function parse (json: string): StoredSubscription | undefined {
+  try {
+    return JSON.parse(json) as StoredSubscription
+  } catch {
+    return undefined
+  }
+}
+
+function redisSubscriptions (conn: Redis, shards: number, prefix?: string): SubscriptionStore {
+  const redis = defineStoreCommands(conn)
+  const keys = pushKeys(prefix)
+  return {
+    shards,
+    async put (sub, maxPerKey) {
+      const shard = shardOf(sub.endpoint, shards)
+      const r = await guarded(redis.tlPushPut(keys.subscriptions(shard), keys.ownerPrefix + sub.owner, keys.versions, deviceId(sub.endpoint), JSON.stringify(sub), sub.owner, keys.ownerPrefix, maxPerKey, shard))
+      return r === -1 ? 'limit' : r === 1 ? 'created' : 'replaced'
+    },
+    async get (endpoint) {
+      const json = await guarded(redis.hget(keys.subscriptions(shardOf(endpoint, shards)), deviceId(endpoint)))
+      const sub = json === null ? undefined : parse(json)
+      return sub?.endpoint === endpoint ? sub : undefined
+    },
+    async remove (endpoint) {
+      const shard = shardOf(endpoint, shards)
+      return await guarded(redis.tlPushRemove(keys.subscriptions(shard), keys.versions, deviceId(endpoint), keys.ownerPrefix, shard)) === 1
+    },
+    async shard (shard) {
+      // The version first: a write landing between the two reads leaves an older version with newer content,
+      // which only makes the next check load the shard again.
+      const version = await guarded(redis.hget(keys.versions, String(shard))) ?? '0'
+      const values = await guarded(redis.hvals(keys.subscriptions(shard)))
+      return { version, subscriptions: values.map(parse).filter((s): s is StoredSubscription => s !== undefined) }
+    },
+    async version (shard) {
+      return await guarded(redis.hget(keys.versions, String(shard))) ?? '0'
+    },
+    async count () {
+      const p = redis.pipeline()
+      for (let s = 0; s < shards; s++) p.hlen(keys.subscriptions(s))
+      const counts = await guarded(p.exec()) ?? []
+      return counts.reduce((n, [, c]) => n + Number(c ?? 0), 0)
+    }
+  }
+}
+
+function memorySubscriptions (shards: number): SubscriptionStore {
+  const subs = Array.from({ length: shards }, () => new Map<string, StoredSubscription>())
+  const versions = new Array<number>(shards).fill(0)
+  const owners = new Map<string, Set<string>>()
+  const ownerSet = (owner: string): Set<string> => owners.get(owner) ?? owners.set(owner, new Set()).get(owner) as Set<string>
+  return {
+    shards,
+    async put (sub, maxPerKey) {
+      const shard = shardOf(sub.endpoint, shards)
+      const id = deviceId(sub.endpoint)
+      const old = subs[shard]?.get(id)
+      const set = ownerSet(sub.owner)
+      if (old?.owner !== sub.owner && set.size >= maxPerKey) return 'limit'
+      if (old !== undefined && old.owner !== sub.owner) ownerSet(old.owner).delete(id)
+      subs[shard]?.set(id, structuredClone(sub))
+      set.add(id)
+      versions[shard] = (versions[shard] ?? 0) + 1
+      return old === undefined ? 'created' : 'replaced'
+    },
+    async get (endpoint) {
+      const sub = subs[shardOf(endpoint, shards)]?.get(deviceId(endpoint))
+      return sub?.endpoint === endpoint ? structuredClone(sub) : undefined
+    },
+    async remove (endpoint) {
+      const shard = shardOf(endpoint, shards)
+      const id = deviceId(endpoint)
+      const old = subs[shard]?.get(id)
+      if (old === undefined) return false
+      subs[shard]?.delete(id)
+      ownerSet(old.owner).delete(id)
+      versions[shard] = (versions[shard] ?? 0) + 1
+      return true
+    },
+    async shard (shard) {
+      return { version: String(versions[shard] ?? 0), subscriptions: [...subs[shard]?.values() ?? []].map((s) => structuredClone(s)) }
+    },
+    async version (shard) {
+      return String(versions[shard] ?? 0)
+    },
+    async count () {
+      return subs.reduce((n, m) => n + m.size, 0)
+    }
+  }
+}

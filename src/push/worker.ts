@@ -1,0 +1,217 @@
+/**
+ * One shard's sender (docs/push.md, "How alerts are made and sent"): it reads the event log after the
+ * shard's cursor, turns each change record into alerts (alerts.ts), sends each to the shard's devices that
+ * follow it (match.ts), and stores the cursor once every alert before it was handled: sent, refused for
+ * good, dropped by the cap, or queued to be sent again. Over Redis it runs only while its instance holds the
+ * shard's lease (index.ts), and the cursor write is fenced by that lease.
+ *
+ * Exactly once: each (device, alert id) is claimed in the ledger before its request goes out (ledger.ts),
+ * so a record read again (a restart, a new holder, a SIGKILL before the cursor was stored) sends nothing
+ * twice; an alert whose request was in flight when its sender died stays claimed (a push service may have
+ * it), and one known not delivered (429, 5xx, no connection) is queued and sent again by whoever holds the
+ * shard. Stopping lets the requests in flight finish (each within its timeout), so none is cut in the middle.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Logger } from 'pino'
+import type { Agent } from 'undici'
+import { backoffDelay } from '@touchline/client'
+import type { KeyRing } from '../client-keys.ts'
+import type { Metrics } from '../metrics.ts'
+import { changeRecords, type LiveStore } from '../store/types.ts'
+import { alertsOf, ceilingOf, payloadOf, type Alert } from './alerts.ts'
+import type { AlertLedger, RetryEntry } from './ledger.ts'
+import type { Limiter } from './limiter.ts'
+import { ShardIndex } from './match.ts'
+import { sendPush, type SendResult, type Vapid } from './send.ts'
+import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
+
+export interface SenderDeps {
+  store: LiveStore
+  subscriptions: SubscriptionStore
+  ledger: AlertLedger
+  keys: KeyRing
+  metrics: Metrics
+  log: Logger
+  dispatcher: Agent
+  limiter: Limiter
+  holderId: string
+  vapid: Vapid
+  hourlyCap: number
+  timeoutMs: number
+  /** @default 1000 */
+  retryBaseMs?: number
+  /** @default 60_000 */
+  retryMaxMs?: number
+  now?: () => number
+}
+
+/** Records read per page of the log. */
+const PAGE = 50
+/** With nothing to send, how often the log and the retry queue are read anyway (a missed wake-up). */
+const IDLE_READ_MS = 1000
+/** Attempts at one alert for one device at most (it is also given up once its TTL has passed). */
+const MAX_ATTEMPTS = 8
+
+export class ShardSender {
+  private abort: AbortController | undefined
+  private loop: Promise<void> | undefined
+  private woken = false
+  private wakeUp: (() => void) | undefined
+  private index: ShardIndex | undefined
+  /** The last cursor known, kept across stop and start. */
+  private known: string | undefined
+  private readonly now: () => number
+
+  constructor (private readonly deps: SenderDeps, readonly shard: number) {
+    this.now = deps.now ?? Date.now
+  }
+
+  get running (): boolean {
+    return this.loop !== undefined
+  }
+
+  start (): void {
+    if (this.loop !== undefined) return
+    const abort = this.abort = new AbortController()
+    this.loop = this.run(abort.signal).catch((err: unknown) => {
+      if (!abort.signal.aborted) this.deps.log.error({ err, shard: this.shard }, 'push sender failed')
+    }).finally(() => { if (this.abort === abort) this.loop = undefined })
+  }
+
+  /** Sends nothing new; resolves once the requests in flight are answered (or timed out). */
+  async stop (): Promise<void> {
+    this.abort?.abort()
+    this.wake()
+    await this.loop
+    this.loop = undefined
+  }
+
+  wake (): void {
+    this.woken = true
+    this.wakeUp?.()
+  }
+
+  private async wait (ms: number, signal: AbortSignal): Promise<void> {
+    if (this.woken || signal.aborted) return
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done (): void { clearTimeout(timer); signal.removeEventListener('abort', done); resolve() }
+      this.wakeUp = done
+      signal.addEventListener('abort', done, { once: true })
+    })
+    this.wakeUp = undefined
+  }
+
+  private async run (signal: AbortSignal): Promise<void> {
+    const { store, ledger, holderId } = this.deps
+    let cursor = await this.retrying(signal, async () => await ledger.cursor(this.shard)) ?? this.known
+    if (signal.aborted) return
+    if (cursor === undefined) {
+      cursor = await this.retrying(signal, async () => await store.head())
+      if (cursor === undefined || !await this.retrying(signal, async () => await ledger.saveCursor(this.shard, holderId, cursor as string))) return
+    }
+    this.known = cursor
+    while (!signal.aborted) {
+      await this.sendDue(signal)
+      this.woken = false
+      const from: string = cursor
+      const page = await this.retrying(signal, async () => await store.readSince(from, { limit: PAGE }))
+      const index = await this.retrying(signal, async () => await this.loadIndex())
+      if (page === undefined || index === undefined || signal.aborted) return
+      if (!page.recovered) this.deps.log.warn({ shard: this.shard, cursor }, 'push: the log was lost or outrun; alerts of the changes it held are not sent')
+      else {
+        for (const record of changeRecords(page.records)) {
+          await Promise.all(alertsOf(record).flatMap((alert) => index.match(alert, this.deps.keys.all()).map(async (sub) => await this.deliver(sub, alert, 0, this.now()))))
+          // A stop in the middle of a page: the cursor stays before it; the next holder reads it again and
+          // the claims keep what was sent from going twice.
+          if (signal.aborted) return
+        }
+      }
+      if (page.cursor !== cursor) {
+        const saved = await this.retrying(signal, async () => await ledger.saveCursor(this.shard, holderId, page.cursor))
+        if (saved !== true) return
+        cursor = this.known = page.cursor
+      }
+      if (!page.more) await this.wait(IDLE_READ_MS, signal)
+    }
+  }
+
+  /** The shard's subscriptions, read again when their version moved. */
+  private async loadIndex (): Promise<ShardIndex> {
+    const version = await this.deps.subscriptions.version(this.shard)
+    if (this.index?.version === version) return this.index
+    const { version: v, subscriptions } = await this.deps.subscriptions.shard(this.shard)
+    this.index = new ShardIndex(v, subscriptions)
+    return this.index
+  }
+
+  /** Claims, sends and records one alert for one device. `attempt`: attempts made before this one. */
+  private async deliver (sub: StoredSubscription, alert: Alert, attempt: number, firstAt: number): Promise<void> {
+    const { ledger, metrics, log } = this.deps
+    const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
+    if (claim === 'done') return
+    if (claim === 'capped') {
+      metrics.pushSent.inc({ outcome: 'capped' })
+      return
+    }
+    const result = await this.deps.limiter.run(async () => await sendPush({
+      subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid, dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: new AbortController().signal
+    }))
+    await this.record(sub, alert, result, { endpoint: sub.endpoint, alert, attempt: attempt + 1, firstAt })
+      .catch((err: unknown) => log.warn({ err, shard: this.shard, alert: alert.id }, 'push: outcome not recorded'))
+  }
+
+  private async record (sub: StoredSubscription, alert: Alert, result: SendResult, entry: RetryEntry): Promise<void> {
+    const { ledger, metrics, log } = this.deps
+    if (result.outcome === 'retry') {
+      const wait = result.retryAfterMs ?? backoffDelay(entry.attempt, { baseMs: this.deps.retryBaseMs ?? 1000, capMs: this.deps.retryMaxMs ?? 60_000 })
+      const dueAt = this.now() + wait
+      if (entry.attempt >= MAX_ATTEMPTS || dueAt > entry.firstAt + alert.ttl * 1000) {
+        metrics.pushSent.inc({ outcome: 'expired' })
+        await ledger.mark(sub.endpoint, alert.id, 'x')
+        log.info({ shard: this.shard, alert: alert.id, attempts: entry.attempt, error: result.error }, 'push: alert given up (its TTL passed)')
+        return
+      }
+      metrics.pushSent.inc({ outcome: 'retry' })
+      await ledger.mark(sub.endpoint, alert.id, 'r')
+      await ledger.schedule(this.shard, entry, dueAt)
+      return
+    }
+    metrics.pushSent.inc({ outcome: result.outcome })
+    await ledger.mark(sub.endpoint, alert.id, result.outcome === 'sent' ? 'd' : 'x')
+    if (result.outcome === 'gone') {
+      // The browser unsubscribed or the subscription expired: it will never take an alert again.
+      await this.deps.subscriptions.remove(sub.endpoint)
+      log.info({ shard: this.shard, status: result.status }, 'push: subscription gone; deleted')
+    }
+    if (result.outcome === 'rejected') log.warn({ shard: this.shard, alert: alert.id, status: result.status, error: result.error }, 'push: request refused; not retried')
+  }
+
+  /** Sends the queued alerts that are due. */
+  private async sendDue (signal: AbortSignal): Promise<void> {
+    const { ledger } = this.deps
+    const due = await ledger.due(this.shard, this.now(), PAGE).catch(() => [])
+    if (due.length === 0 || signal.aborted) return
+    const index = await this.loadIndex().catch(() => undefined)
+    if (index === undefined) return
+    await Promise.all(due.map(async (entry) => {
+      const sub = index.get(entry.endpoint)
+      await ledger.unschedule(this.shard, entry)
+      if (sub === undefined) return
+      await this.deliver(sub, entry.alert, entry.attempt, entry.firstAt)
+    }).map(async (p) => { await p.catch((err: unknown) => this.deps.log.warn({ err, shard: this.shard }, 'push: retry failed')) }))
+  }
+
+  /** Runs `read` until it succeeds (a store outage is waited out) or the sender stops (undefined). */
+  private async retrying<T> (signal: AbortSignal, read: () => Promise<T>): Promise<T | undefined> {
+    for (let attempt = 1; !signal.aborted; attempt++) {
+      try {
+        return await read()
+      } catch (err) {
+        if (attempt === 1) this.deps.log.warn({ err, shard: this.shard }, 'push sender cannot read the store; retrying')
+        await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 5000 }), undefined, { signal }).catch(() => {})
+      }
+    }
+    return undefined
+  }
+}
