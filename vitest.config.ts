@@ -4,11 +4,13 @@ import LongFirst from './test/helpers/sequencer.ts'
 
 /**
  * Integration files whose assertions are wall-clock deadlines of the system under test: a shutdown within
- * its grace, a takeover within the lease time, polls that keep their pace, a heartbeat once per interval.
+ * its grace, a takeover within the lease time, polls that keep their pace, a heartbeat once per interval,
+ * sentinels that take a primary silent for 1 s for dead (the failover test, whose crowd of clients is CPU too).
  * They run apart, after the others, so that the browser tests and the simulated match days (all CPU) do not
  * run beside them.
  */
 const DEADLINES = [
+  'test/integration/failover/sentinel-failover.test.ts',
   'test/integration/lb/rolling-restart.test.ts',
   'test/integration/ops/drain.test.ts',
   'test/integration/ops/shutdown-inflight.test.ts',

@@ -7,6 +7,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
 import { AppError, ErrorCodes } from './errors.ts'
+import { parseRedisUrl } from './util/redis-url.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 
@@ -85,7 +86,16 @@ const ConfigSchema = z.object({
   TOUCHLINE_SIM_SPEED: z.coerce.number().positive().max(3600).default(60),
   /** Seed of the embedded provider's dataset and simulator. */
   TOUCHLINE_SEED: z.coerce.number().int().nonnegative().default(1),
-  TOUCHLINE_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** One Redis (`redis://`, `rediss://`) or a Sentinel-watched primary (`redis+sentinel://`): util/redis-url.ts. */
+  TOUCHLINE_REDIS_URL: z.string().superRefine((v, ctx) => {
+    try {
+      parseRedisUrl(v)
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message })
+    }
+  }).optional(),
+  /** PEM file of the certificate authorities to trust for TLS to Redis (rediss://), besides the system's. */
+  TOUCHLINE_REDIS_CA: z.string().min(1).optional(),
   TOUCHLINE_REDIS_PREFIX: z.string().min(1).max(64).default('tl:'),
   TOUCHLINE_KEYS_FILE: z.string().min(1).optional(),
   TOUCHLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

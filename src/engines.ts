@@ -4,6 +4,7 @@
  * and quotas, the webhook cursors and the leases that make one instance poll and one deliver to each
  * endpoint (docs/architecture.md, "Scale-out"). Every other module takes its parts from here.
  */
+import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -12,6 +13,8 @@ import { ConfigError, type Config } from './config.ts'
 import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { createMemoryCache, createMemoryQuota, createRedisCache, createRedisQuota, type QuotaStore, type ResponseCache } from './passthrough/index.ts'
 import { createLease, createStore, type Lease, type LiveStore } from './store/index.ts'
+import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
+import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
 import { createSubscriptionStore, type SubscriptionStore } from './push/subscriptions.ts'
 import { createAlertLedger, type AlertLedger } from './push/ledger.ts'
@@ -93,14 +96,7 @@ function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { m
 
 async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['defer']): Promise<Redis | undefined> {
   if (cfg.TOUCHLINE_REDIS_URL === undefined) return undefined
-  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
-  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
-  // A closing connection (a tail stopped, the one dropped at shutdown) waits DISCONNECT_WAIT_MS at most for
-  // Redis to close its side before the socket is destroyed; commands still pending on it fail only then.
-  // ioredis waits 2 s by default, which a frozen Redis always takes, once per connection closed.
-  const redis = new Redis(cfg.TOUCHLINE_REDIS_URL, {
-    lazyConnect: true, maxRetriesPerRequest: 3, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, enableOfflineQueue: false, disconnectTimeout: DISCONNECT_WAIT_MS
-  })
+  const { redis, watch } = newRedis(cfg.TOUCHLINE_REDIS_URL, readCa(cfg.TOUCHLINE_REDIS_CA), log)
   // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
   // Before the first connection an error is the start's failure, reported once as the ConfigError below
   // (one line naming the setting), not logged with its stack as a lost connection.
@@ -124,12 +120,53 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
     connected = true
   } catch (err) {
     redis.disconnect()
+    watch?.close()
     // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed."
     const reason = firstError?.message ?? (err as Error).message
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${withoutPassword(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${redactRedisUrl(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
   }
   defer(async () => { await goodbye(redis) })
+  if (watch !== undefined) defer(async () => { watch.close() })
   return redis
+}
+
+/**
+ * The command connection, not connected yet: to one Redis, or through Sentinel to the current primary
+ * (util/redis-url.ts). Every other connection is a `duplicate()` of it, with the same target and options.
+ */
+function newRedis (redisUrl: string, ca: string | undefined, log: Logger): { redis: Redis, watch?: FailoverWatch } {
+  // No offline queue: while the connection is down, a command fails at once (503, `unavailable`, the
+  // passthrough's local fallbacks) instead of waiting out the command timeout in a queue.
+  // A closing connection (a tail stopped, the one dropped at shutdown) waits DISCONNECT_WAIT_MS at most for
+  // Redis to close its side before the socket is destroyed; commands still pending on it fail only then.
+  // ioredis waits 2 s by default, which a frozen Redis always takes, once per connection closed.
+  // A write refused with READONLY went to a primary that was demoted to a replica (a failover it missed,
+  // or one that came back from a hang): the connection is dropped and made again to the current primary.
+  const base = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 3,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    enableOfflineQueue: false,
+    disconnectTimeout: DISCONNECT_WAIT_MS,
+    reconnectOnError: (err: Error) => err.message.startsWith('READONLY') ? 1 as const : false
+  }
+  const target = parseRedisUrl(redisUrl)
+  const { url, options } = redisOptions(target, base, ca)
+  if (url !== undefined || target.kind !== 'sentinel') return { redis: new Redis(url ?? '', options) }
+  const redis = new Redis(options)
+  const watch = watchFailovers(target, options.sentinelTLS, (message) => log.warn({ message }, 'redis failover announced by Sentinel: reconnecting to the new primary'))
+  watch.track(redis)
+  return { redis, watch }
+}
+
+/** The PEM file of TOUCHLINE_REDIS_CA, read once at start. */
+function readCa (path: string | undefined): string | undefined {
+  if (path === undefined) return undefined
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new ConfigError(`TOUCHLINE_REDIS_CA: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, ['TOUCHLINE_REDIS_CA'])
+  }
 }
 
 /** How long a connection being closed waits for Redis to close its side (a healthy one does at once). */
@@ -158,11 +195,4 @@ async function dropIfUnresponsive (redis: Redis, log: Logger, ms: number): Promi
   log.warn({ waitedMs: ms }, 'shutting down: Redis does not answer; its connection is dropped so that nothing waits on it')
   redis.disconnect()
   return true
-}
-
-/** A Redis URL fit for a message: its password (if any) masked. */
-function withoutPassword (url: string): string {
-  const u = new URL(url)
-  if (u.password !== '') u.password = '***'
-  return u.toString()
 }

@@ -227,7 +227,9 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin
   }, { pollReserve: cfg.TOUCHLINE_POLL_RESERVE, ...overrides.passthrough })
-  const hub = createHub({ store: engines.store, metrics, log: log.child({ component: 'hub' }) })
+  // A lost log (a failover included) may have taken the last stored states with it: reconcile now, not at
+  // the next interval (a no-op on an instance that does not poll).
+  const hub = createHub({ store: engines.store, metrics, log: log.child({ component: 'hub' }), onLogLost: () => poller.forceReconcile() })
   await hub.start()
   scope.defer(async () => { await hub.close() })
 

@@ -41,6 +41,12 @@ export interface HubDeps {
   log: BaseLogger
   /** Overrides of DEFAULT_LIMITS (see limits.ts for each default and why). */
   limits?: Partial<HubLimits>
+  /**
+   * The log was lost and a new epoch began (a flush, a restart without data, a failover to a replica that
+   * lacked acknowledged writes): called once per new epoch this instance's tail meets, after the subscribers
+   * were reset. The gateway reconciles the poller at once, since the state stored with the log may be as old.
+   */
+  onLogLost?: (epoch: string) => void
 }
 
 export type { KeysApplied } from './rescope.ts'
@@ -142,6 +148,7 @@ export function createHub (deps: HubDeps): Hub {
         head = formatCursor(epoch, 0)
         delivery.versions.clear()
         recovery.logLost(epoch)
+        deps.onLogLost?.(epoch)
       })
       stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate })
     },

@@ -11,6 +11,13 @@
  * default), so how far back a cursor recovers would depend on node layout; exact trimming gives both
  * engines the same answer, and at a few appends per second its extra cost is negligible.
  *
+ * Failover (a primary with replicas under Sentinel): replication is asynchronous, so a replica promoted
+ * after its primary died may lack the last writes the primary acknowledged. Its log then stands at an
+ * offset below one already handed out, and the next appends would reuse cursors readers hold, with other
+ * records. So the store remembers the highest offset it saw acknowledged in the current epoch (`Seen`: the
+ * appends, the reads, the tails), hands it to every script that may append or open the log, and a log of
+ * that epoch standing below it is taken for lost: a new epoch begins, as after a flush.
+ *
  * Subscribe: XREAD BLOCK on a dedicated connection per tail, starting at the head. Pub/sub is at-most-once
  * (a reconnect loses messages); the stream is the log itself, so a tail sees every record in order and
  * resumes where it stopped after a reconnect. apply still PUBLISHes each new cursor for cheap watchers.
@@ -58,6 +65,26 @@ const TAIL_RETRY_MS = 250
  */
 const TAIL_STOP_WAIT_MS = 300
 
+/** The highest offset of `epoch` this process saw a primary acknowledge (an append, a read, a tail). */
+interface Seen { epoch: string, offset: number, note: (epoch: string, offset: number) => void }
+
+function seenTracker (): Seen {
+  const seen: Seen = {
+    epoch: '',
+    offset: 0,
+    note (epoch, offset) {
+      // Another epoch replaces the mark: offsets of different logs are not comparable.
+      if (epoch !== seen.epoch) {
+        seen.epoch = epoch
+        seen.offset = offset
+      } else if (offset > seen.offset) seen.offset = offset
+    }
+  }
+  return seen
+}
+
+type EnsureEpoch = (conn?: Redis) => Promise<{ epoch: string, offset: number }>
+
 export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
   if (opts.redis.options.keyPrefix) throw new TypeError('use the store prefix option, not the ioredis keyPrefix')
@@ -66,9 +93,12 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
   const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   const tails = new Set<() => Promise<void>>()
+  const seen = seenTracker()
 
-  const ensureEpoch = async (): Promise<{ epoch: string, offset: number }> => {
-    const [epoch, offset] = await guarded(redis.tlEnsureEpoch(keys.meta, keys.log, newEpoch()))
+  /** The log's epoch and head, opening a new epoch when there is none or the log lost acknowledged writes. */
+  const ensureEpoch: EnsureEpoch = async (conn = redis) => {
+    const [epoch, offset] = await guarded(defineStoreCommands(conn).tlEnsureEpoch(keys.meta, keys.log, newEpoch(), seen.epoch, seen.offset))
+    seen.note(epoch, offset)
     return { epoch, offset }
   }
 
@@ -82,10 +112,12 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const reply = await guarded(redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
         keys.lease(input.fence?.lease ?? 'poller'), keys.oddsVersions, keys.odds, id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
-        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH, input.fence?.holder ?? ''
+        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH, input.fence?.holder ?? '',
+        seen.epoch, seen.offset
       ))
       if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
+      seen.note(reply[1], reply[2])
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
     },
@@ -95,10 +127,11 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
       const { fixture_id: id, league_id: leagueId } = enc.odds
       const reply = await guarded(redis.tlApplyOdds(
         keys.meta, keys.log, keys.oddsVersions, keys.odds, keys.lease(input.fence?.lease ?? 'poller'), id, leagueId, input.expectedVersion,
-        enc.oddsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? ''
+        enc.oddsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? '', seen.epoch, seen.offset
       ))
       if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
+      seen.note(reply[1], reply[2])
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildOddsRecord(cursor, input, enc), json: oddsRecordJson(cursor, enc) }
     },
@@ -148,6 +181,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
         return { records: [], json: [], cursor: head, recovered: reply[1] === '' && cursor === undefined, more: false }
       }
       const [, epoch, head, last, ...json] = reply
+      seen.note(epoch, head)
       return {
         records: json.map((text) => JSON.parse(text) as LogRecord),
         // The script returns each record's JSON as apply stored it; handed on so readers need not re-serialize.
@@ -169,7 +203,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
 
     async subscribe (onRecord, onError, onReset) {
       const start = await ensureEpoch()
-      const stop = startTail(redis, keys, start, ensureEpoch, { onRecord, onError, onReset }, opts.tailBlockMs ?? 2000)
+      const stop = startTail(redis, keys, start, ensureEpoch, seen, { onRecord, onError, onReset }, opts.tailBlockMs ?? 2000)
       const unsubscribe = async (): Promise<void> => {
         tails.delete(unsubscribe)
         await stop()
@@ -187,7 +221,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
 
 /** Tails the log from `start` on a duplicate connection until the returned function is called. */
 function startTail (
-  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number }, ensureEpoch: () => Promise<{ epoch: string }>,
+  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number }, ensureEpoch: EnsureEpoch, seen: Seen,
   listeners: { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined, onReset: ResetListener | undefined },
   blockMs: number
 ): () => Promise<void> {
@@ -218,9 +252,12 @@ function startTail (
     if (!state.closed) onReset?.(next)
   }
 
-  /** Resets when the epoch changed. A missing epoch is a lost log nobody has written to yet: open the new one now. */
+  /**
+   * Resets when the epoch changed. A missing epoch is a lost log nobody has written to yet, and a log that
+   * stands below what this process saw acknowledged lost writes in a failover: the script opens the new one.
+   */
   const checkEpoch = async (): Promise<boolean> => {
-    const current = await conn.hget(keys.meta, 'epoch') ?? (await ensureEpoch()).epoch
+    const current = (await ensureEpoch(conn)).epoch
     suspect = false
     if (current === epoch) return false
     reset(current)
@@ -245,6 +282,7 @@ function startTail (
         return
       }
       lastId = id
+      seen.note(recordEpoch, Number(id.slice(0, id.indexOf('-'))))
       if (state.closed) return
       try {
         onRecord(record, json)

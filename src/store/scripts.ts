@@ -18,13 +18,14 @@ declare module 'ioredis' {
       meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
       retired: RedisKey, lease: RedisKey, oddsVersions: RedisKey, odds: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg,
       live: Arg, fixtureJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string,
-      atMs: Arg, retainMs: Arg, forgetBatch: Arg, fenceHolder: string
+      atMs: Arg, retainMs: Arg, forgetBatch: Arg, fenceHolder: string, seenEpoch: string, seenOffset: Arg
     ) => Result<ApplyReply, Context>
     tlApplyOdds: (
       meta: RedisKey, log: RedisKey, oddsVersions: RedisKey, odds: RedisKey, lease: RedisKey, fixtureId: Arg, leagueId: Arg,
-      expectedVersion: Arg, oddsJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, fenceHolder: string
+      expectedVersion: Arg, oddsJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, fenceHolder: string,
+      seenEpoch: string, seenOffset: Arg
     ) => Result<ApplyReply, Context>
-    tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string) => Result<[string, number], Context>
+    tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string, seenEpoch: string, seenOffset: Arg) => Result<[string, number], Context>
     tlReadSince: (
       meta: RedisKey, log: RedisKey, epoch: string, offset: Arg, limit: Arg, scanLimit: Arg,
       all: Arg, leagues: string, fixtures: string

@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /** Paths (under test/integration/) of the files that take longest, longest first. */
 const LONG = [
-  'lb/rolling-restart', 'browser/livescore', 'browser/odds', 'browser/widgets', 'browser/push', 'pipeline/pipeline', 'pipeline/kickoff', 'pipeline/budget',
+  'failover/sentinel-failover', 'lb/rolling-restart', 'browser/livescore', 'browser/odds', 'browser/widgets', 'browser/push', 'pipeline/pipeline', 'pipeline/kickoff', 'pipeline/budget',
   'client/node-client', 'client/package', 'house/lint', 'webhooks/delivery', 'browser/connection', 'browser/client', 'record/round-trip',
   'pipeline/external-clock', 'odds/resume', 'odds/pipeline', 'odds/surfaces', 'odds/pacing', 'odds/poller-loop', 'webpush/match-day', 'webpush/kill', 'webpush/alerts',
   'resilience/log-loss', 'cli/cli', 'push/delta.test', 'ops/shutdown-outage', 'ops/signals',

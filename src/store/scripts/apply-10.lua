@@ -30,6 +30,8 @@
     ARGV[12] retention: fixtures retired longer than this before ARGV[11] are forgotten (state and version)
     ARGV[13] how many to forget at most in this call
     ARGV[14] holder id the lease KEYS[8] must hold for the write to be made; '' for no such check
+    ARGV[15] epoch of the highest offset the writer saw acknowledged; '' for none
+    ARGV[16] that offset: a log of the same epoch whose offset is below it lost acknowledged writes
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
@@ -74,6 +76,13 @@ for _, gone in ipairs(old) do
   redis.call('ZREM', KEYS[7], gone)
 end
 
+-- The writer saw this epoch's log reach ARGV[15]'s offset ARGV[16] on a primary, and this one stands below it:
+-- a failover to a replica that lacked acknowledged writes. Offsets below would be handed out again with
+-- other records under cursors readers already hold: the log is lost, a new epoch begins (next lines).
+local known = redis.call('HMGET', KEYS[1], 'epoch', 'offset')
+if ARGV[15] ~= '' and known[1] == ARGV[15] and tonumber(known[2] or '0') < tonumber(ARGV[16]) then
+  redis.call('DEL', KEYS[1])
+end
 -- A missing epoch means the log was lost (flush, or eviction of the meta hash): start a new epoch and
 -- drop any stream left behind, so offsets restart at 1 without colliding with old entry ids.
 if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[7]) == 1 then

@@ -20,6 +20,8 @@
     ARGV[7] maximum log length (exact MAXLEN)
     ARGV[8] channel to PUBLISH the new cursor on
     ARGV[9] holder id the lease KEYS[5] must hold for the write to be made; '' for no such check
+    ARGV[10] epoch of the highest offset the writer saw acknowledged; '' for none
+    ARGV[11] that offset: a log of the same epoch whose offset is below it lost acknowledged writes
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
@@ -37,6 +39,13 @@ end
 redis.call('HSET', KEYS[3], id, current + 1)
 redis.call('HSET', KEYS[4], id, ARGV[4])
 
+-- The writer saw this epoch's log reach ARGV[10]'s offset ARGV[11] on a primary, and this one stands below it:
+-- a failover to a replica that lacked acknowledged writes. Offsets below would be handed out again with
+-- other records under cursors readers already hold: the log is lost, a new epoch begins (next lines).
+local known = redis.call('HMGET', KEYS[1], 'epoch', 'offset')
+if ARGV[10] ~= '' and known[1] == ARGV[10] and tonumber(known[2] or '0') < tonumber(ARGV[11]) then
+  redis.call('DEL', KEYS[1])
+end
 if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[6]) == 1 then
   redis.call('DEL', KEYS[2])
 end

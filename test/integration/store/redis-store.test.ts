@@ -94,3 +94,59 @@ it('a poll whose fenced write is refused fails (LeaseLostError) rather than pass
   expect(await lease.acquire('poller', 'A', 10_000)).toBe(true)
   expect((await ingestFixture(store, upstream, AT, { live: false, removed: true, fence: { lease: 'poller', holder: 'A' } }))?.record.fixture.state.phase).toBe('finished')
 })
+
+/**
+ * A failover to a replica that lacked the last acknowledged writes, as the store sees it: the log comes back
+ * with the same epoch and a lower offset (here the records are deleted and the offset set back, as on such a
+ * replica). The next append must begin a new epoch rather than hand out the lost records' cursors again, and
+ * a tail that read the lost records is reset to it.
+ */
+it('a log that comes back shorter under the same epoch (a failover that lost acknowledged writes) begins a new epoch', async () => {
+  const env = redisStores()
+  onTestFinished(env.close)
+  const keys = storeKeys(env.prefix)
+  const writer = env.open()
+  const tailStore = createStore({ kind: 'redis', redis: env.connect(), prefix: env.prefix, tailBlockMs: 200 })
+  onTestFinished(() => tailStore.close())
+  const resets: string[] = []
+  const received: string[] = []
+  await tailStore.subscribe((r) => received.push(r.cursor), undefined, (epoch) => resets.push(epoch))
+  const apply = async (id: number, version = 0): Promise<string> => {
+    const r = await writer.apply({ fixture: fixture(id, 271, { version: version + 1 }), changes: [], expectedVersion: version, live: true, at: AT })
+    if (!r.ok) throw new Error('not applied')
+    return r.record.cursor
+  }
+  for (let id = 1; id <= 5; id++) await apply(id)
+  await waitFor('the tail at 5', () => received.length === 5)
+  const epoch = (received[0] as string).split(':')[0] as string
+
+  // The promoted replica had only the first 3 records (and versions).
+  await env.redis.xtrim(keys.log, 'MAXLEN', 3)
+  await env.redis.xdel(keys.log, '4-0', '5-0')
+  await env.redis.hset(keys.meta, 'offset', 3)
+  await env.redis.hdel(keys.versions, '4', '5')
+
+  const next = await apply(6)
+  expect(next.split(':')[0], 'the next append is of a new epoch').not.toBe(epoch)
+  expect(next.split(':')[1]).toBe('1')
+  await waitFor('the tail reset to the new epoch, then its first record', () => resets.length === 1 && received.at(-1) === next, 5000)
+  expect(resets[0]).toBe(next.split(':')[0])
+  // A reader of the lost log's cursor is told it is lost.
+  expect((await writer.readSince(`${epoch}:5`, { limit: 10 })).recovered).toBe(false)
+})
+
+it('a process that only read the log detects the shorter log too, at its next look (head), without any append', async () => {
+  const env = redisStores()
+  onTestFinished(env.close)
+  const keys = storeKeys(env.prefix)
+  const writer = env.open()
+  for (let id = 1; id <= 4; id++) await writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
+  const reader = env.open()
+  const page = await reader.readSince(undefined, { limit: 10 })
+  const epoch = page.cursor.split(':')[0]
+  expect(page.cursor).toBe(`${epoch}:4`)
+  await env.redis.hset(keys.meta, 'offset', 2)
+  const head = await reader.head()
+  expect(head.split(':')[0]).not.toBe(epoch)
+  expect(head.split(':')[1]).toBe('0')
+})
