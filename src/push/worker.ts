@@ -24,6 +24,7 @@ import type { Limiter } from './limiter.ts'
 import { ShardIndex } from './match.ts'
 import { preparePush, sendPush, type SendResult, type Vapid } from './send.ts'
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
+import { WakeableLoop } from '../util/wakeable-loop.ts'
 
 export interface SenderDeps {
   store: LiveStore
@@ -54,57 +55,22 @@ const UNCUT = new AbortController().signal
 /** Attempts at one alert for one device at most (it is also given up once its TTL has passed). */
 const MAX_ATTEMPTS = 8
 
-export class ShardSender {
-  private abort: AbortController | undefined
-  private loop: Promise<void> | undefined
-  private woken = false
-  private wakeUp: (() => void) | undefined
+export class ShardSender extends WakeableLoop {
   private index: ShardIndex | undefined
   /** The last cursor known, kept across stop and start. */
   private known: string | undefined
   private readonly now: () => number
 
   constructor (private readonly deps: SenderDeps, readonly shard: number) {
+    super()
     this.now = deps.now ?? Date.now
   }
 
-  get running (): boolean {
-    return this.loop !== undefined
+  protected failed (err: unknown): void {
+    this.deps.log.error({ err, shard: this.shard }, 'push sender failed')
   }
 
-  start (): void {
-    if (this.loop !== undefined) return
-    const abort = this.abort = new AbortController()
-    this.loop = this.run(abort.signal).catch((err: unknown) => {
-      if (!abort.signal.aborted) this.deps.log.error({ err, shard: this.shard }, 'push sender failed')
-    }).finally(() => { if (this.abort === abort) this.loop = undefined })
-  }
-
-  /** Sends nothing new; resolves once the requests in flight are answered (or timed out). */
-  async stop (): Promise<void> {
-    this.abort?.abort()
-    this.wake()
-    await this.loop
-    this.loop = undefined
-  }
-
-  wake (): void {
-    this.woken = true
-    this.wakeUp?.()
-  }
-
-  private async wait (ms: number, signal: AbortSignal): Promise<void> {
-    if (this.woken || signal.aborted) return
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done (): void { clearTimeout(timer); signal.removeEventListener('abort', done); resolve() }
-      this.wakeUp = done
-      signal.addEventListener('abort', done, { once: true })
-    })
-    this.wakeUp = undefined
-  }
-
-  private async run (signal: AbortSignal): Promise<void> {
+  protected async run (signal: AbortSignal): Promise<void> {
     const { store, ledger, holderId } = this.deps
     let cursor = await this.retrying(signal, async () => await ledger.cursor(this.shard)) ?? this.known
     if (signal.aborted) return

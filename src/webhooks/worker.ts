@@ -20,6 +20,7 @@ import { BatchReader, type Delivery } from './batch.ts'
 import type { WebhookConfig } from '../webhook-settings.ts'
 import { postWebhook, selfTarget, type AttemptResult, type SelfAddress } from './post.ts'
 import { PENDING, type EndpointFields, type EndpointStatus, type EndpointStore } from './state.ts'
+import { WakeableLoop } from '../util/wakeable-loop.ts'
 
 export interface WebhookSettings {
   /** @default 10_000 */
@@ -61,7 +62,7 @@ const SELF_CHECK_MS = 30_000
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
-export class EndpointWorker {
+export class EndpointWorker extends WakeableLoop {
   readonly name: string
   status: EndpointStatus = PENDING
   /**
@@ -72,55 +73,19 @@ export class EndpointWorker {
    * the new log, past the records that reseeded it.
    */
   known: string | undefined
-  private abort: AbortController | undefined
-  private loop: Promise<void> | undefined
-  private woken = false
-  private wakeUp: (() => void) | undefined
   private readonly now: () => number
   private selfVerdict: { at: number, reason: string | undefined } | undefined
 
   /** `origin`: the cursor the endpoint started from on this instance, if known (see `known`). */
   constructor (private readonly deps: WorkerDeps, readonly key: ClientKey, readonly hook: WebhookConfig, origin?: string) {
+    super()
     this.name = `${key.name}/${hook.id}`
     this.now = deps.now ?? Date.now
     this.known = origin
   }
 
-  get running (): boolean {
-    return this.loop !== undefined
-  }
-
-  start (): void {
-    if (this.loop !== undefined) return
-    const abort = this.abort = new AbortController()
-    this.loop = this.run(abort.signal).catch((err: unknown) => {
-      if (!abort.signal.aborted) this.deps.log.error({ err, webhook: this.name }, 'webhook worker failed')
-    }).finally(() => { if (this.abort === abort) this.loop = undefined })
-  }
-
-  /** Ends the loop: the request in flight is aborted, nothing more is written. */
-  async stop (): Promise<void> {
-    this.abort?.abort()
-    this.wake()
-    await this.loop
-    this.loop = undefined
-  }
-
-  /** New records may be in the log (or the endpoint was resumed): stop waiting. */
-  wake (): void {
-    this.woken = true
-    this.wakeUp?.()
-  }
-
-  private async wait (ms: number, signal: AbortSignal): Promise<void> {
-    if (this.woken) return
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done (): void { clearTimeout(timer); signal.removeEventListener('abort', done); resolve() }
-      this.wakeUp = done
-      signal.addEventListener('abort', done, { once: true })
-    })
-    this.wakeUp = undefined
+  protected failed (err: unknown): void {
+    this.deps.log.error({ err, webhook: this.name }, 'webhook worker failed')
   }
 
   /**
@@ -142,7 +107,7 @@ export class EndpointWorker {
     }
   }
 
-  private async run (signal: AbortSignal): Promise<void> {
+  protected async run (signal: AbortSignal): Promise<void> {
     const { store, endpoints, settings, log } = this.deps
     const stored = await this.retrying(signal, async () => await endpoints.read(this.key.name, this.hook.id))
     if (stored === undefined) return
