@@ -52,7 +52,9 @@ export default defineConfig({
           // import instead of loading them again each (half the time); they hold no state between them.
           sequence: { groupOrder: 0 },
           maxWorkers: 2,
-          isolate: false
+          isolate: false,
+          // Some run whole simulated matches (1-5 s alone); vitest's 5 s default failed them on a busy machine.
+          testTimeout: 20_000
         }
       },
       {
