@@ -63,6 +63,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
     bytesSent: new Counter({ name: 'touchline_bytes_sent_total', help: 'Bytes sent to clients by transport', labelNames: ['transport'] as const, registers: r }),
     slowConsumerCloses: new Counter({ name: 'touchline_slow_consumer_closes_total', help: 'Connections closed with 4008 for buffering more than 1 MiB', registers: r }),
     replays: new Counter({ name: 'touchline_replays_total', help: 'Resumes from a cursor, by outcome', labelNames: ['recovered'] as const, registers: r }),
+    replaysFromMemory: new Counter({ name: 'touchline_replays_from_memory_total', help: 'Resumes answered from the records the hub holds, without a store read', registers: r }),
     cacheRequests: new Counter({ name: 'touchline_cache_requests_total', help: 'Passthrough requests by cache outcome (hit, miss, coalesced, live)', labelNames: ['outcome'] as const, registers: r }),
     webhookDeliveries: new Counter({
       name: 'touchline_webhook_deliveries_total',

@@ -28,7 +28,7 @@ export interface DeliveryDeps {
   log: BaseLogger
   limits: HubLimits
   /** Called with each record as it is routed (the hub's head). */
-  routed?: (record: LogRecord) => void
+  routed?: (record: LogRecord, json: string) => void
 }
 
 /** A counter with its labels bound, per transport. */
@@ -44,7 +44,7 @@ export class Delivery {
   private readonly bytes: PerTransport
   /** The previous version of each fixture, for `delta` frames. */
   readonly versions = new LastVersions()
-  private readonly routed: ((record: LogRecord) => void) | undefined
+  private readonly routed: ((record: LogRecord, json: string) => void) | undefined
   /** Records handed over in this tick, routed when it ends (`drain`). */
   private queue: Array<[LogRecord, string]> = []
 
@@ -111,7 +111,7 @@ export class Delivery {
 
   /** Writes one live change to every connection subscribed to its league, fixture or teams. */
   route (record: LogRecord, json: string): void {
-    this.routed?.(record)
+    this.routed?.(record, json)
     // Every record, subscribers or not: the next delta of this fixture is built on this one.
     const prev = this.versions.swap(record)
     if (this.registry.size === 0) return

@@ -11,6 +11,7 @@
  *   snapshot-cache.ts  serialized snapshots shared while nothing changes
  *   lifecycle.ts       heartbeats, revoking a key, shutdown
  *   rescope.ts         a reloaded keys file applied to open connections
+ *   recent.ts          the last records routed, answering replays from recent cursors without the store
  *   recovery.ts        a lost log or an unreachable store: replay recovered:false and a fresh snapshot
  */
 import type { ServerResponse } from 'node:http'
@@ -27,6 +28,7 @@ import { SseConnection, WsConnection } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { closeAll, revokeKey, startHeartbeats } from './lifecycle.ts'
 import { RateLimiter, resolveLimits, type HubLimits } from './limits.ts'
+import { RecentLog } from './recent.ts'
 import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
@@ -97,6 +99,7 @@ interface HubParts {
   registry: ConnectionRegistry
   delivery: Delivery
   snapshots: SnapshotCache
+  recent: RecentLog
   /** Cursor of the last record routed. */
   head: () => string
 }
@@ -106,13 +109,23 @@ export function createHub (deps: HubDeps): Hub {
   const limits = resolveLimits(deps.limits)
   const registry = new ConnectionRegistry(metrics)
   let head = ''
-  const delivery = new Delivery({ registry, metrics, log, limits, routed: (record) => { head = record.cursor } })
+  const recent = new RecentLog(limits.recentRecords)
+  const delivery = new Delivery({
+    registry,
+    metrics,
+    log,
+    limits,
+    routed: (record, json) => {
+      head = record.cursor
+      recent.add(record, json)
+    }
+  })
   const snapshots = new SnapshotCache({ store, ttlMs: limits.snapshotCacheMs, maxBytes: limits.snapshotCacheBytes })
   const rate = new RateLimiter(limits.connectionsPerSecondPerIp, limits.connectionBurstPerIp)
   let stopTail: (() => Promise<void>) | undefined
   let stopHeartbeats: (() => void) | undefined
   let closing: Promise<void> | undefined
-  const parts: HubParts = { deps, limits, registry, delivery, snapshots, head: () => head }
+  const parts: HubParts = { deps, limits, registry, delivery, snapshots, recent, head: () => head }
   // Called only once connections exist, after `recovery` is set.
   const flow = flowContext(parts, (conn) => recovery.storeDown(conn))
   const ops = new ClientOps(flow, limits)
@@ -146,6 +159,7 @@ export function createHub (deps: HubDeps): Hub {
         // The old log's records come first, then the new epoch's replay and snapshot.
         delivery.drain()
         head = formatCursor(epoch, 0)
+        recent.clear()
         delivery.versions.clear()
         recovery.logLost(epoch)
         deps.onLogLost?.(epoch)
@@ -204,7 +218,7 @@ function currentMinutes (snap: Snapshot, now: number): Buffer {
 }
 
 /** What serving a subscribe needs from the hub (see subscribe.ts). */
-function flowContext ({ deps, limits, registry, delivery, snapshots, head }: HubParts, unavailable: FlowContext['unavailable']): FlowContext {
+function flowContext ({ deps, limits, registry, delivery, snapshots, recent, head }: HubParts, unavailable: FlowContext['unavailable']): FlowContext {
   const { metrics } = deps
   return {
     store: deps.store,
@@ -212,6 +226,7 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, head }: Hub
     metrics,
     log: deps.log,
     head,
+    recent: (since, until) => recent.between(since, until),
     link (conn, ids) {
       metrics.subscriptions.inc(registry.index.add(conn, ids))
     },

@@ -17,10 +17,11 @@
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { SubscribedKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
-import { formatCursor, parseCursor } from '../store/record.ts'
+import { formatCursor, matcher, parseCursor } from '../store/record.ts'
 import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import { OddsConflation } from './conflation.ts'
+import type { RecentRecord } from './recent.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
@@ -62,6 +63,8 @@ export interface FlowContext {
   log: { warn: (obj: object, msg: string) => void }
   /** Cursor of the last record the hub has routed. */
   head: () => string
+  /** The records after `since` up to `head` (the hub's head) when the hub still holds them all, else undefined. */
+  recent: (since: string, head: string) => RecentRecord[] | undefined
   /** Adds the request's ids (or `all`) to the connection's subscription. */
   link: (conn: Connection, ids: SubscriptionIds) => void
   unlink: (conn: Connection, ids: SubscriptionIds) => void
@@ -416,7 +419,13 @@ function replayView (conn: Connection, req: SubscribeRequest): (record: LogRecor
 }
 
 async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest, since: string, startHead: string): Promise<void> {
-  const replay = await readReplay(ctx.store, since, readFilter(liveFilter(req), conn.key), replayView(conn, req), startHead, ctx.limits.replayCap)
+  const view = replayView(conn, req)
+  const filter = readFilter(liveFilter(req), conn.key)
+  const held = ctx.recent(since, startHead)
+  if (held !== undefined) ctx.metrics.replaysFromMemory.inc()
+  const replay = held !== undefined
+    ? heldReplay(held, filter, view, startHead, ctx.limits.replayCap)
+    : await readReplay(ctx.store, since, filter, view, startHead, ctx.limits.replayCap)
   ctx.metrics.replays.inc({ recovered: String(replay.recovered) })
   if (conn.closed) return
   if (!replay.recovered) {
@@ -446,6 +455,22 @@ type Replay = typeof LOST | {
   outs: Outgoing[]
   /** The last log position examined: everything up to it was sent or filtered out. */
   last: { epoch: string, offset: number }
+}
+
+/**
+ * The replay from records the hub holds (`held`: every record after the cursor up to `head`), filtered as
+ * the store filters a read, then as `readReplay` views each record.
+ */
+function heldReplay (held: RecentRecord[], filter: StoreFilter | undefined, view: ReturnType<typeof replayView>, head: string, cap: number): Replay {
+  const matches = matcher(filter)
+  const outs: Outgoing[] = []
+  for (const [record, json] of held) {
+    if (!matches(record.fixture_id, record.league_id)) continue
+    const out = view(record, json)
+    if (out !== undefined && outs.push(out) > cap) return LOST
+  }
+  const last = parseCursor(head)
+  return last === undefined ? LOST : { recovered: true, outs, last }
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
  * Resuming with `since` (docs/protocol.md, "Resume"): every change after the cursor exactly once, in order, while changes keep
  * flowing; lost cursors and replays over the cap answer recovered:false with a fresh snapshot. Run against
- * both store engines, since the Redis tail lags the log and that lag is what the replay floor is for.
+ * both store engines, since the Redis tail lags the log and that lag is what the replay floor is for, and
+ * each twice: replays answered from the records the hub holds (the default), and read from the store (a hub
+ * that holds a single record).
  */
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { redisStores } from '../store/helpers.ts'
-import { startPush } from './harness.ts'
+import type { HubLimits } from '../../../src/fanout/limits.ts'
+import { startPush as startPushWith, startPush, type PushServer } from './harness.ts'
 
 const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
@@ -43,7 +46,14 @@ function laggingTail (store: LiveStore): LiveStore {
 
 const offset = (cursor: string): number => Number(cursor.split(':')[1])
 
-describe.each(engines)('resume on the %s store', (_name, openStore) => {
+const variants = engines.flatMap(([name, open]): Array<[string, () => LiveStore, Partial<HubLimits>]> => [
+  [`${name} store, replays from the hub's records`, open, {}],
+  [`${name} store, replays read from the store`, open, { recentRecords: 1 }]
+])
+
+describe.each(variants)('resume on the %s', (name, openStore, limits) => {
+  const startPush = async (opts: { store: LiveStore }): Promise<PushServer> => await startPushWith({ ...opts, limits })
+
   it('yields every change after the cursor exactly once, in order, while changes keep flowing', async () => {
     const s = await startPush({ store: openStore() })
     const watcher = await WsTestClient.connect(s.wsUrl())
@@ -80,6 +90,11 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     await watcher.take((f) => f.type === 'change' && f.cursor === last, 10_000)
     expect(watcher.changes().map((f) => f.cursor)).toEqual(applied)
     watcher.close()
+    // Where the three replays came from: the hub's records, unless it holds too few, or its tail lags behind
+    // the cursor (then the store is read, as any cursor ahead of the hub's head is).
+    const fromMemory = (await s.metrics.replaysFromMemory.get()).values[0]?.value ?? 0
+    if (limits.recentRecords === 1) expect(fromMemory).toBe(0)
+    else if (!name.includes('lagging')) expect(fromMemory).toBe(3)
   })
 
   it('answers a cursor from another epoch with recovered:false, then a fresh snapshot', async () => {
@@ -109,7 +124,9 @@ describe.each(engines)('resume on the %s store', (_name, openStore) => {
     expect(full.changes()).toHaveLength(1000)
     full.close()
 
-    await s.apply(1, 271)
+    const past = (await s.apply(1, 271)).cursor
+    // The hub's tail has the 1001st change too (the cap counts what the log holds when the subscribe comes).
+    await vi.waitFor(() => { expect(s.hub.head()).toBe(past) })
     const over = await WsTestClient.connect(s.wsUrl())
     over.send({ op: 'subscribe', ref: '2', leagues: [271], since: start, snapshot: false })
     expect(await over.take('replay')).toMatchObject({ recovered: false, count: 0 })

@@ -1,0 +1,65 @@
+/**
+ * The last records the hub routed, in log order, so that a replay from a recent cursor is answered from
+ * memory. What it is for: a reconnect storm. When an instance stops (a rolling restart, a crash), its
+ * clients come back to the others within a second or two, each resuming from a cursor a few seconds old;
+ * read from the store, that is hundreds of log reads at once, and those that time out cost their clients a
+ * `replay` recovered:false and a whole snapshot. From here they cost nothing but the filtering.
+ *
+ * The ring only ever holds a run without holes: a record that does not follow the last one (a new epoch,
+ * or anything else unexpected) starts the ring again. A cursor it does not cover, too old or ahead of this
+ * instance's tail, is read from the store as before.
+ */
+import { parseCursor } from '../store/record.ts'
+import type { LogRecord } from '../store/types.ts'
+
+export type RecentRecord = readonly [record: LogRecord, json: string]
+
+export class RecentLog {
+  private readonly ring: Array<RecentRecord | undefined>
+  /** Index in `ring` of the oldest record held. */
+  private start = 0
+  private size = 0
+  private epoch = ''
+  /** Offset of the newest record held. */
+  private last = 0
+
+  constructor (readonly capacity: number) {
+    this.ring = new Array<RecentRecord | undefined>(capacity)
+  }
+
+  /** Appends a record the hub routed. */
+  add (record: LogRecord, json: string): void {
+    const pos = parseCursor(record.cursor)
+    if (pos === undefined) return this.clear()
+    if (this.size > 0 && (pos.epoch !== this.epoch || pos.offset !== this.last + 1)) this.clear()
+    this.epoch = pos.epoch
+    this.last = pos.offset
+    this.ring[(this.start + this.size) % this.capacity] = [record, json]
+    if (this.size < this.capacity) this.size++
+    else this.start = (this.start + 1) % this.capacity
+  }
+
+  clear (): void {
+    this.ring.fill(undefined)
+    this.start = 0
+    this.size = 0
+  }
+
+  /**
+   * The records after `since` up to `head`, oldest first, when this ring holds every one of them (`head`
+   * must be its newest record: the hub's head); undefined when it does not, and the store must be read.
+   */
+  between (since: string, head: string): RecentRecord[] | undefined {
+    const from = parseCursor(since)
+    const to = parseCursor(head)
+    if (from === undefined || to === undefined || this.size === 0) return undefined
+    if (from.epoch !== this.epoch || to.epoch !== this.epoch || to.offset !== this.last) return undefined
+    const first = this.last - this.size + 1
+    if (from.offset < first - 1 || from.offset > this.last) return undefined
+    const out: RecentRecord[] = []
+    for (let offset = from.offset + 1; offset <= this.last; offset++) {
+      out.push(this.ring[(this.start + offset - first) % this.capacity] as RecentRecord)
+    }
+    return out
+  }
+}
