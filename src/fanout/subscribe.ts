@@ -238,16 +238,29 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   conn.pending = []
   // Becomes the 1001 close reason if we shut down meanwhile: only a well-formed cursor fits in 123 bytes.
   conn.resumeFrom = req.since !== undefined && parseCursor(req.since) !== undefined ? req.since : startHead
+  let waiting = false
   try {
     if (req.since === undefined) await sendBaseline(ctx, conn, req)
     else await resume(ctx, conn, req, req.since, startHead)
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'subscribe read failed')
     ctx.send(conn, failureFrame(req.ref, err))
-    if (isStoreUnavailable(err)) ctx.unavailable(conn)
+    waiting = waitForStore(ctx, conn, err)
   } finally {
-    if (!conn.closed) ctx.flush(conn)
+    if (!conn.closed && !waiting) ctx.flush(conn)
   }
+}
+
+/**
+ * After a failed read: a store outage leaves the connection waiting for the reset that follows once the
+ * store answers (true), its live changes still held, since without the snapshot or replay it has no state
+ * they could apply to (the reset's snapshot and floor then pass on those after it). Any other failure: the
+ * client was told to subscribe again, and its changes flow on (false).
+ */
+function waitForStore (ctx: FlowContext, conn: Connection, err: unknown): boolean {
+  if (!isStoreUnavailable(err)) return false
+  ctx.unavailable(conn)
+  return true
 }
 
 /**
@@ -264,14 +277,15 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
   conn.floors = undefined
   ctx.metrics.replays.inc({ recovered: 'false' })
   ctx.send(conn, replayFrame(undefined, false, 0))
+  let waiting = false
   try {
     await sendBaseline(ctx, conn, req)
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'snapshot after a lost log failed')
     ctx.send(conn, failureFrame(undefined, err))
-    if (isStoreUnavailable(err)) ctx.unavailable(conn)
+    waiting = waitForStore(ctx, conn, err)
   } finally {
-    if (!conn.closed) ctx.flush(conn)
+    if (!conn.closed && !waiting) ctx.flush(conn)
   }
 }
 

@@ -8,6 +8,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
+import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { redisStores } from '../store/helpers.ts'
 import type { HubLimits } from '../../../src/fanout/limits.ts'
@@ -211,5 +212,36 @@ it('answers a failed store read with internal and keeps the subscription live', 
   expect(await c.take('error')).toMatchObject({ ref: '1', code: 'internal' })
   const rec = await s.apply(1, 271)
   expect((await c.take('change')).cursor).toBe(rec.cursor)
+  c.close()
+})
+
+it('after `unavailable`, holds the live changes until the store answers, then sends replay recovered:false, a snapshot and the changes after it', async () => {
+  // The hub's tail keeps working while its reads fail, as just after a failover: changes go on being routed.
+  const store = createStore({ kind: 'memory' })
+  let down = true
+  const s = await startPush({
+    store: {
+      ...store,
+      liveFixtures: async (filter) => {
+        if (down) throw new StoreUnavailableError(new Error('connection lost'))
+        return await store.liveFixtures(filter)
+      }
+    }
+  })
+  await s.apply(1, 271)
+  const c = await WsTestClient.connect(s.wsUrl())
+  c.send({ op: 'subscribe', ref: '1', leagues: [271] })
+  expect(await c.take('error')).toMatchObject({ ref: '1', code: 'unavailable' })
+  const during = [await s.apply(1, 271), await s.apply(2, 271)]
+  // Long enough for the hub to have routed them (it would have sent them at once).
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect(c.changes()).toEqual([])
+  down = false
+  const snap = await c.take('snapshot', 5000)
+  expect(snap.cursor).toBe(during[1]?.cursor)
+  const after = await s.apply(2, 271)
+  await c.take((f) => f.type === 'change' && f.cursor === after.cursor)
+  expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'error', 'replay', 'snapshot', 'change'])
+  expect(c.frames[3]).toMatchObject({ type: 'replay', recovered: false })
   c.close()
 })
