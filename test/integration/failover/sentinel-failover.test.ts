@@ -106,11 +106,7 @@ async function expectRecovered (label: string, run: Running, promotedMs: number)
 }
 
 describe('a Sentinel failover under 500 WebSocket and 100 SSE subscribers, two webhook endpoints and the poller', () => {
-  // Skipped: an open defect. In the full suite of 2026-11-27 a WebSocket subscriber got records of the new
-  // epoch (offsets 1-8, 12-14) with no `replay` recovered:false and no snapshot of that epoch before them: the
-  // hub delivered the new log as if it continued the old one. It passed alone in earlier runs; the race is
-  // not found yet. Unskip once it is.
-  it.skip('the primary killed (SIGKILL) after acknowledging writes its replica lacks: a new epoch, everyone reset or resynced, nothing lost', async () => {
+  it('the primary killed (SIGKILL) after acknowledging writes its replica lacks: a new epoch, everyone reset or resynced, nothing lost', async () => {
     const run = await startAll()
     const g = group as SentinelGroup
     // Hold the replication stream back while the poller writes: the replica stops at `before`.
