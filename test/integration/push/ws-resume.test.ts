@@ -12,7 +12,7 @@ import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { redisStores } from '../store/helpers.ts'
 import type { HubLimits } from '../../../src/fanout/limits.ts'
-import { startPush as startPushWith, startPush, type PushServer } from './harness.ts'
+import { applier, startPush as startPushWith, startPush, type PushServer } from './harness.ts'
 
 const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
@@ -243,5 +243,48 @@ it('after `unavailable`, holds the live changes until the store answers, then se
   await c.take((f) => f.type === 'change' && f.cursor === after.cursor)
   expect(c.frames.map((f) => f.type)).toEqual(['hello', 'subscribed', 'error', 'replay', 'snapshot', 'change'])
   expect(c.frames[3]).toMatchObject({ type: 'replay', recovered: false })
+  c.close()
+})
+
+it('a lost log whose snapshot cannot be read yet: no change of the new log before its snapshot', async () => {
+  // As after a failover to a replica that lacked writes: the tail finds the new epoch and routes its
+  // records while the reads for the reset still fail.
+  const env = redisStores()
+  onTestFinished(env.close)
+  const store = env.open()
+  const writer = env.open()
+  let down = false
+  const s = await startPush({
+    store: {
+      ...store,
+      liveFixtures: async (filter) => {
+        if (down) throw new StoreUnavailableError(new Error('connection lost'))
+        return await store.liveFixtures(filter)
+      }
+    }
+  })
+  let apply = applier(writer)
+  await apply(1, 271)
+  const c = await WsTestClient.connect(s.wsUrl())
+  await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
+  const old = await apply(1, 271)
+  await c.take((f) => f.type === 'change' && f.cursor === old.cursor)
+  down = true
+  await env.wipe()
+  apply = applier(writer)
+  const first = await apply(2, 271)
+  await c.take('error', 10_000)
+  const during = [first, await apply(2, 271)]
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  down = false
+  const snap = await c.take((f) => f.type === 'snapshot' && f.cursor.split(':')[0] === first.cursor.split(':')[0], 10_000)
+  const after = await apply(2, 271)
+  await c.take((f) => f.type === 'change' && f.cursor === after.cursor, 10_000)
+  const epoch = (cursor: string): string => cursor.split(':')[0] as string
+  const newEpoch = epoch(first.cursor)
+  const firstNew = c.frames.findIndex((f) => f.type === 'change' && epoch(f.cursor) === newEpoch)
+  expect(firstNew).toBeGreaterThan(c.frames.indexOf(snap))
+  expect(c.frames.filter((f) => f.type === 'change' && epoch(f.cursor) === newEpoch).map((f) => f.cursor)).toEqual([after.cursor])
+  expect(snap.fixtures.find((f: { id: number }) => f.id === 2)).toMatchObject({ version: during.length })
   c.close()
 })
