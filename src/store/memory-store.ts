@@ -89,31 +89,6 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     }
   }
 
-  function readSince (cursor: string | undefined, opts: ReadSinceOptions): ReadSinceResult {
-    checkLimit(opts.limit)
-    const head = formatCursor(epoch, offset)
-    const first = log[0]?.offset ?? offset + 1
-    let from = first - 1
-    if (cursor !== undefined) {
-      const parsed = parseCursor(cursor)
-      if (parsed === undefined || parsed.epoch !== epoch || parsed.offset > offset || parsed.offset < first - 1) {
-        return { records: [], json: [], cursor: head, recovered: false, more: false }
-      }
-      from = parsed.offset
-    }
-    const matches = matcher(opts)
-    const json: string[] = []
-    let last = from
-    const end = Math.min(log.length, from - first + 1 + READ_SCAN_LIMIT)
-    for (let i = from - first + 1; i < end && json.length < opts.limit; i++) {
-      const entry = log[i] as Entry
-      last = entry.offset
-      if (matches(entry.fixtureId, entry.leagueId)) json.push(entry.json)
-    }
-    const records = json.map((text) => JSON.parse(text) as LogRecord)
-    return { records, json, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
-  }
-
   return {
     async apply (input) {
       const current = fixtures.get(input.fixture.id)?.version ?? 0
@@ -151,7 +126,7 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       return [...fixtures.keys()].sort((a, b) => a - b)
     },
     async readSince (cursor, opts) {
-      return readSince(cursor, opts)
+      return readLog(log, formatCursor(epoch, offset), cursor, opts)
     },
     async head () {
       return formatCursor(epoch, offset)
@@ -168,6 +143,36 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       listeners.set.clear()
     }
   }
+}
+
+/**
+ * The records after `cursor` (from the log's start without one) matching the options, up to `limit`, or
+ * recovered:false for a cursor the log no longer holds, of another epoch, or ahead of `head`. Scans at most
+ * READ_SCAN_LIMIT entries per call, as the Redis script does.
+ */
+function readLog (log: readonly Entry[], head: string, cursor: string | undefined, opts: ReadSinceOptions): ReadSinceResult {
+  checkLimit(opts.limit)
+  const { epoch, offset } = parseCursor(head) as { epoch: string, offset: number }
+  const first = log[0]?.offset ?? offset + 1
+  let from = first - 1
+  if (cursor !== undefined) {
+    const parsed = parseCursor(cursor)
+    if (parsed === undefined || parsed.epoch !== epoch || parsed.offset > offset || parsed.offset < first - 1) {
+      return { records: [], json: [], cursor: head, recovered: false, more: false }
+    }
+    from = parsed.offset
+  }
+  const matches = matcher(opts)
+  const json: string[] = []
+  let last = from
+  const end = Math.min(log.length, from - first + 1 + READ_SCAN_LIMIT)
+  for (let i = from - first + 1; i < end && json.length < opts.limit; i++) {
+    const entry = log[i] as Entry
+    last = entry.offset
+    if (matches(entry.fixtureId, entry.leagueId)) json.push(entry.json)
+  }
+  const records = json.map((text) => JSON.parse(text) as LogRecord)
+  return { records, json, cursor: formatCursor(epoch, last), recovered: true, more: last < offset }
 }
 
 function parse (stored: Stored | undefined): LiveFixture | undefined {

@@ -34,7 +34,7 @@ import { defineStoreCommands } from './scripts.ts'
 import { guarded } from './unavailable.ts'
 import {
   DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
-  type LiveStore, type LogRecord, type RecordListener, type ResetListener, type StoreFilter
+  type LiveStore, type LogRecord, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type ResetListener, type StoreFilter
 } from './types.ts'
 
 export interface RedisStoreOptions {
@@ -166,30 +166,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     },
 
     async readSince (cursor, opts) {
-      checkLimit(opts.limit)
-      const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
-      if (parsed === undefined) return { records: [], json: [], cursor: await store.head(), recovered: false, more: false }
-      const all = opts.leagues === undefined && opts.fixtures === undefined
-      const reply = await guarded(redis.tlReadSince(
-        keys.meta, keys.log, parsed.epoch, parsed.offset, opts.limit, READ_SCAN_LIMIT,
-        all ? 1 : 0, (opts.leagues ?? []).join(','), (opts.fixtures ?? []).join(',')
-      ))
-      if (reply[0] === 0) {
-        // No epoch at all: nothing written yet, or the log was lost. Open the epoch; a reader without a
-        // cursor has lost nothing, so only a reader with one gets recovered:false.
-        const head = reply[1] === '' ? await store.head() : formatCursor(reply[1], reply[2])
-        return { records: [], json: [], cursor: head, recovered: reply[1] === '' && cursor === undefined, more: false }
-      }
-      const [, epoch, head, last, ...json] = reply
-      seen.note(epoch, head)
-      return {
-        records: json.map((text) => JSON.parse(text) as LogRecord),
-        // The script returns each record's JSON as apply stored it; handed on so readers need not re-serialize.
-        json,
-        cursor: formatCursor(epoch, last),
-        recovered: true,
-        more: last < head
-      }
+      return await readLog(redis, keys, seen, async () => await store.head(), cursor, opts)
     },
 
     async head () {
@@ -217,6 +194,39 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     }
   }
   return store
+}
+
+/**
+ * The records after `cursor` matching the options, up to `limit` (readSince-2.lua), or recovered:false for
+ * a cursor the log no longer holds or of another epoch. `head` opens the epoch when there is none.
+ */
+async function readLog (
+  redis: ReturnType<typeof defineStoreCommands>, keys: StoreKeys, seen: Seen, head: () => Promise<string>, cursor: string | undefined, opts: ReadSinceOptions
+): Promise<ReadSinceResult> {
+  checkLimit(opts.limit)
+  const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
+  if (parsed === undefined) return { records: [], json: [], cursor: await head(), recovered: false, more: false }
+  const all = opts.leagues === undefined && opts.fixtures === undefined
+  const reply = await guarded(redis.tlReadSince(
+    keys.meta, keys.log, parsed.epoch, parsed.offset, opts.limit, READ_SCAN_LIMIT,
+    all ? 1 : 0, (opts.leagues ?? []).join(','), (opts.fixtures ?? []).join(',')
+  ))
+  if (reply[0] === 0) {
+    // No epoch at all: nothing written yet, or the log was lost. Open the epoch; a reader without a
+    // cursor has lost nothing, so only a reader with one gets recovered:false.
+    const current = reply[1] === '' ? await head() : formatCursor(reply[1], reply[2])
+    return { records: [], json: [], cursor: current, recovered: reply[1] === '' && cursor === undefined, more: false }
+  }
+  const [, epoch, logHead, last, ...json] = reply
+  seen.note(epoch, logHead)
+  return {
+    records: json.map((text) => JSON.parse(text) as LogRecord),
+    // The script returns each record's JSON as apply stored it; handed on so readers need not re-serialize.
+    json,
+    cursor: formatCursor(epoch, last),
+    recovered: true,
+    more: last < logHead
+  }
 }
 
 /** Tails the log from `start` on a duplicate connection until the returned function is called. */
