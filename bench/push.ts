@@ -6,7 +6,11 @@
  * body is read and notes when; it decrypts the payloads (RFC 8291, with each device's private key) only once
  * the timing is over.
  *
- *   npm run bench:push -- [--subscriptions 10000] [--goals 20] [--rate 0.5] [--burst 5] [--spread zipf|uniform] [--redis redis://127.0.0.1:6379]
+ *   npm run bench:push -- [--subscriptions 10000] [--goals 20] [--rate 0.5] [--burst 5] [--spread zipf|uniform] [--redis redis://127.0.0.1:6379] [--instances 1]
+ *
+ * `--instances N` (with `--redis`): N gateways on the one Redis, this process's and N - 1 processes of their
+ * own (each a `touchline` gateway without a poller), sharing the push shards over their leases (a 1 s lease,
+ * so that they spread before the goals); the CPU per alert then counts every instance's.
  *
  * Each subscription follows one to three teams (one, two, three in turn), picked by popularity (`zipf`, the
  * default: a Zipf law over the board's teams, so the most followed team is in more than half of the
@@ -42,10 +46,10 @@ import { busyBoard } from '../test/integration/browser/busy-board.ts'
 const now = (): number => performance.timeOrigin + performance.now()
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-interface Args { subscriptions: number, goals: number, rate: number, burst: number, spread: 'zipf' | 'uniform', redis?: string }
+interface Args { subscriptions: number, goals: number, rate: number, burst: number, spread: 'zipf' | 'uniform', redis?: string, instances: number }
 
 function parseArgs (argv: string[]): Args {
-  const args: Args = { subscriptions: 10_000, goals: 20, rate: 0.5, burst: 5, spread: 'zipf' }
+  const args: Args = { subscriptions: 10_000, goals: 20, rate: 0.5, burst: 5, spread: 'zipf', instances: 1 }
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i]?.replace(/^--/, '') as keyof Args
     const value = argv[i + 1] as string
@@ -56,7 +60,26 @@ function parseArgs (argv: string[]): Args {
     } else if (name in args) (args as unknown as Record<string, number>)[name] = Number(value)
     else throw new Error(`unknown option --${name}`)
   }
+  if (args.instances > 1 && args.redis === undefined) throw new Error('--instances needs --redis: the instances share the shards over it')
   return args
+}
+
+/**
+ * Another instance's process (`--instances`): a gateway on the same Redis and settings, without a poller;
+ * on request, the CPU it used and the shards it sends.
+ */
+async function otherInstance (env: Record<string, string>): Promise<void> {
+  const gw = await startGateway(loadConfig(env), pino({ level: 'warn' }), { poll: false })
+  process.send?.({ ready: true })
+  process.on('disconnect', () => process.exit(0))
+  process.on('message', (msg: { op: string }) => {
+    if (msg.op === 'cpu') {
+      const used = process.cpuUsage()
+      process.send?.({ cpuMs: (used.user + used.system) / 1000 })
+    }
+    if (msg.op === 'shards') void gw.push?.summary().then((s) => process.send?.({ shards: s.sending_here }))
+    if (msg.op === 'exit') void gw.close().then(() => process.exit(0))
+  })
 }
 
 interface Received { device: number, at: number, body: Buffer }
@@ -181,9 +204,11 @@ interface Phase { delays: number[], alerts: number, seconds: number, cpuMs: numb
  * Scores `goals` goals (one every `gapMs`, or all at once), then reads every push they caused and matches
  * each to its goal: the n-th distinct goal alert of a fixture, by first arrival, is its n-th goal.
  */
-async function play (child: ChildProcess, board: Match[], goals: number, gapMs: number, expected: (m: Match) => number, minute: { n: number }, offset: number): Promise<Phase> {
+async function play (child: ChildProcess, others: ChildProcess[], board: Match[], goals: number, gapMs: number, expected: (m: Match) => number, minute: { n: number }, offset: number): Promise<Phase> {
   const scored: Array<{ fixture: number, at: number }> = []
   let total = 0
+  const othersCpu = async (): Promise<number> => (await Promise.all(others.map(async (o) => (await ask<{ cpuMs: number }>(o, 'cpu')).cpuMs))).reduce((a, b) => a + b, 0)
+  const othersBefore = await othersCpu()
   const cpu = process.cpuUsage()
   const started = now()
   const shots: Array<Promise<void>> = []
@@ -203,6 +228,7 @@ async function play (child: ChildProcess, board: Match[], goals: number, gapMs: 
   await Promise.all(shots)
   await waitFor(child, total)
   const used = process.cpuUsage(cpu)
+  const othersUsed = await othersCpu() - othersBefore
   const { alerts, problems } = await ask<{ alerts: Alert[], problems: number }>(child, 'drain')
   const goalAlerts = alerts.filter((a) => a[3] === 'goal')
   // Alert ids of each fixture in order of first arrival: the n-th is the n-th goal scored in that fixture.
@@ -224,7 +250,7 @@ async function play (child: ChildProcess, board: Match[], goals: number, gapMs: 
     else delays.push(a[1] - at)
   }
   const last = Math.max(...alerts.map((a) => a[1]))
-  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, cpuMs: (used.user + used.system) / 1000, problems, unmatched }
+  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, cpuMs: (used.user + used.system) / 1000 + othersUsed, problems, unmatched }
 }
 
 function report (name: string, p: Phase): void {
@@ -253,7 +279,13 @@ async function main (): Promise<void> {
     TOUCHLINE_PUSH_HOURLY_CAP: '10000'
   }
   if (args.redis !== undefined) Object.assign(env, { TOUCHLINE_REDIS_URL: args.redis, TOUCHLINE_REDIS_PREFIX: prefix })
+  if (args.instances > 1) env.TOUCHLINE_PUSH_LEASE_TTL_MS = '1000'
   const gw = await startGateway(loadConfig(env), pino({ level: 'warn' }), { poll: false })
+  const others = await Promise.all(Array.from({ length: args.instances - 1 }, async () => {
+    const other = fork(new URL(import.meta.url), ['--instance', JSON.stringify(env)], { execArgv: ['--import', 'tsx'] })
+    await new Promise((resolve) => other.once('message', resolve))
+    return other
+  }))
   const redis = args.redis === undefined ? undefined : new Redis(args.redis)
   const redisMemory = async (): Promise<number> => Number(/used_memory:(\d+)/.exec(await redis?.info('memory') ?? '')?.[1] ?? 0)
 
@@ -271,15 +303,29 @@ async function main (): Promise<void> {
   const heapAfter = await heapAfterGc()
   const redisAfter = await redisMemory()
 
-  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, ${args.spread}); store ${redis === undefined ? 'memory' : 'Redis'}; ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
+  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, ${args.spread}); store ${redis === undefined ? 'memory' : 'Redis'}; ${args.instances} instance(s); ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
   console.log(`  followers per goal: ${board.map(expected).sort((a, b) => b - a).join(', ')}`)
   console.log(`  subscribe: ${Math.round(args.subscriptions / subscribeSeconds)} subscriptions/s (${subscribeSeconds.toFixed(1)} s)`)
   console.log(`  memory: gateway heap ${Math.round((heapAfter - heapBefore) / args.subscriptions)} bytes per subscription${redis === undefined ? '' : `, Redis ${Math.round((redisAfter - redisBefore) / args.subscriptions)} bytes per subscription`}`)
 
-  const minute = { n: 0 }
-  report(`paced (${args.goals} goals, ${args.rate}/s)`, await play(child, board, args.goals, 1000 / args.rate, expected, minute, 0))
-  report(`burst (${args.burst} goals at once)`, await play(child, board, args.burst, 0, expected, minute, args.goals))
+  if (others.length > 0) {
+    // The shards spread over the instances a lease beat at a time: wait until each sends its share.
+    const share = Math.floor(8 / args.instances)
+    for (let i = 0; i < 60; i++) {
+      const shards = [(await gw.push?.summary())?.sending_here ?? 0, ...await Promise.all(others.map(async (o) => (await ask<{ shards: number }>(o, 'shards')).shards))]
+      if (shards.every((n) => n >= share)) {
+        console.log(`  shards per instance: ${shards.join(', ')}`)
+        break
+      }
+      await sleep(500)
+    }
+  }
 
+  const minute = { n: 0 }
+  report(`paced (${args.goals} goals, ${args.rate}/s)`, await play(child, others, board, args.goals, 1000 / args.rate, expected, minute, 0))
+  report(`burst (${args.burst} goals at once)`, await play(child, others, board, args.burst, 0, expected, minute, args.goals))
+
+  for (const o of others) o.send({ op: 'exit' })
   await gw.close()
   if (redis !== undefined) {
     await deleteMatching(redis, `${prefix}*`)
@@ -290,6 +336,7 @@ async function main (): Promise<void> {
 }
 
 if (process.argv[2] === '--push-service') await pushService(Number(process.argv[3]))
+else if (process.argv[2] === '--instance') await otherInstance(JSON.parse(process.argv[3] as string) as Record<string, string>)
 else {
   await main().catch((err: unknown) => {
     console.error(err)
