@@ -77,8 +77,8 @@ async function otherInstance (env: Record<string, string>): Promise<void> {
       const used = process.cpuUsage()
       process.send?.({ cpuMs: (used.user + used.system) / 1000 })
     }
-    if (msg.op === 'shards') void gw.push?.summary().then((s) => process.send?.({ shards: s.sending_here }))
-    if (msg.op === 'exit') void gw.close().then(() => process.exit(0))
+    if (msg.op === 'shards') gw.push?.summary().then((s) => process.send?.({ shards: s.sending_here }), () => process.send?.({ shards: 0 }))
+    if (msg.op === 'exit') gw.close().finally(() => process.exit(0)).catch(() => {})
   })
 }
 
