@@ -1,6 +1,7 @@
 /**
  * The last records the hub routed, in log order, so that a replay from a recent cursor is answered from
- * memory. What it is for: a reconnect storm. When an instance stops (a rolling restart, a crash), its
+ * memory. Each is kept as its JSON (a fixture record carries the fixture's whole image, about 8 KB) with the
+ * ids a replay filters by, and parsed again only when a replay sends it. What it is for: a reconnect storm. When an instance stops (a rolling restart, a crash), its
  * clients come back to the others within a second or two, each resuming from a cursor a few seconds old;
  * read from the store, that is hundreds of log reads at once, and those that time out cost their clients a
  * `replay` recovered:false and a whole snapshot. From here they cost nothing but the filtering.
@@ -12,7 +13,8 @@
 import { parseCursor } from '../store/record.ts'
 import type { LogRecord } from '../store/types.ts'
 
-export type RecentRecord = readonly [record: LogRecord, json: string]
+/** A record as the ring keeps it: its JSON, and the fixture and league a replay's first filter reads. */
+export interface RecentRecord { readonly fixtureId: number, readonly leagueId: number, readonly json: string }
 
 export class RecentLog {
   private readonly ring: Array<RecentRecord | undefined>
@@ -34,7 +36,7 @@ export class RecentLog {
     if (this.size > 0 && (pos.epoch !== this.epoch || pos.offset !== this.last + 1)) this.clear()
     this.epoch = pos.epoch
     this.last = pos.offset
-    this.ring[(this.start + this.size) % this.capacity] = [record, json]
+    this.ring[(this.start + this.size) % this.capacity] = { fixtureId: record.fixture_id, leagueId: record.league_id, json }
     if (this.size < this.capacity) this.size++
     else this.start = (this.start + 1) % this.capacity
   }
