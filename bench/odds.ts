@@ -21,10 +21,12 @@
  *         has to merge), the upstream calls and 429s of the period, and latency from the provider's change
  *         to the record's `at` and to its receipt by the unconflated `full` subscriber.
  *
- *   npm run bench:odds -- [--part hour|fanout|both] [--live 20] [--hour-minutes 60] [--hour-speed 1] [--minutes 5] [--speed 60] [--budget 3000]
+ *   npm run bench:odds -- [--part hour|fanout|both] [--live 20] [--hour-minutes 60] [--hour-speed 1] [--minutes 5] [--speed 60] [--budget 3000] [--floor 1000]
  *
  * `--budget`: calls per entity per hour of the plan (3,000 is the Pro plan's; a larger one polls `latest`
  * more often, so a fixture's odds records come closer together, which is what conflation has to merge).
+ * `--floor`: the fanout gateway's TOUCHLINE_POLL_FLOOR_MS, the shortest pause between two polls (1000 by
+ * default: no poll of `latest` less than a second after the last, whatever the budget).
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -50,7 +52,8 @@ const { values: args } = parseArgs({
     'hour-speed': { type: 'string', default: '1' },
     minutes: { type: 'string', default: '5' },
     speed: { type: 'string', default: '60' },
-    budget: { type: 'string', default: '3000' }
+    budget: { type: 'string', default: '3000' },
+    floor: { type: 'string', default: '1000' }
   }
 })
 const LIVE = Number(args.live)
@@ -294,7 +297,8 @@ async function fanout (): Promise<Record<string, unknown>> {
     TOUCHLINE_PORT: '0',
     TOUCHLINE_LOG_LEVEL: 'warn',
     TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
-    TOUCHLINE_UPSTREAM_TOKEN: TOKEN
+    TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
+    TOUCHLINE_POLL_FLOOR_MS: String(args.floor)
   }), pino({ level: 'warn' }))
   const url = `${gw.url.replace('http', 'ws')}/v1/live?api_token=demo`
   const subs = [
@@ -346,7 +350,7 @@ async function fanout (): Promise<Record<string, unknown>> {
   const base = first.tally.oddsFrames
   gaps.sort((a, b) => a - b)
   return {
-    part: `fanout: ${args.minutes} real minutes, matches at ${args.speed}x, about ${LIVE} live (peak ${peak} in play), ${BUDGET} calls an hour per entity, subscribers to every league's odds kinds`,
+    part: `fanout: ${args.minutes} real minutes, matches at ${args.speed}x, about ${LIVE} live (peak ${peak} in play), ${BUDGET} calls an hour per entity, polls at least ${args.floor} ms apart, subscribers to every league's odds kinds`,
     seconds: Math.round(seconds),
     upstreamCallsByEntityAndStatus: calls,
     inplayOddCallsPerHour: Math.round(inplay / seconds * 3600),
