@@ -32,6 +32,11 @@ export interface Floor {
   leagues: ReadonlySet<number>
   fixtures: ReadonlySet<number>
   teams?: ReadonlySet<number>
+  /**
+   * A snapshot's floor: the fixtures the snapshot holds. Only their records are reflected in it; a record of a
+   * fixture it does not hold (one that left play before it was read: its final state) still goes out.
+   */
+  shown?: ReadonlySet<number>
 }
 
 /** The `teams` of every connection that follows no team; never written to. */
@@ -71,6 +76,11 @@ export abstract class Connection {
   /** Live changes held while a snapshot or replay is read, so they go out after it, in order. */
   pending: Outgoing[] | undefined
   pendingBytes = 0
+  /**
+   * A read for this connection failed because the store was down (`unavailable`): it holds its live changes
+   * until the reset that follows once the store answers (recovery.ts); nothing is flushed before it.
+   */
+  awaitingReset = false
   /**
    * Usually none: a floor outlives its subscribe only while the hub's tail lags the log, and one that covers
    * another replaces it, so a client repeating a subscribe holds one (see addFloor, dropFloorsThrough).
@@ -162,8 +172,8 @@ export abstract class Connection {
     this.floors = active.length === 0 ? undefined : active
     const { league_id: leagueId, fixture_id: fixtureId } = out.record
     const [home, away] = teamsOf(out.record)
-    return active.some((f) => f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
-      (f.teams !== undefined && (f.teams.has(home) || f.teams.has(away))))
+    return active.some((f) => (f.shown === undefined || f.shown.has(fixtureId)) && (f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
+      (f.teams !== undefined && (f.teams.has(home) || f.teams.has(away)))))
   }
 
   /** Ends buffering and sends what was held, through `push` so the floors apply. */
@@ -181,6 +191,7 @@ export abstract class Connection {
 /** Whether floor `a` skips every record floor `b` skips. */
 function covers (a: Floor, b: Floor): boolean {
   if (a.epoch !== b.epoch || a.offset < b.offset) return false
+  if (a.shown !== undefined && (b.shown === undefined || !isSubset(b.shown, a.shown))) return false
   if (a.all) return true
   return !b.all && isSubset(b.leagues, a.leagues) && isSubset(b.fixtures, a.fixtures) && isSubset(b.teams ?? NONE, a.teams ?? NONE)
 }

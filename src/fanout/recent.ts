@@ -24,8 +24,11 @@ export class RecentLog {
   private epoch = ''
   /** Offset of the newest record held. */
   private last = 0
+  /** Characters of JSON held. */
+  private bytes = 0
 
-  constructor (readonly capacity: number) {
+  /** At most `capacity` records and `maxBytes` characters of JSON (the oldest go first), never fewer than one. */
+  constructor (readonly capacity: number, readonly maxBytes = 32 * 1024 * 1024) {
     this.ring = new Array<RecentRecord | undefined>(capacity)
   }
 
@@ -36,15 +39,25 @@ export class RecentLog {
     if (this.size > 0 && (pos.epoch !== this.epoch || pos.offset !== this.last + 1)) this.clear()
     this.epoch = pos.epoch
     this.last = pos.offset
+    if (this.size === this.capacity) this.dropOldest()
     this.ring[(this.start + this.size) % this.capacity] = { fixtureId: record.fixture_id, leagueId: record.league_id, json }
-    if (this.size < this.capacity) this.size++
-    else this.start = (this.start + 1) % this.capacity
+    this.size++
+    this.bytes += json.length
+    while (this.bytes > this.maxBytes && this.size > 1) this.dropOldest()
   }
 
   clear (): void {
     this.ring.fill(undefined)
     this.start = 0
     this.size = 0
+    this.bytes = 0
+  }
+
+  private dropOldest (): void {
+    this.bytes -= this.ring[this.start]?.json.length ?? 0
+    this.ring[this.start] = undefined
+    this.start = (this.start + 1) % this.capacity
+    this.size--
   }
 
   /**

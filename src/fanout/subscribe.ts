@@ -235,7 +235,8 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if (req.since !== undefined && conn.conflation !== undefined && conn.odds !== undefined) req = { ...req, snapshot: true }
   if (req.since === undefined && !req.snapshot) return
   const startHead = ctx.head()
-  conn.pending = []
+  // A connection waiting for its reset keeps what it holds: the reset's snapshot covers it.
+  conn.pending = conn.awaitingReset ? conn.pending ?? [] : []
   // Becomes the 1001 close reason if we shut down meanwhile: only a well-formed cursor fits in 123 bytes.
   conn.resumeFrom = req.since !== undefined && parseCursor(req.since) !== undefined ? req.since : startHead
   let waiting = false
@@ -247,7 +248,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
     ctx.send(conn, failureFrame(req.ref, err))
     waiting = waitForStore(ctx, conn, err)
   } finally {
-    if (!conn.closed && !waiting) ctx.flush(conn)
+    if (!conn.closed && !waiting && !conn.awaitingReset) ctx.flush(conn)
   }
 }
 
@@ -259,6 +260,7 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
  */
 function waitForStore (ctx: FlowContext, conn: Connection, err: unknown): boolean {
   if (!isStoreUnavailable(err)) return false
+  conn.awaitingReset = true
   ctx.unavailable(conn)
   return true
 }
@@ -270,9 +272,19 @@ function waitForStore (ctx: FlowContext, conn: Connection, err: unknown): boolea
  * follow the snapshot without a gap or a duplicate. Never rejects.
  */
 export async function serveReset (ctx: FlowContext, conn: Connection): Promise<void> {
-  if (conn.closed || (conn.subscriptionCount === 0 && !conn.all)) return
+  if (conn.closed) return
+  conn.awaitingReset = false
+  if (conn.subscriptionCount === 0 && !conn.all) {
+    conn.pending = undefined
+    conn.pendingBytes = 0
+    return
+  }
+  // Changes held while the connection waited: those of a lost log are dropped; the others go out after the
+  // snapshot, past its floor (only the final changes of fixtures it no longer holds, in the end).
+  const epoch = parseCursor(ctx.head())?.epoch
+  conn.pending = (conn.pending ?? []).filter((out) => out.epoch === epoch)
+  conn.pendingBytes = conn.pending.reduce((n, out) => n + out.bytes(conn.transport, conn.format).length, 0)
   const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], all: conn.all, snapshot: true }
-  conn.pending ??= []
   // Floors of the old epoch can never match again; the snapshot sets the new one.
   conn.floors = undefined
   ctx.metrics.replays.inc({ recovered: 'false' })
@@ -285,7 +297,7 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
     ctx.send(conn, failureFrame(undefined, err))
     waiting = waitForStore(ctx, conn, err)
   } finally {
-    if (!conn.closed && !waiting) ctx.flush(conn)
+    if (!conn.closed && !waiting && !conn.awaitingReset) ctx.flush(conn)
   }
 }
 
@@ -390,7 +402,7 @@ async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeR
   if (conn.closed) return
   ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures, odds)
   const pos = parseCursor(snap.cursor)
-  if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req) })
+  if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req), shown: new Set(snap.list.map((f) => f.id)) })
 }
 
 /** The snapshot as the connection's key sees it; read again if a keys reload changed the key meanwhile. */

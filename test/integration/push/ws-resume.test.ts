@@ -12,7 +12,8 @@ import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { redisStores } from '../store/helpers.ts'
 import type { HubLimits } from '../../../src/fanout/limits.ts'
-import { applier, startPush as startPushWith, startPush, type PushServer } from './harness.ts'
+import { AT, applier, startPush as startPushWith, startPush, type PushServer } from './harness.ts'
+import { fixture } from '../store/fixture.ts'
 
 const engines: Array<[string, () => LiveStore]> = [
   ['memory', () => createStore({ kind: 'memory' })],
@@ -291,4 +292,107 @@ it('a lost log whose snapshot cannot be read yet: no change of the new log befor
   expect(c.frames.filter((f) => f.type === 'change' && epoch(f.cursor) === newEpoch).map((f) => f.cursor)).toEqual([after.cursor])
   expect(snap.fixtures.find((f: { id: number }) => f.id === 2)).toMatchObject({ version: during.length })
   c.close()
+})
+
+describe('a connection waiting for its reset after `unavailable`', () => {
+  /** A store whose snapshot reads fail while `down.on`, the rest working (the tail included). */
+  function flaky (store: LiveStore): { store: LiveStore, down: { on: boolean } } {
+    const down = { on: false }
+    return {
+      down,
+      store: {
+        ...store,
+        liveFixtures: async (filter) => {
+          if (down.on) throw new StoreUnavailableError(new Error('connection lost'))
+          return await store.liveFixtures(filter)
+        }
+      }
+    }
+  }
+  const epoch = (cursor: string): string => cursor.split(':')[0] as string
+  const offsetOf = (cursor: string): number => Number(cursor.split(':')[1])
+
+  it('drops what it held of a log lost meanwhile: nothing of the old log after the new snapshot, nothing twice', async () => {
+    const env = redisStores()
+    onTestFinished(env.close)
+    const { store, down } = flaky(env.open())
+    const writer = env.open()
+    const s = await startPush({ store })
+    let apply = applier(writer)
+    await apply(1, 271)
+    const c = await WsTestClient.connect(s.wsUrl())
+    await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
+    down.on = true
+    c.send({ op: 'subscribe', ref: '2', leagues: [501] })
+    await c.take('error', 10_000)
+    // Held: changes of the log about to be lost.
+    const old = [await apply(1, 271), await apply(1, 271)]
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await env.wipe()
+    apply = applier(writer)
+    const first = await apply(2, 271)
+    down.on = false
+    const snap = await c.take((f) => f.type === 'snapshot' && epoch(f.cursor) === epoch(first.cursor), 10_000)
+    const after = await apply(2, 271)
+    await c.take((f) => f.type === 'change' && f.cursor === after.cursor, 10_000)
+    const afterSnap = c.frames.slice(c.frames.indexOf(snap) + 1).filter((f) => f.type === 'change')
+    expect(afterSnap.filter((f) => epoch(f.cursor) === epoch(old[0]?.cursor ?? ''))).toEqual([])
+    expect(afterSnap.map((f) => f.cursor)).toEqual([after.cursor])
+    expect(offsetOf(after.cursor)).toBeGreaterThan(offsetOf(snap.cursor))
+    c.close()
+  })
+
+  it('a match that ended while it waited: its final change follows the reset\'s snapshot, which no longer holds it', async () => {
+    const { store, down } = flaky(createStore({ kind: 'memory' }))
+    const s = await startPush({ store })
+    await s.apply(1, 271)
+    await s.apply(2, 271)
+    const c = await WsTestClient.connect(s.wsUrl())
+    await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
+    down.on = true
+    c.send({ op: 'subscribe', ref: '2', leagues: [501] })
+    await c.take('error')
+    const ended = await store.apply({
+      fixture: fixture(1, 271, { state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' } }),
+      changes: [{ kind: 'state_changed', state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' }, previous: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' } }],
+      expectedVersion: 1,
+      live: false,
+      at: AT
+    } as Parameters<LiveStore['apply']>[0])
+    if (!ended.ok) throw new Error('the final state was not applied')
+    down.on = false
+    const reset = await c.take((f) => f.type === 'snapshot' && f.ref === undefined, 5000)
+    expect(reset.fixtures.map((f: { id: number }) => f.id)).toEqual([2])
+    const final = await c.take((f) => f.type === 'change' && f.cursor === ended.record.cursor, 5000)
+    expect(c.frames.indexOf(final)).toBeGreaterThan(c.frames.indexOf(reset))
+    expect(final.fixture).toMatchObject({ id: 1, state: { phase: 'finished' } })
+    c.close()
+  })
+
+  it('a subscribe that succeeds before the reset sends nothing held: the reset\'s snapshot comes first', async () => {
+    const { store, down } = flaky(createStore({ kind: 'memory' }))
+    const s = await startPush({ store })
+    await s.apply(1, 271)
+    const c = await WsTestClient.connect(s.wsUrl())
+    await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
+    down.on = true
+    c.send({ op: 'subscribe', ref: '2', leagues: [501] })
+    await c.take('error')
+    const held = await s.apply(1, 271)
+    down.on = false
+    // The store answers again; the client subscribes before the hub's next probe resets it.
+    await c.request({ op: 'subscribe', ref: '3', leagues: [502] })
+    const later = await s.apply(1, 271)
+    const reset = await c.take((f) => f.type === 'snapshot' && f.ref === undefined, 5000)
+    const last = await s.apply(1, 271)
+    await c.take((f) => f.type === 'change' && f.cursor === last.cursor)
+    const errorAt = c.frames.findIndex((f) => f.type === 'error')
+    const resetAt = c.frames.indexOf(reset)
+    expect(c.frames.slice(errorAt, resetAt).filter((f) => f.type === 'change')).toEqual([])
+    expect(reset.cursor).toBe(later.cursor)
+    expect(reset.fixtures.find((f: { id: number }) => f.id === 1)).toMatchObject({ version: 3 })
+    expect(c.frames.slice(resetAt + 1).filter((f) => f.type === 'change').map((f) => f.cursor)).toEqual([last.cursor])
+    expect(held.cursor).not.toBe(later.cursor)
+    c.close()
+  })
 })

@@ -51,6 +51,18 @@ describe('RecentLog', () => {
     expect(offsets(ring.between('bb:0', 'bb:1'))).toEqual([1])
   })
 
+  it('keeps at most its bytes of JSON, dropping the oldest records first, never the newest', () => {
+    const size = record('aa', 10)[1].length
+    const ring = new RecentLog(100, size * 3)
+    for (let i = 1; i <= 10; i++) ring.add(...record('aa', i))
+    expect(offsets(ring.between('aa:7', 'aa:10'))).toEqual([8, 9, 10])
+    expect(ring.between('aa:6', 'aa:10')).toBeUndefined()
+    const tiny = new RecentLog(100, 1)
+    tiny.add(...record('aa', 1))
+    tiny.add(...record('aa', 2))
+    expect(offsets(tiny.between('aa:1', 'aa:2'))).toEqual([2])
+  })
+
   it('answers nothing once cleared', () => {
     const ring = filled(4, 'aa', 1, 3)
     ring.clear()
