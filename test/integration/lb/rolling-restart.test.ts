@@ -295,7 +295,7 @@ async function violate (url: string, localAddress: string, forged: string): Prom
 /** The addresses the gateways logged client protocol violations from. */
 const violators = (): string[] => gateways.flatMap((g) => g.output().split('\n').filter((l) => l.includes('client protocol violation')).map((l) => (JSON.parse(l) as { ip: string }).ip))
 
-describe.skipIf(HAPROXY === undefined)('behind HAProxy (Debian package haproxy; skipped: not installed)', () => {
+describe.skipIf(HAPROXY === undefined)(HAPROXY === undefined ? 'behind HAProxy (skipped: the Debian package haproxy is not installed)' : 'behind HAProxy', () => {
   it('X-Forwarded-For is believed from HAProxy alone: a gateway takes the address a client connected to HAProxy from, never one the client claims', async () => {
     expect(await violate(`ws://127.0.0.1:${lbPort}/v1/live?api_token=${KEY}`, '127.0.2.1', '198.51.100.7')).toBe(1007)
     await waitFor('the violation through HAProxy logged', () => violators().length === 1, 10_000)
