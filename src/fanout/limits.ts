@@ -73,9 +73,9 @@ export interface HubLimits {
   /**
    * Records the hub keeps after routing them, so that a resume from a recent cursor is answered without a
    * store read (recent.ts): a reconnect storm after an instance stops would otherwise be hundreds of log
-   * reads at once, each from a cursor a second or two old. 2048 records are minutes of a busy Saturday, and
-   * about 16 MB (a fixture record holds the fixture's whole image, about 8 KB of JSON).
-   * @default 2048
+   * reads at once, each from a cursor a second or two old. 1024 records are minutes of a busy Saturday, and
+   * about 18 MB (a fixture record holds the fixture's whole image: about 8 KB of JSON, kept parsed too).
+   * @default 1024
    */
   recentRecords: number
   /** How long `close()` waits for clients to finish the close handshake before cutting them. @default 2000 */
@@ -88,7 +88,7 @@ export const DEFAULT_LIMITS: Readonly<HubLimits> = {
   maxSubscriptions: 100,
   maxBufferedBytes: 1024 * 1024,
   replayCap: 1000,
-  recentRecords: 2048,
+  recentRecords: 1024,
   heartbeatMs: 25_000,
   sseHeartbeatMs: 15_000,
   connectionsPerSecondPerIp: 20,

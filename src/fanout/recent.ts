@@ -1,10 +1,14 @@
 /**
  * The last records the hub routed, in log order, so that a replay from a recent cursor is answered from
- * memory. Each is kept as its JSON (a fixture record carries the fixture's whole image, about 8 KB) with the
- * ids a replay filters by, and parsed again only when a replay sends it. What it is for: a reconnect storm. When an instance stops (a rolling restart, a crash), its
+ * memory. What it is for: a reconnect storm. When an instance stops (a rolling restart, a crash), its
  * clients come back to the others within a second or two, each resuming from a cursor a few seconds old;
  * read from the store, that is hundreds of log reads at once, and those that time out cost their clients a
  * `replay` recovered:false and a whole snapshot. From here they cost nothing but the filtering.
+ *
+ * Each record is kept as the hub routed it, parsed and as JSON, so a storm parses nothing: several hundred
+ * clients replaying a few dozen records each would otherwise parse hundreds of MB (a fixture record carries
+ * the fixture's whole image, about 8 KB of JSON, 10 KB parsed). The memory is bounded by the count and by
+ * the JSON's size.
  *
  * The ring only ever holds a run without holes: a record that does not follow the last one (a new epoch,
  * or anything else unexpected) starts the ring again. A cursor it does not cover, too old or ahead of this
@@ -13,8 +17,8 @@
 import { parseCursor } from '../store/record.ts'
 import type { LogRecord } from '../store/types.ts'
 
-/** A record as the ring keeps it: its JSON, and the fixture and league a replay's first filter reads. */
-export interface RecentRecord { readonly fixtureId: number, readonly leagueId: number, readonly json: string }
+/** A record as the hub routed it, and its JSON as the store returned it. */
+export interface RecentRecord { readonly record: LogRecord, readonly json: string }
 
 export class RecentLog {
   private readonly ring: Array<RecentRecord | undefined>
@@ -40,7 +44,7 @@ export class RecentLog {
     this.epoch = pos.epoch
     this.last = pos.offset
     if (this.size === this.capacity) this.dropOldest()
-    this.ring[(this.start + this.size) % this.capacity] = { fixtureId: record.fixture_id, leagueId: record.league_id, json }
+    this.ring[(this.start + this.size) % this.capacity] = { record, json }
     this.size++
     this.bytes += json.length
     while (this.bytes > this.maxBytes && this.size > 1) this.dropOldest()

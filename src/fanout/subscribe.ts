@@ -490,9 +490,9 @@ type Replay = typeof LOST | {
 function heldReplay (held: RecentRecord[], filter: StoreFilter | undefined, view: ReturnType<typeof replayView>, head: string, cap: number): Replay {
   const matches = matcher(filter)
   const outs: Outgoing[] = []
-  for (const { fixtureId, leagueId, json } of held) {
-    if (!matches(fixtureId, leagueId)) continue
-    const out = view(JSON.parse(json) as LogRecord, json)
+  for (const { record, json } of held) {
+    if (!matches(record.fixture_id, record.league_id)) continue
+    const out = view(record, json)
     if (out !== undefined && outs.push(out) > cap) return LOST
   }
   const last = parseCursor(head)
