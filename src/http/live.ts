@@ -46,11 +46,8 @@ export function keyOf (keys: KeyRing, request: FastifyRequest): ClientKey | unde
   return keys.find(header === undefined ? undefined : header.replace(/^Bearer\s+/i, '').trim())
 }
 
-/**
- * The checks every streaming endpoint makes before it commits to a long-lived connection. Returns the key,
- * or undefined after answering the error.
- */
-export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
+/** The request's client key, allowed from the request's origin; undefined after answering the error. */
+export function admitKey (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
   const key = keyOf(keys, request)
   if (key === undefined) {
     httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
@@ -60,6 +57,16 @@ export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, r
     httpError(reply, 403, 'forbidden', 'this origin may not use this key')
     return undefined
   }
+  return key
+}
+
+/**
+ * The checks every streaming endpoint makes before it commits to a long-lived connection. Returns the key,
+ * or undefined after answering the error.
+ */
+export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
+  const key = admitKey(keys, request, reply)
+  if (key === undefined) return undefined
   if (hub.closing) {
     httpError(reply, 503, 'shutting_down', 'server is shutting down; reconnect to another instance')
     return undefined

@@ -6,13 +6,13 @@
  * outside it, teams that play only outside it and fixtures known to be outside it are refused (403).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { leagueAllowed, originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
+import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
 import type { Push } from '../push/index.ts'
 import { lookup, subscribe, unsubscribe, viewOf } from '../push/manage.ts'
 import type { LiveStore } from '../store/types.ts'
 import { PushSubscribeBody } from '../wire/push.ts'
-import { httpError, keyOf } from './live.ts'
+import { admitKey, httpError } from './live.ts'
 import { answerStoreOutages } from './outage.ts'
 
 export interface PushRouteDeps {
@@ -30,15 +30,8 @@ function admit (deps: PushRouteDeps, request: FastifyRequest, reply: FastifyRepl
     httpError(reply, 404, 'not_found', NOT_CONFIGURED)
     return undefined
   }
-  const key = keyOf(deps.keys, request)
-  if (key === undefined) {
-    httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
-    return undefined
-  }
-  if (!originAllowed(key, request.headers.origin)) {
-    httpError(reply, 403, 'forbidden', 'this origin may not use this key')
-    return undefined
-  }
+  const key = admitKey(deps.keys, request, reply)
+  if (key === undefined) return undefined
   reply.header('cache-control', 'no-store')
   return { key, push: deps.push }
 }
