@@ -47,6 +47,25 @@ function laggingTail (store: LiveStore): LiveStore {
 }
 
 const offset = (cursor: string): number => Number(cursor.split(':')[1])
+const epochOf = (cursor: string): string => cursor.split(':')[0] as string
+
+/**
+ * A store whose snapshot reads fail as an outage while `down.on`, the rest working (its tail included), as
+ * just after a failover: changes go on being routed while the reads for a subscribe or a reset fail.
+ */
+function flaky (store: LiveStore, on = false): { store: LiveStore, down: { on: boolean } } {
+  const down = { on }
+  return {
+    down,
+    store: {
+      ...store,
+      liveFixtures: async (filter) => {
+        if (down.on) throw new StoreUnavailableError(new Error('connection lost'))
+        return await store.liveFixtures(filter)
+      }
+    }
+  }
+}
 
 const variants = engines.flatMap(([name, open]): Array<[string, () => LiveStore, Partial<HubLimits>]> => [
   [`${name} store, replays from the hub's records`, open, {}],
@@ -221,18 +240,8 @@ it('answers a failed store read with internal and keeps the subscription live', 
 })
 
 it('after `unavailable`, holds the live changes until the store answers, then sends replay recovered:false, a snapshot and the changes after it', async () => {
-  // The hub's tail keeps working while its reads fail, as just after a failover: changes go on being routed.
-  const store = createStore({ kind: 'memory' })
-  let down = true
-  const s = await startPush({
-    store: {
-      ...store,
-      liveFixtures: async (filter) => {
-        if (down) throw new StoreUnavailableError(new Error('connection lost'))
-        return await store.liveFixtures(filter)
-      }
-    }
-  })
+  const { store, down } = flaky(createStore({ kind: 'memory' }), true)
+  const s = await startPush({ store })
   await s.apply(1, 271)
   const c = await WsTestClient.connect(s.wsUrl())
   c.send({ op: 'subscribe', ref: '1', leagues: [271] })
@@ -241,7 +250,7 @@ it('after `unavailable`, holds the live changes until the store answers, then se
   // Long enough for the hub to have routed them (it would have sent them at once).
   await new Promise((resolve) => setTimeout(resolve, 200))
   expect(c.changes()).toEqual([])
-  down = false
+  down.on = false
   const snap = await c.take('snapshot', 5000)
   expect(snap.cursor).toBe(during[1]?.cursor)
   const after = await s.apply(2, 271)
@@ -256,62 +265,35 @@ it('a lost log whose snapshot cannot be read yet: no change of the new log befor
   // records while the reads for the reset still fail.
   const env = redisStores()
   onTestFinished(env.close)
-  const store = env.open()
+  const { store, down } = flaky(env.open())
   const writer = env.open()
-  let down = false
-  const s = await startPush({
-    store: {
-      ...store,
-      liveFixtures: async (filter) => {
-        if (down) throw new StoreUnavailableError(new Error('connection lost'))
-        return await store.liveFixtures(filter)
-      }
-    }
-  })
+  const s = await startPush({ store })
   let apply = applier(writer)
   await apply(1, 271)
   const c = await WsTestClient.connect(s.wsUrl())
   await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
   const old = await apply(1, 271)
   await c.take((f) => f.type === 'change' && f.cursor === old.cursor)
-  down = true
+  down.on = true
   await env.wipe()
   apply = applier(writer)
   const first = await apply(2, 271)
   await c.take('error', 10_000)
   const during = [first, await apply(2, 271)]
   await new Promise((resolve) => setTimeout(resolve, 300))
-  down = false
-  const snap = await c.take((f) => f.type === 'snapshot' && f.cursor.split(':')[0] === first.cursor.split(':')[0], 10_000)
+  down.on = false
+  const snap = await c.take((f) => f.type === 'snapshot' && epochOf(f.cursor) === epochOf(first.cursor), 10_000)
   const after = await apply(2, 271)
   await c.take((f) => f.type === 'change' && f.cursor === after.cursor, 10_000)
-  const epoch = (cursor: string): string => cursor.split(':')[0] as string
-  const newEpoch = epoch(first.cursor)
-  const firstNew = c.frames.findIndex((f) => f.type === 'change' && epoch(f.cursor) === newEpoch)
+  const newEpoch = epochOf(first.cursor)
+  const firstNew = c.frames.findIndex((f) => f.type === 'change' && epochOf(f.cursor) === newEpoch)
   expect(firstNew).toBeGreaterThan(c.frames.indexOf(snap))
-  expect(c.frames.filter((f) => f.type === 'change' && epoch(f.cursor) === newEpoch).map((f) => f.cursor)).toEqual([after.cursor])
+  expect(c.frames.filter((f) => f.type === 'change' && epochOf(f.cursor) === newEpoch).map((f) => f.cursor)).toEqual([after.cursor])
   expect(snap.fixtures.find((f: { id: number }) => f.id === 2)).toMatchObject({ version: during.length })
   c.close()
 })
 
 describe('a connection waiting for its reset after `unavailable`', () => {
-  /** A store whose snapshot reads fail while `down.on`, the rest working (the tail included). */
-  function flaky (store: LiveStore): { store: LiveStore, down: { on: boolean } } {
-    const down = { on: false }
-    return {
-      down,
-      store: {
-        ...store,
-        liveFixtures: async (filter) => {
-          if (down.on) throw new StoreUnavailableError(new Error('connection lost'))
-          return await store.liveFixtures(filter)
-        }
-      }
-    }
-  }
-  const epoch = (cursor: string): string => cursor.split(':')[0] as string
-  const offsetOf = (cursor: string): number => Number(cursor.split(':')[1])
-
   it('drops what it held of a log lost meanwhile: nothing of the old log after the new snapshot, nothing twice', async () => {
     const env = redisStores()
     onTestFinished(env.close)
@@ -332,13 +314,13 @@ describe('a connection waiting for its reset after `unavailable`', () => {
     apply = applier(writer)
     const first = await apply(2, 271)
     down.on = false
-    const snap = await c.take((f) => f.type === 'snapshot' && epoch(f.cursor) === epoch(first.cursor), 10_000)
+    const snap = await c.take((f) => f.type === 'snapshot' && epochOf(f.cursor) === epochOf(first.cursor), 10_000)
     const after = await apply(2, 271)
     await c.take((f) => f.type === 'change' && f.cursor === after.cursor, 10_000)
     const afterSnap = c.frames.slice(c.frames.indexOf(snap) + 1).filter((f) => f.type === 'change')
-    expect(afterSnap.filter((f) => epoch(f.cursor) === epoch(old[0]?.cursor ?? ''))).toEqual([])
+    expect(afterSnap.filter((f) => epochOf(f.cursor) === epochOf(old[0]?.cursor ?? ''))).toEqual([])
     expect(afterSnap.map((f) => f.cursor)).toEqual([after.cursor])
-    expect(offsetOf(after.cursor)).toBeGreaterThan(offsetOf(snap.cursor))
+    expect(offset(after.cursor)).toBeGreaterThan(offset(snap.cursor))
     c.close()
   })
 
