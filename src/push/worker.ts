@@ -11,7 +11,6 @@
  * it), and one known not delivered (429, 5xx, no connection) is queued and sent again by whoever holds the
  * shard. Stopping lets the requests in flight finish (each within its timeout), so none is cut in the middle.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
 import { backoffDelay } from '@touchline/client'
@@ -68,6 +67,10 @@ export class ShardSender extends WakeableLoop {
 
   protected failed (err: unknown): void {
     this.deps.log.error({ err, shard: this.shard }, 'push sender failed')
+  }
+
+  protected readFailed (err: unknown): void {
+    this.deps.log.warn({ err, shard: this.shard }, 'push sender cannot read the store; retrying')
   }
 
   protected async run (signal: AbortSignal): Promise<void> {
@@ -174,18 +177,5 @@ export class ShardSender extends WakeableLoop {
       if (sub === undefined) return
       await this.deliver(sub, entry.alert, entry.attempt, entry.firstAt)
     }).map(async (p) => { await p.catch((err: unknown) => this.deps.log.warn({ err, shard: this.shard }, 'push: retry failed')) }))
-  }
-
-  /** Runs `read` until it succeeds (a store outage is waited out) or the sender stops (undefined). */
-  private async retrying<T> (signal: AbortSignal, read: () => Promise<T>): Promise<T | undefined> {
-    for (let attempt = 1; !signal.aborted; attempt++) {
-      try {
-        return await read()
-      } catch (err) {
-        if (attempt === 1) this.deps.log.warn({ err, shard: this.shard }, 'push sender cannot read the store; retrying')
-        await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 5000 }), undefined, { signal }).catch(() => {})
-      }
-    }
-    return undefined
   }
 }

@@ -2,8 +2,12 @@
  * A background loop that can be started, stopped and woken: the webhook endpoint workers and the push shard
  * senders. `run` reads the log and sends until its signal aborts; between reads it `wait`s, and `wake` (new
  * records, a resume, a stop) ends the wait at once. A subclass clears `woken` when it starts a read, so a
- * wake-up that came during the read is not lost.
+ * wake-up that came during the read is not lost. Its store reads go through `retrying`, which waits out an
+ * outage.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { backoffDelay } from '@touchline/client'
+
 export abstract class WakeableLoop {
   protected woken = false
   private abort: AbortController | undefined
@@ -14,6 +18,10 @@ export abstract class WakeableLoop {
   protected abstract run (signal: AbortSignal): Promise<void>
   /** A failure that ended the loop while it was not being stopped. */
   protected abstract failed (err: unknown): void
+  /** The first failure of a `retrying` read (said once per read, however long the outage). */
+  protected abstract readFailed (err: unknown): void
+  /** The random source of the retries' jitter (tests fix it); Math.random when undefined. */
+  protected random: (() => number) | undefined
 
   get running (): boolean {
     return this.loop !== undefined
@@ -51,5 +59,19 @@ export abstract class WakeableLoop {
       signal.addEventListener('abort', done, { once: true })
     })
     this.wakeUp = undefined
+  }
+
+  /** Runs `read` until it succeeds (a store outage is waited out) or the signal aborts (undefined). */
+  protected async retrying<T> (signal: AbortSignal, read: () => Promise<T>): Promise<T | undefined> {
+    for (let attempt = 1; !signal.aborted; attempt++) {
+      try {
+        return await read()
+      } catch (err) {
+        if (attempt === 1) this.readFailed(err)
+        const random = this.random
+        await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 5000, ...(random !== undefined ? { random } : {}) }), undefined, { signal }).catch(() => {})
+      }
+    }
+    return undefined
   }
 }

@@ -79,6 +79,7 @@ export class EndpointWorker extends WakeableLoop {
   /** `origin`: the cursor the endpoint started from on this instance, if known (see `known`). */
   constructor (private readonly deps: WorkerDeps, readonly key: ClientKey, readonly hook: WebhookConfig, origin?: string) {
     super()
+    this.random = deps.random
     this.name = `${key.name}/${hook.id}`
     this.now = deps.now ?? Date.now
     this.known = origin
@@ -86,6 +87,10 @@ export class EndpointWorker extends WakeableLoop {
 
   protected failed (err: unknown): void {
     this.deps.log.error({ err, webhook: this.name }, 'webhook worker failed')
+  }
+
+  protected readFailed (err: unknown): void {
+    this.deps.log.warn({ err, webhook: this.name }, 'webhook worker cannot read the store; retrying')
   }
 
   /**
@@ -201,18 +206,5 @@ export class EndpointWorker extends WakeableLoop {
     const status: EndpointStatus = { ...this.status, state: 'active', failing_since: null }
     this.deps.log.info({ webhook: this.name }, 'webhook resumed')
     return !await this.save({ status }, signal)
-  }
-
-  /** Runs `read` until it succeeds (a store outage is waited out) or the worker stops (undefined). */
-  private async retrying<T> (signal: AbortSignal, read: () => Promise<T>): Promise<T | undefined> {
-    for (let attempt = 1; !signal.aborted; attempt++) {
-      try {
-        return await read()
-      } catch (err) {
-        if (attempt === 1) this.deps.log.warn({ err, webhook: this.name }, 'webhook worker cannot read the store; retrying')
-        await sleep(backoffDelay(attempt, { baseMs: 200, capMs: 5000, random: this.deps.random }), undefined, { signal }).catch(() => {})
-      }
-    }
-    return undefined
   }
 }
