@@ -6,8 +6,10 @@
  * body is read and notes when; it decrypts the payloads (RFC 8291, with each device's private key) only once
  * the timing is over.
  *
- *   npm run bench:push -- [--subscriptions 10000] [--goals 20] [--rate 0.5] [--burst 5] [--spread zipf|uniform] [--redis redis://127.0.0.1:6379] [--instances 1]
+ *   npm run bench:push -- [--subscriptions 10000] [--goals 20] [--rate 0.5] [--burst 5] [--spread zipf|uniform] [--redis redis://127.0.0.1:6379] [--instances 1] [--threads N]
  *
+ * `--threads N` sets TOUCHLINE_PUSH_THREADS (the worker threads that encrypt; 0: the event loop); unset, the
+ * gateway's default (every core but one, at most 4).
  * `--instances N` (with `--redis`): N gateways on the one Redis, this process's and N - 1 processes of their
  * own (each a `touchline` gateway without a poller), sharing the push shards over their leases (a 1 s lease,
  * so that they spread before the goals); the CPU per alert then counts every instance's.
@@ -38,6 +40,7 @@ import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { loadConfig } from '../src/config.ts'
 import { startGateway } from '../src/gateway.ts'
+import { defaultThreads } from '../src/push/encrypt.ts'
 import { decryptAes128gcm } from '../test/helpers/push-service.ts'
 import { matches, type Match } from '../test/helpers/matches.ts'
 import { deleteMatching } from '../test/helpers/redis.ts'
@@ -46,7 +49,7 @@ import { busyBoard } from '../test/integration/browser/busy-board.ts'
 const now = (): number => performance.timeOrigin + performance.now()
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-interface Args { subscriptions: number, goals: number, rate: number, burst: number, spread: 'zipf' | 'uniform', redis?: string, instances: number }
+interface Args { subscriptions: number, goals: number, rate: number, burst: number, spread: 'zipf' | 'uniform', redis?: string, instances: number, threads?: number }
 
 function parseArgs (argv: string[]): Args {
   const args: Args = { subscriptions: 10_000, goals: 20, rate: 0.5, burst: 5, spread: 'zipf', instances: 1 }
@@ -54,6 +57,7 @@ function parseArgs (argv: string[]): Args {
     const name = argv[i]?.replace(/^--/, '') as keyof Args
     const value = argv[i + 1] as string
     if (name === 'redis') args.redis = value
+    else if (name === 'threads') args.threads = Number(value)
     else if (name === 'spread') {
       if (value !== 'zipf' && value !== 'uniform') throw new Error('--spread zipf|uniform')
       args.spread = value
@@ -112,6 +116,10 @@ async function pushService (count: number): Promise<void> {
   process.on('disconnect', () => process.exit(0))
   process.on('message', (msg: { op: string }) => {
     if (msg.op === 'count') process.send?.({ count: received.length })
+    if (msg.op === 'cpu') {
+      const used = process.cpuUsage()
+      process.send?.({ cpuMs: (used.user + used.system) / 1000 })
+    }
     if (msg.op === 'drain') {
       const taken = received
       received = []
@@ -198,7 +206,7 @@ async function waitFor (child: ChildProcess, total: number): Promise<void> {
   }
 }
 
-interface Phase { delays: number[], alerts: number, seconds: number, cpuMs: number, problems: number, unmatched: number }
+interface Phase { delays: number[], alerts: number, seconds: number, cpuMs: number, serviceCpuMs: number, problems: number, unmatched: number }
 
 /**
  * Scores `goals` goals (one every `gapMs`, or all at once), then reads every push they caused and matches
@@ -209,6 +217,7 @@ async function play (child: ChildProcess, others: ChildProcess[], board: Match[]
   let total = 0
   const othersCpu = async (): Promise<number> => (await Promise.all(others.map(async (o) => (await ask<{ cpuMs: number }>(o, 'cpu')).cpuMs))).reduce((a, b) => a + b, 0)
   const othersBefore = await othersCpu()
+  const serviceBefore = (await ask<{ cpuMs: number }>(child, 'cpu')).cpuMs
   const cpu = process.cpuUsage()
   const started = now()
   const shots: Array<Promise<void>> = []
@@ -229,6 +238,7 @@ async function play (child: ChildProcess, others: ChildProcess[], board: Match[]
   await waitFor(child, total)
   const used = process.cpuUsage(cpu)
   const othersUsed = await othersCpu() - othersBefore
+  const serviceUsed = (await ask<{ cpuMs: number }>(child, 'cpu')).cpuMs - serviceBefore
   const { alerts, problems } = await ask<{ alerts: Alert[], problems: number }>(child, 'drain')
   const goalAlerts = alerts.filter((a) => a[3] === 'goal')
   // Alert ids of each fixture in order of first arrival: the n-th is the n-th goal scored in that fixture.
@@ -250,12 +260,12 @@ async function play (child: ChildProcess, others: ChildProcess[], board: Match[]
     else delays.push(a[1] - at)
   }
   const last = Math.max(...alerts.map((a) => a[1]))
-  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, cpuMs: (used.user + used.system) / 1000 + othersUsed, problems, unmatched }
+  return { delays: delays.sort((a, b) => a - b), alerts: alerts.length, seconds: (last - started) / 1000, cpuMs: (used.user + used.system) / 1000 + othersUsed, serviceCpuMs: serviceUsed, problems, unmatched }
 }
 
 function report (name: string, p: Phase): void {
   const ms = (v: number): string => `${Math.round(v)} ms`
-  console.log(`  ${name}: ${p.alerts} alerts in ${p.seconds.toFixed(2)} s = ${Math.round(p.alerts / p.seconds)} alerts/s; goal to sent p50 ${ms(pct(p.delays, 0.5))}, p99 ${ms(pct(p.delays, 0.99))}, max ${ms(p.delays.at(-1) ?? NaN)}; gateway CPU ${(p.cpuMs / p.alerts).toFixed(2)} ms per alert` +
+  console.log(`  ${name}: ${p.alerts} alerts in ${p.seconds.toFixed(2)} s = ${Math.round(p.alerts / p.seconds)} alerts/s; goal to sent p50 ${ms(pct(p.delays, 0.5))}, p99 ${ms(pct(p.delays, 0.99))}, max ${ms(p.delays.at(-1) ?? NaN)}; gateway CPU ${(p.cpuMs / p.alerts).toFixed(2)} ms per alert (push service ${(p.serviceCpuMs / p.alerts).toFixed(2)})` +
     `${p.problems > 0 ? `; ${p.problems} did not decrypt` : ''}${p.unmatched > 0 ? `; ${p.unmatched} not matched to a goal` : ''}`)
 }
 
@@ -278,6 +288,7 @@ async function main (): Promise<void> {
     TOUCHLINE_PUSH_ALLOW_LOCAL: 'true',
     TOUCHLINE_PUSH_HOURLY_CAP: '10000'
   }
+  if (args.threads !== undefined) env.TOUCHLINE_PUSH_THREADS = String(args.threads)
   if (args.redis !== undefined) Object.assign(env, { TOUCHLINE_REDIS_URL: args.redis, TOUCHLINE_REDIS_PREFIX: prefix })
   if (args.instances > 1) env.TOUCHLINE_PUSH_LEASE_TTL_MS = '1000'
   const gw = await startGateway(loadConfig(env), pino({ level: 'warn' }), { poll: false })
@@ -303,7 +314,7 @@ async function main (): Promise<void> {
   const heapAfter = await heapAfterGc()
   const redisAfter = await redisMemory()
 
-  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, ${args.spread}); store ${redis === undefined ? 'memory' : 'Redis'}; ${args.instances} instance(s); ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
+  console.log(`push: ${args.subscriptions} subscriptions following ${teams.length} teams of ${board.length} matches (1-3 each, ${args.spread}); store ${redis === undefined ? 'memory' : 'Redis'}; ${args.instances} instance(s), ${loadConfig(env).TOUCHLINE_PUSH_THREADS ?? defaultThreads()} encrypting thread(s) each; ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`)
   console.log(`  followers per goal: ${board.map(expected).sort((a, b) => b - a).join(', ')}`)
   console.log(`  subscribe: ${Math.round(args.subscriptions / subscribeSeconds)} subscriptions/s (${subscribeSeconds.toFixed(1)} s)`)
   console.log(`  memory: gateway heap ${Math.round((heapAfter - heapBefore) / args.subscriptions)} bytes per subscription${redis === undefined ? '' : `, Redis ${Math.round((redisAfter - redisBefore) / args.subscriptions)} bytes per subscription`}`)

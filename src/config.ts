@@ -169,6 +169,8 @@ const ConfigSchema = z.object({
   TOUCHLINE_PUSH_SHARDS: z.coerce.number().int().min(1).max(1024).default(8),
   /** Push requests in flight at once per instance. */
   TOUCHLINE_PUSH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** Worker threads that encrypt push payloads (0: the event loop); unset, every core but one, at most 4. */
+  TOUCHLINE_PUSH_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   /** Alerts one device receives per hour at most; the least important kinds stop first. */
   TOUCHLINE_PUSH_HOURLY_CAP: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Longest wait for a push service's answer per request. */

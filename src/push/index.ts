@@ -16,6 +16,7 @@ import type { Metrics } from '../metrics.ts'
 import { startLeadership, type Leader } from '../store/leadership.ts'
 import type { Lease, LiveStore, ReadSinceResult } from '../store/index.ts'
 import { createSingleFlight } from '../util/singleflight.ts'
+import { createEncryptor, defaultThreads, type Encryptor } from './encrypt.ts'
 import type { AlertLedger } from './ledger.ts'
 import { createLimiter } from './limiter.ts'
 import type { ManageOptions } from './manage.ts'
@@ -28,6 +29,8 @@ export interface PushSettings {
   allowLocal: boolean
   maxPerKey: number
   concurrency: number
+  /** Worker threads encrypting payloads (encrypt.ts); 0: the event loop. */
+  threads: number
   hourlyCap: number
   timeoutMs: number
   leaseTtlMs: number
@@ -77,6 +80,7 @@ export function pushSettings (cfg: Config): PushSettings | undefined {
     allowLocal: cfg.TOUCHLINE_PUSH_ALLOW_LOCAL,
     maxPerKey: cfg.TOUCHLINE_PUSH_MAX_PER_KEY,
     concurrency: cfg.TOUCHLINE_PUSH_CONCURRENCY,
+    threads: cfg.TOUCHLINE_PUSH_THREADS ?? defaultThreads(),
     hourlyCap: cfg.TOUCHLINE_PUSH_HOURLY_CAP,
     timeoutMs: cfg.TOUCHLINE_PUSH_TIMEOUT_MS,
     leaseTtlMs: cfg.TOUCHLINE_PUSH_LEASE_TTL_MS
@@ -121,6 +125,7 @@ export function createPush (deps: PushDeps): Push {
   let closing: Promise<void> | undefined
   let balancer: NodeJS.Timeout | undefined
   let balancing: Promise<void> | undefined
+  let encryptor: Encryptor | undefined
   const wakeAll = (): void => { for (const s of shards) s.sender.wake() }
 
   function campaign (sender: ShardSender, l: Lease): Leader {
@@ -135,7 +140,7 @@ export function createPush (deps: PushDeps): Push {
     })
   }
 
-  function launch (shard: number): Shard {
+  function launch (shard: number, encryptor: Encryptor): Shard {
     const sender = new ShardSender({
       store,
       subscriptions: deps.subscriptions,
@@ -145,6 +150,7 @@ export function createPush (deps: PushDeps): Push {
       log,
       dispatcher,
       limiter,
+      encryptor,
       holderId,
       vapid: settings.vapid,
       hourlyCap: settings.hourlyCap,
@@ -163,8 +169,9 @@ export function createPush (deps: PushDeps): Push {
     publicKey: settings.vapid.publicKey,
     manage: { store: deps.subscriptions, allowLocal: settings.allowLocal, maxPerKey: settings.maxPerKey },
     async start () {
+      encryptor = await createEncryptor(settings.threads, log)
       stopTail = await deps.store.subscribe(wakeAll, (err) => log.warn({ err }, 'push: store tail error'), wakeAll)
-      for (let s = 0; s < deps.subscriptions.shards; s++) shards.push(launch(s))
+      for (let s = 0; s < deps.subscriptions.shards; s++) shards.push(launch(s, encryptor))
       if (lease !== undefined) {
         const relaunch = (s: Shard): void => { if (closing === undefined) s.leader = campaign(s.sender, lease) }
         balancer = setInterval(() => {
@@ -190,6 +197,7 @@ export function createPush (deps: PushDeps): Push {
         }))
         shards.length = 0
         await dispatcher.close().catch(() => {})
+        await encryptor?.close()
       })()
       await closing
     }

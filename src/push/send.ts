@@ -1,7 +1,7 @@
 /**
- * One push request (docs/push.md, "Sending"): web-push encrypts the payload for the device (RFC 8291,
- * aes128gcm) and signs the VAPID JWT (RFC 8292; `aud` the endpoint's origin, `exp` 12 h ahead), and the
- * request goes out through the gateway's own undici client: one deadline for the whole exchange, redirects
+ * One push request (docs/push.md, "Sending"): the payload encrypted for the device (RFC 8291, aes128gcm, by
+ * web-push in encrypt.ts), the VAPID JWT signed by web-push (RFC 8292; `aud` the endpoint's origin, `exp`
+ * 12 h ahead), and the request sent through the gateway's own undici client: one deadline for the whole exchange, redirects
  * never followed, the answer's body thrown away unread. The connection is refused unless it reaches a
  * public address (address.ts), or the loopback with TOUCHLINE_PUSH_ALLOW_LOCAL, so a name that resolves to
  * a private address, at the check or later, reaches nothing.
@@ -10,7 +10,6 @@ import { Agent, buildConnector, request } from 'undici'
 import webpush from 'web-push'
 import type { Alert } from './alerts.ts'
 import { reachable } from './address.ts'
-import type { StoredSubscription } from './subscriptions.ts'
 
 export type SendOutcome = 'sent' | 'gone' | 'rejected' | 'retry'
 
@@ -67,13 +66,6 @@ function verdict (status: number, retryAfter: string | string[] | undefined): Se
   return { outcome: 'rejected', status, error: status >= 300 && status < 400 ? `HTTP ${status}: redirect not followed` : `HTTP ${status}` }
 }
 
-export interface PushRequest {
-  subscription: StoredSubscription
-  alert: Alert
-  payload: string
-  vapid: Vapid
-}
-
 export interface Transport {
   dispatcher: Agent
   timeoutMs: number
@@ -101,22 +93,27 @@ export function vapidAuthorization (endpoint: string, vapid: Vapid, now = Date.n
   return authorization
 }
 
-type Prepared = ReturnType<typeof webpush.generateRequestDetails>
+/** A push request ready to go: the body encrypted for its device (encrypt.ts), the headers signed. */
+export interface Prepared {
+  endpoint: string
+  headers: Record<string, string>
+  body: Buffer
+}
 
 /**
- * The request, encrypted and signed, ready to go (done before the alert is claimed: the claim is then followed
- * by the write at once). Encrypted by web-push for this device; the VAPID header comes from the cache above
- * (web-push would sign one per request).
+ * The headers of a push (RFC 8030, 8291, 8292): `TTL`, `Urgency` and `Topic` from the alert, the body's
+ * encoding, and the VAPID header from the cache above.
  */
-export function preparePush (r: PushRequest): Prepared {
-  const details = webpush.generateRequestDetails({ endpoint: r.subscription.endpoint, keys: r.subscription.keys }, r.payload, {
-    TTL: r.alert.ttl,
-    urgency: r.alert.urgency,
-    topic: r.alert.topic,
-    contentEncoding: 'aes128gcm'
-  })
-  details.headers.Authorization = vapidAuthorization(r.subscription.endpoint, r.vapid)
-  return details
+export function pushHeaders (endpoint: string, alert: Alert, vapid: Vapid): Record<string, string> {
+  return {
+    TTL: String(alert.ttl),
+    Urgency: alert.urgency,
+    Topic: alert.topic,
+    'Content-Type': 'application/octet-stream',
+    'Content-Encoding': 'aes128gcm',
+    Authorization: vapidAuthorization(endpoint, vapid),
+    'User-Agent': 'touchline-push/1'
+  }
 }
 
 export async function sendPush (details: Prepared, r: Transport): Promise<SendResult> {
@@ -128,8 +125,8 @@ export async function sendPush (details: Prepared, r: Transport): Promise<SendRe
       signal: AbortSignal.any([r.signal, timeout]),
       headersTimeout: r.timeoutMs,
       bodyTimeout: r.timeoutMs,
-      headers: { ...Object.fromEntries(Object.entries(details.headers).map(([k, v]) => [k, String(v)])), 'user-agent': 'touchline-push/1' },
-      body: details.body as Buffer
+      headers: details.headers,
+      body: details.body
     })
     res.body.dump({ limit: 4096 }).catch(() => {})
     return verdict(res.statusCode, res.headers['retry-after'])

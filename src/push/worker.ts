@@ -21,7 +21,8 @@ import { alertsOf, ceilingOf, payloadOf, type Alert } from './alerts.ts'
 import type { AlertLedger, RetryEntry } from './ledger.ts'
 import type { Limiter } from './limiter.ts'
 import { ShardIndex } from './match.ts'
-import { preparePush, sendPush, type SendResult, type Vapid } from './send.ts'
+import { BATCH, type Encryptor } from './encrypt.ts'
+import { pushHeaders, sendPush, type SendResult, type Vapid } from './send.ts'
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
 import { WakeableLoop } from '../util/wakeable-loop.ts'
 
@@ -34,6 +35,7 @@ export interface SenderDeps {
   log: Logger
   dispatcher: Agent
   limiter: Limiter
+  encryptor: Encryptor
   holderId: string
   vapid: Vapid
   hourlyCap: number
@@ -92,7 +94,7 @@ export class ShardSender extends WakeableLoop {
       if (!page.recovered) this.deps.log.warn({ shard: this.shard, cursor }, 'push: the log was lost or outrun; alerts of the changes it held are not sent')
       else {
         for (const record of changeRecords(page.records)) {
-          await Promise.all(alertsOf(record).flatMap((alert) => index.match(alert, this.deps.keys.all()).map(async (sub) => await this.deliver(sub, alert, 0, this.now()))))
+          await Promise.all(alertsOf(record).flatMap((alert) => this.deliverAll(index.match(alert, this.deps.keys.all()), alert, 0, this.now())))
           // A stop in the middle of a page: the cursor stays before it; the next holder reads it again and
           // the claims keep what was sent from going twice.
           if (signal.aborted) return
@@ -116,17 +118,37 @@ export class ShardSender extends WakeableLoop {
     return this.index
   }
 
-  /** Claims, sends and records one alert for one device. `attempt`: attempts made before this one. */
-  private async deliver (sub: StoredSubscription, alert: Alert, attempt: number, firstAt: number): Promise<void> {
+  /**
+   * Delivers one alert to each of `subs`: encrypted a batch of devices at a time (in the worker threads, while
+   * the batches before are sent), each batch delivered as soon as it is encrypted.
+   */
+  private deliverAll (subs: StoredSubscription[], alert: Alert, attempt: number, firstAt: number): Array<Promise<void>> {
+    const batches: Array<Promise<void>> = []
+    for (let i = 0; i < subs.length; i += BATCH) {
+      const batch = subs.slice(i, i + BATCH)
+      const payload = payloadOf(alert, new Date(this.now()).toISOString())
+      batches.push(this.deps.encryptor.encrypt(payload, batch.map((s) => s.keys)).then(async (bodies) => {
+        await Promise.all(batch.map(async (sub, j) => { await this.deliver(sub, alert, bodies[j] ?? null, attempt, firstAt) }))
+      }))
+    }
+    return batches
+  }
+
+  /**
+   * Claims, sends and records one alert for one device, its body encrypted (null: its keys cannot be used).
+   * `attempt`: attempts made before this one.
+   */
+  private async deliver (sub: StoredSubscription, alert: Alert, body: Buffer | null, attempt: number, firstAt: number): Promise<void> {
     const { ledger, metrics, log } = this.deps
-    // In a slot, encrypted and signed first, so that the claim is followed by the request's write at once: a
-    // sender killed between the two loses the alert for that device, and this keeps that window short.
-    const result = await this.deps.limiter.run(async () => {
-      const details = preparePush({ subscription: sub, alert, payload: payloadOf(alert, new Date(this.now()).toISOString()), vapid: this.deps.vapid })
+    // In a slot, with the body encrypted beforehand, so that the claim is followed by the request's write at
+    // once: a sender killed between the two loses the alert for that device, and this keeps that window short.
+    const result = await this.deps.limiter.run(async (): Promise<SendResult | 'done' | 'capped'> => {
       const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
       if (claim !== 'send') return claim
+      if (body === null) return { outcome: 'rejected', status: null, error: 'the subscription\'s keys could not be used to encrypt' }
       // Never aborted from outside: a request once started is let finish (or time out), so a stop or a lost
       // lease never cuts one in the middle, where the push service may or may not have taken it.
+      const details = { endpoint: sub.endpoint, headers: pushHeaders(sub.endpoint, alert, this.deps.vapid), body }
       return await sendPush(details, { dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT })
     })
     if (result === 'done') return
@@ -175,7 +197,7 @@ export class ShardSender extends WakeableLoop {
       const sub = index.get(entry.endpoint)
       await ledger.unschedule(this.shard, entry)
       if (sub === undefined) return
-      await this.deliver(sub, entry.alert, entry.attempt, entry.firstAt)
+      await Promise.all(this.deliverAll([sub], entry.alert, entry.attempt, entry.firstAt))
     }).map(async (p) => { await p.catch((err: unknown) => this.deps.log.warn({ err, shard: this.shard }, 'push: retry failed')) }))
   }
 }
