@@ -2,7 +2,8 @@
  * The odds poller (docs/architecture.md, "Odds"): beside the livescore poller, on the same leadership, one
  * request at a time, inside the upstream's `InplayOdd` budget, never the `Fixture` one.
  *  - `odds/inplay/latest` (the odds that changed in the last 10 s) at the pace the InplayOdd bucket allows
- *    (pacing.ts, with the same reserve for the passthrough's odds calls as the Fixture bucket);
+ *    (pacing.ts, with the same reserve for the passthrough's odds calls as the Fixture bucket), counted from
+ *    the start of the previous step, at least the floor after its end;
  *  - a fixture's whole odds (`odds/inplay/fixtures/{id}`) when the poller holds no image of it (a fixture that
  *    entered play, a restart), for every fixture after a gap longer than the `latest` window, and every
  *    RECHECK_AFTER_MS as a safety net; a few per step, paid from the same pace as `latest`;
@@ -27,7 +28,7 @@ import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { UpstreamError, type UpstreamClient } from '../upstream/index.ts'
 import { parseOdds, type OddRow } from '../upstream/odds-schemas.ts'
 import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
-import { nextPace } from './pacing.ts'
+import { nextPace, pauseLeft } from './pacing.ts'
 
 /** The upstream's budget entity of in-play odds. */
 export const ODDS_ENTITY = 'InplayOdd'
@@ -150,6 +151,7 @@ class OddsPollerLoop {
 
   async step (): Promise<number> {
     if (this.now() < this.disabledUntil) return this.disabledUntil - this.now()
+    const startedAt = this.now()
     try {
       const fixtures = await this.follow()
       if (fixtures.size > 0 && await this.latest(fixtures)) await this.wholeAndStale(fixtures)
@@ -161,7 +163,12 @@ class OddsPollerLoop {
     if (this.disabledUntil !== 0) this.deps.log.info({ entity: ODDS_ENTITY }, 'in-play odds answered again: odds polling is on')
     this.disabledUntil = 0
     const bucket = await this.deps.ledger.get(ODDS_ENTITY).catch(() => undefined)
-    return nextPace(bucket, this.now(), this.pacing, { reconcileCalls: 1, reconcileEveryMs: Infinity, otherCallsPerMs: this.fetchRate() }).delayMs
+    const pace = nextPace(bucket, this.now(), this.pacing, { reconcileCalls: 1, reconcileEveryMs: Infinity, otherCallsPerMs: this.fetchRate() })
+    // The pace runs from the start of one `latest` to the next: the step's own time (a `latest` and up to three
+    // whole fetches) comes out of it, else polls come every pace plus that time and the poller spends less than
+    // its share; the floor still holds after the step. A wait for the reset is to an instant, counted from now.
+    if (pace.kind === 'exhausted') return pace.delayMs
+    return pauseLeft(pace.delayMs, this.now() - startedAt, this.pacing.floorMs)
   }
 
   /** Whole fetches per ms over the recent past: the calls each `latest` pause must leave room for. */

@@ -58,3 +58,13 @@ export function nextPace (bucket: BucketView | undefined, now: number, opts: Pac
   if (even <= ceiling) return { kind: 'poll', delayMs: Math.round(Math.max(even, opts.floorMs)) }
   return { kind: 'slow', delayMs: Math.round(Math.max(ceiling, msLeft * load.reconcileCalls / budget)) }
 }
+
+/**
+ * What is left of a pace counted from the start of the step that took `elapsedMs`: steps then start every
+ * `delayMs`, not every `delayMs` plus their own time (which would spend less than the pace was computed to).
+ * At least `minMs` after the step all the same, and never longer than the pace (a wall clock stepped back
+ * during the step).
+ */
+export function pauseLeft (delayMs: number, elapsedMs: number, minMs: number): number {
+  return Math.min(delayMs, Math.max(minMs, delayMs - elapsedMs))
+}

@@ -40,7 +40,7 @@ import { backoffDelay } from '@touchline/client'
 import { FAILURES_AT_FLOOR, PollSkipped, pollCall } from './calls.ts'
 import { createPollerContext, type PollerContext } from './context.ts'
 import { afterLatest, otherCallsPerMs } from './kickoff-list.ts'
-import { nextPace, type PollLoad } from './pacing.ts'
+import { nextPace, pauseLeft, type PollLoad } from './pacing.ts'
 import { ingest, reconcile } from './tracking.ts'
 import type { Poller, PollerDeps, PollerOptions } from './types.ts'
 
@@ -177,7 +177,7 @@ async function delayAfter (p: PollerContext, err: unknown): Promise<number> {
   if (err instanceof UpstreamError && err.code === ErrorCodes.UPSTREAM_TIMEOUT) {
     if (p.failures > 1) return backoff(p, 1)
     const elapsed = p.ticks() - p.stepStartedTick
-    return Math.max(0, nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p)).delayMs - elapsed)
+    return pauseLeft(nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p)).delayMs, elapsed, 0)
   }
   if (err !== undefined) return backoff(p, p.failures)
   const pace = nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
-import { nextPace } from '../../../src/poller/pacing.ts'
+import { nextPace, pauseLeft } from '../../../src/poller/pacing.ts'
 import { pollerFloor, pollerNeed, reserveCount, SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 
 const NOW = 1_800_000_000_000
@@ -58,6 +58,14 @@ describe('poller pacing', () => {
     expect(pollerNeed(bucket(50, 80_000, undefined), NOW, opts)).toBe(10)
     expect(pollerNeed({ ...bucket(10, 0), expired: true }, NOW, opts)).toBe(0)
     expect(pollerNeed(undefined, NOW, opts)).toBe(0)
+  })
+
+  it('counts the pace from the start of the step: its own time comes out of the pause, down to the minimum', () => {
+    expect(pauseLeft(1500, 300, 1000)).toBe(1200)
+    expect(pauseLeft(1500, 1200, 1000)).toBe(1000)
+    expect(pauseLeft(1500, 3000, 0)).toBe(0)
+    // A wall clock stepped back during the step: never more than the pace.
+    expect(pauseLeft(1500, -60_000, 1000)).toBe(1500)
   })
 
   it('keeps the passthrough reserve out of reach until only the reserve is left', () => {
