@@ -101,6 +101,16 @@ describe('diffOdds', () => {
     expect(won.changes).toEqual([{ kind: 'market_settled', bookmaker_id: 2, market_id: 1, line: null, winning: [{ label: '1', total: null, handicap: null }] }])
   })
 
+  it('settles a market first seen already stopped (opened and decided between two polls) after adding it', () => {
+    const open = step(undefined, marketsOf(fullTime('1.50', '4.00', '6.00'))).next
+    const decided = [row(2, 57, '1', '2.10', { total: '5', stopped: true, winning: true }), row(2, 57, 'No Goal', '9.00', { total: '5', stopped: true }), row(2, 57, '2', '2.40', { total: '5', stopped: true })]
+    const seen = step(open, marketsOf([...fullTime('1.50', '4.00', '6.00'), ...decided]))
+    expect(seen.changes.map((c) => c.kind)).toEqual(['market_added', 'market_settled'])
+    expect(seen.changes[1]).toEqual({ kind: 'market_settled', bookmaker_id: 2, market_id: 57, line: '5', winning: [{ label: '1', total: '5', handicap: null }] })
+    // On a fixture's first image nothing is settled: it is the image, not a change of it.
+    expect(step(undefined, marketsOf(decided)).changes.map((c) => c.kind)).toEqual(['market_added'])
+  })
+
   it('sends a market whose selections changed whole, removes one no longer offered, and says when the odds go stale and come back', () => {
     const first = step(undefined, marketsOf([...fullTime('2.00', '3.00', '4.00'), row(2, 80, 'Over', '1.9', { total: '2.5' }), row(2, 80, 'Under', '1.9', { total: '2.5' })])).next
     const reshaped = step(first, marketsOf([row(2, 1, '1', '2.00'), row(2, 1, '2', '4.00'), row(2, 80, 'Over', '1.4', { total: '3.5' }), row(2, 80, 'Under', '2.8', { total: '3.5' })]))
