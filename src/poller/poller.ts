@@ -185,6 +185,10 @@ async function delayAfter (p: PollerContext, err: unknown): Promise<number> {
   if (pace.kind === 'exhausted') {
     p.needReconcile = true
     p.log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget used up; pausing until it resets')
+    return pace.delayMs
   }
-  return pace.delayMs
+  // The pace runs from the start of one step to the next, as the odds poller's: the step's own time (a slow
+  // answer, a reconcile's batches) comes out of the pause, else polls come every pace plus that time, later
+  // than the budget allows. The floor still holds after the step.
+  return pauseLeft(pace.delayMs, p.ticks() - p.stepStartedTick, p.pacing.floorMs)
 }

@@ -300,6 +300,29 @@ describe('a hung latest poll', () => {
   }, 30_000)
 })
 
+describe('the pace of latest polls', () => {
+  it('runs from the start of one poll to the next: answers that take 400 ms do not space the polls out', async () => {
+    /** The median gap between two `latest` polls reaching the provider, its answers held `delay` ms. */
+    const medianGap = async (delay: number): Promise<number> => {
+      const starts: number[] = []
+      const r = await rig({
+        proxy: { delayMs: (url) => { if (!url.includes('/livescores/latest')) return undefined; starts.push(performance.now()); return delay } },
+        poller: { floorMs: 100, reconcileIntervalMs: 600_000, kickoffListEveryMs: 0 }
+      })
+      r.poller.start()
+      await waitFor('nine latest polls', () => starts.length >= 9, 30_000)
+      await r.poller.stop()
+      const gaps = starts.slice(1).map((t, i) => t - (starts[i] as number)).sort((x, y) => x - y)
+      return gaps[Math.floor(gaps.length / 2)] as number
+    }
+    const quick = await medianGap(0)
+    const slow = await medianGap(400)
+    // The Enterprise plan's pace here is about 0.9 s: well above the 400 ms an answer takes plus the floor.
+    expect(quick).toBeGreaterThan(600)
+    expect(Math.abs(slow - quick)).toBeLessThan(150)
+  }, 60_000)
+})
+
 describe('a fixture before kick-off', () => {
   it('is in the store after the latest poll that first lists it, not at the next reconcile', async () => {
     const served: { upcoming?: UpstreamFixture } = {}
