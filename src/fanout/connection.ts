@@ -93,6 +93,11 @@ export abstract class Connection {
   queued: QueuedOp[] | undefined
   /** While `pending` is set: the cursor up to which this client has everything (for the 1001 close reason). */
   resumeFrom: string | undefined
+  /**
+   * A reset (serveReset) has begun and its snapshot has not gone out: the client holds no state of the log as
+   * it is now, so a shutdown names no cursor to resume from (an empty 1001 reason).
+   */
+  resetting = false
 
   /** The key's record; replaced in place by a keys reload (ConnectionRegistry.rekey). */
   constructor (readonly id: number, public key: ClientKey) {

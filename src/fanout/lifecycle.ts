@@ -97,8 +97,9 @@ export async function closeAll (registry: ConnectionRegistry, closeGraceMs: numb
     if (conn instanceof WsConnection) conn.socket.once('close', () => resolve())
     else if (conn instanceof SseConnection && !conn.res.destroyed) conn.res.once('close', () => resolve())
     else resolve()
-    // The final cursor: resuming from it loses nothing this client had not received.
-    conn.close(CLOSE_GOING_AWAY, conn.resumeFrom ?? head)
+    // The final cursor: resuming from it loses nothing this client had not received. None while the client
+    // waits for a reset: it resumes from the last cursor it received, and the next instance resets it.
+    conn.close(CLOSE_GOING_AWAY, conn.resetting ? '' : conn.resumeFrom ?? head)
   }))
   let grace: NodeJS.Timeout | undefined
   await Promise.race([Promise.all(closed), new Promise((resolve) => { grace = setTimeout(resolve, closeGraceMs) })])

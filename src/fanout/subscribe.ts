@@ -287,11 +287,13 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
   const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], all: conn.all, snapshot: true }
   // Floors of the old epoch can never match again; the snapshot sets the new one.
   conn.floors = undefined
+  conn.resetting = true
   ctx.metrics.replays.inc({ recovered: 'false' })
   ctx.send(conn, replayFrame(undefined, false, 0))
   let waiting = false
   try {
     await sendBaseline(ctx, conn, req)
+    conn.resetting = false
   } catch (err) {
     ctx.log.warn({ err, conn: conn.id }, 'snapshot after a lost log failed')
     ctx.send(conn, failureFrame(undefined, err))

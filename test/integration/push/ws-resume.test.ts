@@ -293,6 +293,34 @@ it('a lost log whose snapshot cannot be read yet: no change of the new log befor
   c.close()
 })
 
+it('a shutdown while a lost log\'s reset waits for the store names no cursor of the new log in its 1001 reason', async () => {
+  const env = redisStores()
+  onTestFinished(env.close)
+  const { store, down } = flaky(env.open())
+  const writer = env.open()
+  const s = await startPush({ store })
+  let apply = applier(writer)
+  await apply(1, 271)
+  const c = await WsTestClient.connect(s.wsUrl())
+  await c.request({ op: 'subscribe', ref: '1', leagues: [271] })
+  const old = await apply(1, 271)
+  await c.take((f) => f.type === 'change' && f.cursor === old.cursor)
+  down.on = true
+  await env.wipe()
+  apply = applier(writer)
+  const first = await apply(2, 271)
+  await c.take('error', 10_000)
+  await vi.waitFor(() => { expect(epochOf(s.hub.head())).toBe(epochOf(first.cursor)) }, 5000)
+  // The client holds the lost log's state: a cursor of the new log would be answered as recovered elsewhere,
+  // and it would never get the snapshot. An empty reason: it resumes from the last cursor it received.
+  const closing = s.app.close()
+  const closed = await c.closed
+  await closing
+  expect(closed.code).toBe(1001)
+  expect(closed.reason).toBe('')
+  expect(c.frames.some((f) => f.type === 'snapshot' && epochOf(f.cursor) === epochOf(first.cursor))).toBe(false)
+})
+
 describe('a connection waiting for its reset after `unavailable`', () => {
   it('drops what it held of a log lost meanwhile: nothing of the old log after the new snapshot, nothing twice', async () => {
     const env = redisStores()
