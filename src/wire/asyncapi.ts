@@ -31,7 +31,7 @@ const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', '
 const DESCRIPTION = [
   'Live football changes over one WebSocket at `/v1/live?api_token=<key>`. Frames are JSON text, up to',
   `${MAX_CLIENT_FRAME_BYTES / 1024} KiB from clients. Close codes: 4001 key revoked, 4008 slow consumer (more than 1 MiB buffered),`,
-  '4029 too many connections for the key, 1001 server shutting down (the reason is the cursor to resume from).',
+  '4029 too many connections for the key, 1001 server shutting down (the reason is the cursor to resume from; empty while the connection waited for a reset: resume from the last cursor received).',
   'Change frames come in the format the latest subscribe named: `full` (default) or `delta`; `delta` and `kinds` cannot be combined',
   '(`invalid_message`), since a delta applies to the fixture\'s previous version and needs every change of it.',
   'Refused upgrades answer over HTTP: 401 unknown key, 403 origin not allowed, 429 connection rate, 503 shutting down.'
