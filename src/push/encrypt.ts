@@ -7,6 +7,7 @@
  * loop. A batch the threads fail (a thread that died) is encrypted on the event loop instead: nothing is lost.
  */
 import { availableParallelism } from 'node:os'
+import { setImmediate } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { Piscina } from 'piscina'
 
@@ -32,6 +33,9 @@ export const BATCH = 64
 
 const WORKER = new URL('./thread/encrypt.mjs', import.meta.url)
 
+/** Longest wait for a thread's batch (queued and run): one takes about 10 ms. */
+const TASK_DEADLINE_MS = 5000
+
 /** The default of TOUCHLINE_PUSH_THREADS: every core but the event loop's, at most 4; none on one core. */
 export const defaultThreads = (): number => Math.min(4, availableParallelism() - 1)
 
@@ -48,19 +52,30 @@ function split ({ bodies, lengths }: Done): Array<Buffer | null> {
 
 const taskOf = (payload: string, devices: readonly DeviceKeys[]): Task => ({ payload, keys: devices.map((d) => [d.p256dh, d.auth]) })
 
-/** `worker`: the module the threads run (tests give one that fails); the event loop always runs thread/encrypt.mjs. */
-export async function createEncryptor (threads: number, log: Logger, worker: URL = WORKER): Promise<Encryptor> {
+export interface EncryptorOptions {
+  /** The module the threads run (tests give ones that fail); the event loop always runs thread/encrypt.mjs. */
+  worker?: URL
+  /** @default TASK_DEADLINE_MS */
+  deadlineMs?: number
+}
+
+export async function createEncryptor (threads: number, log: Logger, opts: EncryptorOptions = {}): Promise<Encryptor> {
+  const { worker = WORKER, deadlineMs = TASK_DEADLINE_MS } = opts
   const inline = ((await import(WORKER.href)) as { default: EncryptBatch }).default
   const here = (payload: string, devices: readonly DeviceKeys[]): Array<Buffer | null> => split(inline(taskOf(payload, devices)))
   if (threads === 0) {
-    return { threads, encrypt: async (payload, devices) => here(payload, devices), close: async () => {} }
+    // A turn of the event loop before each batch (about 12 ms of CPU): sends and sockets go on between them.
+    return { threads, encrypt: async (payload, devices) => { await setImmediate(); return here(payload, devices) }, close: async () => {} }
   }
   const pool = new Piscina<Task, Done>({ filename: worker.href, minThreads: threads, maxThreads: threads, idleTimeout: Infinity })
+  // A thread that fails outside a task (at load, say) is said, not thrown at the process; its tasks time out.
+  pool.on('error', (err: unknown) => { log.warn({ err }, 'push: an encrypting thread failed') })
   return {
     threads,
     async encrypt (payload, devices) {
       try {
-        return split(await pool.run(taskOf(payload, devices)))
+        // A deadline, so a batch whose thread never comes up is encrypted here rather than waited for forever.
+        return split(await pool.run(taskOf(payload, devices), { signal: AbortSignal.timeout(deadlineMs) }))
       } catch (err) {
         log.warn({ err }, 'push: a batch could not be encrypted in a worker thread; encrypting it on the event loop')
         return here(payload, devices)

@@ -170,6 +170,10 @@ export function createPush (deps: PushDeps): Push {
     manage: { store: deps.subscriptions, allowLocal: settings.allowLocal, maxPerKey: settings.maxPerKey },
     async start () {
       encryptor = await createEncryptor(settings.threads, log)
+      if (closing !== undefined) {
+        await encryptor.close()
+        return
+      }
       stopTail = await deps.store.subscribe(wakeAll, (err) => log.warn({ err }, 'push: store tail error'), wakeAll)
       for (let s = 0; s < deps.subscriptions.shards; s++) shards.push(launch(s, encryptor))
       if (lease !== undefined) {

@@ -94,7 +94,7 @@ export class ShardSender extends WakeableLoop {
       if (!page.recovered) this.deps.log.warn({ shard: this.shard, cursor }, 'push: the log was lost or outrun; alerts of the changes it held are not sent')
       else {
         for (const record of changeRecords(page.records)) {
-          await Promise.all(alertsOf(record).flatMap((alert) => this.deliverAll(index.match(alert, this.deps.keys.all()), alert, 0, this.now())))
+          await Promise.all(alertsOf(record).map(async (alert) => { await this.deliverAll(index.match(alert, this.deps.keys.all()), alert, 0, this.now()) }))
           // A stop in the middle of a page: the cursor stays before it; the next holder reads it again and
           // the claims keep what was sent from going twice.
           if (signal.aborted) return
@@ -119,19 +119,25 @@ export class ShardSender extends WakeableLoop {
   }
 
   /**
-   * Delivers one alert to each of `subs`: encrypted a batch of devices at a time (in the worker threads, while
-   * the batches before are sent), each batch delivered as soon as it is encrypted.
+   * Delivers one alert to each of `subs`, a batch of devices at a time: each batch is encrypted (in the worker
+   * threads) while the one before it is sent, and no further ahead, so a goal to thousands of devices holds
+   * two batches of bodies at once, not all of them, and each payload's `sent_at` is its batch's time.
    */
-  private deliverAll (subs: StoredSubscription[], alert: Alert, attempt: number, firstAt: number): Array<Promise<void>> {
-    const batches: Array<Promise<void>> = []
-    for (let i = 0; i < subs.length; i += BATCH) {
-      const batch = subs.slice(i, i + BATCH)
-      const payload = payloadOf(alert, new Date(this.now()).toISOString())
-      batches.push(this.deps.encryptor.encrypt(payload, batch.map((s) => s.keys)).then(async (bodies) => {
-        await Promise.all(batch.map(async (sub, j) => { await this.deliver(sub, alert, bodies[j] ?? null, attempt, firstAt) }))
-      }))
+  private async deliverAll (subs: StoredSubscription[], alert: Alert, attempt: number, firstAt: number): Promise<void> {
+    const batches: StoredSubscription[][] = []
+    for (let i = 0; i < subs.length; i += BATCH) batches.push(subs.slice(i, i + BATCH))
+    const encrypt = async (batch: StoredSubscription[]): Promise<Array<Buffer | null>> =>
+      await this.deps.encryptor.encrypt(payloadOf(alert, new Date(this.now()).toISOString()), batch.map((s) => s.keys))
+    let encrypting = batches.length > 0 ? encrypt(batches[0] as StoredSubscription[]) : undefined
+    let sending: Promise<unknown> = Promise.resolve()
+    for (let i = 0; i < batches.length; i++) {
+      const batch = batches[i] as StoredSubscription[]
+      const bodies = await (encrypting as Promise<Array<Buffer | null>>)
+      await sending
+      encrypting = i + 1 < batches.length ? encrypt(batches[i + 1] as StoredSubscription[]) : undefined
+      sending = Promise.all(batch.map(async (sub, j) => { await this.deliver(sub, alert, bodies[j] ?? null, attempt, firstAt) }))
     }
-    return batches
+    await sending
   }
 
   /**
@@ -140,16 +146,17 @@ export class ShardSender extends WakeableLoop {
    */
   private async deliver (sub: StoredSubscription, alert: Alert, body: Buffer | null, attempt: number, firstAt: number): Promise<void> {
     const { ledger, metrics, log } = this.deps
-    // In a slot, with the body encrypted beforehand, so that the claim is followed by the request's write at
-    // once: a sender killed between the two loses the alert for that device, and this keeps that window short.
+    // In a slot, with the body encrypted and the headers signed beforehand, so that the claim is followed by
+    // the request's write at once: a sender killed between the two loses the alert for that device, and this
+    // keeps that window short.
     const result = await this.deps.limiter.run(async (): Promise<SendResult | 'done' | 'capped'> => {
+      const headers = pushHeaders(sub.endpoint, alert, this.deps.vapid)
       const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
       if (claim !== 'send') return claim
       if (body === null) return { outcome: 'rejected', status: null, error: 'the subscription\'s keys could not be used to encrypt' }
       // Never aborted from outside: a request once started is let finish (or time out), so a stop or a lost
       // lease never cuts one in the middle, where the push service may or may not have taken it.
-      const details = { endpoint: sub.endpoint, headers: pushHeaders(sub.endpoint, alert, this.deps.vapid), body }
-      return await sendPush(details, { dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT })
+      return await sendPush({ endpoint: sub.endpoint, headers, body }, { dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT })
     })
     if (result === 'done') return
     if (result === 'capped') {
@@ -197,7 +204,7 @@ export class ShardSender extends WakeableLoop {
       const sub = index.get(entry.endpoint)
       await ledger.unschedule(this.shard, entry)
       if (sub === undefined) return
-      await Promise.all(this.deliverAll([sub], entry.alert, entry.attempt, entry.firstAt))
+      await this.deliverAll([sub], entry.alert, entry.attempt, entry.firstAt)
     }).map(async (p) => { await p.catch((err: unknown) => this.deps.log.warn({ err, shard: this.shard }, 'push: retry failed')) }))
   }
 }

@@ -44,10 +44,21 @@ describe('push payload encryption', () => {
   })
 
   it('encrypts a batch on the event loop when its worker thread dies, and says so', async () => {
-    encryptor = await createEncryptor(1, log, new URL('../../helpers/failing-encrypt-worker.mjs', import.meta.url))
+    encryptor = await createEncryptor(1, log, { worker: new URL('../../helpers/failing-encrypt-worker.mjs', import.meta.url) })
     const d = device()
     const [body] = await encryptor.encrypt('{"goal":true}', [d.keys])
     expect(decryptAes128gcm(body as Buffer, d).toString()).toBe('{"goal":true}')
+    expect(warnings.join('')).toContain('encrypting it on the event loop')
+  })
+
+  it('encrypts on the event loop, after its deadline, a batch whose thread cannot even load; the process goes on', async () => {
+    encryptor = await createEncryptor(1, log, { worker: new URL('../../helpers/unloadable-encrypt-worker.mjs', import.meta.url), deadlineMs: 300 })
+    // The thread fails while it has no task: an 'error' of the pool nobody listened to would end the process.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(warnings.join('')).toContain('an encrypting thread failed')
+    const d = device()
+    const [body] = await encryptor.encrypt('{"goal":2}', [d.keys])
+    expect(decryptAes128gcm(body as Buffer, d).toString()).toBe('{"goal":2}')
     expect(warnings.join('')).toContain('encrypting it on the event loop')
   })
 })
