@@ -74,7 +74,8 @@ export function diffOdds (prev: FixtureOdds | undefined, next: FixtureOdds, conf
  */
 function settledWhole (held: OddsMarket | undefined, m: OddsMarket): boolean {
   if (m.status !== 'stopped' || m.selections.some((s) => s.winning === null)) return false
-  return held === undefined || held.status !== 'stopped' || !sameValue(winners(held), winners(m))
+  // Held stopped with a result not known yet (null): not settled, whatever its winners so far.
+  return held === undefined || held.status !== 'stopped' || held.selections.some((s) => s.winning === null) || !sameValue(winners(held), winners(m))
 }
 
 /**

@@ -107,6 +107,12 @@ describe('diffOdds', () => {
     const seen = step(open, marketsOf([...fullTime('1.50', '4.00', '6.00'), ...decided]))
     expect(seen.changes.map((c) => c.kind)).toEqual(['market_added', 'market_settled'])
     expect(seen.changes[1]).toEqual({ kind: 'market_settled', bookmaker_id: 2, market_id: 57, line: '5', winning: [{ label: '1', total: '5', handicap: null }] })
+    // Stopped with one result known (only the winner's row stopped yet), then sent whole (a row fewer) with
+    // all of them: settled then.
+    const partial = step(open, marketsOf([...fullTime('1.50', '4.00', '6.00'), decided[0] as OddRow, { ...decided[1] as OddRow, stopped: false }, { ...decided[2] as OddRow, stopped: false }]))
+    expect(partial.changes.map((c) => c.kind)).toEqual(['market_added'])
+    const known = step(partial.next, marketsOf([...fullTime('1.50', '4.00', '6.00'), decided[0] as OddRow, decided[2] as OddRow]))
+    expect(known.changes.map((c) => c.kind)).toEqual(['market_added', 'market_settled'])
     // On a fixture's first image nothing is settled: it is the image, not a change of it.
     expect(step(undefined, marketsOf(decided)).changes.map((c) => c.kind)).toEqual(['market_added'])
   })
