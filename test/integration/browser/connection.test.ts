@@ -60,6 +60,26 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     await page.close()
   })
 
+  it('a day\'s list cut off mid-answer is no page error: the day is asked again a little later and shown', async () => {
+    // What a link cut while the list streams in looks like to the page (a body that ends early): the
+    // first two answers are cut, the third goes through.
+    const page = await browser.newPage({ viewport: { width: 1366, height: 800 } })
+    const errors = watchErrors(page)
+    const asked: number[] = []
+    await page.route('**/v3/football/fixtures/**', async (route) => {
+      asked.push(Date.now())
+      if (asked.length <= 2) await route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":[{"id":9501,' })
+      else await route.continue()
+    })
+    await page.goto(`${gw.url}/?key=good-key#all`)
+    await page.locator('#board article[data-fixture="9501"]').waitFor({ timeout: 20_000 })
+    expect(asked.length).toBeGreaterThanOrEqual(3)
+    // Asked again after a pause, not in a loop.
+    expect((asked[1] ?? 0) - (asked[0] ?? 0)).toBeGreaterThanOrEqual(4000)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
   it('refuses a bad key in plain words and stops trying', async () => {
     const { page } = await open(`${gw.url}/?key=not-a-key`)
     let sockets = 0

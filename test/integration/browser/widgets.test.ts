@@ -186,6 +186,26 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
     await p.close()
   })
 
+  it('a list cut off mid-answer is no page error in a league widget with nothing live', async () => {
+    const leagues = await (await fetch(`${gw.url}/v3/football/leagues?api_token=host-key&per_page=50`)).json() as { data: Array<{ id: number }> }
+    const quiet = leagues.data.map((l) => l.id).find((id) => id !== 501 && id !== 271) ?? 0
+    pages.set('/quiet-cut', page(snippet({ league: quiet }, 1)))
+    const p = await browser.newPage({ viewport: { width: 390, height: 900 } })
+    const errors = watchErrors(p)
+    let asked = 0
+    await p.route('**/v3/football/fixtures/**', async (route) => {
+      asked++
+      await route.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: '{"data":[{"id":1,' })
+    })
+    await p.goto(`${hostOrigin}/quiet-cut`)
+    await p.locator('#w1 .tlw-conn[data-state="live"]').waitFor({ timeout: 8000 })
+    await expect.poll(() => asked, { timeout: 8000 }).toBeGreaterThan(0)
+    await p.waitForTimeout(500)
+    expect(errors).toEqual([])
+    expect(await p.locator('#w1 article.tl-match').count()).toBe(0)
+    await p.close()
+  })
+
   it('has no axe-core violation on a host page with widgets, light and dark', async () => {
     for (const dark of [false, true]) {
       const { page: p } = await openPage('/axe', page(snippet({ league: 501 }, 1) + snippet({ fixture: 8102 }, 2, ' data-theme="dark"')), { dark })

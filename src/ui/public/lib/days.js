@@ -14,6 +14,9 @@ export const DAYS = /** @type {const} */ ({ yesterday: -1, today: 0, tomorrow: 1
 /** How long a day's list is reused: today's changes (the feed covers what is live), the others hardly do. */
 const MAX_AGE_MS = { yesterday: 10 * 60_000, today: 60_000, tomorrow: 10 * 60_000 }
 
+/** How long a failed read holds the next one back. */
+const RETRY_MS = 5_000
+
 /** `2026-11-24` of a day of the reader's. @param {Day} day */
 export const dateOfDay = (day) => localDate(DAYS[day])
 
@@ -43,7 +46,8 @@ export class Days {
   }
 
   /**
-   * Reads a day unless a recent enough read is held; resolves once it is (a read in flight is shared).
+   * Reads a day unless a recent enough read is held; resolves once it is (a read in flight is shared), or
+   * RETRY_MS after the read failed. Never rejects.
    * @param {Day} day
    * @returns {Promise<void>}
    */
@@ -54,7 +58,11 @@ export class Days {
     const inFlight = this.pending.get(date)
     if (inFlight !== undefined) return inFlight
     const read = fetchDay(this.base, this.key, this.leagues(), date)
-      .then((fixtures) => { this.loaded.set(date, { fixtures, at: Date.now() }) })
+      .then((fixtures) => { this.loaded.set(date, { fixtures, at: Date.now() }) },
+        // Unreadable (the gateway down, the link cut): the day keeps what it had, and the load settles only
+        // after a pause, so a caller that loads again when it settles (a page still showing "loading")
+        // asks every RETRY_MS, not in a loop.
+        async () => { await new Promise((resolve) => setTimeout(resolve, RETRY_MS)) })
       .finally(() => { this.pending.delete(date) })
     this.pending.set(date, read)
     return read

@@ -56,7 +56,7 @@ export class PushChannel {
   async start () {
     const w = /** @type {any} */ (window)
     if (!('serviceWorker' in navigator) || w.PushManager === undefined || w.Notification === undefined) return false
-    const body = await fetch(this.url('/v1/push/key')).then((res) => res.ok ? res.json() : undefined, () => undefined)
+    const body = await fetch(this.url('/v1/push/key')).then((res) => res.ok ? res.json() : undefined).catch(() => undefined)
     if (typeof body?.public_key !== 'string') return false
     this.publicKey = body.public_key
     this.registration = navigator.serviceWorker.register('/sw.js', { scope: '/' })
@@ -75,7 +75,7 @@ export class PushChannel {
     if (sub === null || sub === undefined) return undefined
     this.subscription = sub
     const res = await fetch(this.url('/v1/push/subscriptions', sub.endpoint)).catch(() => undefined)
-    return res?.ok === true ? await res.json() : undefined
+    return res?.ok === true ? await res.json().catch(() => undefined) : undefined
   }
 
   /**

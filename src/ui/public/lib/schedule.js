@@ -34,12 +34,19 @@ const PHASES = new Map(Object.entries({
 /** @type {Map<string, { at: number, body: Promise<any> }>} */
 const cache = new Map()
 
-/** @param {string} url */
+/**
+ * An answer's body, or undefined when the gateway answered with an error (nothing to show). Rejects when no
+ * whole answer came (the gateway unreachable, the link cut mid-answer): that is not "no fixtures", and a
+ * failed read is not kept, so the next call asks again.
+ * @param {string} url
+ */
 function getJson (url) {
   const hit = cache.get(url)
   if (hit !== undefined && Date.now() - hit.at < CACHE_MS) return hit.body
-  const body = fetch(url).then((res) => res.ok ? res.json() : undefined, () => undefined)
-  cache.set(url, { at: Date.now(), body })
+  const body = fetch(url).then((res) => res.ok ? res.json() : undefined)
+  const entry = { at: Date.now(), body }
+  cache.set(url, entry)
+  body.catch(() => { if (cache.get(url) === entry) cache.delete(url) })
   return body
 }
 
@@ -54,7 +61,8 @@ export function localDate (days = 0) {
 }
 
 /**
- * Fixtures of `leagues` between two dates (inclusive, as the upstream dates them), by kick-off.
+ * Fixtures of `leagues` between two dates (inclusive, as the upstream dates them), by kick-off. Rejects
+ * when the gateway could not be read (see getJson).
  * @param {string} base gateway origin @param {string} key
  * @param {{ leagues: number[], from: string, to: string }} what
  * @returns {Promise<LiveFixture[]>}

@@ -106,7 +106,14 @@ export function mount (host, config) {
   const loadSchedule = async () => {
     if (scheduleAsked || leagues.length === 0) return
     scheduleAsked = true
-    const list = await fetchFixtures(config.base, config.key, { leagues, from: localDate(), to: localDate(7) })
+    /** @type {import('../lib/live.js').LiveFixture[]} */
+    let list
+    try {
+      list = await fetchFixtures(config.base, config.key, { leagues, from: localDate(), to: localDate(7) })
+    } catch {
+      scheduleAsked = false // unreadable: asked again at the next whole snapshot (after a reconnection)
+      return
+    }
     const today = localDate()
     const upcoming = list.filter((f) => f.state.phase === 'scheduled').slice(0, NEXT_FIXTURES)
     const done = list.filter((f) => f.state.phase !== 'scheduled' && (f.starting_at === null || dateOf(new Date(f.starting_at)) === today))
@@ -118,7 +125,8 @@ export function mount (host, config) {
   const loadEnded = async () => {
     for (const id of fixtures) {
       if (feed.fixtures.has(id) || kept.has(id)) continue
-      const f = await fetchFixture(config.base, config.key, id)
+      // Unreadable: asked again at the next whole snapshot (after a reconnection).
+      const f = await fetchFixture(config.base, config.key, id).catch(() => undefined)
       if (f === undefined || feed.fixtures.has(id)) continue
       kept.set(id, f)
       nameLeague(f.league_id)
