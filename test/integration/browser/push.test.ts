@@ -24,6 +24,12 @@ import { startPushService, type Device, type PushMessage, type PushService } fro
 import { cls, CLS_METER, row, settled } from './board-page.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
+/**
+ * How long the page or its service worker may take to show what a step caused: a worker woken by a push
+ * takes seconds on a loaded machine (a full run took more than expect.poll's default second).
+ */
+const WAIT_MS = 10_000
+
 interface Shown { title: string, body: string, tag: string, data: { url: string, fixture_id: number, kind: string } }
 
 /** The notifications the page's service worker registration shows now. */
@@ -59,7 +65,7 @@ async function registrationId (cdp: CDPSession, scope: string): Promise<string> 
   const found: Array<{ registrationId: string, scopeURL: string, isDeleted: boolean }> = []
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof found }) => { found.push(...e.registrations) })
   await cdp.send('ServiceWorker.enable')
-  await expect.poll(() => found.some((r) => r.scopeURL === scope && !r.isDeleted)).toBe(true)
+  await expect.poll(() => found.some((r) => r.scopeURL === scope && !r.isDeleted), { timeout: WAIT_MS }).toBe(true)
   return (found.find((r) => r.scopeURL === scope && !r.isDeleted) as { registrationId: string }).registrationId
 }
 
@@ -140,7 +146,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     })
     // subscribe() was asked for a user-visible subscription with the gateway's 65-byte VAPID key.
     expect(await page.evaluate('window.__subscribeOptions')).toEqual({ userVisibleOnly: true, keyLength: 65 })
-    await expect.poll(async () => await team.getAttribute('aria-pressed')).toBe('true')
+    await expect.poll(async () => await team.getAttribute('aria-pressed'), { timeout: WAIT_MS }).toBe('true')
     expect(await bell.getAttribute('aria-label')).toBe('Alerts for Celtic v Kilmarnock (on)')
     // The gateway holds it, by its endpoint.
     const held = await fetch(`${gw.url}/v1/push/subscriptions?api_token=demo&endpoint=${encodeURIComponent(endpoint)}`)
@@ -160,17 +166,17 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
 
     // Delivered to the service worker as a push service would: it shows the notification.
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: push })
-    await expect.poll(async () => await notifications(page)).toEqual([{ title: alert.title, body: alert.body, tag: alert.tag, data: expect.objectContaining({ url: alert.url, fixture_id: celtic.id }) }])
+    await expect.poll(async () => await notifications(page), { timeout: WAIT_MS }).toEqual([{ title: alert.title, body: alert.body, tag: alert.tag, data: expect.objectContaining({ url: alert.url, fixture_id: celtic.id }) }])
 
     // A click on it: the open tab shows the match (the Live tab, the row ringed, scrolled to, focused).
     const worker = ctx.serviceWorkers()[0]
     if (worker === undefined) throw new Error('no service worker')
     await worker.evaluate('registration.getNotifications().then(([n]) => { self.dispatchEvent(new NotificationEvent("notificationclick", { notification: n })) })')
-    await expect.poll(async () => await row(page, celtic.id).getAttribute('class')).toContain('tl-target')
+    await expect.poll(async () => await row(page, celtic.id).getAttribute('class'), { timeout: WAIT_MS }).toContain('tl-target')
     expect(new URL(page.url()).hash).toBe('#live')
     expect(await page.evaluate('document.activeElement.closest(\'article\')?.dataset.fixture')).toBe(String(celtic.id))
     // The click closed the notification.
-    await expect.poll(async () => (await notifications(page)).length).toBe(0)
+    await expect.poll(async () => (await notifications(page)).length, { timeout: WAIT_MS }).toBe(0)
     await shot(page, 'alerts-opened-1366', { docs: true })
     expect(errors).toEqual([])
     await ctx.close()
@@ -180,7 +186,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     const { ctx, page, errors } = await open(390, pushService.newDevice())
     const url = new URL(`/?fixture=${celtic.id}`, gw.url)
     await page.goto(url.href)
-    await expect.poll(async () => await row(page, celtic.id).getAttribute('class')).toContain('tl-target')
+    await expect.poll(async () => await row(page, celtic.id).getAttribute('class'), { timeout: WAIT_MS }).toContain('tl-target')
     // The events of the match are open (its goal), and the match is on screen.
     expect(await row(page, celtic.id).locator('button.tl-toggle').getAttribute('aria-expanded')).toBe('true')
     await settled(page)
@@ -205,12 +211,12 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
     await hearts.goal('away', 'Martin Boyle', 14)
     const goal = await nextPush(device, 0)
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: goal })
-    await expect.poll(async () => (await notifications(page)).map((n) => n.title)).toEqual([JSON.parse(goal).title])
+    await expect.poll(async () => (await notifications(page)).map((n) => n.title), { timeout: WAIT_MS }).toEqual([JSON.parse(goal).title])
     await hearts.cancelGoal('Martin Boyle')
     const disallowed = await nextPush(device, 1)
     expect(JSON.parse(disallowed)).toMatchObject({ kind: 'goal_disallowed', tag: JSON.parse(goal).tag })
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: gw.url, registrationId: regId, data: disallowed })
-    await expect.poll(async () => (await notifications(page)).map((n) => n.title)).toEqual([JSON.parse(disallowed).title])
+    await expect.poll(async () => (await notifications(page)).map((n) => n.title), { timeout: WAIT_MS }).toEqual([JSON.parse(disallowed).title])
     await ctx.close()
   })
 
@@ -258,7 +264,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
       expect(await axeViolations(page)).toEqual([])
       await shot(page, `alerts-settings-${width}`, { docs: true })
       await page.keyboard.press('Escape')
-      await expect.poll(async () => await page.evaluate('document.activeElement.className')).toBe('tl-bell')
+      await expect.poll(async () => await page.evaluate('document.activeElement.className'), { timeout: WAIT_MS }).toBe('tl-bell')
       expect(await cls(page)).toBeLessThan(0.01)
       expect(errors).toEqual([])
       await ctx.close()
