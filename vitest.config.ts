@@ -32,6 +32,10 @@ const integration = {
   globalSetup: ['test/helpers/global-setup.ts'],
   testTimeout: 30_000,
   hookTimeout: 30_000,
+  // expect.poll waits for a state the system reaches by itself (a row drawn, a push shown). Its default
+  // second failed on a busy machine (a service worker woken by a push); a wall-clock goal gives its own
+  // timeout, and the deadline files give one everywhere.
+  expect: { poll: { timeout: 5_000 } },
   // These files mostly wait on sockets, child processes and simulated match days: more of them run at once
   // than there are cores (three: with four, the browser and Web Push match days starved one another).
   maxWorkers: 3
