@@ -98,6 +98,8 @@ export function benchFixture (id: number, version: number): LiveFixture {
     away: team(2, 'Brondby IF', 3),
     scores: { current: { home: 3, away: 3 }, '1st_half': { home: 2, away: 1 } },
     events,
+    statistics: {},
+    lineups: null,
     result_info: null,
     length: 90,
     updated_at: new Date().toISOString(),

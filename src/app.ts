@@ -10,7 +10,7 @@ import { corsRoutes } from './http/cors.ts'
 import { docsRoutes } from './http/docs.ts'
 import { feedRoutes } from './http/feeds.ts'
 import { healthRoutes, type ReadinessCheck } from './http/health.ts'
-import { liveRoutes } from './http/live.ts'
+import { liveRoutes, tokenHook } from './http/live.ts'
 import { passthroughRoutes } from './http/passthrough.ts'
 import { statusRoutes } from './http/status.ts'
 import { uiRoutes } from './http/ui.ts'
@@ -22,6 +22,7 @@ import type { Metrics } from './metrics.ts'
 import type { Passthrough } from './passthrough/index.ts'
 import type { OddsPoller } from './poller/odds.ts'
 import type { Poller } from './poller/poller.ts'
+import type { PollerView } from './status/poller-view.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
 import type { Webhooks } from './webhooks/index.ts'
@@ -38,6 +39,8 @@ export interface AppDeps {
   poller?: () => Poller | undefined
   /** The odds poller, beside the poller. */
   oddsPoller?: () => OddsPoller | undefined
+  /** The pollers as every process reports them on `/v1/status` (the polling one's state, published); else `poller` and `oddsPoller` while they run here. */
+  pollerView?: PollerView
   checks?: Record<string, ReadinessCheck>
   /** True while the gateway drains before its shutdown: `/readyz` answers 503 `draining`. */
   draining?: () => boolean
@@ -104,6 +107,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(status).send({ error: 'Bad Request', message: err.message })
   })
 
+  // Signed connection tokens (docs/tokens.md) are verified before anything reads a request's key.
+  app.addHook('onRequest', tokenHook(deps.keys))
+
   // Before the routes it covers: per-key CORS for /v1/fixtures/live, /v1/changes, /v1/sse (fastify-plugin, root scope).
   await app.register(corsRoutes({ keys: deps.keys }))
   await app.register(healthRoutes({
@@ -124,9 +130,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.webhooks !== undefined) await app.register(webhookRoutes({ webhooks: deps.webhooks, keys: deps.keys }))
   await app.register(pushRoutes({ push: deps.push, keys: deps.keys, store: deps.store }))
-  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, store: deps.store, webhooks: deps.webhooks, push: deps.push }))
+  await app.register(statusRoutes({ ledger: deps.ledger, metrics: deps.metrics, poller: deps.poller ?? (() => undefined), oddsPoller: deps.oddsPoller, pollerView: deps.pollerView, store: deps.store, webhooks: deps.webhooks, push: deps.push }))
   await app.register(docsRoutes())
   // The scoreboard (/), the status page (/status) and the embeddable widget (/widget.js).
-  await app.register(uiRoutes({ leaguePriority: deps.leaguePriority }))
+  await app.register(uiRoutes({ leaguePriority: deps.leaguePriority, push: deps.push !== undefined }))
   return app
 }

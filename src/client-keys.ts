@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
 import { AppError, ErrorCodes } from './errors.ts'
+import { TokenSettingsSchema } from './token-settings.ts'
 import { checkWebhooks, WebhookSchema } from './webhook-settings.ts'
 
 export const DEMO_KEY = 'demo'
@@ -26,7 +27,9 @@ const KeySchema = z.object({
    */
   features: z.array(z.enum(['xg', 'odds', 'predictions'])).default(['xg', 'odds', 'predictions']),
   /** Endpoints that receive this key's changes by HTTP POST (src/webhooks). */
-  webhooks: z.array(WebhookSchema).max(50).optional()
+  webhooks: z.array(WebhookSchema).max(50).optional(),
+  /** Signed connection tokens its app's backend mints for its fans (src/tokens.ts, docs/tokens.md). */
+  tokens: TokenSettingsSchema.optional()
 }).strict().superRefine((k, ctx) => {
   checkWebhooks(k.webhooks ?? [], k, (path, message) => ctx.addIssue({ code: 'custom', path: ['webhooks', ...path], message }))
 })

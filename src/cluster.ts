@@ -120,7 +120,10 @@ function runWorker (cfg: Config): void {
     gateway = started
     send({ t: 'touchline:listening', url: started.url })
   }
-  runServer(cfg, { id: cluster.worker?.id ?? 0, listening, metricsText }).catch((err: unknown) => {
+  // The first worker checks the upstream at start for all (a token refused stops it, and the primary with it:
+  // #onExit); the others, and any started again later, do not: N workers would make N calls and N warnings.
+  const id = cluster.worker?.id ?? 0
+  runServer(cfg, { id, listening, metricsText, probeUpstream: id === 1 }).catch((err: unknown) => {
     // A bad setting (Redis unreachable, a port it cannot listen on) is one line, which the primary prints;
     // anything else keeps its stack here, as `touchline serve` alone would print it.
     const setting = err instanceof ConfigError || err instanceof KeysFileError

@@ -3,6 +3,7 @@
  * An invalid value or an unknown TOUCHLINE_* variable (a typo) stops the start with the variable named.
  */
 import { createECDH, createPublicKey } from 'node:crypto'
+import { accessSync, constants, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { isMalformedToken } from './contract/auth.ts'
@@ -26,6 +27,43 @@ function isAddressOrCidr (entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128)
 }
 const url = z.url({ protocol: /^https?$/ })
+
+/**
+ * The upstream's base URL: every path the gateway asks for is `/football/...` or `/my/...` under it, and the
+ * API's version is part of it (`https://api.sportmonks.com/v3`). A base without `/v3` answers 404 to every
+ * call; a query or a fragment would be dropped from every request without a word.
+ */
+const upstreamUrl = url.superRefine((v, ctx) => {
+  // Refinements run even when the URL check above failed: that one says so already.
+  if (!URL.canParse(v)) return
+  const u = new URL(v)
+  if (!/\/v3\/*$/.test(u.pathname)) ctx.addIssue({ code: 'custom', message: `must include the API's version, /v3, at the end of its path (e.g. https://api.sportmonks.com/v3), not "${u.pathname}"` })
+  if (u.search !== '' || u.hash !== '') ctx.addIssue({ code: 'custom', message: 'must not have a query or a fragment (the token is TOUCHLINE_UPSTREAM_TOKEN)' })
+})
+
+/**
+ * Characters a Redis key prefix must not hold: braces would make it a hash tag (the store's keys put one
+ * around each fixture, `{fixture:<id>}`, so that one script touches one slot; a second one before it wins
+ * and breaks them), and `*?[]\` are glob characters in the SCAN patterns that list a prefix's keys.
+ */
+const REDIS_PREFIX_FORBIDDEN = /[{}*?[\]\\]/
+
+/**
+ * TOUCHLINE_RECORD_DIR: an existing directory this process can write to. The recorder writes in the
+ * background and only logs a failure (it never gets in a poll's way), so a wrong path would otherwise
+ * record nothing with one warning line an hour; it is checked here instead, before anything starts.
+ */
+function recordDirProblem (dir: string): string | undefined {
+  try {
+    if (!statSync(dir).isDirectory()) return `${dir} is not a directory`
+    accessSync(dir, constants.W_OK | constants.X_OK)
+    return undefined
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return `${dir} does not exist (create it first)`
+    return `${dir} cannot be written (${code ?? (err as Error).message})`
+  }
+}
 
 /** Why several workers refuse the memory store (TOUCHLINE_WORKERS here, `--workers` in src/cluster.ts). */
 export const WORKERS_NEED_REDIS = 'needs TOUCHLINE_REDIS_URL: the workers are processes of their own, and only a shared Redis ' +
@@ -78,7 +116,7 @@ const ConfigSchema = z.object({
   TOUCHLINE_HOST: z.string().min(1).default('0.0.0.0'),
   TOUCHLINE_PORT: port.default(8080),
   /** Base URL including `/v3`; unset starts the embedded provider. */
-  TOUCHLINE_UPSTREAM_URL: url.optional(),
+  TOUCHLINE_UPSTREAM_URL: upstreamUrl.optional(),
   /** Upstream `api_token`; never logged, never sent to clients. */
   TOUCHLINE_UPSTREAM_TOKEN: z.string().min(1).refine((t) => !isMalformedToken(t), 'must not contain spaces or quotes').optional(),
   TOUCHLINE_PROVIDER_PORT: port.default(8081),
@@ -96,7 +134,7 @@ const ConfigSchema = z.object({
   }).optional(),
   /** PEM file of the certificate authorities to trust for TLS to Redis (rediss://), besides the system's. */
   TOUCHLINE_REDIS_CA: z.string().min(1).optional(),
-  TOUCHLINE_REDIS_PREFIX: z.string().min(1).max(64).default('tl:'),
+  TOUCHLINE_REDIS_PREFIX: z.string().min(1).max(64).refine((p) => !REDIS_PREFIX_FORBIDDEN.test(p), 'must not contain braces or any of *?[]\\ (braces would make it a Redis hash tag, the others are glob characters)').default('tl:'),
   TOUCHLINE_KEYS_FILE: z.string().min(1).optional(),
   TOUCHLINE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Share of the Fixture budget kept for the REST passthrough (0..0.9). */
@@ -105,6 +143,9 @@ const ConfigSchema = z.object({
   TOUCHLINE_POLL_FLOOR_MS: z.coerce.number().int().min(100).max(10_000).default(1000),
   /** Full reconciliation with /livescores at least this often. */
   TOUCHLINE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** The days around today (UTC) the poller reads into the store and `/v1/fixtures` answers: before, after. */
+  TOUCHLINE_DAYS_BACK: z.coerce.number().int().min(0).max(7).default(3),
+  TOUCHLINE_DAYS_AHEAD: z.coerce.number().int().min(0).max(7).default(3),
   /** Base of every link the gateway returns (`next_page`, `next_cursor`); unset: the listener's URL. Never the Host header. */
   TOUCHLINE_PUBLIC_URL: url.transform((u) => u.replace(/\/+$/, '')).optional(),
   /**
@@ -144,7 +185,10 @@ const ConfigSchema = z.object({
     return [...new Set(ids.map(Number))]
   }).optional(),
   /** Directory where the poller records every upstream response it receives (NDJSON, hourly files). */
-  TOUCHLINE_RECORD_DIR: z.string().min(1).optional(),
+  TOUCHLINE_RECORD_DIR: z.string().min(1).superRefine((dir, ctx) => {
+    const problem = recordDirProblem(dir)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+  }).optional(),
   /** Webhooks (src/webhooks): longest wait for a receiver's answer (connect, headers, body) per attempt. */
   TOUCHLINE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Changes per webhook request at most. */

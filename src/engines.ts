@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import { createMemoryLedger, createRedisLedger, type BudgetLedger } from './budget/index.ts'
+import { createMemoryLedger, createRedisLedger, type BudgetLedger, type LedgerOptions } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createFallbackCache, createFallbackQuota } from './passthrough/fallback.ts'
 import { createMemoryCache, createMemoryQuota, createRedisCache, createRedisQuota, type QuotaStore, type ResponseCache } from './passthrough/index.ts'
-import { createLease, createStore, type Lease, type LiveStore } from './store/index.ts'
+import { createLease, createStatusBoard, createStore, type Lease, type LiveStore, type StatusBoard } from './store/index.ts'
 import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
 import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
@@ -34,6 +34,8 @@ export interface Engines {
   alerts: AlertLedger
   /** Leases over Redis; undefined in memory, where this instance is the only one and leads alone. */
   lease: Lease | undefined
+  /** Short-lived notices between instances: the poller's state, published by the one that polls. */
+  board: StatusBoard
   /**
    * At the start of a shutdown: when Redis does not answer a PING within `ms` (down, frozen, its link hung),
    * drops the connection, so that every command still waiting on it and every later one fails at once,
@@ -48,6 +50,8 @@ export interface EnginesOptions {
   storeMaxLength?: number
   /** Registers a cleanup step, run in reverse order of registration at shutdown. */
   defer: (step: () => Promise<unknown>) => void
+  /** The budget ledger's clock (tests move it). @default Date.now */
+  ledgerNow?: () => number
 }
 
 /**
@@ -62,35 +66,38 @@ export const REDIS_COMMAND_TIMEOUT_MS = 2000
 export async function createEngines (cfg: Config, log: Logger, opts: EnginesOptions): Promise<Engines> {
   const redis = await connectRedis(cfg, log, opts.defer)
   const maxLength = opts.storeMaxLength === undefined ? {} : { maxLength: opts.storeMaxLength }
-  const limit = cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }
+  /** The ledger's limit (the operator's) and clock. */
+  const ledger: LedgerOptions = { ...(cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }), ...(opts.ledgerNow === undefined ? {} : { now: opts.ledgerNow }) }
   const engines: Engines = redis === undefined
-    ? { ...memoryEngines(maxLength, limit), subscriptions: createSubscriptionStore({ kind: 'memory', shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'memory' }), dropIfUnresponsive: async () => false }
-    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, limit), subscriptions: createSubscriptionStore({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX, shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
+    ? { ...memoryEngines(maxLength, ledger), subscriptions: createSubscriptionStore({ kind: 'memory', shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'memory' }), dropIfUnresponsive: async () => false }
+    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, ledger), subscriptions: createSubscriptionStore({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX, shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
   opts.defer(async () => { await engines.store.close() })
   opts.defer(async () => { await engines.ledger.close() })
   return engines
 }
 
-function memoryEngines (maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
+function memoryEngines (maxLength: { maxLength?: number }, ledger: LedgerOptions): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
   return {
     store: createStore({ kind: 'memory', ...maxLength }),
-    ledger: createMemoryLedger(limit),
+    ledger: createMemoryLedger(ledger),
     cache: createMemoryCache(),
     quota: createMemoryQuota(),
     endpoints: createEndpointStore({ kind: 'memory' }),
-    lease: undefined
+    lease: undefined,
+    board: createStatusBoard({ kind: 'memory' })
   }
 }
 
-function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, limit: { limit?: number }): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
+function redisEngines (redis: Redis, prefix: string, log: Logger, maxLength: { maxLength?: number }, ledger: LedgerOptions): Omit<Engines, 'dropIfUnresponsive' | 'subscriptions' | 'alerts'> {
   return {
     store: createStore({ kind: 'redis', redis, prefix, ...maxLength }),
-    ledger: createRedisLedger({ redis, prefix, ...limit }),
+    ledger: createRedisLedger({ redis, prefix, ...ledger }),
     // Local fallbacks answer while Redis is down (passthrough/fallback.ts).
     cache: createFallbackCache(createRedisCache({ redis, prefix }), log),
     quota: createFallbackQuota(createRedisQuota({ redis, prefix }), log),
     endpoints: createEndpointStore({ kind: 'redis', redis, prefix }),
-    lease: createLease({ kind: 'redis', redis, prefix })
+    lease: createLease({ kind: 'redis', redis, prefix }),
+    board: createStatusBoard({ kind: 'redis', redis, prefix })
   }
 }
 
@@ -101,11 +108,11 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
   // Before the first connection an error is the start's failure, reported once as the ConfigError below
   // (one line naming the setting), not logged with its stack as a lost connection.
   let connected = false
-  let firstError: Error | undefined
+  let lastError: Error | undefined
   let down = false
   redis.on('error', (err: Error) => {
     if (!connected) {
-      firstError ??= err
+      lastError = err
       return
     }
     if (!down) log.warn({ err }, 'redis connection lost; reconnecting')
@@ -116,18 +123,55 @@ async function connectRedis (cfg: Config, log: Logger, defer: EnginesOptions['de
     down = false
   })
   try {
-    await redis.connect()
+    await connectWithin(redis, REDIS_START_DEADLINE_MS)
     connected = true
   } catch (err) {
     redis.disconnect()
     watch?.close()
     // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed."
-    const reason = firstError?.message ?? (err as Error).message
-    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${redactRedisUrl(cfg.TOUCHLINE_REDIS_URL)} (${reason})`, ['TOUCHLINE_REDIS_URL'])
+    const reason = startFailure(lastError ?? err as Error, cfg.TOUCHLINE_REDIS_URL)
+    const late = err instanceof StartDeadline ? ` within ${REDIS_START_DEADLINE_MS / 1000} s` : ''
+    throw new ConfigError(`TOUCHLINE_REDIS_URL: cannot connect to ${redactRedisUrl(cfg.TOUCHLINE_REDIS_URL)}${late} (${reason})`, ['TOUCHLINE_REDIS_URL'])
   }
   defer(async () => { await goodbye(redis) })
   if (watch !== undefined) defer(async () => { watch.close() })
   return redis
+}
+
+/**
+ * How long the start waits for its first Redis connection. A plain Redis that refuses fails at once, but
+ * through Sentinel ioredis asks the sentinels again and again and never gives up: a master name they do not
+ * know, or no sentinel answering, would hang the start for good. A Redis that answers does in milliseconds,
+ * a Sentinel group in a failover within a few seconds; past this the start stops (exit 2) naming the setting.
+ */
+const REDIS_START_DEADLINE_MS = 4000
+
+class StartDeadline extends Error {}
+
+/** `redis.connect()`, given up (rejecting with StartDeadline) after `ms`. */
+async function connectWithin (redis: Redis, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new StartDeadline()), ms) })
+  try {
+    await Promise.race([redis.connect(), deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * Why the first connection failed, in words: ioredis's Sentinel errors say "All sentinels are unreachable.
+ * Retrying from scratch after 10ms. Last error: ..." whether the sentinels did not answer or answered that
+ * they know no such master.
+ */
+function startFailure (err: Error, redisUrl: string): string {
+  const last = /^All sentinels are unreachable\..*Last error: (.*)$/s.exec(err.message)?.[1]
+  if (last === undefined) return err.message
+  const target = parseRedisUrl(redisUrl)
+  const sentinels = target.kind === 'sentinel' ? target.sentinels.map((s) => `${s.host}:${s.port}`).join(', ') : ''
+  if (/no such master/i.test(last)) return `the sentinels (${sentinels}) monitor no master named "${target.kind === 'sentinel' ? target.name : ''}": ${last}`
+  if (/connection is closed/i.test(last)) return `no sentinel answers at ${sentinels}`
+  return `no sentinel at ${sentinels} gives the primary: ${last}`
 }
 
 /**

@@ -11,17 +11,22 @@ import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
 import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
+import { renarrow } from './tokens.ts'
 import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
 import { FEED_LEAD_MS } from './contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { createLiveMirror, createPassthrough, type LiveMirror, type PassthroughOptions } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './store/leadership.ts'
 import { createOddsPoller, type OddsPoller } from './poller/odds.ts'
+import { createStandingsPoller, type StandingsPoller } from './poller/standings.ts'
 import { createPoller, type Poller } from './poller/poller.ts'
 import { createRecorder } from './record/recorder.ts'
+import { createDetectionWindow } from './status/detection.ts'
+import { createPollerView } from './status/poller-view.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from './provider/index.ts'
 import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
+import { probeUpstream } from './upstream/probe.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
 import { createPush, pushSettings, type Push } from './push/index.ts'
 
@@ -36,6 +41,8 @@ export interface Gateway {
   keys: KeyRing
   metrics: Metrics
   poller: Poller
+  /** The live tables' poller, beside the poller on the same leadership. */
+  standings: StandingsPoller
   hub: Hub
   webhooks: Webhooks
   /** Web Push alerts; undefined without VAPID keys. */
@@ -66,6 +73,20 @@ export interface GatewayOverrides {
   storeMaxLength?: number
   /** What `/metrics` answers instead of this gateway's registry (a worker of `--workers`: every worker's, aggregated). */
   metricsText?: () => Promise<string>
+  /**
+   * Asks the upstream once before listening (upstream/probe.ts): a token it refuses or a URL whose paths do
+   * not exist stops the start (ConfigError), an upstream that does not answer is one warning. `touchline
+   * serve` does (once for all its workers: src/cluster.ts); a gateway built in a test does not unless asked,
+   * so that its upstream sees only the calls the test expects.
+   * @default false
+   */
+  probeUpstream?: boolean
+  /**
+   * The clock of the budget: the ledger, what the upstream clients record in it, the passthrough's
+   * reservations (tests: an hour of budget on a clock they move, the pollers stepped on it by hand).
+   * @default Date.now
+   */
+  budgetNow?: () => number
 }
 
 /** The lease of the one instance that polls. */
@@ -160,11 +181,11 @@ function clockTiming (rate: number): { feedLeadMs: number, clockRate: number } {
  * Polls alone without Redis; over Redis only while holding the leadership lease (store/leadership.ts). The
  * odds poller runs beside the livescore poller, on the same lease.
  */
-function startPolling (poller: Poller, odds: OddsPoller, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
+function startPolling (poller: Poller, beside: ReadonlyArray<OddsPoller | StandingsPoller>, lease: Lease | undefined, holderId: string, log: Logger, overrides: GatewayOverrides): Leader | undefined {
   if (overrides.poll === false) return undefined
   if (lease === undefined) {
     poller.start()
-    odds.start()
+    for (const p of beside) p.start()
     return undefined
   }
   const ttlMs = overrides.leaseTtlMs ?? 10_000
@@ -177,10 +198,14 @@ function startPolling (poller: Poller, odds: OddsPoller, lease: Lease | undefine
     // can pass to another instance; at most half the ttl, so short test leases still renew in time.
     marginMs: Math.min(REDIS_COMMAND_TIMEOUT_MS + 500, Math.floor(ttlMs / 2)),
     log: log.child({ component: 'leader' }),
-    onElected: () => { poller.start(); odds.start() },
-    onDeposed: async () => { await Promise.all([poller.stop(), odds.stop()]) },
-    // The lease went with Redis's data, the live log with it: fill the new log now, not at the next interval.
-    onRetaken: () => poller.forceReconcile()
+    onElected: () => { poller.start(); for (const p of beside) p.start() },
+    onDeposed: async () => { await Promise.all([poller.stop(), ...beside.map(async (p) => { await p.stop() })]) },
+    // The lease went with Redis's data, the live log with it: fill the new log now, not at the next interval
+    // (the tables too: the standings poller forgets the versions it wrote).
+    onRetaken: () => {
+      poller.forceReconcile({ days: true })
+      for (const p of beside) if ('forget' in p) p.forget()
+    }
   })
 }
 
@@ -203,17 +228,29 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const ledgerRef: { current?: BudgetLedger } = {}
   const pushRef: { current?: Push } = {}
   const metrics = createMetrics({ budget: async () => await ledgerRef.current?.all() ?? [], push: async () => await pushRef.current?.summary() })
+  // Redis first: an unreachable one stops the start (ConfigError) before the embedded provider takes its time.
+  const engines = await createEngines(cfg, log, {
+    defer: (step) => scope.defer(step),
+    ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }),
+    ...(overrides.budgetNow === undefined ? {} : { ledgerNow: overrides.budgetNow })
+  })
   const { baseUrl, token, provider } = await upstreamOf(cfg, log, overrides, scope)
-  const engines = await createEngines(cfg, log, { defer: (step) => scope.defer(step), ...(overrides.storeMaxLength === undefined ? {} : { storeMaxLength: overrides.storeMaxLength }) })
   ledgerRef.current = engines.ledger
   const a: Assembly = { cfg, log, overrides, scope, keys, metrics, engines, baseUrl, token, provider }
   // Two clients, each with its own connection pool: the poller's calls never queue behind passthrough
   // requests, which clients choose (eight to an upstream path that hangs would hold every socket of one pool).
   const upstream = upstreamClient(a, 'poller')
+  if (overrides.probeUpstream === true) await checkUpstream(a, upstream)
   const passthroughUpstream = upstreamClient(a, 'passthrough')
   // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
-  const { poller, odds, leader, stopPolling } = startPoller(a, live, upstream)
+  const { poller, odds, standings, leader, stopPolling } = startPoller(a, live, upstream)
+  // What /v1/status says of the pollers, the same on every process: the one that polls publishes, the rest read.
+  // The detection latency with them: measured where the poller runs.
+  const detection = createDetectionWindow({ metrics })
+  const pollerView = createPollerView({ board: engines.board, poller: () => poller, odds: () => odds, detection, log: log.child({ component: 'status' }) })
+  pollerView.start()
+  scope.defer(async () => { await pollerView.stop() })
 
   const passthrough = createPassthrough({
     upstream: passthroughUpstream,
@@ -226,10 +263,19 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     log: log.child({ component: 'passthrough' }),
     secrets: [token],
     upstreamOrigin: new URL(baseUrl).origin
-  }, { pollReserve: cfg.TOUCHLINE_POLL_RESERVE, ...overrides.passthrough })
-  // A lost log (a failover included) may have taken the last stored states with it: reconcile now, not at
-  // the next interval (a no-op on an instance that does not poll).
-  const hub = createHub({ store: engines.store, metrics, log: log.child({ component: 'hub' }), onLogLost: () => poller.forceReconcile() })
+  }, { ...(overrides.budgetNow === undefined ? {} : { ledgerNow: overrides.budgetNow }), ...overrides.passthrough })
+  // A lost log (a failover included) may have taken the last stored states with it, the days' fixtures and the
+  // leagues' tables too: reconcile now, not at the next interval, read the days and the tables again (a no-op
+  // on an instance that does not poll).
+  const hub = createHub({
+    store: engines.store,
+    metrics,
+    log: log.child({ component: 'hub' }),
+    onLogLost: () => {
+      poller.forceReconcile({ days: true })
+      standings.forget()
+    }
+  })
   await hub.start()
   scope.defer(async () => { await hub.close() })
 
@@ -244,7 +290,6 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     endpoints: engines.endpoints,
     lease: engines.lease
   })
-  scope.defer(async () => { await webhooks.close() })
   const push = pushRef.current = createPushAlerts(a)
 
   // Links name TOUCHLINE_PUBLIC_URL, else the listener's URL once it is known (requests only come after).
@@ -266,6 +311,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     ...(overrides.metricsText !== undefined ? { metricsText: overrides.metricsText } : {}),
     poller: () => poller,
     oddsPoller: () => odds,
+    pollerView,
     draining: () => listening.draining,
     checks: {
       store: async () => { await engines.store.head(); return true },
@@ -306,6 +352,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     keys,
     metrics,
     poller,
+    standings,
     hub,
     webhooks,
     push,
@@ -341,12 +388,28 @@ async function drain (state: { draining: boolean }, delayMs: number, log: Logger
   await new Promise((resolve) => setTimeout(resolve, delayMs))
 }
 
+/**
+ * The start-up check of the upstream (upstream/probe.ts), before anything polls or listens: a setting the
+ * upstream refuses stops the start, naming it; no answer is one warning naming TOUCHLINE_UPSTREAM_URL and
+ * the host, and the start goes on (the poller retries, the store serves what it holds).
+ */
+async function checkUpstream (a: Assembly, upstream: UpstreamClient): Promise<void> {
+  const result = await probeUpstream({ upstream, ledger: a.engines.ledger, baseUrl: a.baseUrl })
+  if (result.outcome === 'refused') throw new ConfigError(`${result.variable}: ${result.message}`, [result.variable])
+  if (result.outcome === 'unreachable') {
+    a.log.warn({ setting: 'TOUCHLINE_UPSTREAM_URL', host: result.host, code: result.code }, 'the upstream does not answer; starting anyway, polling until it does')
+  } else if (result.outcome === 'skipped') {
+    a.log.info({ reason: result.reason }, 'the upstream was not checked at start')
+  }
+}
+
 /** One upstream client with its own connection pool, closed at shutdown. */
 function upstreamClient (a: Assembly, user: 'poller' | 'passthrough'): UpstreamClient {
   const client = createUpstreamClient({
     baseUrl: a.baseUrl,
     token: a.token,
     ledger: a.engines.ledger,
+    ...(a.overrides.budgetNow === undefined ? {} : { now: a.overrides.budgetNow }),
     logger: a.log.child({ component: 'upstream', client: user }),
     onCall: (c) => a.metrics.upstreamCalls.inc({ entity: c.entity ?? 'unknown', status: String(c.status), source: 'gateway' })
   })
@@ -359,7 +422,7 @@ function upstreamClient (a: Assembly, user: 'poller' | 'passthrough'): UpstreamC
  * poller's upstream is observed by the passthrough's live mirror. Their stop is deferred at once, so that a
  * failure further on still stops the loops.
  */
-function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, odds: OddsPoller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
+function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): { poller: Poller, odds: OddsPoller, standings: StandingsPoller, leader: Leader | undefined, stopPolling: () => Promise<void> } {
   const { cfg, log, overrides, scope, provider, engines } = a
   // TOUCHLINE_RECORD_DIR: the poller's responses saved for `touchline provider --replay` (src/record). Closed after polling stops.
   const recorder = cfg.TOUCHLINE_RECORD_DIR === undefined ? undefined : createRecorder({ dir: cfg.TOUCHLINE_RECORD_DIR, log: log.child({ component: 'recorder' }), secrets: [a.token] })
@@ -380,6 +443,8 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS,
     reconcileIntervalMs: cfg.TOUCHLINE_RECONCILE_INTERVAL_MS,
+    daysBack: cfg.TOUCHLINE_DAYS_BACK,
+    daysAhead: cfg.TOUCHLINE_DAYS_AHEAD,
     ...clockTiming(provider !== undefined ? overrides.provider?.simSpeed ?? cfg.TOUCHLINE_SIM_SPEED : cfg.TOUCHLINE_UPSTREAM_CLOCK_RATE)
   })
   // The odds poller: beside the poller, on its lease and fence, inside the InplayOdd budget.
@@ -387,10 +452,14 @@ function startPoller (a: Assembly, live: LiveMirror, upstream: UpstreamClient): 
     reserve: cfg.TOUCHLINE_POLL_RESERVE,
     floorMs: cfg.TOUCHLINE_POLL_FLOOR_MS
   })
-  const leader = startPolling(poller, odds, engines.lease, pollerHolder, log, overrides)
-  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? Promise.all([poller.stop(), odds.stop()])) }
+  // The standings poller: the live tables of the leagues in play, on the same lease and fence, inside the Standing budget.
+  const standings = createStandingsPoller({ upstream, ledger: engines.ledger, store: engines.store, metrics: a.metrics, log: log.child({ component: 'standings-poller' }), ...fence }, {
+    reserve: cfg.TOUCHLINE_POLL_RESERVE
+  })
+  const leader = startPolling(poller, [odds, standings], engines.lease, pollerHolder, log, overrides)
+  const stopPolling = async (): Promise<void> => { await (leader?.stop() ?? Promise.all([poller.stop(), odds.stop(), standings.stop()])) }
   scope.defer(stopPolling)
-  return { poller, odds, leader, stopPolling }
+  return { poller, odds, standings, leader, stopPolling }
 }
 
 /** Re-reads TOUCHLINE_KEYS_FILE and applies it to webhooks and open connections (Gateway.reloadKeys). */
@@ -400,5 +469,6 @@ async function reloadKeys (cfg: Config, keys: KeyRing, webhooks: Webhooks, hub: 
   // New, changed and removed webhook endpoints; paused ones resume.
   await webhooks.reload()
   // A connection's record is found again by its key, so a renamed key keeps its connections.
-  return { removed, ...await hub.applyKeys((old) => keys.find(old.key)) }
+  // A token's connection keeps its token's narrowing (or ends, when the key no longer allows it).
+  return { removed, ...await hub.applyKeys((old) => { const fresh = keys.find(old.key); return fresh === undefined ? undefined : renarrow(fresh, old) }) }
 }

@@ -47,7 +47,7 @@ export function createMetrics (opts: MetricsOptions = {}) {
       }
     }),
     // Set by the worker that polls (the others hold 0, or what they last had as the poller): the highest.
-    pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Current pause between two polls of livescores/latest', registers: r, aggregator: 'max' }),
+    pollInterval: new Gauge({ name: 'touchline_poll_interval_seconds', help: 'Time from the start of one poll of livescores/latest to the start of the next (the step and the pause after it)', registers: r, aggregator: 'max' }),
     polls: new Counter({ name: 'touchline_polls_total', help: 'Polls by kind (latest, reconcile, refetch, kickoffs: the upcoming kick-off list) and outcome', labelNames: ['kind', 'outcome'] as const, registers: r }),
     detectionLatency: new Histogram({
       name: 'touchline_detection_latency_seconds',
@@ -73,8 +73,14 @@ export function createMetrics (opts: MetricsOptions = {}) {
     }),
     pushSent: new Counter({
       name: 'touchline_push_sent_total',
-      help: 'Web Push alerts by outcome: sent (2xx), gone (404/410: subscription deleted), rejected (413, other 4xx, a redirect, a private address: not retried), retry (429, 5xx, no answer: queued), expired (given up), capped (dropped by the hourly cap)',
+      help: 'Web Push alerts by outcome: sent (2xx), gone (404/410: subscription deleted), rejected (413, other 4xx, a redirect, a private address: not retried), retry (429, 5xx, no answer: queued), expired (given up: its TTL would end before the next attempt), exhausted (given up: its attempts ran out), capped (dropped by the hourly cap)',
       labelNames: ['outcome'] as const,
+      registers: r
+    }),
+    pushFailures: new Counter({
+      name: 'touchline_push_failures_total',
+      help: 'Web Push requests that failed (retried or not), by cause: the push service\'s HTTP status (429, 503, 413...), timeout (no answer in time), network (no connection), address (not a public address), keys (the subscription\'s keys unusable); 404/410 count as gone, not here',
+      labelNames: ['cause'] as const,
       registers: r
     }),
     pushSubscriptions: new Gauge({

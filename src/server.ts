@@ -8,6 +8,7 @@ import type { Config } from './config.ts'
 import { startGateway, type Gateway } from './gateway.ts'
 import { DEMO_KEY, KeysFileError } from './client-keys.ts'
 import { loggerOptions } from './logger.ts'
+import { listenReach, type ListenReach } from './util/listen-reach.ts'
 
 /** How a worker of `touchline serve --workers` (src/cluster.ts) runs the gateway differently. */
 export interface WorkerHooks {
@@ -17,6 +18,8 @@ export interface WorkerHooks {
   listening: (gateway: Gateway) => void
   /** What `/metrics` answers: every worker's, aggregated by the primary. */
   metricsText: () => Promise<string>
+  /** Whether this worker checks the upstream at start: one does for all (src/cluster.ts). */
+  probeUpstream: boolean
 }
 
 export async function runServer (cfg: Config, worker?: WorkerHooks): Promise<void> {
@@ -24,19 +27,28 @@ export async function runServer (cfg: Config, worker?: WorkerHooks): Promise<voi
   const log = worker === undefined ? root : root.child({ worker: worker.id })
   // Before the start, which takes a while: Node's default action for SIGHUP is to exit.
   const reloads = reloadOnSighup(log)
-  const gateway = await startGateway(cfg, log, worker === undefined ? {} : { metricsText: worker.metricsText })
+  // The upstream is checked at start once: by the one process, or by one worker for all (gateway.ts checkUpstream).
+  const gateway = await startGateway(cfg, log, worker === undefined ? { probeUpstream: true } : { metricsText: worker.metricsText, probeUpstream: worker.probeUpstream })
   if (worker === undefined) process.stdout.write(banner(cfg, gateway.url, gateway.provider?.baseUrl))
   else worker.listening(gateway)
   reloads.ready(gateway)
   shutDownOnSignals(gateway, cfg, log, reloads.stop, worker !== undefined)
 }
 
-/** What `touchline serve` prints once it listens: where everything is (`extra` lines before the last blank one). */
+/**
+ * What `touchline serve` prints once it listens: where everything is (`extra` lines before the last blank one),
+ * on which interfaces the gateway and the embedded provider listen, and a warning when other machines can
+ * reach the demo credentials: the provider's demo tokens, the demo client key.
+ */
 export function banner (cfg: Config, url: string, providerUrl: string | undefined, extra: string[] = []): string {
   const key = cfg.TOUCHLINE_KEYS_FILE === undefined ? DEMO_KEY : '<a key from TOUCHLINE_KEYS_FILE>'
+  // Both listen on TOUCHLINE_HOST (gateway.ts startEmbeddedProvider); the URLs name 127.0.0.1 for 0.0.0.0 and ::.
+  const gateway = listenReach(cfg.TOUCHLINE_HOST, new URL(url).port)
+  const provider = providerUrl === undefined ? undefined : listenReach(cfg.TOUCHLINE_HOST, new URL(providerUrl).port)
   const lines = [
     '',
     `  touchline gateway          ${url}`,
+    `    listens on               ${reachLine(gateway)}`,
     `    live scoreboard          ${url}/`,
     `    status dashboard         ${url}/status`,
     `    WebSocket                ${url.replace('http', 'ws')}/v1/live?api_token=${key}`,
@@ -44,15 +56,37 @@ export function banner (cfg: Config, url: string, providerUrl: string | undefine
     `    metrics                  ${url}/metrics`,
     // The actual URL (TOUCHLINE_PORT=0 picks a free port): copied as it is, the tail reaches this gateway.
     `    terminal                 npx touchline tail --url ${url}${cfg.TOUCHLINE_KEYS_FILE === undefined ? '' : ' --key <your key>'}`,
-    providerUrl !== undefined
-      ? `  embedded provider          ${providerUrl}  (matches at ${cfg.TOUCHLINE_SIM_SPEED}x; tokens demo-free ... demo-enterprise)`
-      : '  upstream                   ' + (cfg.TOUCHLINE_UPSTREAM_URL ?? ''),
+    ...(providerUrl !== undefined && provider !== undefined
+      ? [`  embedded provider          ${providerUrl}  (matches at ${cfg.TOUCHLINE_SIM_SPEED}x; tokens demo-free ... demo-enterprise)`,
+          `    listens on               ${reachLine(provider)}`]
+      : ['  upstream                   ' + (cfg.TOUCHLINE_UPSTREAM_URL ?? '')]),
     `  store                      ${cfg.TOUCHLINE_REDIS_URL === undefined ? 'in memory' : 'Redis'}`,
     `  client key                 ${key}`,
     ...extra,
+    ...exposureWarning(cfg, gateway, provider),
     ''
   ]
   return lines.join('\n') + '\n'
+}
+
+function reachLine (reach: ListenReach): string {
+  return `${reach.where}: ${reach.otherMachines ? 'other machines can connect' : 'this machine only'}`
+}
+
+/** The warning lines when a demo credential answers other machines; none when everything is on loopback. */
+function exposureWarning (cfg: Config, gateway: ListenReach, provider: ListenReach | undefined): string[] {
+  const demoProvider = provider?.otherMachines === true
+  const demoKey = gateway.otherMachines && cfg.TOUCHLINE_KEYS_FILE === undefined
+  if (!demoProvider && !demoKey) return []
+  return [
+    '',
+    '  WARNING: other machines can use',
+    ...(demoProvider ? [`    - the embedded provider and its demo tokens (demo-free ... demo-enterprise), on ${provider.where}`] : []),
+    ...(demoKey ? [`    - the demo client key "${DEMO_KEY}", on ${gateway.where}`] : []),
+    `  TOUCHLINE_HOST=127.0.0.1 keeps ${demoProvider && demoKey ? 'them' : 'it'} on this machine.`,
+    ...(demoProvider ? ['  TOUCHLINE_UPSTREAM_URL (a real upstream) does without the provider.'] : []),
+    ...(demoKey ? ['  TOUCHLINE_KEYS_FILE (keys of your own) replaces the demo key.'] : [])
+  ]
 }
 
 /**

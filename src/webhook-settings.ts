@@ -5,7 +5,7 @@
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
 import { z } from 'zod'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS } from './wire/model.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, STANDINGS_KINDS } from './wire/model.ts'
 import { namesOdds, narrowsTake, takeOf } from './changes/take.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
@@ -20,11 +20,13 @@ export const WebhookSchema = z.strictObject({
   leagues: z.union([z.literal('*'), Ids]).optional(),
   fixtures: Ids.optional(),
   teams: Ids.optional(),
-  kinds: z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS])).min(1).optional(),
+  kinds: z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS])).min(1).optional(),
   /** The fixtures' odds too (odds kinds, or `odds`, `bookmakers`, `markets`): the key needs the odds feature. */
   odds: z.boolean().optional(),
   bookmakers: Ids.optional(),
   markets: Ids.optional(),
+  /** The leagues' live tables too (`standings` frames of the leagues it follows; or `standings_changed` in kinds). */
+  standings: z.boolean().optional(),
   format: z.enum(FORMATS).default('full')
 }).refine((w) => w.format !== 'delta' || !narrowsTake(takeOf(w)), { path: ['format'], message: DELTA_WITH_KINDS })
 

@@ -1,18 +1,19 @@
 /**
- * How the hourly Fixture bucket is shared between the poller and the REST passthrough: the floor the
- * passthrough leaves the poller, and the share the poller leaves the passthrough. Pure, so the arithmetic
- * is tested on its own.
+ * How each upstream bucket is shared between the pollers and the REST passthrough (docs/architecture.md,
+ * "Pacing"; docs/passthrough.md, "When the budget runs low"). Pure, so the arithmetic is tested on its own; the
+ * ledger's engines run it (memory) or mirror it (Redis, scripts/reserve-2.lua) inside one atomic step.
  *
- * The poller's share of an hour is the limit minus the passthrough reserve. What it will actually spend
- * until the reset (`pollerNeed`) is the smaller of that share, prorated to the time left, and the polls
- * at the slowest pace that still overlaps the 10 s `latest` window: with a big bucket the overlap bounds
- * it, with a small one (120/h) the share does, and the poller then polls less often than the window and
- * reconciles each time. The passthrough never spends below `pollerNeed`, so it is never locked out for the
- * hour while the poller needs less than what is left.
+ * The pollers come first. Each one claims its bucket (ledger.claim): the calls an hour it spends at its fastest
+ * pace, and a few calls for the lumps the pace does not smooth. Its need until the reset is that pace times the
+ * time left plus the lumps, never more than the limit less the passthrough's reserve (TOUCHLINE_POLL_RESERVE):
+ * on a bucket smaller than the pollers' pace (120 an hour, say) they slow down to their share and the
+ * passthrough keeps its reserve. The passthrough may spend only what lies above the claims' need, whatever
+ * the mix of paths it is asked for; the pollers spend down to the passthrough's reserve (`pollerFloor`), and
+ * into it once it is all that is left.
  */
 import { WINDOW_MS } from '../contract/hourly-window.ts'
 import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
-import type { BucketView } from './types.ts'
+import type { BucketView, PollerClaim } from './types.ts'
 
 /**
  * The slowest the poller ever polls while the budget allows: the upstream's 10 s `latest` window minus
@@ -21,13 +22,16 @@ import type { BucketView } from './types.ts'
 export const SLOWEST_POLL_MS = LATEST_WINDOW_MS - 2000
 /** Share of the hourly limit kept for the REST passthrough (TOUCHLINE_POLL_RESERVE's default). */
 export const DEFAULT_POLL_RESERVE = 0.2
+/**
+ * How long a claim outlives the pause its poller takes after making it: a leader change takes about 11 s
+ * (lease ttl plus a follower's retry), so the next leader claims again long before the old claim lapses, and
+ * the claim of a poller that stopped for good (a plan without odds) lapses within a minute or so.
+ */
+export const CLAIM_TTL_MS = 60_000
 
-/** What `pollerNeed` needs of the poller's pacing. */
-export interface ShareOptions {
-  /** Share of the hourly limit kept for the REST passthrough. */
-  reserve: number
-  /** The poller's slowest pause while polls overlap, ms (SLOWEST_POLL_MS). */
-  ceilingMs: number
+/** A claim as the ledger holds it: `until` on the ledger's clock instead of a time to live. */
+export interface StoredClaim extends Omit<PollerClaim, 'ttlMs'> {
+  until: number
 }
 
 /** Requests of a bucket the poller must leave to the passthrough. */
@@ -43,14 +47,24 @@ export function pollerFloor (bucket: BucketView | undefined, reserve: number): n
 }
 
 /**
- * Calls the poller will make from the bucket until it resets: polls at the slowest overlapping pace,
- * capped by its share of the limit prorated to the time left. 0 for an expired or unknown bucket.
+ * What one claim keeps of a bucket with `msLeft` until the reset: its pace times the time left (prorated to
+ * the hour), plus its lumps, capped by the limit less the passthrough's reserve. Whole calls, so that the
+ * sum of several claims does not depend on their order (the Redis script adds them in its own order).
+ * Without a known limit the pace alone (a poller without a floor then keeps everything).
  */
-export function pollerNeed (bucket: BucketView | undefined, now: number, opts: ShareOptions): number {
-  if (bucket === undefined || bucket.expired) return 0
-  const msLeft = Math.max(0, bucket.resetsAt - now)
-  const overlapping = Math.ceil(msLeft / opts.ceilingMs)
-  if (bucket.limit === undefined) return overlapping
-  const share = Math.ceil(bucket.limit * (1 - opts.reserve) * Math.min(1, msLeft / WINDOW_MS))
-  return Math.min(overlapping, share)
+export function claimNeed (claim: Omit<PollerClaim, 'ttlMs'>, limit: number | undefined, msLeft: number): number {
+  const cap = limit === undefined ? Infinity : limit - reserveCount(limit, claim.reserve)
+  const perHour = Math.min(claim.perHour, cap)
+  return Math.max(0, Math.min(cap, Math.ceil(perHour * msLeft / WINDOW_MS) + claim.lumps))
+}
+
+/**
+ * What the claims still in force at `now` keep of a bucket that resets at `resetsAt`: the sum of their
+ * needs. The time left is at most a window (a reset estimated a little beyond it).
+ */
+export function claimsNeed (claims: Iterable<StoredClaim>, limit: number | undefined, resetsAt: number, now: number): number {
+  const msLeft = Math.max(0, Math.min(WINDOW_MS, resetsAt - now))
+  let need = 0
+  for (const claim of claims) if (claim.until > now) need += claimNeed(claim, limit, msLeft)
+  return need
 }

@@ -44,6 +44,46 @@ export interface BucketView {
   updatedAt: number
   /** True when `resetsAt` has passed and no response from the new window has been recorded yet. */
   expired: boolean
+  /**
+   * What the pollers' claims keep of the bucket until it resets (share.ts `claimsNeed`): the passthrough may
+   * spend only `remaining - pollersNeed`. Past the reset, the need of a window opening now. 0 without a claim.
+   */
+  pollersNeed: number
+  /** Calls reserved in this window by the pollers and by the passthrough (none yet past the reset). */
+  spent: { pollers: number, passthrough: number }
+}
+
+/**
+ * What a poller says it will spend of a bucket, so that the passthrough leaves it that (docs/architecture.md,
+ * "Pacing"). Its need until the reset is its pace times the time left plus its lumps, never more than the
+ * limit less the passthrough's reserve (share.ts `claimNeed`).
+ */
+export interface PollerClaim {
+  /**
+   * Calls an hour at its fastest pace (its floor), the steady extras included (a reconcile's extra batches,
+   * the recheck's whole fetches). Number.MAX_SAFE_INTEGER for a poller without a floor: the limit bounds it.
+   */
+  perHour: number
+  /** Share of the limit it leaves the passthrough (TOUCHLINE_POLL_RESERVE): it never claims the rest of it. */
+  reserve: number
+  /** Calls kept on top of the pace until the reset, for what the pace does not smooth (a reconcile after a gap, whole fetches). */
+  lumps: number
+  /** The claim lapses this long after it is made, unless made again: a poller that stopped stops claiming. */
+  ttlMs: number
+}
+
+/** Who spends a reservation: the pollers (the live feed) or the REST passthrough (clients). */
+export type Spender = 'pollers' | 'passthrough'
+
+/** How `reserve` judges one reservation. */
+export interface ReserveOptions {
+  /** @default 'pollers' */
+  by?: Spender
+  /**
+   * Requests that must stay after it. For the passthrough, the pollers' need is the floor when higher.
+   * @default options.floor(entity)
+   */
+  floor?: number
 }
 
 export interface BudgetLedger {
@@ -59,14 +99,19 @@ export interface BudgetLedger {
   all: () => Promise<BucketView[]>
   /**
    * Atomically takes `n` requests out of `entity`'s remaining before a call. Returns false (and takes
-   * nothing) when remaining would fall below the floor. Returns true without counting when the ledger
-   * knows too little to count (no bucket yet, or a window that ended with no known limit): the response
-   * to that call fills the ledger in, so an empty ledger never blocks the first call.
+   * nothing) when remaining would fall below the floor: for the passthrough (`by: 'passthrough'`) at least the
+   * pollers' need until the reset, judged in the same atomic step (over Redis, inside the script), after
+   * opening the next window when the last one ended. Returns true without counting when the ledger knows too
+   * little to count (no bucket yet, or a window that ended with no configured or reported limit): the
+   * response to that call fills the ledger in, so an empty ledger never blocks the first call.
    * @param n @default 1
-   * @param floor overrides the ledger's `floor(entity)` for this call (e.g. the passthrough may dig into
-   *   the reserve the poller keeps for it). @default options.floor(entity)
    */
-  reserve: (entity: string, n?: number, floor?: number) => Promise<boolean>
+  reserve: (entity: string, n?: number, opts?: ReserveOptions) => Promise<boolean>
+  /**
+   * Records a poller's claim on `entity`'s bucket under `claimant` (one claim per claimant: a new leader's
+   * replaces the old one's), until `claim.ttlMs` from now on the ledger's clock.
+   */
+  claim: (entity: string, claimant: string, claim: PollerClaim) => Promise<void>
   /** Releases what the ledger owns (never a Redis connection it was given). */
   close: () => Promise<void>
 }

@@ -9,7 +9,8 @@
  * responses of one window give nearly the same `resetsAt`, two windows give values at least an hour apart.
  */
 import { WINDOW_MS } from '../contract/hourly-window.ts'
-import type { BucketObservation, BucketView, LimitSource } from './types.ts'
+import { claimsNeed, type StoredClaim } from './share.ts'
+import type { BucketObservation, BucketView, LimitSource, PollerClaim, Spender } from './types.ts'
 
 /**
  * How far apart two `resetsAt` estimates may be and still name the same window. One window's estimates
@@ -43,6 +44,9 @@ export interface StoredBucket {
    * never larger, and once the gateway has seen a window from its start it is the plan's limit.
    */
   learned?: number
+  /** Calls reserved in this window by the pollers and by the passthrough: forgotten when a new window opens. */
+  spentPollers?: number
+  spentPassthrough?: number
 }
 
 /** The bucket's limit and where it comes from: the operator's setting, the upstream's report, or learned. */
@@ -88,7 +92,7 @@ export function mergeObservation (stored: StoredBucket | undefined, obs: BucketO
     if (stored.previousResetsAt !== undefined && resetsAt <= stored.previousResetsAt + SAME_WINDOW_SLACK_MS) return undefined
     // Our own guess of the window's end gives way to the upstream's figure (another client may have
     // opened the upstream window before us).
-    return counted({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false }, limit, low, inWindow, stored.learned)
+    return counted({ remaining: lowest, resetsAt, updatedAt: atMs, estimated: false, ...spentOf(stored) }, limit, low, inWindow, stored.learned)
   }
   // A response of the previous window that arrived late: it must not roll the ledger back.
   if (resetsAt < stored.resetsAt - SAME_WINDOW_SLACK_MS) return undefined
@@ -98,8 +102,17 @@ export function mergeObservation (stored: StoredBucket | undefined, obs: BucketO
     remaining: lowest,
     resetsAt: Math.max(stored.resetsAt, resetsAt),
     updatedAt: Math.max(stored.updatedAt, atMs),
-    estimated: false
+    estimated: false,
+    ...spentOf(stored)
   }, limit, low, inWindow, stored.learned)
+}
+
+/** The spent tallies of a bucket, to carry into the next state of the same window. */
+function spentOf (stored: StoredBucket): Pick<StoredBucket, 'spentPollers' | 'spentPassthrough'> {
+  const out: Pick<StoredBucket, 'spentPollers' | 'spentPassthrough'> = {}
+  if (stored.spentPollers !== undefined) out.spentPollers = stored.spentPollers
+  if (stored.spentPassthrough !== undefined) out.spentPassthrough = stored.spentPassthrough
+  return out
 }
 
 /** Adds the reported limit and this window's tally (lowest reported, calls counted, learned limit). */
@@ -109,8 +122,11 @@ function counted (bucket: StoredBucket, limit: number | undefined, low: number, 
   return next
 }
 
-/** The caller-facing view at time `now`, with the counter extrapolated past a reset. */
-export function viewOf (entity: string, stored: StoredBucket, now: number, configured?: number): BucketView {
+/**
+ * The caller-facing view at time `now`, with the counter extrapolated past a reset, and the split: what the
+ * claims keep until the reset (past it, of a window opening now) and what each side spent in this window.
+ */
+export function viewOf (entity: string, stored: StoredBucket, now: number, configured?: number, claims: Iterable<StoredClaim> = []): BucketView {
   const expired = now >= stored.resetsAt
   const known = limitOf(stored, configured)
   const view: BucketView = {
@@ -118,7 +134,9 @@ export function viewOf (entity: string, stored: StoredBucket, now: number, confi
     remaining: expired && known !== undefined ? known.limit : stored.remaining,
     resetsAt: stored.resetsAt,
     updatedAt: stored.updatedAt,
-    expired
+    expired,
+    pollersNeed: claimsNeed(claims, known?.limit, expired ? now + WINDOW_MS : stored.resetsAt, now),
+    spent: expired ? { pollers: 0, passthrough: 0 } : { pollers: stored.spentPollers ?? 0, passthrough: stored.spentPassthrough ?? 0 }
   }
   if (known !== undefined) {
     view.limit = known.limit
@@ -133,7 +151,13 @@ export type ReserveOutcome =
   | { kind: 'refused' }
   | { kind: 'uncounted' }
 
-export function reserveFrom (stored: StoredBucket | undefined, n: number, floor: number, nowMs: number, configured?: number): ReserveOutcome {
+/** One reservation as `reserveFrom` judges it: who spends it, and what must stay after it. */
+export interface ReserveRule {
+  by: Spender
+  floor: number
+}
+
+export function reserveFrom (stored: StoredBucket | undefined, n: number, rule: ReserveRule, nowMs: number, configured?: number, claims: Iterable<StoredClaim> = []): ReserveOutcome {
   const now = Math.round(nowMs)
   if (stored === undefined) return { kind: 'uncounted' }
   let bucket = stored
@@ -143,13 +167,29 @@ export function reserveFrom (stored: StoredBucket | undefined, n: number, floor:
     // count there for the hour. The first response of the new window fills the ledger in instead.
     if (known === undefined || known.source === 'learned') return { kind: 'uncounted' }
     // The window ended, so this call opens the next one upstream: full limit, ends in 1 h.
-    // Nothing reported in it yet: the tally starts over, the learned limit stays.
+    // Nothing reported or spent in it yet: the tally starts over, the learned limit stays.
     bucket = { remaining: known.limit, resetsAt: now + WINDOW_MS, updatedAt: now, estimated: true, previousResetsAt: stored.resetsAt, calls: 0 }
     if (stored.limit !== undefined) bucket.limit = stored.limit
     if (stored.learned !== undefined) bucket.learned = stored.learned
   }
+  // The passthrough leaves the pollers what their claims need until the reset (of the window just opened, too).
+  const floor = rule.by === 'passthrough' ? Math.max(rule.floor, claimsNeed(claims, limitOf(bucket, configured)?.limit, bucket.resetsAt, now)) : rule.floor
   if (bucket.remaining - n < floor) return { kind: 'refused' }
-  return { kind: 'taken', next: { ...bucket, remaining: bucket.remaining - n } }
+  const next = { ...bucket, remaining: bucket.remaining - n }
+  if (rule.by === 'passthrough') next.spentPassthrough = (bucket.spentPassthrough ?? 0) + n
+  else next.spentPollers = (bucket.spentPollers ?? 0) + n
+  return { kind: 'taken', next }
+}
+
+/**
+ * Checks a claim: finite, non-negative figures, and a reserve share between 0 and 1. The Lua side reads the
+ * stored claim back as JSON, so every figure must survive it unchanged.
+ */
+export function checkClaim (claim: PollerClaim): PollerClaim {
+  const { perHour, reserve, lumps, ttlMs } = claim
+  const ok = [perHour, lumps, ttlMs].every((x) => Number.isFinite(x) && x >= 0) && Number.isFinite(reserve) && reserve >= 0 && reserve <= 1
+  if (!ok) throw new TypeError('budget claim must hold finite, non-negative numbers and a reserve between 0 and 1')
+  return claim
 }
 
 /** Validates `reserve`'s count: a positive whole number of requests. */

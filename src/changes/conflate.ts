@@ -60,3 +60,56 @@ export function conflateOdds (records: readonly OddsRecord[]): OddsRecord | unde
   const changes = conflateChanges(records.flatMap((r) => r.changes))
   return changes.length === 0 ? undefined : { ...last, changes }
 }
+
+/**
+ * A page of the log (the `/v1/changes` feed) with each fixture's odds records conflated as a stream conflates
+ * them (docs/protocol.md, "Conflation"): a fixture's first odds record opens an interval of `ms` by its `at`,
+ * the ones within it are merged into one, which takes the place (and the cursor) of the last of them, and the
+ * next record after the interval opens the next. Other records keep their place and their JSON. `ms` 0 leaves
+ * the page as it is.
+ */
+export function conflatePage<R extends { at: string }> (
+  records: readonly R[], json: readonly string[] | undefined, ms: number, isOdds: (r: R) => r is R & OddsRecord
+): { records: R[], json: Array<string | undefined> } {
+  if (ms <= 0) return { records: [...records], json: records.map((_, i) => json?.[i]) }
+  /** Per fixture: the indexes of its open interval's records, and when the interval started. */
+  const open = new Map<number, { from: number, at: number[] }>()
+  /** At the index of an interval's last record: every record of the interval. */
+  const closing = new Map<number, number[]>()
+  const close = (id: number): void => {
+    const group = open.get(id)
+    if (group !== undefined) closing.set(group.at.at(-1) as number, group.at)
+    open.delete(id)
+  }
+  records.forEach((r, i) => {
+    if (!isOdds(r)) return
+    const at = Date.parse(r.at)
+    const group = open.get(r.fixture_id)
+    if (group !== undefined && at - group.from < ms) group.at.push(i)
+    else {
+      close(r.fixture_id)
+      open.set(r.fixture_id, { from: at, at: [i] })
+    }
+  })
+  for (const id of [...open.keys()]) close(id)
+  const out: { records: R[], json: Array<string | undefined> } = { records: [], json: [] }
+  records.forEach((r, i) => {
+    if (!isOdds(r)) {
+      out.records.push(r)
+      out.json.push(json?.[i])
+      return
+    }
+    const group = closing.get(i)
+    if (group === undefined) return
+    if (group.length === 1) {
+      out.records.push(r)
+      out.json.push(json?.[i])
+      return
+    }
+    const merged = conflateOdds(group.map((j) => records[j] as R & OddsRecord))
+    if (merged === undefined) return
+    out.records.push(merged as unknown as R)
+    out.json.push(undefined)
+  })
+  return out
+}

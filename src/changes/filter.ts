@@ -8,8 +8,9 @@ import type { ChangeRecord, FixtureOdds, LiveFixture, OddsRecord, SubscribedKind
 import type { OddsTake, Take } from './take.ts'
 
 export type { NamedTake, OddsTake, Take } from './take.ts'
-export { namesOdds, narrowsTake, takeOf } from './take.ts'
-import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
+export { namesOdds, namesStandings, narrowsTake, takeOf } from './take.ts'
+import { isChangeRecord, isOddsRecord, isStandingsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
+import { inRange, recordKickoffs, type DayRange } from './days.ts'
 
 /**
  * A snapshot's filter: the store's, plus `teams` (a fixture matches when either participant is listed).
@@ -17,6 +18,28 @@ import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '
  */
 export interface LiveFilter extends StoreFilter {
   teams?: readonly number[]
+  /** Days followed (days.ts): every fixture kicking off in one of them, live or not. */
+  days?: readonly DayRange[]
+  /**
+   * Every league the key may see (`leagues: "*"`), beside the days: a filter of days alone leaves the live
+   * set out, one with `all` takes it whole. Undefined lists and no `all`: the filter is the days alone.
+   */
+  all?: boolean
+}
+
+/**
+ * Whether a record is of the live set: every odds record, and every change of a fixture in the live set or
+ * leaving it. The others (a fixture of a day, before kick-off or after its removal) go only to those
+ * following its day or the fixture itself.
+ */
+export function inLiveSet (record: LogRecord): boolean {
+  return !isChangeRecord(record) || record.live !== false || record.changes.some((c) => c.kind === 'fixture_removed')
+}
+
+/** Whether a record's fixture kicks off (or did, before the change) in one of the days. */
+export function inDays (record: LogRecord, days: readonly DayRange[]): boolean {
+  if (days.length === 0 || !isChangeRecord(record)) return false
+  return recordKickoffs(record).some((ms) => days.some((d) => inRange(d, ms)))
 }
 
 /** A filter as a request or a webhook names it: `leagues` ids or `*`, fixtures, teams. */
@@ -43,40 +66,79 @@ export function scopeFilter (q: NamedFilter, key: ClientKey): LiveFilter | undef
  */
 export async function readSnapshot (store: LiveStore, filter: LiveFilter | undefined, key: ClientKey): Promise<{ cursor: string, fixtures: LiveFixture[] }> {
   const cursor = await store.head()
-  const fixtures = await store.liveFixtures(readFilter(filter, key))
+  const live = await store.liveFixtures(liveReadFilter(filter, key))
   const matches = fixtureMatcher(filter)
-  return { cursor, fixtures: fixtures.filter((f) => (key.leagues === '*' || leagueAllowed(key, f.league_id)) && matches(f)) }
+  const seen = (f: LiveFixture): boolean => key.leagues === '*' || leagueAllowed(key, f.league_id)
+  const fixtures = live.filter((f) => seen(f) && matches(f))
+  const outside = await outsideLiveSet(store, filter, new Set(fixtures.map((f) => f.id)))
+  if (outside.length === 0) return { cursor, fixtures }
+  return { cursor, fixtures: [...fixtures, ...outside.filter(seen)].sort((a, b) => a.id - b.id) }
 }
 
-/** What to ask the store for: the filter itself, or with teams, everything the key may see. */
+/**
+ * What a snapshot holds beyond the live set: the fixtures of the days followed, and the fixtures followed by
+ * id that are stored but not live (a match of tomorrow, one that ended), those of `have` left out.
+ */
+async function outsideLiveSet (store: LiveStore, filter: LiveFilter | undefined, have: ReadonlySet<number>): Promise<LiveFixture[]> {
+  const out = new Map<number, LiveFixture>()
+  for (const day of filter?.days ?? []) for (const f of await store.scheduled(day.from, day.to)) if (!have.has(f.id)) out.set(f.id, f)
+  const named = (filter?.fixtures ?? []).filter((id) => !have.has(id) && !out.has(id))
+  if (named.length > 0) for (const f of await store.getFixtures(named)) out.set(f.id, f)
+  return [...out.values()]
+}
+
+/** The live index's read for a snapshot: the filter's leagues and fixtures, or with teams, everything the key may see. */
+function liveReadFilter (filter: LiveFilter | undefined, key: ClientKey): StoreFilter | undefined {
+  if (filter?.all !== true && (filter?.teams === undefined || filter.teams.length === 0)) return filter === undefined ? undefined : { leagues: filter.leagues ?? [], fixtures: filter.fixtures ?? [] }
+  return key.leagues === '*' ? undefined : { leagues: key.leagues }
+}
+
+/**
+ * What to ask the store's log for: the filter itself, or with teams or days (which the store cannot filter
+ * by), everything the key may see; `recordMatcher` then decides.
+ */
 export function readFilter (filter: LiveFilter | undefined, key: ClientKey): StoreFilter | undefined {
-  if (filter?.teams === undefined || filter.teams.length === 0) return filter === undefined ? undefined : { leagues: filter.leagues, fixtures: filter.fixtures }
+  if ((filter?.teams === undefined || filter.teams.length === 0) && (filter?.days === undefined || filter.days.length === 0)) {
+    return filter === undefined ? undefined : { leagues: filter.leagues, fixtures: filter.fixtures }
+  }
   return key.leagues === '*' ? undefined : { leagues: key.leagues }
 }
 
 /** Whether a fixture matches the filter by league, id or team (undefined: every fixture). */
 export function fixtureMatcher (filter: LiveFilter | undefined): (f: Pick<LiveFixture, 'id' | 'league_id' | 'home' | 'away'>) => boolean {
-  if (filter?.teams === undefined || filter.teams.length === 0) return () => true
+  if (filter?.all === true || filter?.teams === undefined || filter.teams.length === 0) return () => true
   const leagues = new Set(filter.leagues)
   const fixtures = new Set(filter.fixtures)
   const teams = new Set(filter.teams)
   return (f) => leagues.has(f.league_id) || fixtures.has(f.id) || teams.has(f.home.id) || teams.has(f.away.id)
 }
 
-/** Whether a log record matches the filter by league, id or team (undefined: every record). */
+/**
+ * Whether a log record matches the filter: by its fixture's id or its day, whatever it is; by league or team
+ * (or with no list at all: every league) only when it is of the live set (inLiveSet).
+ */
 export function recordMatcher (filter: LiveFilter | undefined): (record: LogRecord) => boolean {
-  const matches = fixtureMatcher(filter)
-  return (record) => matches(isOddsRecord(record) ? oddsParticipants(record.odds) : record.fixture)
+  if (filter === undefined || (filter.leagues === undefined && filter.fixtures === undefined && filter.teams === undefined && filter.days === undefined)) return inLiveSet
+  const every = filter.all === true
+  const leagues = new Set(filter.leagues)
+  const fixtures = new Set(filter.fixtures)
+  const teams = new Set(filter.teams)
+  const days = filter.days ?? []
+  return (record) => {
+    // A league's table: for those following its league (by id, or every league).
+    if (isStandingsRecord(record)) return every || leagues.has(record.league_id)
+    if (fixtures.has(record.fixture_id) || inDays(record, days)) return true
+    if (!inLiveSet(record)) return false
+    const [home, away] = teamsOf(record)
+    return every || leagues.has(record.league_id) || teams.has(home) || teams.has(away)
+  }
 }
 
-/** The two teams of a record's fixture (0 for an odds image that does not know one). */
+/** The two teams of a record's fixture (0 for an odds image that does not know one, and for a league's table). */
 export function teamsOf (record: LogRecord): [number, number] {
-  return isOddsRecord(record) ? [record.odds.home_id ?? 0, record.odds.away_id ?? 0] : [record.fixture.home.id, record.fixture.away.id]
+  if (isOddsRecord(record)) return [record.odds.home_id ?? 0, record.odds.away_id ?? 0]
+  return isChangeRecord(record) ? [record.fixture.home.id, record.fixture.away.id] : [0, 0]
 }
-
-/** An odds image as fixtureMatcher reads a fixture: its id, league and teams. */
-const oddsParticipants = (odds: FixtureOdds): Pick<LiveFixture, 'id' | 'league_id' | 'home' | 'away'> =>
-  ({ id: odds.fixture_id, league_id: odds.league_id, home: { id: odds.home_id ?? 0 } as LiveFixture['home'], away: { id: odds.away_id ?? 0 } as LiveFixture['away'] })
 
 /** Why a key may not take what is named (odds without the odds feature), or undefined when it may. */
 export function takeRefusal (take: Take, key: ClientKey): string | undefined {
@@ -86,6 +148,7 @@ export function takeRefusal (take: Take, key: ClientKey): string | undefined {
 /** The record as a consumer that takes `take` sees it: itself, narrowed, or undefined when nothing is left. */
 export function takeView (record: LogRecord, take: Take): LogRecord | undefined {
   if (isOddsRecord(record)) return take.odds === undefined ? undefined : oddsView(record, take.kinds, take.odds)
+  if (isStandingsRecord(record)) return take.standings === true && (take.kinds === undefined || take.kinds.has('standings_changed')) ? record : undefined
   return take.kinds === undefined ? record : withKinds(record, take.kinds)
 }
 

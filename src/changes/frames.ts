@@ -6,7 +6,7 @@
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import { deltaChanges, deltaFrameJson } from '../live/delta.ts'
 import type { ChangeRecord, DeltaOddsFrame, FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire/model.ts'
-import { isOddsRecord, type LogRecord, type ReadSinceResult } from '../store/types.ts'
+import { isOddsRecord, isStandingsRecord, type LogRecord } from '../store/types.ts'
 import { recordMatcher, takeView, type LiveFilter, type Take } from './filter.ts'
 
 /**
@@ -23,17 +23,25 @@ export function oddsFrameJson (recordJson: string): string {
   return '{"type":"odds",' + recordJson.slice(1)
 }
 
-/** A log record's full frame: `change` for a fixture's record, `odds` for its odds'. */
+/** The `standings` frame for a league's table, from its JSON as the store serialized it (see changeFrameJson). */
+export function standingsFrameJson (recordJson: string): string {
+  return '{"type":"standings",' + recordJson.slice(1)
+}
+
+/** A log record's full frame: `change` for a fixture's record, `odds` for its odds', `standings` for a league's table. */
 export function fullFrameJson (record: LogRecord, recordJson: string): string {
-  return isOddsRecord(record) ? oddsFrameJson(recordJson) : changeFrameJson(recordJson)
+  if (isOddsRecord(record)) return oddsFrameJson(recordJson)
+  return isStandingsRecord(record) ? standingsFrameJson(recordJson) : changeFrameJson(recordJson)
 }
 
 /**
  * A record's `delta` frame against the previous version of what it changes (the fixture, or its odds
  * image); the full frame (from the record's JSON) when that version is unknown, so the client replaces its copy.
+ * A league's table goes whole in both formats.
  */
 export function deltaFrame (prev: LiveFixture | FixtureOdds | undefined, record: LogRecord, json: string): string {
   if (isOddsRecord(record)) return oddsDeltaFrame(prev as FixtureOdds | undefined, record, json)
+  if (isStandingsRecord(record)) return standingsFrameJson(json)
   const changes = deltaChanges(prev as LiveFixture | undefined, record)
   return changes === undefined ? changeFrameJson(json) : deltaFrameJson(record, changes)
 }
@@ -72,7 +80,7 @@ export function oddsDeltaJson (record: OddsRecord, fromVersion = record.odds.ver
  * reads page after page may pass the same one.
  */
 export function pageFrames (
-  page: Pick<ReadSinceResult, 'records' | 'json'>, key: ClientKey, filter: LiveFilter | undefined,
+  page: { records: readonly LogRecord[], json?: ReadonlyArray<string | undefined> }, key: ClientKey, filter: LiveFilter | undefined,
   take: Take, format: Format, versions: LastVersions = new LastVersions()
 ): string[] {
   const json = page.json?.length === page.records.length ? page.json : undefined
@@ -81,8 +89,10 @@ export function pageFrames (
   page.records.forEach((record, i) => {
     // A fixture id of a league outside the key's scope matches in the store; the key must not see it.
     if (!leagueAllowed(key, record.league_id) || !matches(record)) return
-    // Odds records go only to consumers that take odds (and a delta consumer takes them whole).
+    // Odds records go only to consumers that take odds (and a delta consumer takes them whole); a league's
+    // table only to those that take standings.
     if (isOddsRecord(record) && take.odds === undefined) return
+    if (isStandingsRecord(record) && take.standings !== true) return
     const recordJson = json?.[i] ?? JSON.stringify(record)
     if (format === 'delta') {
       data.push(deltaFrame(versions.swap(record), record, recordJson))
@@ -112,6 +122,8 @@ export class LastVersions {
   swap (record: LogRecord): LiveFixture | FixtureOdds | undefined
   swap (record: LogRecord): LiveFixture | FixtureOdds | undefined {
     if (isOddsRecord(record)) return remember(this.odds, record.fixture_id, record.odds, this.max)
+    // A league's table goes whole: no base to keep.
+    if (isStandingsRecord(record)) return undefined
     const removed = record.changes.some((c) => c.kind === 'fixture_removed')
     // A fixture that left the live feed: its odds image is no base any more either.
     if (removed) this.odds.delete(record.fixture_id)

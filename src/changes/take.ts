@@ -11,12 +11,14 @@ export interface OddsTake {
 }
 
 /**
- * What a consumer takes of the log: `kinds` (undefined: every match kind, and every odds kind when it takes
- * odds) and `odds` (undefined: no odds at all, neither records nor images).
+ * What a consumer takes of the log: `kinds` (undefined: every match kind, every odds kind when it takes
+ * odds, `standings_changed` when it takes standings), `odds` (undefined: no odds at all, neither records nor
+ * images) and `standings` (the leagues' live tables: records and images).
  */
 export interface Take {
   kinds?: ReadonlySet<SubscribedKind> | undefined
   odds?: OddsTake | undefined
+  standings?: boolean | undefined
 }
 
 /** What a subscription, a request or a webhook names of what it takes. */
@@ -25,6 +27,7 @@ export interface NamedTake {
   odds?: boolean | undefined
   bookmakers?: readonly number[] | undefined
   markets?: readonly number[] | undefined
+  standings?: boolean | undefined
 }
 
 const ODDS_KIND_NAMES: ReadonlySet<string> = new Set(ODDS_KINDS)
@@ -35,10 +38,17 @@ export function namesOdds (named: NamedTake): boolean {
   return named.odds === true || named.bookmakers !== undefined || named.markets !== undefined || (named.kinds?.some((k) => ODDS_KIND_NAMES.has(k)) ?? false)
 }
 
+/** Whether what is named takes the leagues' tables: `standings: true`, or a kinds list naming `standings_changed`. */
+export function namesStandings (named: NamedTake): boolean {
+  if (named.standings === false) return false
+  return named.standings === true || (named.kinds?.includes('standings_changed') ?? false)
+}
+
 /** What is named, as a Take. */
 export function takeOf (named: NamedTake): Take {
   return {
     ...(named.kinds !== undefined ? { kinds: new Set(named.kinds) } : {}),
+    ...(namesStandings(named) ? { standings: true } : {}),
     ...(namesOdds(named)
       ? {
           odds: {

@@ -78,3 +78,10 @@ export const State = {
 
 /** States whose fixtures are in play (the real API's 2023 `is_live` flag). */
 export const LIVE_STATE_IDS: ReadonlySet<number> = new Set([2, 3, 4, 6, 9, 11, 18, 21, 22, 23, 25, 26])
+
+/**
+ * Phases of a match in play: what the scoreboard's Live tab lists and counts (IN_PLAY in
+ * src/ui/public/lib/live.js, which says the same), and what `/v1/status` counts as `live_fixtures` among
+ * the fixtures of the live set (which also holds kick-offs about to come and results just in).
+ */
+export const IN_PLAY_PHASES: ReadonlySet<Phase> = new Set<Phase>(['live', 'break', 'suspended', 'unknown'])

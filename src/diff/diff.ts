@@ -9,7 +9,10 @@
  *      events added with it (`goals`)
  *   4. event_removed, event_updated, event_added (each in the fixture's event order)
  *   5. clock
- *   6. fixture_updated (every other field, in one change)
+ *   6. statistics_changed (the types that moved)
+ *   7. lineups_changed (published or changed: the whole new value)
+ *   8. fixture_updated (every other field, in one change; a statistic type that disappeared goes here,
+ *      with the whole `statistics`)
  * A client that applies them in this order to its copy of the events list ends up with `fixture.events`.
  *
  * Nothing here treats FT as final: FT → BREAK → INPLAY_ET, a score going down (correction, VAR) or an event
@@ -91,8 +94,36 @@ function clockChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   return [clockMoved ? { kind: 'clock', minute: next.minute, previous: prev.minute, clock: next.clock ?? null } : { kind: 'clock', minute: next.minute, previous: prev.minute }]
 }
 
+const NO_STAT = { home: null, away: null }
+
+/**
+ * The statistics that moved or appeared. A type that disappeared (the upstream stopped sending it) is no
+ * statistic moving: fixtureUpdated reports the whole `statistics` then.
+ */
+function statisticsChanges (prev: LiveFixture, next: LiveFixture): Change[] {
+  const before = prev.statistics ?? {}
+  const after = next.statistics ?? {}
+  const moved = Object.keys(after).filter((type) => !sameValue(before[type], after[type]))
+  if (moved.length === 0) return []
+  return [{
+    kind: 'statistics_changed',
+    statistics: Object.fromEntries(moved.map((type) => [type, after[type] ?? NO_STAT])),
+    previous: Object.fromEntries(moved.map((type) => [type, before[type] ?? NO_STAT]))
+  }]
+}
+
+/** Line-ups published, corrected or withdrawn: the whole new value. */
+function lineupsChanges (prev: LiveFixture, next: LiveFixture): Change[] {
+  const before = prev.lineups ?? null
+  const after = next.lineups ?? null
+  return sameValue(before, after) ? [] : [{ kind: 'lineups_changed', lineups: after, previous: before }]
+}
+
+/** Whether a statistic type the fixture had is gone (then `statistics` is reported whole by fixtureUpdated). */
+const statisticDropped = (prev: LiveFixture, next: LiveFixture): boolean => Object.keys(prev.statistics ?? {}).some((type) => !(type in (next.statistics ?? {})))
+
 /** Fields with their own change kind, or owned by the store. */
-const OWN_KIND = new Set(['state', 'period', 'minute', 'clock', 'events', 'updated_at', 'version'])
+const OWN_KIND = new Set(['state', 'period', 'minute', 'clock', 'events', 'lineups', 'updated_at', 'version'])
 
 function withoutScore (team: LiveTeam): Omit<LiveTeam, 'score'> {
   const { score: _score, ...rest } = team
@@ -113,7 +144,7 @@ function fixtureUpdated (prev: LiveFixture, next: LiveFixture): Change[] {
   const fields: Record<string, { value: unknown, previous: unknown }> = {}
   const a = prev as unknown as Record<string, unknown>
   const b = next as unknown as Record<string, unknown>
-  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !OWN_KIND.has(k))
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !OWN_KIND.has(k) && (k !== 'statistics' || statisticDropped(prev, next)))
   for (const key of keys) {
     const project = key === 'home' || key === 'away'
       ? (v: unknown) => withoutScore(v as LiveTeam)
@@ -138,6 +169,8 @@ export function diffFixtures (prev: LiveFixture | undefined, next: LiveFixture):
     ...scoreChanges(prev, next),
     ...eventChanges(prev, next),
     ...clockChanges(prev, next),
+    ...statisticsChanges(prev, next),
+    ...lineupsChanges(prev, next),
     ...fixtureUpdated(prev, next)
   ]
 }

@@ -60,6 +60,34 @@ export interface StateInput {
   developer_name?: string | null
 }
 
+/** A row of the `statistics` include. */
+export interface StatisticInput {
+  type_id: number
+  participant_id?: number | null
+  location?: string | null
+  data?: { value?: unknown } | null
+}
+
+/** A row of the `lineups` include: one player. */
+export interface LineupInput {
+  player_id?: number | null
+  team_id?: number | null
+  position_id?: number | null
+  /** 11: the starting eleven; 12: the bench. */
+  type_id?: number | null
+  formation_position?: number | null
+  formation_field?: string | null
+  player_name?: string | null
+  jersey_number?: number | null
+}
+
+/** A row of the `formations` include: one team's formation. */
+export interface FormationInput {
+  participant_id?: number | null
+  formation?: string | null
+  location?: string | null
+}
+
 export interface FixtureInput {
   id: number
   league_id: number
@@ -82,4 +110,7 @@ export interface FixtureInput {
   detailedperiods?: PeriodInput[] | null
   currentperiod?: PeriodInput | null
   state?: StateInput | null
+  statistics?: StatisticInput[] | null
+  lineups?: LineupInput[] | null
+  formations?: FormationInput[] | null
 }

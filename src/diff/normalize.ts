@@ -6,6 +6,7 @@ import { STATE_BY_ID } from '../contract/states.ts'
 import { SCORE_DESCRIPTIONS } from '../contract/types.ts'
 import type { LiveFixture, LiveState, LiveTeam, Side } from '../wire/model.ts'
 import { normalizeEvents } from './events.ts'
+import { normalizeLineups, normalizeStatistics } from './match-centre.ts'
 import type { FixtureInput, ParticipantInput, PeriodInput, ScoreInput } from './input.ts'
 import { anchoredClock } from '../live/clock.ts'
 
@@ -216,6 +217,8 @@ export function normalizeFixture (upstream: FixtureInput, opts: NormalizeOptions
     away: { ...sides.away, score: current.away },
     scores,
     events: normalizeEvents(upstream.events ?? [], sides.sideOf),
+    statistics: normalizeStatistics(upstream.statistics ?? [], sides.sideOf),
+    lineups: normalizeLineups(upstream.lineups ?? [], upstream.formations ?? [], { home: sides.home.id, away: sides.away.id }, sides.sideOf),
     result_info: upstream.result_info ?? null,
     length: upstream.length ?? null,
     updated_at: opts.now ?? EPOCH,
@@ -248,6 +251,9 @@ export function keepUnsent (prev: LiveFixture | undefined, next: LiveFixture, up
     out.away = { ...out.away, score: prev.away.score }
   }
   if (!Array.isArray(upstream.events)) out.events = prev.events
+  // The match centre's includes: a poll without them (an older recording, a smaller plan) keeps what was read.
+  if (!Array.isArray(upstream.statistics)) out.statistics = prev.statistics ?? {}
+  if (!Array.isArray(upstream.lineups) && !Array.isArray(upstream.formations)) out.lineups = prev.lineups ?? null
   const periodsUnsent = !Array.isArray(upstream.periods) && !Array.isArray(upstream.detailedperiods) && !isObject(upstream.currentperiod)
   if (stateUnsent || (periodsUnsent && out.state.phase === 'live' && out.state.id === prev.state.id)) {
     out.minute = prev.minute

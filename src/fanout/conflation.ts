@@ -5,6 +5,7 @@
  * interval. One timer per connection, for the earliest fixture due; nothing is held for a fixture whose
  * interval has passed.
  */
+import type { OddsRecord } from '../wire/model.ts'
 import { Outgoing } from './outgoing.ts'
 
 export class OddsConflation {
@@ -23,7 +24,7 @@ export class OddsConflation {
 
   /** Takes an odds frame: true when it is held (it goes out later, conflated), false to send it now. */
   hold (out: Outgoing): boolean {
-    const id = out.record.fixture_id
+    const id = (out.record as OddsRecord).fixture_id
     const held = this.held.get(id)
     if (held !== undefined) {
       held.push(out)

@@ -7,14 +7,17 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../client-keys.ts'
-import { teamsOf, type OddsTake, type Take } from '../changes/filter.ts'
+import { inDays, teamsOf, type OddsTake, type Take } from '../changes/filter.ts'
+import type { DayRange } from '../changes/days.ts'
 import type { SubscribedKind } from '../wire/model.ts'
 import type { OddsConflation } from './conflation.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
-import { directSocket, writeFrame, type Transport } from './writer.ts'
-import type { Format } from '../wire/model.ts'
-import { CLOSE_SLOW_CONSUMER, type ClientFrame, type ControlFrame } from './protocol.ts'
+import { compressedFrame, deflateWindow, directSocket, writeFrame, type Transport } from './writer.ts'
+import type { ChangeRecord, Format } from '../wire/model.ts'
+import { fixtureIdOf, isStandingsRecord } from '../store/types.ts'
+import { CLOSE_SLOW_CONSUMER, joinParts, type ClientFrame, type ControlFrame, type SnapshotParts } from './protocol.ts'
+import { DEFLATE_FROM, deflatedSnapshot } from './deflate.ts'
 
 /** Queued in place of a client frame: the hub's reset after a lost log or store (ClientOps.reset). */
 export const RESET = 'reset'
@@ -32,6 +35,8 @@ export interface Floor {
   leagues: ReadonlySet<number>
   fixtures: ReadonlySet<number>
   teams?: ReadonlySet<number>
+  /** Days followed (a record of a fixture kicking off in one matches). */
+  days?: readonly DayRange[]
   /**
    * A snapshot's floor: the fixtures the snapshot holds. Only their records are reflected in it; a record of a
    * fixture it does not hold (one that left play before it was read: its final state) still goes out.
@@ -41,6 +46,12 @@ export interface Floor {
 
 /** The `teams` of every connection that follows no team; never written to. */
 export const NO_TEAMS: ReadonlySet<number> = new Set()
+
+/** A fan admitted by a signed connection token (src/tokens.ts). */
+export interface Fan {
+  name: string
+  expiresAt: number
+}
 
 export abstract class Connection {
   abstract readonly transport: Transport
@@ -53,6 +64,10 @@ export abstract class Connection {
   teams: ReadonlySet<number> = NO_TEAMS
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all = false
+  /** Days followed, by date (`YYYY-MM-DD` in `tz`), with the kick-offs each covers. */
+  readonly days = new Map<string, DayRange>()
+  /** The time zone of the days followed; fixed while any is (UTC until a subscribe names one). */
+  tz = 'UTC'
   /**
    * The kinds of change delivered, undefined for all (every match kind, and every odds kind when the
    * connection takes odds). `takeKey` names what the connection takes (sorted kinds, odds filters), so every
@@ -61,6 +76,8 @@ export abstract class Connection {
   kinds: ReadonlySet<SubscribedKind> | undefined
   /** The odds the connection takes: undefined for none (no odds frames, no images in snapshots). */
   odds: OddsTake | undefined
+  /** Whether the connection takes the leagues' tables (`standings` frames, images in snapshots). */
+  standings = false
   takeKey = ''
   /** Set while the connection's odds frames are conflated (`conflate_ms`, see conflation.ts). */
   conflation: OddsConflation | undefined
@@ -70,12 +87,19 @@ export abstract class Connection {
   format: Format = 'full'
   /** The browser origin the connection came from, checked again when the keys file is reloaded. */
   origin: string | undefined
+  /** The fan a signed token admitted (its `sub`) and when the token expires, epoch ms; undefined for a key. */
+  fan: Fan | undefined = undefined
   /** Answered the last heartbeat ping. */
   alive = true
   closed = false
   /** Live changes held while a snapshot or replay is read, so they go out after it, in order. */
   pending: Outgoing[] | undefined
   pendingBytes = 0
+  /**
+   * Bytes sent at once that the slow-consumer check allows beyond its limit until they have drained: the last
+   * snapshot, replay and held changes (delivery.ts checkBackpressure).
+   */
+  burstBytes = 0
   /**
    * A read for this connection failed because the store was down (`unavailable`): it holds its live changes
    * until the reset that follows once the store answers (recovery.ts); nothing is flushed before it.
@@ -98,6 +122,15 @@ export abstract class Connection {
    * it is now, so a shutdown names no cursor to resume from (an empty 1001 reason).
    */
   resetting = false
+  /**
+   * Set by a resume that came with a snapshot (`since` and `snapshot: true`, what a client holding nothing asks
+   * for): the version of each fixture the client holds as this connection has sent it. The snapshot is read
+   * after the replay, so it may already show changes whose frames follow it; in `delta` format a change frame
+   * then goes out whole unless the client holds exactly the version before it, so every change after the
+   * cursor reaches the client in a form it can emit even when it applies nothing. Undefined otherwise: the
+   * format alone decides.
+   */
+  held: Map<number, number> | undefined
 
   /** The key's record; replaced in place by a keys reload (ConnectionRegistry.rekey). */
   constructor (readonly id: number, public key: ClientKey) {
@@ -106,7 +139,7 @@ export abstract class Connection {
 
   /** What the connection takes of the log (changes/filter.ts). */
   get take (): Take {
-    return { kinds: this.kinds, odds: this.odds }
+    return { kinds: this.kinds, odds: this.odds, standings: this.standings }
   }
 
   /** Whether the connection takes records as they are: every match kind, no odds. */
@@ -122,8 +155,8 @@ export abstract class Connection {
   abstract sendControl (frame: ControlFrame): number
   /** Sends a change frame; returns the bytes written. */
   abstract sendChange (out: Outgoing): number
-  /** Sends a snapshot frame serialized by the caller (snapshotFrameBytes); returns the bytes written. */
-  abstract sendSnapshot (frame: Buffer, cursor: string): number
+  /** Sends a snapshot frame serialized by the caller (snapshotFrameParts); returns the bytes written. */
+  abstract sendSnapshot (frame: SnapshotParts, cursor: string): number
   /** Bytes accepted for this client and not yet handed to the kernel. */
   abstract bufferedAmount (): number
   abstract close (code: number, reason: string): void
@@ -175,10 +208,28 @@ export abstract class Connection {
     // Records arrive in log order: once past a floor it can never match again.
     const active = floors.filter((f) => f.epoch === out.epoch && out.offset <= f.offset)
     this.floors = active.length === 0 ? undefined : active
-    const { league_id: leagueId, fixture_id: fixtureId } = out.record
+    const leagueId = out.record.league_id
+    const fixtureId = fixtureIdOf(out.record)
     const [home, away] = teamsOf(out.record)
-    return active.some((f) => (f.shown === undefined || f.shown.has(fixtureId)) && (f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
-      (f.teams !== undefined && (f.teams.has(home) || f.teams.has(away)))))
+    // A league's table below a floor is in the snapshot's tables, read after its fixtures, whichever it showed.
+    const table = isStandingsRecord(out.record)
+    return active.some((f) => (f.shown === undefined || table || f.shown.has(fixtureId)) && (f.all || f.leagues.has(leagueId) || f.fixtures.has(fixtureId) ||
+      (f.teams !== undefined && (f.teams.has(home) || f.teams.has(away))) || (f.days !== undefined && inDays(out.record, f.days))))
+  }
+
+  /**
+   * The format this change goes out in: the connection's, but whole where the client may not hold the
+   * version a delta applies to (see `held`). Remembers the version sent.
+   */
+  protected formatOf (out: Outgoing): Format {
+    const held = this.held
+    if (held === undefined || this.format === 'full' || out.odds || isStandingsRecord(out.record)) return this.format
+    const record = out.record as ChangeRecord
+    const had = held.get(record.fixture_id)
+    const version = record.fixture.version
+    if (record.changes.some((c) => c.kind === 'fixture_removed')) held.delete(record.fixture_id)
+    else held.set(record.fixture_id, Math.max(had ?? 0, version))
+    return had === version - 1 ? 'delta' : 'full'
   }
 
   /** Ends buffering and sends what was held, through `push` so the floors apply. */
@@ -197,6 +248,9 @@ export abstract class Connection {
 function covers (a: Floor, b: Floor): boolean {
   if (a.epoch !== b.epoch || a.offset < b.offset) return false
   if (a.shown !== undefined && (b.shown === undefined || !isSubset(b.shown, a.shown))) return false
+  const dayKey = (d: DayRange): string => `${d.from}-${d.to}`
+  const aDays = new Set((a.days ?? []).map(dayKey))
+  if (!(b.days ?? []).every((d) => aDays.has(dayKey(d)))) return false
   if (a.all) return true
   return !b.all && isSubset(b.leagues, a.leagues) && isSubset(b.fixtures, a.fixtures) && isSubset(b.teams ?? NONE, a.teams ?? NONE)
 }
@@ -216,10 +270,13 @@ export class WsConnection extends Connection {
   readonly transport = 'ws' as const
   /** The socket change frames are written to directly, decided once (writer.ts); undefined: through ws. */
   private readonly direct: Socket | undefined
+  /** The window of the permessage-deflate negotiated (deflate.ts), undefined without it: snapshots go as they are. */
+  private readonly deflateBits: number | undefined
 
   constructor (id: number, key: ClientKey, readonly socket: WebSocket) {
     super(id, key)
     this.direct = directSocket(socket)
+    this.deflateBits = deflateWindow(socket)
   }
 
   sendControl (frame: ControlFrame): number {
@@ -229,14 +286,21 @@ export class WsConnection extends Connection {
   }
 
   sendChange (out: Outgoing): number {
-    const payload = out.bytes('ws', this.format)
-    writeFrame(this.socket, this.direct, out.wsFrame(this.format), payload)
+    const format = this.formatOf(out)
+    const payload = out.bytes('ws', format)
+    writeFrame(this.socket, this.direct, out.wsFrame(format), payload)
     return payload.length
   }
 
-  sendSnapshot (frame: Buffer): number {
-    this.socket.send(frame, TEXT)
-    return frame.length
+  sendSnapshot (parts: SnapshotParts): number {
+    const size = parts.head.length + parts.fixtures.length + parts.tail.length
+    if (this.deflateBits !== undefined && this.direct !== undefined && size >= DEFLATE_FROM) {
+      const payload = deflatedSnapshot(parts, this.deflateBits)
+      writeFrame(this.socket, this.direct, compressedFrame(payload), payload)
+      return payload.length
+    }
+    this.socket.send(joinParts(parts), TEXT)
+    return size
   }
 
   bufferedAmount (): number {
@@ -279,11 +343,11 @@ export class SseConnection extends Connection {
   }
 
   sendChange (out: Outgoing): number {
-    return this.write(out.bytes('sse', this.format))
+    return this.write(out.bytes('sse', this.formatOf(out)))
   }
 
-  sendSnapshot (frame: Buffer, cursor: string): number {
-    return this.write(Buffer.concat([Buffer.from(`id: ${cursor}\nevent: snapshot\ndata: `), frame, EVENT_END]))
+  sendSnapshot (parts: SnapshotParts, cursor: string): number {
+    return this.write(Buffer.concat([Buffer.from(`id: ${cursor}\nevent: snapshot\ndata: `), parts.head, parts.fixtures, parts.tail, EVENT_END]))
   }
 
   /** A comment line: ignored by EventSource, keeps proxies from timing the stream out. */

@@ -17,7 +17,7 @@ import type { Connection } from './connection.ts'
 import type { Transport } from './writer.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { snapshotFrameBytes, type ControlFrame, type Ref } from './protocol.ts'
+import { snapshotFrameParts, type ControlFrame, type Ref, type SnapshotExtras } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
 import { inOneWrite } from './writer.ts'
 import { LastVersions } from '../changes/frames.ts'
@@ -65,9 +65,11 @@ export class Delivery {
   }
 
   /** A snapshot frame around fixtures serialized once for everyone who asked for the same snapshot. */
-  sendSnapshot (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, odds?: Buffer): void {
+  sendSnapshot (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, extras?: SnapshotExtras): void {
     if (conn.closed) return
-    this.countControl(conn, 'snapshot', conn.sendSnapshot(snapshotFrameBytes(ref, cursor, fixtures, odds), cursor))
+    const n = conn.sendSnapshot(snapshotFrameParts(ref, cursor, fixtures, extras), cursor)
+    conn.burstBytes += n
+    this.countControl(conn, 'snapshot', n)
   }
 
   /** Sends replayed changes, counted and checked for backpressure like live ones; in one write. */
@@ -75,7 +77,9 @@ export class Delivery {
     inOneWrite(() => {
       for (const out of outs) {
         if (conn.closed) return
-        this.countChange(conn, conn.sendChange(out))
+        const n = conn.sendChange(out)
+        conn.burstBytes += n
+        this.countChange(conn, n)
         this.checkBackpressure(conn)
       }
     })
@@ -83,7 +87,11 @@ export class Delivery {
 
   /** Ends the connection's holding of live changes, sends them, and forgets floors the tail has passed. */
   flush (conn: Connection, routedHead: string): void {
-    inOneWrite(() => this.countChange(conn, conn.flushPending()))
+    inOneWrite(() => {
+      const n = conn.flushPending()
+      conn.burstBytes += n
+      this.countChange(conn, n)
+    })
     const routed = parseCursor(routedHead)
     if (routed !== undefined) conn.dropFloorsThrough(routed)
     this.checkBackpressure(conn)
@@ -137,10 +145,17 @@ export class Delivery {
     if (total.sse > 0) { this.sent.sse.inc(total.sse); this.bytes.sse.inc(total.sseBytes) }
   }
 
-  /** Drops a connection with more than `maxBufferedBytes` queued (close 4008 on WebSocket). */
+  /**
+   * Drops a connection with more than `maxBufferedBytes` queued (close 4008 on WebSocket) beyond the burst it
+   * was sent at once (a snapshot, a replay, what was held while they were read: Connection.burstBytes). A
+   * day's snapshot alone is a megabyte or more, which a client on a slow link takes seconds to receive:
+   * that is no sign of a client falling behind the live changes, and is allowed until it has drained.
+   */
   checkBackpressure (conn: Connection): void {
     if (conn.closed) return
-    if (conn.bufferedAmount() <= this.maxBufferedBytes && conn.pendingBytes <= this.maxBufferedBytes) return
+    const buffered = conn.bufferedAmount()
+    if (buffered <= this.maxBufferedBytes) conn.burstBytes = 0
+    if (buffered <= this.maxBufferedBytes + conn.burstBytes && conn.pendingBytes <= this.maxBufferedBytes) return
     this.log.info({ conn: conn.id, key: conn.key.name, buffered: conn.bufferedAmount() }, 'slow consumer dropped')
     this.metrics.slowConsumerCloses.inc()
     conn.dropSlow()

@@ -24,7 +24,7 @@ import { isRedisOutage } from '../store/unavailable.ts'
 import type { LiveStore } from '../store/types.ts'
 import { minutesAt } from '../live/clock.ts'
 import { ClientOps } from './client-ops.ts'
-import { SseConnection, WsConnection } from './connection.ts'
+import { SseConnection, WsConnection, type Fan } from './connection.ts'
 import { Delivery } from './delivery.ts'
 import { closeAll, revokeKey, startHeartbeats } from './lifecycle.ts'
 import { RateLimiter, resolveLimits, type HubLimits } from './limits.ts'
@@ -34,6 +34,7 @@ import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
 import { applyKeys, type KeysApplied } from './rescope.ts'
 import { SnapshotCache, type Snapshot } from './snapshot-cache.ts'
+import { releaseInflater } from './writer.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
 import type { LiveFilter } from '../changes/filter.ts'
 
@@ -64,13 +65,15 @@ export interface Hub {
   allowConnection: (ip: string) => boolean
   /** Whether the key may open one more connection (per-key `max_connections`). */
   hasRoom: (key: ClientKey) => boolean
+  /** Whether one more connection fits a fan's `max_connections_per_fan` (a token's `sub`). */
+  hasRoomForFan: (key: ClientKey, fan: string) => boolean
   /**
    * Adopts an upgraded socket: attaches its listeners synchronously and sends `hello` (or closes 4029/1001).
    * `origin`, the request's Origin header, is checked again when the keys are reloaded.
    */
-  acceptWebSocket: (socket: WebSocket, key: ClientKey, origin?: string) => void
+  acceptWebSocket: (socket: WebSocket, key: ClientKey, origin?: string, fan?: Fan) => void
   /** Adopts an SSE response whose headers are written; streams snapshot or replay, then changes. */
-  acceptSse: (res: ServerResponse, key: ClientKey, sub: SseSubscription, origin?: string) => void
+  acceptSse: (res: ServerResponse, key: ClientKey, sub: SseSubscription, origin?: string, fan?: Fan) => void
   /**
    * Ends every connection of the key named `name` at once: WebSocket closed with 4001, SSE streams ended.
    * For keys removed from the keys file; the caller must also stop the key being accepted. Returns how many.
@@ -87,6 +90,12 @@ export interface Hub {
    */
   /** The live fixtures as `/v1/fixtures/live` lists them (minutes as the clocks show them now), and their ids. */
   liveSnapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<{ json: Buffer, ids: number[] }>
+  /**
+   * The snapshot of a filter with days (every fixture kicking off in them, live or not) as `key` may see it,
+   * shared like the live ones: the same object while no change is routed, so an answer built from it (the
+   * days' endpoint renders and compresses each once) is shared too.
+   */
+  snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>
   /** Cursor of the last change routed. */
   head: () => string
   /** `floors` counts the resume floors connections hold, which must not pile up (see Connection.addFloor). */
@@ -173,13 +182,14 @@ export function createHub (deps: HubDeps): Hub {
     get closing () { return closing !== undefined },
     allowConnection: (ip) => rate.take(ip),
     hasRoom: (key) => registry.countFor(key.name) < key.max_connections,
-    acceptWebSocket (socket, key, origin) {
+    hasRoomForFan: (key, fan) => registry.countForFan(key.name, fan) < (key.tokens?.max_connections_per_fan ?? Infinity),
+    acceptWebSocket (socket, key, origin, fan) {
       if (closing !== undefined) return socket.close(CLOSE_GOING_AWAY, head)
-      adoptWebSocket(parts, ops, socket, key, origin)
+      adoptWebSocket(parts, ops, socket, key, origin, fan)
     },
-    acceptSse (res, key, sub, origin) {
+    acceptSse (res, key, sub, origin, fan) {
       if (closing !== undefined) res.end()
-      else adoptSse(parts, flow, ops, res, key, sub, origin)
+      else adoptSse(parts, flow, ops, res, key, sub, origin, fan)
     },
     // Changes the hub already holds go out under the scope they were made in.
     revokeKey: (name) => {
@@ -194,6 +204,7 @@ export function createHub (deps: HubDeps): Hub {
       const snap = await snapshots.get(filter, key, head)
       return { json: currentMinutes(snap, Date.now()), ids: snap.list.map((f) => f.id) }
     },
+    snapshot: async (filter, key) => await snapshots.get(filter, key, head),
     head: () => head,
     stats: () => ({
       connections: registry.size,
@@ -235,7 +246,7 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, recent, hea
     },
     send: (conn, frame) => delivery.send(conn, frame),
     snapshot: (filter, key) => snapshots.get(filter, key, head()),
-    sendSnapshot: (conn, ref, cursor, fixtures, odds) => delivery.sendSnapshot(conn, ref, cursor, fixtures, odds),
+    sendSnapshot: (conn, ref, cursor, fixtures, extras) => delivery.sendSnapshot(conn, ref, cursor, fixtures, extras),
     sendChanges: (conn, outs) => delivery.sendChanges(conn, outs),
     flush: (conn) => delivery.flush(conn, head()),
     unavailable
@@ -246,14 +257,18 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, recent, hea
  * Registers an upgraded socket and attaches every listener synchronously (an event emitted before a listener
  * is attached, an early close or error, would be lost), then says hello.
  */
-function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined): void {
+function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined, fan: Fan | undefined): void {
   if (registry.countFor(key.name) >= key.max_connections) return socket.close(CLOSE_TOO_MANY, 'too many connections for this key')
+  if (fan !== undefined && registry.countForFan(key.name, fan.name) >= (key.tokens?.max_connections_per_fan ?? Infinity)) return socket.close(CLOSE_TOO_MANY, 'too many connections for this fan')
   const conn = new WsConnection(registry.nextId(), key, socket)
   conn.origin = origin
+  conn.fan = fan
   registry.register(conn)
   socket.on('message', (data, isBinary) => {
     conn.alive = true
     ops.receive(conn, data as Buffer, isBinary)
+    // A browser compresses its few operations: the inflater it made ws create is let go once they are read.
+    releaseInflater(socket)
   })
   socket.on('pong', () => { conn.alive = true })
   socket.on('close', () => registry.closed(conn))
@@ -262,9 +277,15 @@ function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, o
 }
 
 /** Registers an SSE response whose headers are written and serves its fixed subscription. */
-function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, ops: ClientOps, res: ServerResponse, key: ClientKey, sub: SseSubscription, origin: string | undefined): void {
+function adoptSse ({ registry, deps }: HubParts, flow: FlowContext, ops: ClientOps, res: ServerResponse, key: ClientKey, sub: SseSubscription, origin: string | undefined, fan: Fan | undefined): void {
+  // Checked again here: the route awaited the store between its own check and this adoption.
+  if (fan !== undefined && registry.countForFan(key.name, fan.name) >= (key.tokens?.max_connections_per_fan ?? Infinity)) {
+    res.end()
+    return
+  }
   const conn = new SseConnection(registry.nextId(), key, res)
   conn.origin = origin
+  conn.fan = fan
   registry.register(conn)
   res.on('close', () => registry.closed(conn))
   res.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'sse error'))

@@ -6,7 +6,7 @@ import type { BaseLogger } from 'pino'
 import { SseConnection, WsConnection } from './connection.ts'
 import type { Delivery } from './delivery.ts'
 import type { HubLimits, RateLimiter } from './limits.ts'
-import { CLOSE_GOING_AWAY, CLOSE_KEY_REVOKED } from './protocol.ts'
+import { CLOSE_GOING_AWAY, CLOSE_KEY_REVOKED, CLOSE_TOKEN_EXPIRED } from './protocol.ts'
 import type { ConnectionRegistry } from './registry.ts'
 
 export interface LifecycleDeps {
@@ -41,7 +41,8 @@ export function startHeartbeats (deps: LifecycleDeps): () => void {
       if (slice === 0) deps.rate.sweep()
       slice = (slice + 1) % slices
     }, deps.limits.heartbeatMs / slices),
-    setInterval(() => sseHeartbeat(deps), deps.limits.sseHeartbeatMs)
+    setInterval(() => sseHeartbeat(deps), deps.limits.sseHeartbeatMs),
+    setInterval(() => closeExpired(deps.registry), 1000)
   ]
   for (const t of timers) t.unref()
   return () => { for (const t of timers) clearInterval(t) }
@@ -71,6 +72,22 @@ function sseHeartbeat ({ registry, delivery }: LifecycleDeps): void {
   for (const conn of registry.live()) {
     if (conn instanceof SseConnection) delivery.wrote(conn, conn.heartbeat())
   }
+}
+
+/**
+ * Ends the connections whose signed token has expired (docs/tokens.md): WebSocket with 4401, SSE streams
+ * ended. Checked once a second: a token is honoured to its second, not to a heartbeat. Returns how many.
+ */
+export function closeExpired (registry: ConnectionRegistry, now: number = Date.now()): number {
+  let n = 0
+  if (!registry.hasFans()) return 0
+  for (const conn of registry.live()) {
+    if (conn.fan === undefined || conn.fan.expiresAt > now) continue
+    conn.close(CLOSE_TOKEN_EXPIRED, 'token expired')
+    registry.retire(conn)
+    n++
+  }
+  return n
 }
 
 /**

@@ -6,7 +6,7 @@ import { conflateOdds } from '../changes/conflate.ts'
 import { deltaFrame, fullFrameJson, oddsDeltaJson } from '../changes/frames.ts'
 import type { FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire/model.ts'
 import { parseCursor } from '../store/record.ts'
-import { isOddsRecord, type LogRecord } from '../store/types.ts'
+import { isOddsRecord, isStandingsRecord, type LogRecord } from '../store/types.ts'
 import { textFrame, type Transport } from './writer.ts'
 
 export class Outgoing {
@@ -120,9 +120,10 @@ export class Outgoing {
     return this.sseDeltaBytes
   }
 
-  /** The SSE event name: `change`, or `odds` for an odds record. */
+  /** The SSE event name: `change`, `odds` for an odds record, `standings` for a league's table. */
   private get sseName (): string {
-    return this.odds ? 'odds' : 'change'
+    if (this.odds) return 'odds'
+    return isStandingsRecord(this.record) ? 'standings' : 'change'
   }
 
   private delta (): string {

@@ -15,6 +15,7 @@ export type { ClientFrame, ErrorFrame, Ref, SubscribeFrame, UnsubscribeFrame } f
 export const CLOSE_KEY_REVOKED = CLOSE_CODES.keyRevoked
 export const CLOSE_SLOW_CONSUMER = CLOSE_CODES.slowConsumer
 export const CLOSE_TOO_MANY = CLOSE_CODES.tooMany
+export const CLOSE_TOKEN_EXPIRED = CLOSE_CODES.tokenExpired
 export const CLOSE_GOING_AWAY = CLOSE_CODES.goingAway
 
 const OPS = new Set(['subscribe', 'unsubscribe', 'ping'])
@@ -78,14 +79,40 @@ export const errorFrame = (ref: Ref | undefined, code: ErrorCode, message: strin
 const CLOSE_BRACE = Buffer.from('}')
 
 /**
- * The snapshot frame as bytes, around a fixtures array serialized once for every client that asks for the
- * same snapshot (see snapshot-cache.ts): the same JSON as `JSON.stringify(snapshotFrame(ref, cursor, fixtures))`.
+ * A snapshot frame in three parts: its head (type, ref, cursor), the fixtures array serialized once for every
+ * client that asks for the same snapshot (see snapshot-cache.ts), and its tail (odds, tables, the closing
+ * brace). Joined, the same JSON as `JSON.stringify(snapshotFrame(ref, cursor, fixtures))`.
  */
-export function snapshotFrameBytes (ref: Ref | undefined, cursor: string, fixturesJson: Buffer, oddsJson?: Buffer): Buffer {
+export interface SnapshotParts {
+  head: Buffer
+  fixtures: Buffer
+  tail: Buffer
+}
+
+export function snapshotFrameParts (ref: Ref | undefined, cursor: string, fixturesJson: Buffer, extras: SnapshotExtras = {}): SnapshotParts {
   const refField = ref === undefined ? '' : `"ref":${JSON.stringify(ref)},`
   const head = Buffer.from(`{"type":"snapshot",${refField}"cursor":${JSON.stringify(cursor)},"fixtures":`)
-  if (oddsJson === undefined) return Buffer.concat([head, fixturesJson, CLOSE_BRACE], head.length + fixturesJson.length + 1)
-  return Buffer.concat([head, fixturesJson, ODDS_FIELD, oddsJson, CLOSE_BRACE])
+  if (extras.odds === undefined && extras.standings === undefined) return { head, fixtures: fixturesJson, tail: CLOSE_BRACE }
+  const tail = Buffer.concat([
+    ...(extras.odds === undefined ? [] : [ODDS_FIELD, extras.odds]),
+    ...(extras.standings === undefined ? [] : [STANDINGS_FIELD, extras.standings]),
+    CLOSE_BRACE
+  ])
+  return { head, fixtures: fixturesJson, tail }
+}
+
+/** The snapshot frame as one buffer (see snapshotFrameParts). */
+export function snapshotFrameBytes (ref: Ref | undefined, cursor: string, fixturesJson: Buffer, extras: SnapshotExtras = {}): Buffer {
+  return joinParts(snapshotFrameParts(ref, cursor, fixturesJson, extras))
+}
+
+export const joinParts = (p: SnapshotParts): Buffer => Buffer.concat([p.head, p.fixtures, p.tail], p.head.length + p.fixtures.length + p.tail.length)
+
+/** What a snapshot carries beside the fixtures, serialized: odds images, league tables (for connections that take them). */
+export interface SnapshotExtras {
+  odds?: Buffer | undefined
+  standings?: Buffer | undefined
 }
 
 const ODDS_FIELD = Buffer.from(',"odds":')
+const STANDINGS_FIELD = Buffer.from(',"standings":')

@@ -11,6 +11,8 @@ export class ConnectionRegistry {
   readonly index = new SubscriptionIndex()
   private readonly conns = new Set<Connection>()
   private readonly perKey = new Map<string, number>()
+  /** Connections per fan of a key (`<key name>\n<sub>`), for tokens' `max_connections_per_fan`. */
+  private readonly perFan = new Map<string, number>()
   /**
    * Unregistered but still finishing a close handshake (slow consumer, revoked key): cut on shutdown so a
    * peer that never answers cannot hold the server open for ws' 30 s closing timeout.
@@ -47,6 +49,16 @@ export class ConnectionRegistry {
     return [...this.conns, ...this.lingering]
   }
 
+  /** Whether any open connection came with a signed token. */
+  hasFans (): boolean {
+    return this.perFan.size > 0
+  }
+
+  /** Open connections of one fan of a key. */
+  countForFan (keyName: string, fan: string): number {
+    return this.perFan.get(`${keyName}\n${fan}`) ?? 0
+  }
+
   countFor (keyName: string): number {
     return this.perKey.get(keyName) ?? 0
   }
@@ -54,11 +66,16 @@ export class ConnectionRegistry {
   register (conn: Connection): void {
     this.conns.add(conn)
     this.perKey.set(conn.key.name, this.countFor(conn.key.name) + 1)
+    if (conn.fan !== undefined) this.perFan.set(`${conn.key.name}\n${conn.fan.name}`, this.countForFan(conn.key.name, conn.fan.name) + 1)
     this.metrics.connections.inc({ transport: conn.transport })
   }
 
   /** Gives the connection its key's reloaded record; a renamed key takes its connections' count along. */
   rekey (conn: Connection, key: ClientKey): void {
+    if (key.name !== conn.key.name && !conn.closed && conn.fan !== undefined) {
+      this.uncountFan(conn.key.name, conn.fan.name)
+      this.perFan.set(`${key.name}\n${conn.fan.name}`, this.countForFan(key.name, conn.fan.name) + 1)
+    }
     if (key.name !== conn.key.name && !conn.closed) {
       this.uncount(conn.key.name)
       this.perKey.set(key.name, this.countFor(key.name) + 1)
@@ -76,6 +93,7 @@ export class ConnectionRegistry {
     conn.floors = undefined
     this.conns.delete(conn)
     this.uncount(conn.key.name)
+    if (conn.fan !== undefined) this.uncountFan(conn.key.name, conn.fan.name)
     this.metrics.connections.dec({ transport: conn.transport })
     this.metrics.subscriptions.dec(this.index.drop(conn))
   }
@@ -90,6 +108,13 @@ export class ConnectionRegistry {
   closed (conn: Connection): void {
     this.lingering.delete(conn)
     this.unregister(conn)
+  }
+
+  private uncountFan (keyName: string, fan: string): void {
+    const id = `${keyName}\n${fan}`
+    const left = (this.perFan.get(id) ?? 0) - 1
+    if (left <= 0) this.perFan.delete(id)
+    else this.perFan.set(id, left)
   }
 
   private uncount (keyName: string): void {

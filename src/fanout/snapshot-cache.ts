@@ -93,7 +93,7 @@ export class SnapshotCache {
   }
 
   private async read (filter: LiveFilter | undefined, key: ClientKey): Promise<Snapshot> {
-    if (filter?.teams !== undefined && filter.teams.length > 0 && this.routedHead !== undefined) {
+    if (filter?.teams !== undefined && filter.teams.length > 0 && (filter.days ?? []).length === 0 && this.routedHead !== undefined) {
       // The store cannot filter by team: a team filter is cut from the key's whole scope, which is read once
       // for every team filter of that scope (a client varying `teams=` would otherwise make each request a
       // read of the whole live store). Same head, so the same no-gap guarantee.
@@ -134,6 +134,7 @@ const sortedIds = (ids: readonly number[] | undefined): string => [...new Set(id
  */
 export function cacheKey (filter: LiveFilter | undefined, key: ClientKey): string {
   const scope = key.leagues === '*' ? '*' : sortedIds(key.leagues)
-  const all = filter?.leagues === undefined && filter?.fixtures === undefined && filter?.teams === undefined
-  return all ? `${scope}|*` : `${scope}|${sortedIds(filter?.leagues)}|${sortedIds(filter?.fixtures)}|${sortedIds(filter?.teams)}`
+  const all = filter?.leagues === undefined && filter?.fixtures === undefined && filter?.teams === undefined && filter?.days === undefined
+  const days = [...new Set((filter?.days ?? []).map((d) => `${d.from}-${d.to}`))].sort().join(',')
+  return all ? `${scope}|*` : `${scope}|${filter?.all === true ? '*' : sortedIds(filter?.leagues)}|${sortedIds(filter?.fixtures)}|${sortedIds(filter?.teams)}|${days}`
 }

@@ -18,19 +18,20 @@ import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { SubscribedKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, matcher, parseCursor } from '../store/record.ts'
-import { isOddsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
+import { fixtureIdOf, isOddsRecord, isStandingsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import { OddsConflation } from './conflation.ts'
 import type { RecentRecord } from './recent.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, ODDS_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
-import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, MAX_DAYS, ODDS_KINDS, STANDINGS_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
+import { dayRange, type DayRange } from '../changes/days.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SnapshotExtras, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
 import { type Snapshot } from './snapshot-cache.ts'
 import { takenView, type SubscriptionIds } from './subscriptions.ts'
 import { fixtureLeagues, fixturesOutside, teamsOutsideScope } from './scope-check.ts'
-import { namesOdds, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../changes/filter.ts'
+import { namesOdds, namesStandings, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../changes/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -40,6 +41,11 @@ export interface SubscribeRequest {
   teams: number[]
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
   all: boolean
+  /** Days to follow (`YYYY-MM-DD`), in `tz` (the connection's, UTC at first). */
+  dates?: string[]
+  tz?: string
+  /** The days' ranges, once admitted (serveSubscribe), or those of a reset. */
+  days?: Map<string, DayRange>
   /** Replaces the connection's kinds filter when given (see setTake). */
   kinds?: SubscribedKind[]
   /** Whether the connection takes odds from now on; absent: as it did, unless the odds filters or kinds say so. */
@@ -47,6 +53,8 @@ export interface SubscribeRequest {
   /** Narrow the odds taken to these bookmakers and markets (they take odds). */
   bookmakers?: number[]
   markets?: number[]
+  /** Whether the connection takes the leagues' tables from now on; absent: as it did, unless kinds name `standings_changed`. */
+  standings?: boolean
   since?: string
   snapshot: boolean
   /** Change frame format from now on; absent: the connection keeps its format (`full` at first). */
@@ -71,8 +79,8 @@ export interface FlowContext {
   send: (conn: Connection, frame: ControlFrame) => void
   /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
   snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>
-  /** Sends a snapshot frame around the snapshot's serialized fixtures (and odds images, for a connection that takes odds). */
-  sendSnapshot: (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, odds?: Buffer) => void
+  /** Sends a snapshot frame around the snapshot's serialized fixtures (and odds images and league tables, for a connection that takes them). */
+  sendSnapshot: (conn: Connection, ref: Ref | undefined, cursor: string, fixtures: Buffer, extras?: SnapshotExtras) => void
   /** Sends replayed changes (counted and checked for backpressure like live ones). */
   sendChanges: (conn: Connection, outs: Outgoing[]) => void
   /** Ends the connection's holding of live changes and sends them. */
@@ -92,10 +100,13 @@ export interface SseSubscription {
   leagues?: number[] | '*'
   fixtures?: number[]
   teams?: number[]
+  dates?: string[]
+  tz?: string
   kinds?: SubscribedKind[]
   odds?: boolean
   bookmakers?: number[]
   markets?: number[]
+  standings?: boolean
   /** Resume point (Last-Event-ID or `since`); without it the stream opens with a snapshot. */
   since?: string
   format?: Format
@@ -104,12 +115,14 @@ export interface SseSubscription {
 
 /** The subscribe an SSE stream stands for; a snapshot opens it unless it resumes. */
 export function sseRequest (sub: SseSubscription): SubscribeRequest {
-  const all = sub.leagues === '*' || (sub.leagues === undefined && sub.fixtures === undefined && sub.teams === undefined)
+  const all = sub.leagues === '*' || (sub.leagues === undefined && sub.fixtures === undefined && sub.teams === undefined && sub.dates === undefined)
   return {
     leagues: Array.isArray(sub.leagues) ? sub.leagues : [],
     fixtures: sub.fixtures ?? [],
     teams: sub.teams ?? [],
     all,
+    ...(sub.dates !== undefined ? { dates: sub.dates } : {}),
+    ...(sub.tz !== undefined ? { tz: sub.tz } : {}),
     kinds: sub.kinds,
     ...oddsFields(sub),
     since: sub.since,
@@ -119,10 +132,11 @@ export function sseRequest (sub: SseSubscription): SubscribeRequest {
   }
 }
 
-/** The odds fields of a subscription, when it names them. */
-function oddsFields (sub: { odds?: boolean, bookmakers?: number[], markets?: number[] }): Pick<SubscribeRequest, 'odds' | 'bookmakers' | 'markets'> {
+/** The odds and standings fields of a subscription, when it names them. */
+function oddsFields (sub: { odds?: boolean, bookmakers?: number[], markets?: number[], standings?: boolean }): Pick<SubscribeRequest, 'odds' | 'bookmakers' | 'markets' | 'standings'> {
   return {
     ...(sub.odds !== undefined ? { odds: sub.odds } : {}),
+    ...(sub.standings !== undefined ? { standings: sub.standings } : {}),
     ...(sub.bookmakers !== undefined ? { bookmakers: sub.bookmakers } : {}),
     ...(sub.markets !== undefined ? { markets: sub.markets } : {})
   }
@@ -136,6 +150,8 @@ export function subscribeRequest (frame: SubscribeFrame): SubscribeRequest {
     fixtures: frame.fixtures ?? [],
     teams: frame.teams ?? [],
     all: frame.leagues === '*',
+    ...(frame.dates !== undefined ? { dates: frame.dates } : {}),
+    ...(frame.tz !== undefined ? { tz: frame.tz } : {}),
     kinds: frame.kinds,
     ...oddsFields(frame),
     since: frame.since,
@@ -153,11 +169,13 @@ function subscriptionOf (conn: Connection): Omit<SubscribedFrame, 'type' | 'ref'
     leagues: conn.all ? '*' : sorted(conn.leagues),
     fixtures: sorted(conn.fixtures),
     teams: sorted(conn.teams),
+    ...(conn.days.size === 0 ? {} : { dates: [...conn.days.keys()].sort(), tz: conn.tz }),
     ...(conn.kinds === undefined ? {} : { kinds: [...conn.kinds].sort() }),
     ...(conn.odds === undefined ? {} : { odds: true }),
     ...(conn.odds?.bookmakers === undefined ? {} : { bookmakers: sorted(conn.odds.bookmakers) }),
     ...(conn.odds?.markets === undefined ? {} : { markets: sorted(conn.odds.markets) }),
-    ...(conn.conflation === undefined ? {} : { conflate_ms: conn.conflation.ms })
+    ...(conn.conflation === undefined ? {} : { conflate_ms: conn.conflation.ms }),
+    ...(conn.standings ? { standings: true } : {})
   }
 }
 
@@ -171,17 +189,27 @@ function oddsAfter (conn: Connection, req: Pick<SubscribeRequest, 'odds' | 'book
 }
 
 /**
+ * Whether a connection takes the leagues' tables after this subscribe: what the request names (`standings`,
+ * or kinds naming `standings_changed`; `standings: false` stops them), else what it took.
+ */
+function standingsAfter (conn: Connection, req: Pick<SubscribeRequest, 'standings' | 'kinds'>): boolean {
+  if (req.standings === false) return false
+  return namesStandings(req) || conn.standings
+}
+
+/**
  * What a connection takes, set as one: `kinds` is one filter for the whole connection (a subscribe naming
  * kinds replaces it, one without leaves it; an unsubscribe naming kinds stops those; an unsubscribe of
- * everything resets it to every kind and no odds), and so is its odds take.
+ * everything resets it to every kind, no odds and no standings), and so are its odds and standings.
  */
-function setTake (conn: Connection, kinds: ReadonlySet<SubscribedKind> | undefined, odds: OddsTake | undefined): void {
+function setTake (conn: Connection, kinds: ReadonlySet<SubscribedKind> | undefined, odds: OddsTake | undefined, standings: boolean): void {
   conn.kinds = kinds
   conn.odds = odds
+  conn.standings = standings
   // Odds held for conflation are dropped with the odds: a connection that takes them again gets their images.
   if (odds === undefined) conn.conflation?.clear()
   const oddsKey = odds === undefined ? '' : `odds:${[...odds.bookmakers ?? []].sort().join(',')}/${[...odds.markets ?? []].sort().join(',')}`
-  conn.takeKey = `${kinds === undefined ? '' : [...kinds].sort().join(',')}|${oddsKey}`
+  conn.takeKey = `${kinds === undefined ? '' : [...kinds].sort().join(',')}|${oddsKey}|${standings ? 'standings' : ''}`
 }
 
 /**
@@ -204,17 +232,18 @@ export function serveUnsubscribe (ctx: FlowContext, conn: Connection, frame: Uns
     ctx.send(conn, errorFrame(frame.ref, 'invalid_message', DELTA_WITH_KINDS))
     return
   }
-  const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.kinds === undefined &&
-    frame.odds === undefined && frame.bookmakers === undefined && frame.markets === undefined
+  const everything = frame.leagues === undefined && frame.fixtures === undefined && frame.teams === undefined && frame.dates === undefined &&
+    frame.kinds === undefined && frame.odds === undefined && frame.bookmakers === undefined && frame.markets === undefined && frame.standings === undefined
   if (everything) {
-    ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams] })
-    setTake(conn, undefined, undefined)
+    ctx.unlink(conn, { all: true, leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], days: new Map(conn.days) })
+    setTake(conn, undefined, undefined, false)
   } else {
     const leagues = Array.isArray(frame.leagues) ? frame.leagues : []
-    ctx.unlink(conn, { all: frame.leagues === '*', leagues, fixtures: frame.fixtures ?? [], teams: frame.teams ?? [] })
+    const days = new Map((frame.dates ?? []).flatMap((date) => { const range = conn.days.get(date); return range === undefined ? [] : [[date, range] as const] }))
+    ctx.unlink(conn, { all: frame.leagues === '*', leagues, fixtures: frame.fixtures ?? [], teams: frame.teams ?? [], days })
     const stop = new Set(frame.kinds ?? [])
-    const kinds = stop.size > 0 ? new Set([...conn.kinds ?? [...CHANGE_KINDS, ...ODDS_KINDS]].filter((kind) => !stop.has(kind))) : conn.kinds
-    setTake(conn, kinds, frame.odds === true ? undefined : lessOdds(conn.odds, frame))
+    const kinds = stop.size > 0 ? new Set([...conn.kinds ?? [...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS]].filter((kind) => !stop.has(kind))) : conn.kinds
+    setTake(conn, kinds, frame.odds === true ? undefined : lessOdds(conn.odds, frame), frame.standings === true ? false : conn.standings)
   }
   ctx.send(conn, subscribedFrame('unsubscribed', frame.ref, subscriptionOf(conn)))
 }
@@ -228,8 +257,13 @@ export async function serveSubscribe (ctx: FlowContext, conn: Connection, req: S
   if ((req.teams.length > 0 || req.fixtures.length > 0) && !conn.unscoped && (!await admitByStore(ctx, conn, req) || !admit(ctx, conn, req))) return
   if (req.format !== undefined) conn.format = req.format
   if (req.conflateMs !== undefined) setConflation(ctx, conn, req.conflateMs)
+  if (req.dates !== undefined && req.dates.length > 0) {
+    conn.tz = req.tz ?? conn.tz
+    const tz = conn.tz
+    req = { ...req, days: new Map(req.dates.filter((d) => !conn.days.has(d)).map((d) => [d, dayRange(d, tz)])) }
+  }
   ctx.link(conn, req)
-  setTake(conn, req.kinds !== undefined ? new Set(req.kinds) : conn.kinds, oddsAfter(conn, req))
+  setTake(conn, req.kinds !== undefined ? new Set(req.kinds) : conn.kinds, oddsAfter(conn, req), standingsAfter(conn, req))
   ctx.send(conn, subscribedFrame('subscribed', req.ref, subscriptionOf(conn)))
   // Conflated odds held when an earlier connection dropped are after no cursor it saw: the snapshot's images have them.
   if (req.since !== undefined && conn.conflation !== undefined && conn.odds !== undefined) req = { ...req, snapshot: true }
@@ -274,7 +308,7 @@ function waitForStore (ctx: FlowContext, conn: Connection, err: unknown): boolea
 export async function serveReset (ctx: FlowContext, conn: Connection): Promise<void> {
   if (conn.closed) return
   conn.awaitingReset = false
-  if (conn.subscriptionCount === 0 && !conn.all) {
+  if (conn.subscriptionCount === 0 && !conn.all && conn.days.size === 0) {
     conn.pending = undefined
     conn.pendingBytes = 0
     return
@@ -284,9 +318,10 @@ export async function serveReset (ctx: FlowContext, conn: Connection): Promise<v
   const epoch = parseCursor(ctx.head())?.epoch
   conn.pending = (conn.pending ?? []).filter((out) => out.epoch === epoch)
   conn.pendingBytes = conn.pending.reduce((n, out) => n + out.bytes(conn.transport, conn.format).length, 0)
-  const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], all: conn.all, snapshot: true }
+  const req: SubscribeRequest = { leagues: [...conn.leagues], fixtures: [...conn.fixtures], teams: [...conn.teams], all: conn.all, days: new Map(conn.days), snapshot: true }
   // Floors of the old epoch can never match again; the snapshot sets the new one.
   conn.floors = undefined
+  conn.held = undefined
   conn.resetting = true
   ctx.metrics.replays.inc({ recovered: 'false' })
   ctx.send(conn, replayFrame(undefined, false, 0))
@@ -354,6 +389,21 @@ function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): bool
     ctx.send(conn, errorFrame(req.ref, 'limit_exceeded', `at most ${ctx.limits.maxSubscriptions} leagues, fixtures and teams per connection`))
     return false
   }
+  return admitDays(ctx, conn, req)
+}
+
+/** Days: one time zone per connection while it follows any, and at most MAX_DAYS of them. */
+function admitDays (ctx: FlowContext, conn: Connection, req: SubscribeRequest): boolean {
+  if (req.dates === undefined || req.dates.length === 0) return true
+  if (req.tz !== undefined && conn.days.size > 0 && req.tz !== conn.tz) {
+    ctx.send(conn, errorFrame(req.ref, 'invalid_message', `this connection follows days in ${conn.tz}: unsubscribe its dates before following days in ${req.tz}`))
+    return false
+  }
+  const days = new Set([...conn.days.keys(), ...req.dates]).size
+  if (days > MAX_DAYS) {
+    ctx.send(conn, errorFrame(req.ref, 'limit_exceeded', `at most ${MAX_DAYS} days per connection`))
+    return false
+  }
   return true
 }
 
@@ -385,6 +435,8 @@ async function admitByStore (ctx: FlowContext, conn: Connection, req: SubscribeR
 
 /** What the request covers: its own ids, or with `all` every league (the key's scope is applied on read). */
 function liveFilter (req: SubscribeRequest): LiveFilter | undefined {
+  const days = req.days === undefined || req.days.size === 0 ? undefined : [...req.days.values()]
+  if (days !== undefined) return req.all ? { all: true, fixtures: req.fixtures, days } : { leagues: req.leagues, fixtures: req.fixtures, teams: req.teams, days }
   // Explicit lists even when empty: the store reads an absent filter as "everything".
   return req.all ? undefined : { leagues: req.leagues, fixtures: req.fixtures, teams: req.teams }
 }
@@ -400,9 +452,11 @@ function visible (conn: Connection, leagueId: number): boolean {
  */
 async function sendBaseline (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<void> {
   const snap = await scopedSnapshot(ctx, conn, req)
-  const odds = await oddsImages(ctx, conn, snap)
+  const extras = await snapshotExtras(ctx, conn, req, snap)
   if (conn.closed) return
-  ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures, odds)
+  ctx.sendSnapshot(conn, req.ref, snap.cursor, snap.fixtures, extras)
+  // A connection that tracks what its client holds (a resume with a snapshot) holds these versions now.
+  for (const f of conn.held === undefined ? [] : snap.list) conn.held?.set(f.id, f.version)
   const pos = parseCursor(snap.cursor)
   if (pos !== undefined) conn.addFloor({ ...pos, ...floorFilter(req), shown: new Set(snap.list.map((f) => f.id)) })
 }
@@ -429,7 +483,24 @@ async function oddsImages (ctx: FlowContext, conn: Connection, snap: Snapshot): 
   return Buffer.from(JSON.stringify(images.map((odds) => narrowOdds(odds, take))))
 }
 
-const floorFilter = (req: SubscribeRequest) => ({ all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures), teams: new Set(req.teams) })
+/**
+ * The tables of the leagues the request follows (by id, or every league the key may see), serialized, for a
+ * connection that takes standings; undefined otherwise. Read after the fixtures, as the odds images are: the
+ * client drops the standings frames it already has by their version.
+ */
+async function standingsImages (ctx: FlowContext, conn: Connection, req: SubscribeRequest): Promise<Buffer | undefined> {
+  if (!conn.standings) return undefined
+  const tables = await ctx.store.getStandings(req.all ? undefined : req.leagues)
+  return Buffer.from(JSON.stringify(tables.filter((t) => visible(conn, t.league_id))))
+}
+
+async function snapshotExtras (ctx: FlowContext, conn: Connection, req: SubscribeRequest, snap: Snapshot): Promise<SnapshotExtras> {
+  return { odds: await oddsImages(ctx, conn, snap), standings: await standingsImages(ctx, conn, req) }
+}
+
+const floorFilter = (req: SubscribeRequest) => ({
+  all: req.all, leagues: new Set(req.leagues), fixtures: new Set(req.fixtures), teams: new Set(req.teams), ...(req.days !== undefined && req.days.size > 0 ? { days: [...req.days.values()] } : {})
+})
 
 /**
  * The replayed records for a connection: of the request's leagues, fixtures or teams, within the key's
@@ -441,6 +512,7 @@ function replayView (conn: Connection, req: SubscribeRequest): (record: LogRecor
   return (record, json) => {
     if (!visible(conn, record.league_id) || !matches(record)) return undefined
     if (isOddsRecord(record) && conn.odds === undefined) return undefined
+    if (isStandingsRecord(record) && !conn.standings) return undefined
     const out = Outgoing.fromRecord(record, json)
     return conn.takesAll ? out : takenView(out, conn.take)
   }
@@ -465,9 +537,11 @@ async function resume (ctx: FlowContext, conn: Connection, req: SubscribeRequest
   if (req.snapshot) {
     // Labelled with the hub's head at the start, as before; the replay that follows is what the client resumes by.
     const snap = await scopedSnapshot(ctx, conn, req)
-    const odds = await oddsImages(ctx, conn, snap)
+    const extras = await snapshotExtras(ctx, conn, req, snap)
     if (conn.closed) return
-    ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures, odds)
+    ctx.sendSnapshot(conn, req.ref, startHead, snap.fixtures, extras)
+    // Read after the replay, the snapshot may show changes whose frames follow: they go whole (Connection.held).
+    conn.held = new Map(snap.list.map((f) => [f.id, f.version]))
   }
   // Read for the key as it was: a keys reload during the snapshot read may have narrowed it since.
   const outs = replay.outs.filter((out) => visible(conn, out.record.league_id))
@@ -493,7 +567,7 @@ function heldReplay (held: RecentRecord[], filter: StoreFilter | undefined, view
   const matches = matcher(filter)
   const outs: Outgoing[] = []
   for (const { record, json } of held) {
-    if (!matches(record.fixture_id, record.league_id)) continue
+    if (!matches(fixtureIdOf(record), record.league_id)) continue
     const out = view(record, json)
     if (out !== undefined && outs.push(out) > cap) return LOST
   }

@@ -1,6 +1,6 @@
 /**
  * Per-key CORS for the gateway's own JSON endpoints that browsers call from other origins (the widget):
- * `/v1/fixtures/live`, `/v1/changes` and `/v1/sse`. A key's `allowed_origins` (client-keys.ts) decides:
+ * `/v1/fixtures/live`, `/v1/changes`, `/v1/sse` and `/v1/standings/{league}`. A key's `allowed_origins` (client-keys.ts) decides:
  *
  * - a request with an `Origin` and a valid key that allows it gets `Access-Control-Allow-Origin: <origin>`
  *   (never `*`: the answer depends on the key) and `Vary: Origin`;
@@ -40,8 +40,9 @@ const pathOf = (url: string): string => {
 /** The checked origin to echo, `false` after answering 403, or undefined when CORS does not apply. */
 function check (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): string | false | undefined {
   const origin = request.headers.origin
-  if (origin === undefined || !CORS_PATHS.has(pathOf(request.url))) return undefined
-  const key = keyOf(keys, request)
+  const path = pathOf(request.url)
+  if (origin === undefined || !(CORS_PATHS.has(path) || path.startsWith('/v1/standings/'))) return undefined
+  const key = keyOf(keys, request, { tokens: true })
   if (key === undefined) return undefined
   if (!originAllowed(key, origin)) {
     httpError(reply, 403, 'forbidden', 'this origin may not use this key')
@@ -58,7 +59,7 @@ const PASSTHROUGH_REQUEST_HEADERS = 'authorization, cache-control'
 function passthroughOriginAllowed (keys: KeyRing, request: FastifyRequest, origin: string): boolean {
   const token = (request.query as { api_token?: unknown }).api_token
   if (token === undefined) return keys.all().some((k) => originAllowed(k, origin))
-  const key = keyOf(keys, request)
+  const key = keyOf(keys, request, { tokens: true })
   return key !== undefined && originAllowed(key, origin)
 }
 

@@ -6,14 +6,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, MAX_CONFLATE_MS, ODDS_KINDS, type Format } from '../wire/model.ts'
+import { CHANGE_KINDS, DaySchema, DELTA_WITH_KINDS, FORMATS, MAX_CONFLATE_MS, MAX_DAYS, ODDS_KINDS, STANDINGS_KINDS, TimeZoneSchema, type Format, type LiveFixture } from '../wire/model.ts'
+import { dayRange } from '../changes/days.ts'
+import { dayAnswer, notModified, pickEncoding } from './day-answer.ts'
 import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
 import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
-import type { LiveStore, ReadSinceResult } from '../store/types.ts'
-import { admitStream, httpError, keyOf } from './live.ts'
+import { isOddsRecord, type LiveStore, type ReadSinceResult } from '../store/types.ts'
+import { admitStream, fanOf, httpError, keyOf, unauthorized } from './live.ts'
 import { answerStoreOutages } from './outage.ts'
 import { narrowOdds, narrowsTake, readFilter, scopeFilter, takeOf, takeRefusal, type LiveFilter, type NamedTake, type Take } from '../changes/filter.ts'
+import { conflatePage } from '../changes/conflate.ts'
 import { pageFrames } from '../changes/frames.ts'
 
 export interface FeedRouteDeps {
@@ -43,10 +46,10 @@ const LeagueList = z.preprocess(
     .pipe(z.union([z.literal('*'), Ids]))
 )
 
-/** `kinds=score_changed,odds_changed`: change kinds of the live protocol, the match's and the odds' (docs/protocol.md). */
+/** `kinds=score_changed,odds_changed`: change kinds of the live protocol, the match's, the odds' and the standings' (docs/protocol.md). */
 const KindList = z.preprocess(
   joined,
-  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS])))
+  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS])))
 )
 
 // Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
@@ -58,27 +61,73 @@ const FilterQuery = z.object({
   /** `odds=true`: take the fixtures' odds too (images, odds frames). */
   odds: z.preprocess(joined, z.stringbool()).optional(),
   bookmakers: IdList.optional(),
-  markets: IdList.optional()
+  markets: IdList.optional(),
+  /** `standings=true`: take the leagues' live tables too (`standings` frames). */
+  standings: z.preprocess(joined, z.stringbool()).optional()
 })
+/** `dates=2026-11-28,2026-11-29` (or the parameter repeated): days, at most MAX_DAYS. */
+const DayList = z.preprocess(joined, z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(DaySchema).min(1).max(MAX_DAYS)))
+
+const SseDays = { dates: DayList.optional(), tz: TimeZoneSchema.optional() }
+
 /** `format=delta`: compact change frames (docs/protocol.md); `full` by default. */
 const FormatParam = z.enum(FORMATS).default('full')
 /** A delta needs every change of its fixture, which kinds or odds filters would drop (see DELTA_WITH_KINDS). */
 const deltaWithoutKinds = (q: { format: Format } & NamedTake): boolean => q.format !== 'delta' || !narrowsTake(takeOf(q))
+/**
+ * `conflate_ms=1000`: at most one odds frame per fixture a second (docs/protocol.md, "Conflation"): on a
+ * stream per interval of time, on a page of `/v1/changes` per interval of the records' `at`. The same bounds
+ * as the WebSocket's subscribe.
+ */
+const ConflateParam = z.coerce.number().int().min(0).max(MAX_CONFLATE_MS).optional()
 const ChangesQuery = FilterQuery.extend({
   since: z.string().max(128).optional(),
   format: FormatParam,
   /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
-  limit: z.coerce.number().int().min(1).max(1000).default(100)
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  conflate_ms: ConflateParam
 }).refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 const SseQuery = FilterQuery.extend({
+  ...SseDays,
   since: z.string().max(128).optional(),
   format: FormatParam,
-  /** `conflate_ms=1000`: at most one odds event per fixture a second (docs/protocol.md, "Odds"). */
-  conflate_ms: z.coerce.number().int().min(0).max(MAX_CONFLATE_MS).optional()
+  conflate_ms: ConflateParam
 })
   .refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 
+/** Longest span of `/v1/fixtures?from=&to=`, in days. */
+export const MAX_DAY_SPAN = 7
+const DAY_MS = 86_400_000
+
+/** `date=`, or `from=` and `to=` (at most MAX_DAY_SPAN days), in `tz`. */
+const DaysQuery = z.object({
+  date: DaySchema.optional(),
+  from: DaySchema.optional(),
+  to: DaySchema.optional(),
+  tz: TimeZoneSchema.default('UTC'),
+  leagues: LeagueList.optional(),
+  fixtures: IdList.optional(),
+  teams: IdList.optional()
+}).transform((q, ctx) => {
+  const from = q.date ?? q.from
+  const to = q.date ?? q.to ?? q.from
+  if (from === undefined || to === undefined || (q.date !== undefined && (q.from !== undefined || q.to !== undefined))) {
+    ctx.addIssue({ code: 'custom', path: ['date'], message: 'give date=YYYY-MM-DD, or from= and to= (at most 7 days)' })
+    return z.NEVER
+  }
+  const span = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1
+  if (span < 1 || span > MAX_DAY_SPAN) {
+    ctx.addIssue({ code: 'custom', path: ['to'], message: `from must not be after to, and they must span at most ${MAX_DAY_SPAN} days` })
+    return z.NEVER
+  }
+  const dates = Array.from({ length: span }, (_, i) => new Date(Date.parse(from) + i * DAY_MS).toISOString().slice(0, 10))
+  return { ...q, dates }
+})
+
 type Filter = z.infer<typeof FilterQuery>
+
+/** `/v1/standings/{league}`: a league id. */
+const LeagueParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
   const parsed = schema.safeParse(request.query)
@@ -89,8 +138,8 @@ function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: Fa
 }
 
 function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
-  const key = keyOf(keys, request)
-  if (key === undefined) httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+  const key = keyOf(keys, request, { tokens: true })
+  if (key === undefined) unauthorized(request, reply)
   return key
 }
 
@@ -140,7 +189,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const scoped = await scopedFilter(store, key, q, reply)
       if (scoped === undefined) return reply
       const page = await store.readSince(q.since, { ...readFilter(scoped.filter, key), limit: q.limit })
-      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, scoped.take, q.format))
+      return reply.type(JSON_TYPE).send(changesBody(page, key, scoped.filter, scoped.take, q.format, q.conflate_ms ?? 0))
     })
 
     app.get('/v1/fixtures/live', async (request, reply) => {
@@ -160,6 +209,37 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       return reply.type(JSON_TYPE).send(Buffer.concat([DATA_OPEN, snap.json, ODDS_OPEN, Buffer.from(JSON.stringify(images)), OBJECT_CLOSE]))
     })
 
+    app.get('/v1/standings/:league', async (request, reply) => {
+      const key = authenticate(keys, request, reply)
+      if (key === undefined) return reply
+      const league = LeagueParam.safeParse((request.params as { league?: unknown }).league)
+      if (!league.success) return httpError(reply, 400, 'invalid_request', 'league: expected a positive integer id')
+      if (!leagueAllowed(key, league.data)) return httpError(reply, 403, 'forbidden', `league outside this key's scope: ${league.data}`)
+      const [table] = await store.getStandings([league.data])
+      if (table === undefined) return httpError(reply, 404, 'not_found', `no live table of league ${league.data}: the gateway reads a league's table while it has a match in play, and keeps the last one`)
+      reply.header('cache-control', 'private, no-cache')
+      return reply.type(JSON_TYPE).send({ data: table })
+    })
+
+    app.get('/v1/fixtures', async (request, reply) => {
+      const key = authenticate(keys, request, reply)
+      if (key === undefined) return reply
+      const q = parseQuery(DaysQuery, request, reply)
+      if (q === undefined) return reply
+      const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
+      if (denied.length > 0) return httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
+      // The days alone: `all` would add the whole live set, fixtures of other days included.
+      const snap = await hub.snapshot({ days: q.dates.map((d) => dayRange(d, q.tz)) }, key)
+      const narrow = narrowing(q)
+      const answer = dayAnswer(snap, { dates: q.dates, tz: q.tz, ...(narrow !== undefined ? { narrow } : {}) }, JSON.stringify([q.dates, q.tz, q.leagues, q.fixtures, q.teams]))
+      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding')
+      if (notModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send()
+      const encoding = pickEncoding(request.headers['accept-encoding'])
+      const body = await answer.body(encoding)
+      if (body.encoding !== 'identity') reply.header('content-encoding', body.encoding)
+      return reply.type(JSON_TYPE).send(body.bytes)
+    })
+
     app.get('/v1/sse', async (request, reply) => {
       const key = admitStream(hub, keys, request, reply)
       if (key === undefined) return reply
@@ -174,8 +254,8 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       const lastEventId = request.headers['last-event-id']
       const since = typeof lastEventId === 'string' && lastEventId !== '' ? lastEventId : q.since
       openStream(reply)
-      const sub = { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, kinds: q.kinds, odds: q.odds, bookmakers: q.bookmakers, markets: q.markets }
-      hub.acceptSse(reply.raw, key, { ...withoutUndefined({ ...sub, conflateMs: q.conflate_ms }), since, format: q.format }, request.headers.origin)
+      const sub = { leagues: q.leagues, fixtures: q.fixtures, teams: q.teams, dates: q.dates, tz: q.tz, kinds: q.kinds, odds: q.odds, bookmakers: q.bookmakers, markets: q.markets, standings: q.standings }
+      hub.acceptSse(reply.raw, key, { ...withoutUndefined({ ...sub, conflateMs: q.conflate_ms }), since, format: q.format }, request.headers.origin, fanOf(request))
       return reply
     })
   }
@@ -184,6 +264,15 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
 const JSON_TYPE = 'application/json; charset=utf-8'
 const DATA_OPEN = Buffer.from('{"data":')
 const ODDS_OPEN = Buffer.from(',"odds":')
+
+/** The day's fixtures of the leagues, fixtures or teams asked for (any matches); undefined when none is named. */
+function narrowing (q: { leagues?: number[] | '*', fixtures?: number[], teams?: number[] }): ((f: LiveFixture) => boolean) | undefined {
+  const leagues = Array.isArray(q.leagues) ? new Set(q.leagues) : undefined
+  if (leagues === undefined && q.fixtures === undefined && q.teams === undefined) return undefined
+  const fixtures = new Set(q.fixtures)
+  const teams = new Set(q.teams)
+  return (f) => leagues?.has(f.league_id) === true || fixtures.has(f.id) || teams.has(f.home.id) || teams.has(f.away.id)
+}
 
 /** The object without its undefined fields (the SSE subscription's optional fields stay absent). */
 function withoutUndefined<T extends object> (o: T): T {
@@ -198,8 +287,9 @@ const OBJECT_CLOSE = Buffer.from('}')
  * `delta` format a fixture's first record of the page is full (the page does not know what the client
  * holds) and its later ones are deltas on it.
  */
-function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, take: Take, format: Format): string {
-  const data = pageFrames(page, key, filter, take, format)
+function changesBody (page: ReadSinceResult, key: ClientKey, filter: LiveFilter | undefined, take: Take, format: Format, conflateMs: number): string {
+  const conflated = take.odds === undefined ? page : conflatePage(page.records, page.json, conflateMs, isOddsRecord)
+  const data = pageFrames(conflated, key, filter, take, format)
   return `{"data":[${data.join(',')}],"cursor":${JSON.stringify(page.cursor)},"recovered":${page.recovered},"more":${page.more}}`
 }
 

@@ -13,6 +13,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
 import { originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
+import { looksLikeToken, TokenError, verifyToken, type TokenGrant } from '../tokens.ts'
 import type { Metrics } from '../metrics.ts'
 import type { HttpErrorCode } from '../wire/http.ts'
 import type WebSocket from 'ws'
@@ -37,20 +38,72 @@ export function httpError (reply: FastifyReply, status: number, code: HttpErrorC
 /**
  * The client key a request presents: `api_token` in the query (browsers cannot set headers on a WebSocket or
  * an EventSource), else the `Authorization` header, bare or as `Bearer <key>` (what HTTP clients expect, and
- * the upstream API's second form of its token).
+ * the upstream API's second form of its token). A signed connection token (`Authorization: Bearer <jwt>`,
+ * or `access_token` in the query) was verified before the request reached its route (tokenHook): its key,
+ * as the token narrows it.
  */
-export function keyOf (keys: KeyRing, request: FastifyRequest): ClientKey | undefined {
+export function keyOf (keys: KeyRing, request: FastifyRequest, opts: { tokens?: boolean } = {}): ClientKey | undefined {
+  const presented = tokenGrants.get(request)
+  // A fan's token opens the feeds only (opts.tokens): the key holder's routes (webhooks, push) want the key.
+  if (presented !== undefined) return presented instanceof TokenError || opts.tokens !== true ? undefined : presented.key
   const token = (request.query as { api_token?: unknown }).api_token
   if (typeof token === 'string') return keys.find(token)
   const header = request.headers.authorization
   return keys.find(header === undefined ? undefined : header.replace(/^Bearer\s+/i, '').trim())
 }
 
+/** The fan of a request's token as the hub holds it: its `sub` and expiry. */
+export function fanOf (request: FastifyRequest): { name: string, expiresAt: number } | undefined {
+  const grant = grantOf(request)
+  return grant === undefined ? undefined : { name: grant.fan, expiresAt: grant.expiresAt }
+}
+
+/** The fan a request's token names, with its expiry; undefined for a request made with a key. */
+export function grantOf (request: FastifyRequest): TokenGrant | undefined {
+  const presented = tokenGrants.get(request)
+  return presented instanceof TokenError ? undefined : presented
+}
+
+/** Each request's verified token (or why it was refused), from tokenHook. */
+const tokenGrants = new WeakMap<FastifyRequest, TokenGrant | TokenError>()
+
+/** The signed token a request presents, if any: `Authorization: Bearer <jwt>`, else `access_token` in the query. */
+function presentedToken (request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization?.replace(/^Bearer\s+/i, '').trim()
+  if (header !== undefined && looksLikeToken(header)) return header
+  const query = (request.query as { access_token?: unknown }).access_token
+  return typeof query === 'string' && query !== '' ? query : undefined
+}
+
+/**
+ * Verifies the signed connection token a request presents (docs/tokens.md), before any route or hook reads
+ * its key: jose's verification is asynchronous, the key lookups after it are not.
+ */
+export function tokenHook (keys: KeyRing): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const token = presentedToken(request)
+    if (token === undefined) return
+    try {
+      tokenGrants.set(request, await verifyToken(token, keys))
+    } catch (err) {
+      tokenGrants.set(request, err instanceof TokenError ? err : new TokenError('invalid', 'the token could not be read'))
+    }
+  }
+}
+
+/** Answers 401: the token's refusal in one word and why, or the key missing or unknown. */
+export function unauthorized (request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const refused = tokenGrants.get(request)
+  if (refused instanceof TokenError) return httpError(reply, 401, 'unauthorized', `token refused: ${refused.reason} (${refused.message})`)
+  if (refused !== undefined) return httpError(reply, 401, 'unauthorized', 'this route takes the client key, not a fan\'s token')
+  return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+}
+
 /** The request's client key, allowed from the request's origin; undefined after answering the error. */
-export function admitKey (keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
-  const key = keyOf(keys, request)
+export function admitKey (keys: KeyRing, request: FastifyRequest, reply: FastifyReply, opts: { tokens?: boolean } = {}): ClientKey | undefined {
+  const key = keyOf(keys, request, opts)
   if (key === undefined) {
-    httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+    unauthorized(request, reply)
     return undefined
   }
   if (!originAllowed(key, request.headers.origin)) {
@@ -65,8 +118,13 @@ export function admitKey (keys: KeyRing, request: FastifyRequest, reply: Fastify
  * or undefined after answering the error.
  */
 export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, reply: FastifyReply): ClientKey | undefined {
-  const key = admitKey(keys, request, reply)
+  const key = admitKey(keys, request, reply, { tokens: true })
   if (key === undefined) return undefined
+  const grant = grantOf(request)
+  if (grant !== undefined && !hub.hasRoomForFan(key, grant.fan)) {
+    httpError(reply, 429, 'too_many_connections', `this fan holds ${key.tokens?.max_connections_per_fan ?? 0} connections already (max_connections_per_fan)`)
+    return undefined
+  }
   if (hub.closing) {
     httpError(reply, 503, 'shutting_down', 'server is shutting down; reconnect to another instance')
     return undefined
@@ -104,8 +162,14 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
   return async (app) => {
     await app.register(websocket, {
       options: {
-        // Compression off (docs/protocol.md): per-socket zlib contexts cost ~300 KB each and CPU per message.
-        perMessageDeflate: false,
+        // Compression of snapshots only (fanout/deflate.ts, docs/protocol.md): negotiated with no context
+        // takeover and a threshold ws never reaches, so ws compresses nothing (no per-socket deflate context, no
+        // CPU per change frame); the hub writes snapshots of 16 KiB and more compressed.
+        perMessageDeflate: {
+          serverNoContextTakeover: true,
+          clientNoContextTakeover: true,
+          threshold: Number.MAX_SAFE_INTEGER
+        },
         // Above the 16 KiB frame limit so an oversize frame gets an `invalid_message` reply, not a 1009 close.
         maxPayload: hub.limits.maxPayloadBytes
       },
@@ -132,7 +196,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
         release(socket, request, admission.response, onFault)
         // acceptWebSocket attaches every listener before this handler returns: an event emitted before a
         // listener is attached (an early close or error) would be lost.
-        return hub.acceptWebSocket(socket, admission.key, request.headers.origin)
+        return hub.acceptWebSocket(socket, admission.key, request.headers.origin, fanOf(request))
       }
       socket.on('error', (err) => deps.log.debug({ err }, 'websocket error'))
       socket.close(1011, 'not admitted')

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { KeyRing } from '../client-keys.ts'
 import type { Webhooks } from '../webhooks/index.ts'
-import { httpError, keyOf } from './live.ts'
+import { keyOf, unauthorized } from './live.ts'
 import { answerStoreOutages } from './outage.ts'
 
 export interface WebhookRouteDeps {
@@ -22,14 +22,14 @@ export function webhookRoutes (deps: WebhookRouteDeps): FastifyPluginAsync {
 
     app.get('/v1/webhooks', async (request, reply) => {
       const key = keyOf(deps.keys, request)
-      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+      if (key === undefined) return unauthorized(request, reply)
       reply.header('cache-control', 'no-store')
       return { data: await deps.webhooks.list(key) }
     })
 
     app.post<{ Params: { id: string } }>('/v1/webhooks/:id/resume', async (request, reply) => {
       const key = keyOf(deps.keys, request)
-      if (key === undefined) return httpError(reply, 401, 'unauthorized', 'missing or invalid client key (api_token or Authorization)')
+      if (key === undefined) return unauthorized(request, reply)
       const view = await deps.webhooks.resume(key, request.params.id)
       if (view === undefined) return reply.code(404).send({ error: 'Not Found', code: 'not_found', message: 'this key has no webhook with that id' })
       return { data: view }

@@ -9,6 +9,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { BaseLogger } from 'pino'
 import type WebSocket from 'ws'
+import { logBudget } from '../util/log-budget.ts'
 
 export interface FaultLogOptions {
   /** Warn lines per window at most. @default 5 */
@@ -36,30 +37,5 @@ export function wsErrorHandler (log: BaseLogger, opts: FaultLogOptions = {}): Ws
     if (typeof code === 'string' && PEER_GONE.has(code)) log.debug({ code }, 'websocket peer gone')
     else log.error({ err: error }, 'websocket error')
     socket.terminate()
-  }
-}
-
-/**
- * A fixed-window line budget: returns false when the line must be dropped, otherwise how many lines were
- * dropped since the last one let through.
- */
-function logBudget (burst: number, windowMs: number, now: () => number): () => number | false {
-  let windowStart = -Infinity
-  let used = 0
-  let dropped = 0
-  return () => {
-    const t = now()
-    if (t - windowStart >= windowMs) {
-      windowStart = t
-      used = 0
-    }
-    if (used >= burst) {
-      dropped++
-      return false
-    }
-    used++
-    const report = dropped
-    dropped = 0
-    return report
   }
 }

@@ -5,12 +5,14 @@
  * get from the gateway as a bundle. Pure: no IO, no wall clock.
  *
  * What a delta leaves out, because the client holds it or works it out:
- * - `previous` (the client holds the previous value), except on `score_changed`, where pages use it;
+ * - `previous` (the client holds the previous value), except on `score_changed`, where pages use it (a
+ *   `statistics_changed` gives the types that moved, a `lineups_changed` the whole new line-ups);
  * - the minute, when the fixture's clock shows it at the frame's `at`: a frame whose changes give no
  *   `minute` sets the minute the clock shows then, so a goal's frame needs no clock change;
  * - whole values where one part moved: other score types go as `score_changed` with `score_type`, not as
  *   the whole `scores`;
  * - an event's details that are null (`EVENT_DETAILS`); applying fills them in;
+ * - a goal twice: a `score_changed` whose goals the frame adds as `event_added` names them (`goal_ids`);
  * - the whole event list when an added event lands before others (a goal of the 57th minute listed before a
  *   substitution of the same minute): `event_added` gives its `index` in the list then, and is appended
  *   when it has none.
@@ -30,11 +32,14 @@ import {
 
 /**
  * The delta for `record` given `prev`, the fixture at the version before it; undefined when `prev` is not
- * that version (the frame must then carry the whole fixture).
+ * that version, or when the record brings the fixture into a set (`fixture_added`, `fixture_scheduled`): the
+ * frame must then carry the whole fixture. A fixture held outside the live set joins it with `fixture_added`
+ * at a later version, and those following leagues or teams never had the versions before.
  */
 export function deltaChanges (prev: LiveFixture | undefined, record: ChangeRecord): DeltaChange[] | undefined {
   const next = record.fixture
   if (prev === undefined || prev.id !== next.id || prev.version !== next.version - 1) return undefined
+  if (record.changes.some((c) => c.kind === 'fixture_added' || c.kind === 'fixture_scheduled')) return undefined
   return withFields(prev, record, typedChanges(prev, record))
 }
 
@@ -42,23 +47,29 @@ export function deltaChanges (prev: LiveFixture | undefined, record: ChangeRecor
 function typedChanges (prev: LiveFixture, record: ChangeRecord): DeltaChange[] {
   const out: DeltaChange[] = []
   let clockChange: Extract<DeltaChange, { kind: 'clock' }> | undefined
+  // The events this record adds: a goal among them goes once, as its `event_added`, and `score_changed` names it.
+  const added = new Set(record.changes.flatMap((c) => c.kind === 'event_added' ? [c.event.id] : []))
   for (const c of record.changes as Change[]) {
     switch (c.kind) {
-      case 'fixture_added': case 'fixture_updated': break
+      case 'fixture_updated': break
+      case 'fixture_added': case 'fixture_scheduled': case 'fixture_removed': out.push({ kind: c.kind }); break
+      case 'statistics_changed': out.push({ kind: c.kind, statistics: c.statistics }); break
+      case 'lineups_changed': out.push({ kind: c.kind, lineups: c.lineups }); break
       case 'state_changed': out.push({ kind: c.kind, state: c.state }); break
       case 'period_changed': out.push({ kind: c.kind, period: c.period }); break
       case 'event_removed': case 'event_updated': out.push({ kind: c.kind, event: compactEvent(c.event) }); break
       case 'event_added': out.push(placed(prev, record.fixture, c.event, out)); break
       case 'score_changed': {
         const { goals, ...score } = c
-        out.push(goals === undefined ? score : { ...score, goals: goals.map(compactEvent) })
+        if (goals === undefined) out.push(score)
+        else if (goals.every((g) => added.has(g.id))) out.push({ ...score, goal_ids: goals.map((g) => g.id) })
+        else out.push({ ...score, goals: goals.map(compactEvent) })
         break
       }
       case 'clock':
         clockChange = c.clock === undefined ? { kind: 'clock' } : { kind: 'clock', clock: c.clock }
         out.push(clockChange)
         break
-      default: out.push(c)
     }
   }
   const minute = record.fixture.minute

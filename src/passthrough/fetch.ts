@@ -3,8 +3,9 @@
  * is waiting and may retry itself), and turn whatever comes back into a cache entry or a failure the
  * service can answer with. Nothing here throws.
  *
- * Budget (budget/share.ts): the passthrough spends the ledger the poller paces itself by, and never the part of
- * the Fixture bucket the poller needs to keep the live feed whole until the window resets.
+ * Budget (budget/share.ts): the passthrough spends the ledger the pollers pace themselves by, and never what
+ * their claims need until the window resets, in any bucket (Fixture, InplayOdd...): the ledger judges that in
+ * the same atomic step as the count, so no mix of paths and no other instance gets past it.
  */
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
@@ -15,7 +16,6 @@ import { requestedEntity, type ChargedEntities } from './charged.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'
 import type { UpstreamRequest } from './request.ts'
 import { leagueRefs } from './scope.ts'
-import { DEFAULT_POLL_RESERVE, pollerNeed, SLOWEST_POLL_MS } from '../budget/share.ts'
 
 export type Fetched =
   /** An answer worth relaying: 200, or an upstream 4xx that is the client's business (400, 403, 404, 422). */
@@ -38,8 +38,6 @@ export interface FetchDeps {
   ledgerNow?: () => number
   /** Deadline of one passthrough call; unset leaves the upstream client's own (10 s). */
   timeoutMs?: number
-  /** The poller's passthrough reserve (TOUCHLINE_POLL_RESERVE), to know what the poller will spend. @default 0.2 */
-  pollReserve?: number
   /** The buckets the upstream's answers named (charged.ts): where a call is reserved. */
   charged?: ChargedEntities
 }
@@ -55,15 +53,6 @@ export interface FetchInput {
   rejectionTtlMs?: number
   /** The kind of request (charged.ts `chargeKeyOf`): its budget is reserved where the upstream charged it. */
   chargeKey?: string
-}
-
-/**
- * Requests the poller will spend from the Fixture bucket until it resets (poller/pacing.ts `pollerNeed`:
- * overlapping polls, capped by its share of the limit); 0 for other entities.
- */
-async function budgetFloor (ledger: BudgetLedger, entity: string, now: number, reserve = DEFAULT_POLL_RESERVE): Promise<number> {
-  if (entity !== 'Fixture') return 0
-  return pollerNeed(await ledger.get('Fixture'), now, { reserve, ceilingMs: SLOWEST_POLL_MS })
 }
 
 const PASSED_THROUGH = new Set([400, 403, 404, 422])
@@ -88,18 +77,17 @@ function firstRefusal (ledger: BudgetLedger, entity: string, resetsAt: number | 
 export async function fetchUpstream (deps: FetchDeps, input: FetchInput): Promise<Fetched> {
   const ledgerNow = deps.ledgerNow ?? Date.now
   const { request } = input
-  // The bucket the upstream charges (the catalogue's guess until an answer named one): the Fixture floor holds there.
+  // The bucket the upstream charges (the catalogue's guess until an answer named one): the pollers' claims hold there.
   const entity = input.chargeKey === undefined || deps.charged === undefined ? input.entity : deps.charged.of(input.chargeKey, input.entity)
   const log = deps.log
   try {
-    const floor = await budgetFloor(deps.ledger, entity, ledgerNow(), deps.pollReserve)
-    if (!await deps.ledger.reserve(entity, 1, floor)) {
+    if (!await deps.ledger.reserve(entity, 1, { by: 'passthrough' })) {
       const bucket = await deps.ledger.get(entity)
       const retryAfter = Math.max(1, Math.ceil(((bucket?.resetsAt ?? ledgerNow()) - ledgerNow()) / 1000))
       // Once per entity and window: refusals cost a client nothing (the key's quota is given back), so a
       // line each would let it write warn lines as fast as it can ask.
       const level = firstRefusal(deps.ledger, entity, bucket?.resetsAt) ? 'warn' : 'debug'
-      log[level]({ entity, floor, retryAfter }, 'passthrough refused: upstream budget down to the poller reserve')
+      log[level]({ entity, remaining: bucket?.remaining, pollersNeed: bucket?.pollersNeed, retryAfter }, 'passthrough refused: what is left of the upstream budget is the pollers\' need')
       return { kind: 'budget', retryAfter, sent: false }
     }
   } catch (err) {

@@ -88,8 +88,7 @@ function passthroughContext (deps: PassthroughDeps, opts: PassthroughOptions): P
       scrub,
       charged: createChargedEntities(),
       ...(opts.ledgerNow !== undefined ? { ledgerNow: opts.ledgerNow } : {}),
-      ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {}),
-      ...(opts.pollReserve !== undefined ? { pollReserve: opts.pollReserve } : {})
+      ...(opts.upstreamTimeoutMs !== undefined ? { timeoutMs: opts.upstreamTimeoutMs } : {})
     },
     flights: createSingleFlight(),
     leagueIndex: deps.leagueIndex ?? createLeagueIndex()

@@ -47,8 +47,6 @@ export interface PassthroughOptions {
   ttl?: Partial<TtlPolicy>
   /** Deadline of one upstream call; unset keeps the upstream client's (10 s). */
   upstreamTimeoutMs?: number
-  /** TOUCHLINE_POLL_RESERVE: what the poller leaves the passthrough decides what it keeps for itself. */
-  pollReserve?: number
 }
 
 /** What every part of one passthrough shares: its deps and options, resolved once. */

@@ -10,6 +10,7 @@ import { pollerFloor } from '../budget/share.ts'
 import type { PollerContext } from './context.ts'
 import { hedgePlan } from './deadline.ts'
 import { hedged } from './hedge.ts'
+import { LIVESCORES_ENTITY } from './types.ts'
 
 /** `fixtures/multi` takes at most 50 ids. */
 export const MULTI_MAX = 50
@@ -52,8 +53,8 @@ export class PollSkipped extends AppError {
 export async function reserveCall (p: PollerContext): Promise<void> {
   let allowed: boolean
   try {
-    const bucket = await p.deps.ledger.get('Fixture')
-    allowed = await p.deps.ledger.reserve('Fixture', 1, pollerFloor(bucket, p.pacing.reserve))
+    const bucket = await p.deps.ledger.get(LIVESCORES_ENTITY)
+    allowed = await p.deps.ledger.reserve(LIVESCORES_ENTITY, 1, { by: 'pollers', floor: pollerFloor(bucket, p.pacing.reserve) })
   } catch (err) {
     throw new PollSkipped('budget_ledger_unavailable', { cause: err })
   }

@@ -1,6 +1,6 @@
 /**
  * One poller's working state, shared by the parts of its loop (poller.ts the loop, calls.ts the upstream
- * calls, tracking.ts the fixtures it follows, kickoff-list.ts the upcoming kick-offs): its dependencies and
+ * calls, tracking.ts the fixtures it follows, days.ts the days around today and the upcoming kick-offs): its dependencies and
  * options with their defaults filled in, what it remembers from one step to the next, and the abort
  * controller of the running loop.
  */
@@ -11,10 +11,12 @@ import { FEED_LEAD_MS } from '../contract/livescores.ts'
 import type { ApplyFence } from '../store/index.ts'
 import { createAnomalyReporter, type AnomalySink } from '../upstream/index.ts'
 import { LIVE_INCLUDES } from '../upstream/schemas.ts'
+import { createClaimKeeper, type ClaimKeeper } from './claim.ts'
 import { createCallDeadline, type CallDeadline } from './deadline.ts'
+import type { DaysProgress, DayWindow } from './days.ts'
 import { createKickoffSchedule, KICKOFF_LIST_EVERY_MS, type KickoffSchedule } from './kickoffs.ts'
 import type { PacingOptions } from './pacing.ts'
-import type { PollerDeps, PollerOptions } from './types.ts'
+import { LIVESCORES_ENTITY, type PollerDeps, type PollerOptions } from './types.ts'
 
 /**
  * Deadline of one `latest` attempt: a healthy answer takes well under a second, and 2.5 s plus the pause
@@ -44,8 +46,33 @@ export interface PollerContext {
   /** Deadlines and hedge delays: one for `latest` polls, one for the reconciles' calls (livescores, multi). */
   readonly deadlines: { latest: CallDeadline, reconcile: CallDeadline }
   readonly feedLeadMs: number
-  /** How often the kick-offs are listed; 0: never. */
+  /** How often the days are read (and the kick-offs with them); 0: never. */
   readonly listEvery: number
+  /** The days read around today. */
+  readonly days: DayWindow
+  /** Whether the whole window was read once: later reads start at yesterday. */
+  daysRead: boolean
+  /**
+   * A read of the days that stopped at a failed page: it goes on from that page when next due (days.ts), so
+   * the pages already stored are not paid for again.
+   */
+  daysProgress: DaysProgress | undefined
+  /** When the last read of the days started (interval clock): a gap re-reads them at most every GAP_READ_EVERY_MS. */
+  lastDaysReadTick: number
+  /**
+   * Counts the asks for a new read of the days (wantDays): a read under way when one came (its pages may have
+   * gone to a store that lost them) is followed by another at once.
+   */
+  daysWanted: number
+  /** The next read of the days is of the whole window (the store lost the days it held), not from yesterday. */
+  daysWhole: boolean
+  /** When `fixtures/latest` and `livescores/inplay` last took the place of a `latest` poll (interval clock). */
+  lastScheduleTick: number | null
+  lastStatisticsTick: number | null
+  /** `latest` polls since the last `livescores/inplay` (a tenth of the polls at most go to statistics). */
+  pollsSinceStatistics: number
+  /** Whether the last step was a livescores `latest` or a reconcile: the feed's last 10 s are covered. */
+  feedCovered: boolean
   /** Only these leagues; all when undefined. */
   readonly leagues: readonly number[] | undefined
   readonly ingestOpts: IngestOptions
@@ -62,13 +89,18 @@ export interface PollerContext {
   lastFeed: Set<number>
   /** Calls of the last reconcile (livescores plus multi batches), for pacing. */
   reconcileCalls: number
-  /** When the kick-off list is next fetched (interval clock), and the pages the last one took (for pacing). */
+  /** When the days are next read (interval clock), and the pages the last read took (for pacing). */
   nextListAt: number
   listPages: number
-  /** The kick-off list running beside the polls, if one is. */
+  /** The read of the days (or of the line-ups to come) running beside the polls, if one is. */
   listing: Promise<void> | undefined
-  /** Whether the last pace let `latest` polls overlap: only then is the kick-off list worth its calls. */
+  /** When the fixtures about to kick off are next read for their line-ups (interval clock), and the calls the last read took. */
+  nextLineupsAt: number
+  lineupCalls: number
+  /** Whether the last pace let `latest` polls overlap: only then are the days and the alternate polls worth their calls. */
   overlapping: boolean
+  /** Whether the last pace had budget to spare beyond the floor: `fixtures/latest` and `livescores/inplay` then go beside a poll, not in its place. */
+  spare: boolean
   /** Start of the last successful `latest` or reconcile: what the next `latest` must overlap (wall clock, for the status). */
   lastPollAt: number | null
   lastReconcileAt: number | null
@@ -84,9 +116,12 @@ export interface PollerContext {
   ledgerOutages: number
   tracked: number
   lastError: string | null
+  /** From the last step's start to the next's (the step's time and the pause after it). */
   intervalMs: number
   /** Aborts the running loop's calls and pauses; replaced by a fresh one when the loop starts or stops. */
   abort: AbortController
+  /** The poller's claim on the Fixture bucket (budget/share.ts): what the passthrough leaves it. */
+  readonly claim: ClaimKeeper
 }
 
 export function createPollerContext (deps: PollerDeps, opts: PollerOptions): PollerContext {
@@ -110,6 +145,16 @@ export function createPollerContext (deps: PollerDeps, opts: PollerOptions): Pol
     },
     feedLeadMs,
     listEvery: opts.kickoffListEveryMs ?? KICKOFF_LIST_EVERY_MS,
+    days: { back: opts.daysBack ?? 3, ahead: opts.daysAhead ?? 3 },
+    daysRead: false,
+    daysProgress: undefined,
+    lastDaysReadTick: -Infinity,
+    daysWanted: 0,
+    daysWhole: false,
+    lastScheduleTick: null,
+    lastStatisticsTick: null,
+    pollsSinceStatistics: 0,
+    feedCovered: false,
     leagues: opts.leagues,
     ingestOpts: { clockRate: opts.clockRate ?? 1, everyTick: opts.everyTick ?? false, ...(deps.fence !== undefined ? { fence: deps.fence } : {}) },
     anomalies: createAnomalyReporter({ log: deps.log, counter: deps.metrics?.upstreamAnomalies }),
@@ -120,9 +165,12 @@ export function createPollerContext (deps: PollerDeps, opts: PollerOptions): Pol
     lastFeed: new Set(),
     reconcileCalls: 1,
     nextListAt: 0,
+    nextLineupsAt: 0,
+    lineupCalls: 0,
     listPages: 1,
     listing: undefined,
     overlapping: true,
+    spare: false,
     lastPollAt: null,
     lastReconcileAt: null,
     lastPollTick: null,
@@ -134,6 +182,7 @@ export function createPollerContext (deps: PollerDeps, opts: PollerOptions): Pol
     tracked: 0,
     lastError: null,
     intervalMs: pacing.floorMs,
-    abort: new AbortController()
+    abort: new AbortController(),
+    claim: createClaimKeeper(deps.ledger, LIVESCORES_ENTITY, 'livescores', deps.now ?? Date.now)
   }
 }

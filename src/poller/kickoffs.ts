@@ -3,9 +3,8 @@
  * than at its next periodic reconcile. A fixture enters `livescores` 15 minutes before kick-off
  * (docs/upstream.md, "Livescores") without any tracked base field changing, so `latest` does not list it.
  *
- * The kick-off times come from one cheap list call about once an hour: `fixtures/between` from today to
- * the day the next list is due (plus the lead), with `filters=populate` (no includes, 1,000 a page) and a
- * `select` of the league and kick-off, narrowed to the configured leagues. Each fixture is then due twice:
+ * The kick-off times come from the read of the days around today, about once an hour (days.ts), narrowed to
+ * the configured leagues. Each fixture is then due twice:
  * when it enters the feed (kick-off minus the lead) and, if a reconcile at that moment did not find it in
  * the feed, at kick-off. A fixture any reconcile or `latest` poll has seen in the feed is done.
  *
@@ -13,43 +12,24 @@
  * reconcile saw.
  */
 import { FEED_LEAD_MS } from '../contract/livescores.ts'
-import type { Query } from '../upstream/index.ts'
 
-/** How often the poller lists the upcoming kick-offs. */
+/** How often the poller reads the days, and the upcoming kick-offs with them. */
 export const KICKOFF_LIST_EVERY_MS = 3_600_000
-/** After a failed or refused list call, the next attempt. */
-export const KICKOFF_LIST_RETRY_MS = 5 * 60_000
 /**
- * Deadline of one list page, unretried: the list holds up the next `latest` poll, and a hung one must not
- * silence changes for the client's full timeout and retries (a gap past the window means a reconcile next).
+ * After a read that stopped at a failed or refused page, the next attempt, which goes on from that page: the
+ * pages read are not paid for again, so it need not wait long.
+ */
+export const KICKOFF_LIST_RETRY_MS = 30_000
+/**
+ * Deadline of one page of the days, unretried: a hung one must not hold the read (and the next one) for the
+ * client's full timeout and retries.
  */
 export const KICKOFF_LIST_TIMEOUT_MS = 5000
-/** Rows per page of a `filters=populate` list: the most the upstream gives (docs/upstream.md, "Pagination"). */
-const POPULATE_PAGE = '1000'
 
 /** An upcoming fixture: its id and kick-off, epoch ms. */
 export interface Kickoff {
   id: number
   at: number
-}
-
-export interface KickoffListOptions {
-  /** Only these leagues (`fixtureLeagues` filter); all when unset or empty. */
-  leagues?: readonly number[]
-  /** How long the list must last: until the next one, plus the lead. */
-  spanMs: number
-}
-
-const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
-
-/** The list request: every fixture kicking off from today (UTC) to the day `spanMs` from now. */
-export function kickoffListRequest (now: number, opts: KickoffListOptions): { path: string, query: Query } {
-  const leagues = opts.leagues ?? []
-  const filters = leagues.length > 0 ? `populate;fixtureLeagues:${leagues.join(',')}` : 'populate'
-  return {
-    path: `/football/fixtures/between/${day(now)}/${day(now + opts.spanMs)}`,
-    query: { filters, select: 'league_id,starting_at_timestamp', per_page: POPULATE_PAGE }
-  }
 }
 
 /**
@@ -85,6 +65,8 @@ export interface KickoffSchedule {
   seen: (ids: Iterable<number>) => void
   /** Distinct moments in [from, to) at which fixtures enter the feed: the reconciles the schedule will add. */
   entriesBetween: (from: number, to: number) => number
+  /** Fixtures still scheduled that kick off in [from, to). */
+  kickingOff: (from: number, to: number) => number[]
   /** Fixtures still scheduled. */
   size: () => number
 }
@@ -116,6 +98,9 @@ export function createKickoffSchedule (leadMs: number = FEED_LEAD_MS): KickoffSc
       const moments = new Set<number>()
       for (const f of upcoming.values()) if (f.next >= from && f.next < to) moments.add(f.next)
       return moments.size
+    },
+    kickingOff (from, to) {
+      return [...upcoming].filter(([, f]) => f.kickoff >= from && f.kickoff < to).map(([id]) => id)
     },
     size: () => upcoming.size
   }

@@ -12,7 +12,11 @@
  *  - odds stale: a fixture in play whose odds the upstream has not confirmed for STALE_AFTER_MS gets
  *    `odds_stale`, and again (stale false) once they are confirmed. Confirmed: listed in `latest`, fetched
  *    whole, or left out of a `latest` answer that overlaps the one before (the upstream says nothing of them
- *    changed since), so a fixture whose prices rest costs no call to stay fresh.
+ *    changed since), so a fixture whose prices rest costs no call to stay fresh. Judged at every step, whatever
+ *    became of its calls (refused by the budget, failed, or odds turned off), and no pause outlasts the next
+ *    fixture's 30 s: a starved budget waits for its reset, but its odds go stale on time all the same;
+ *  - its claim on the InplayOdd bucket (claim.ts, budget/share.ts): its pace times the time left, plus one
+ *    whole fetch per fixture it follows, which the passthrough's odds calls leave it.
  * A 403 (the upstream token's plan has no odds) or a 404 (no odds paths) turns the poller off, said once in
  * the log, and it asks again every FORBIDDEN_RETRY_MS in case the plan changes. Nothing here throws out of the loop.
  */
@@ -28,7 +32,8 @@ import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { UpstreamError, type UpstreamClient } from '../upstream/index.ts'
 import { parseOdds, type OddRow } from '../upstream/odds-schemas.ts'
 import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
-import { nextPace, pauseLeft } from './pacing.ts'
+import { createClaimKeeper, type ClaimKeeper } from './claim.ts'
+import { claimOf, nextPace, pauseLeft, type PollLoad } from './pacing.ts'
 
 /** The upstream's budget entity of in-play odds. */
 export const ODDS_ENTITY = 'InplayOdd'
@@ -43,6 +48,11 @@ export const RECHECK_AFTER_MS = 5 * 60_000
 const FETCH_RATE_WINDOW_MS = 60_000
 /** Whole fixtures fetched at most per step: the rest wait for the next steps, inside the budget. */
 const FETCHES_PER_STEP = 3
+/**
+ * The shortest pause that waits for a fixture's odds to go stale: when a write of `odds_stale` failed (the
+ * store down), the next try is this late, not at once and again.
+ */
+const STALE_WAKE_MIN_MS = 1000
 /** After a 403 (no odds in the plan), how long before asking again. */
 export const FORBIDDEN_RETRY_MS = 10 * 60_000
 /** The includes that name markets and bookmakers (depth 1 is all the odds endpoints allow). */
@@ -71,6 +81,8 @@ export interface OddsPollerStatus {
   enabled: boolean
   tracked: number
   lastError: string | null
+  /** When `latest` last answered, epoch ms; null before its first answer (none while no fixture is followed). */
+  lastPollAt: number | null
 }
 
 export interface OddsPoller {
@@ -115,15 +127,20 @@ class OddsPollerLoop {
   private lastError: string | null = null
   private abort = new AbortController()
   private loop: Promise<void> | undefined
+  /** The fixtures followed at the last step, for the pause before the next one goes stale. */
+  private followed = new Map<number, LiveFixture>()
+  private readonly claim: ClaimKeeper
 
   constructor (private readonly deps: OddsPollerDeps, opts: OddsPollerOptions) {
     this.now = deps.now ?? Date.now
     this.pacing = { reserve: opts.reserve ?? 0.2, floorMs: opts.floorMs ?? 1000, ceilingMs: LATEST_WINDOW_MS - 2000 }
+    this.claim = createClaimKeeper(deps.ledger, ODDS_ENTITY, 'odds', this.now)
   }
 
   start (): void {
     if (this.loop !== undefined) return
     this.abort = new AbortController()
+    this.claim.forget()
     this.loop = this.run()
   }
 
@@ -134,11 +151,13 @@ class OddsPollerLoop {
     this.tracked.clear()
     this.due.clear()
     this.fetches.length = 0
+    this.followed.clear()
     this.lastLatestAt = -Infinity
   }
 
   status (): OddsPollerStatus {
-    return { running: this.loop !== undefined, enabled: this.disabledUntil === 0, tracked: this.tracked.size, lastError: this.lastError }
+    const lastPollAt = Number.isFinite(this.lastLatestAt) ? this.lastLatestAt : null
+    return { running: this.loop !== undefined, enabled: this.disabledUntil === 0, tracked: this.tracked.size, lastError: this.lastError, lastPollAt }
   }
 
   private async run (): Promise<void> {
@@ -150,25 +169,53 @@ class OddsPollerLoop {
   }
 
   async step (): Promise<number> {
-    if (this.now() < this.disabledUntil) return this.disabledUntil - this.now()
+    const pause = await this.stepOnce()
+    // Claimed while it polls; with odds off (a plan without them) the claim lapses and the passthrough has the bucket.
+    if (this.disabledUntil === 0) await this.claim.keep(claimOf(this.pacing, this.load()), pause)
+    return pause
+  }
+
+  private async stepOnce (): Promise<number> {
+    const off = this.now() < this.disabledUntil
     const startedAt = this.now()
     try {
-      const fixtures = await this.follow()
-      if (fixtures.size > 0 && await this.latest(fixtures)) await this.wholeAndStale(fixtures)
-      this.failures = 0
-      this.lastError = null
+      const fixtures = this.followed = await this.follow()
+      if (!off && fixtures.size > 0 && await this.latest(fixtures)) await this.fetchDue(fixtures)
+      await this.markStale(fixtures)
     } catch (err) {
-      return this.failed(err)
+      // The odds the upstream could not confirm go stale all the same: a failing upstream is the first reason.
+      await this.markStale(this.followed).catch(() => undefined)
+      return this.untilStale(this.failed(err))
     }
+    if (off) return this.untilStale(this.disabledUntil - this.now())
+    this.failures = 0
+    this.lastError = null
     if (this.disabledUntil !== 0) this.deps.log.info({ entity: ODDS_ENTITY }, 'in-play odds answered again: odds polling is on')
     this.disabledUntil = 0
     const bucket = await this.deps.ledger.get(ODDS_ENTITY).catch(() => undefined)
-    const pace = nextPace(bucket, this.now(), this.pacing, { reconcileCalls: 1, reconcileEveryMs: Infinity, otherCallsPerMs: this.fetchRate() })
+    const pace = nextPace(bucket, this.now(), this.pacing, this.load())
     // The pace runs from the start of one `latest` to the next: the step's own time (a `latest` and up to three
     // whole fetches) comes out of it, else polls come every pace plus that time and the poller spends less than
     // its share; the floor still holds after the step. A wait for the reset is to an instant, counted from now.
-    if (pace.kind === 'exhausted') return pace.delayMs
-    return pauseLeft(pace.delayMs, this.now() - startedAt, this.pacing.floorMs)
+    // Either way no longer than until the next fixture's odds go stale: a starved budget must not keep them fresh.
+    if (pace.kind === 'exhausted') return this.untilStale(pace.delayMs)
+    return this.untilStale(pauseLeft(pace.delayMs, this.now() - startedAt, this.pacing.floorMs))
+  }
+
+  /** What the pace and the claim count: `latest` polls, the recent whole fetches, one whole fetch per fixture kept. */
+  private load (): PollLoad {
+    return { reconcileCalls: 1, reconcileEveryMs: Infinity, otherCallsPerMs: this.fetchRate(), lumps: Math.max(1, this.tracked.size) }
+  }
+
+  /** `pauseMs`, or less: until the odds of a fixture in play, fresh now, are STALE_AFTER_MS unconfirmed. */
+  private untilStale (pauseMs: number): number {
+    let due = Infinity
+    for (const [id, t] of this.tracked) {
+      const phase = this.followed.get(id)?.state.phase
+      if (t.image === undefined || t.image.stale || phase === undefined || phase === 'finished') continue
+      due = Math.min(due, t.confirmedAt + STALE_AFTER_MS + 1 - this.now())
+    }
+    return Math.min(pauseMs, Math.max(STALE_WAKE_MIN_MS, due))
   }
 
   /** Whole fetches per ms over the recent past: the calls each `latest` pause must leave room for. */
@@ -199,7 +246,7 @@ class OddsPollerLoop {
   /** Reserves one InplayOdd call, leaving the passthrough its share; false when the budget says no. */
   private async reserve (): Promise<boolean> {
     const bucket = await this.deps.ledger.get(ODDS_ENTITY)
-    return await this.deps.ledger.reserve(ODDS_ENTITY, 1, pollerFloor(bucket, this.pacing.reserve))
+    return await this.deps.ledger.reserve(ODDS_ENTITY, 1, { by: 'pollers', floor: pollerFloor(bucket, this.pacing.reserve) })
   }
 
   private async fetchRows (path: string): Promise<OddRow[] | undefined> {
@@ -270,8 +317,8 @@ class OddsPollerLoop {
     return true
   }
 
-  /** A few due fixtures fetched whole, and the odds of fixtures unconfirmed for too long marked stale. */
-  private async wholeAndStale (fixtures: Map<number, LiveFixture>): Promise<void> {
+  /** A few due fixtures fetched whole: those without an image, after a gap, and at the recheck. */
+  private async fetchDue (fixtures: Map<number, LiveFixture>): Promise<void> {
     for (const [id, t] of this.tracked) {
       if (fixtures.get(id)?.state.phase !== 'finished' && this.now() - t.fetchedAt > RECHECK_AFTER_MS) this.due.add(id)
     }
@@ -287,6 +334,13 @@ class OddsPollerLoop {
       if (rows.length > 0) t.confirmedAt = this.now()
       if (rows.length > 0) await this.write(fixture, marketsOf(rows, t.image?.markets), false)
     }
+  }
+
+  /**
+   * The odds of fixtures in play unconfirmed for STALE_AFTER_MS marked stale (and fresh again once confirmed),
+   * at every step: whether `latest` answered, was refused by the budget or failed.
+   */
+  private async markStale (fixtures: Map<number, LiveFixture>): Promise<void> {
     for (const [id, t] of this.tracked) {
       const fixture = fixtures.get(id)
       if (fixture === undefined || t.image === undefined) continue

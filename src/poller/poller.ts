@@ -6,9 +6,15 @@
  *    `latest` only reports the last 10 s and the real one ignores include-only changes;
  *  - a reconcile also at the first poll after an upcoming fixture enters the feed (kick-off minus
  *    `feedLeadMs`) and, if it was not found then, after its kick-off: `latest` does not list a fixture that
- *    enters the feed unchanged. The kick-offs come from a list call about once an hour, started after a
- *    `latest` poll while polls overlap (kickoffs.ts) and run beside the polls, so a slow or hung list never
- *    holds one up; with a bucket too small for that every poll is a reconcile anyway (kickoff-list.ts);
+ *    enters the feed unchanged. The kick-offs come from the read of the days around today about once an
+ *    hour, started after a `latest` poll while polls overlap and run beside the polls, so a slow or hung
+ *    read never holds one up; with a bucket too small for that every poll is a reconcile anyway (days.ts);
+ *  - while polls overlap, `fixtures/latest` every 6 s (what changed before kick-off or after the end of any
+ *    fixture: a kick-off moved, a postponement) and `livescores/inplay` every 10 s and at most one poll in
+ *    ten (the statistics of every match in play, which alone do not make `latest` list a fixture). With
+ *    budget to spare beyond the floor they go beside a `latest` poll, in the same step, and the live feed
+ *    keeps its pace; on a tighter budget one takes the place of a `latest` poll (no extra call), never two in
+ *    a row, so the next `livescores/latest` still overlaps the last one;
  *  - fixtures that left the feed while live in the store, or while in the feed at the previous reconcile
  *    (the poller's own memory, which outlives a store that lost its data or cannot be read), are fetched
  *    by id (`fixtures/multi`) at each reconcile until they are final, so a final score is never missed
@@ -18,7 +24,9 @@
  * Budget: every upstream call, each `fixtures/multi` batch, kick-off list page and client retry included,
  * is reserved in the ledger first; a refused reservation ends the step (or, for the kick-off list, the
  * list), and a ledger that cannot be read means no call at all (status `last_error`: `budget_refused`,
- * `budget_ledger_unavailable`). The pace comes from pacing.ts.
+ * `budget_ledger_unavailable`). The pace comes from pacing.ts. The poller claims the Fixture bucket (claim.ts,
+ * budget/share.ts) at each step and before each long pause: its pace times the time left, which the
+ * passthrough's calls must leave it, on every instance.
  * Hung calls (calls.ts): every call has a deadline that follows the upstream's own pace (deadline.ts: four times the
  * slowest recent call of its kind, at least LATEST_TIMEOUT_MS), so a hung one is abandoned after about that
  * instead of the client's 10 s, and hedged over it (hedge.ts, deadline.ts hedgePlan): while no request has
@@ -35,16 +43,19 @@
  */
 import { ErrorCodes } from '../errors.ts'
 import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
+import { LIVE_STATE_IDS } from '../contract/states.ts'
 import { UpstreamError, UpstreamRateLimitedError } from '../upstream/index.ts'
 import { backoffDelay } from '@touchline/client'
 import { FAILURES_AT_FLOOR, PollSkipped, pollCall } from './calls.ts'
 import { createPollerContext, type PollerContext } from './context.ts'
-import { afterLatest, otherCallsPerMs } from './kickoff-list.ts'
-import { nextPace, pauseLeft, type PollLoad } from './pacing.ts'
+import { afterLatest, afterScheduleLatest, otherCallsPerMs, wantDays } from './days.ts'
+import { claimOf, nextPace, pauseLeft, type PollLoad } from './pacing.ts'
 import { ingest, reconcile } from './tracking.ts'
-import type { Poller, PollerDeps, PollerOptions } from './types.ts'
+import { LeaseLostError } from './ingest.ts'
+import { isStoreUnavailable } from '../store/unavailable.ts'
+import { LIVESCORES_ENTITY, type Poller, type PollerDeps, type PollerOptions } from './types.ts'
 
-export type { Poller, PollerDeps, PollerOptions, PollerStatus } from './types.ts'
+export { LIVESCORES_ENTITY, type Poller, type PollerDeps, type PollerOptions, type PollerStatus } from './types.ts'
 
 /**
  * Pause while the budget ledger cannot be read: it lives in our own Redis, so asking it again costs no
@@ -59,11 +70,18 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
 
   async function run (): Promise<void> {
     while (!p.abort.signal.aborted) {
+      const began = p.ticks()
       let failure: unknown
       try { await step(p) } catch (err) { failure = err }
-      p.intervalMs = await delayAfter(p, failure).catch(() => backoff(p, p.failures))
+      const pause = await delayAfter(p, failure).catch(() => backoff(p, p.failures))
+      // A long pause (a slow pace, a wait for the reset) is covered by the claim, so the passthrough cannot
+      // spend the poller's need meanwhile (at the reset, of the next window).
+      await p.claim.keep(claimOf(p.pacing, load(p)), pause)
+      // What the status and the metric show is the interval a reader means: from this step's start to the
+      // next's (the step's own time, a slow answer, plus the pause left after it).
+      p.intervalMs = p.ticks() - began + pause
       deps.metrics?.pollInterval.set(p.intervalMs / 1000)
-      await p.pause(p.intervalMs, p.abort.signal).catch(() => {})
+      await p.pause(pause, p.abort.signal).catch(() => {})
     }
   }
 
@@ -71,6 +89,7 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
     start () {
       if (loop !== undefined) return
       p.abort = new AbortController()
+      p.claim.forget()
       p.needReconcile = true
       loop = run().catch((err: unknown) => { p.log.error({ err }, 'poller loop ended unexpectedly') })
     },
@@ -89,7 +108,11 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
         await p.listing
       }
     },
-    forceReconcile () { p.needReconcile = true },
+    forceReconcile (opts = {}) {
+      p.needReconcile = true
+      // The store lost the days with its log: every day of the window is read again.
+      if (opts.days === true) wantDays(p, { whole: true })
+    },
     status: () => ({
       running: loop !== undefined,
       intervalMs: p.intervalMs,
@@ -107,33 +130,111 @@ export function createPoller (deps: PollerDeps, opts: PollerOptions = {}): Polle
  * Reconcile when asked to, every `reconcileEvery`, whenever `latest` could no longer overlap the last
  * poll, and when an upcoming fixture is due to enter the feed.
  */
-function nextAction (p: PollerContext): 'reconcile' | 'latest' {
+type Action = 'reconcile' | 'latest' | 'schedule' | 'statistics'
+
+/**
+ * How often `fixtures/latest` goes (beside or in the place of a `latest` poll): within its 10 s window, with 4 s
+ * to spare, so that a reconcile or a statistics read due at the same step (it waits a step, 1.5 s at the Pro
+ * plan's pace) still leaves the next one overlapping the last: a gap re-reads the days (days.ts).
+ */
+export const SCHEDULE_EVERY_MS = LATEST_WINDOW_MS - 4000
+/** How often `livescores/inplay` does (the statistics of the matches in play), and in how many polls at most one. */
+export const STATISTICS_EVERY_MS = 10_000
+export const STATISTICS_SHARE = 10
+
+function nextAction (p: PollerContext): Action {
   const tick = p.ticks()
   const gap = p.lastPollTick === null || tick - p.lastPollTick > LATEST_WINDOW_MS - 1000
   const periodic = p.lastReconcileTick === null || tick - p.lastReconcileTick >= p.reconcileEvery
-  return p.needReconcile || gap || periodic || p.kickoffs.due(p.now()) ? 'reconcile' : 'latest'
+  if (p.needReconcile || gap || periodic || p.kickoffs.due(p.now())) return 'reconcile'
+  // With budget to spare they go beside a `latest` poll (step); else in its place, when the next `latest`
+  // will still overlap the last.
+  if (p.spare || !p.feedCovered || 2 * p.intervalMs >= LATEST_WINDOW_MS - 1000) return 'latest'
+  return alternateDue(p) ?? 'latest'
+}
+
+/** `fixtures/latest` or `livescores/inplay`, when one is due and polls overlap. */
+function alternateDue (p: PollerContext): 'schedule' | 'statistics' | undefined {
+  if (!p.overlapping) return undefined
+  const tick = p.ticks()
+  if (p.lastScheduleTick === null || tick - p.lastScheduleTick >= SCHEDULE_EVERY_MS) return 'schedule'
+  const statisticsDue = p.lastStatisticsTick === null || tick - p.lastStatisticsTick >= STATISTICS_EVERY_MS
+  return statisticsDue && p.pollsSinceStatistics >= STATISTICS_SHARE - 1 ? 'statistics' : undefined
+}
+
+/**
+ * With budget to spare, the `fixtures/latest` or `livescores/inplay` due goes right after the `latest` poll,
+ * in the same step: the live feed keeps its pace. Best effort: its failure is the next one's to make good.
+ */
+async function besideLatest (p: PollerContext): Promise<void> {
+  const extra = p.spare ? alternateDue(p) : undefined
+  if (extra === undefined) return
+  try {
+    if (extra === 'schedule') await scheduleLatest(p)
+    else await statisticsRead(p)
+    p.deps.metrics?.polls.inc({ kind: extra, outcome: 'ok' })
+  } catch (err) {
+    if (isStoreUnavailable(err) || err instanceof LeaseLostError) throw err
+    p.deps.metrics?.polls.inc({ kind: extra, outcome: err instanceof PollSkipped ? 'skipped' : 'error' })
+    if (!p.abort.signal.aborted) p.log.warn({ err, action: extra }, 'poll beside latest failed')
+  }
+}
+
+/**
+ * `fixtures/latest`: every fixture whose base fields changed in the last 10 s, any date. Each keeps its
+ * place: the live ones stay live, the others are fixtures of a day. One in play that the live set does not
+ * hold yet is reconciled into it next.
+ */
+async function scheduleLatest (p: PollerContext): Promise<void> {
+  const fixtures = await pollCall(p, '/football/fixtures/latest', true)
+  await ingest(p, fixtures, { live: 'keep' })
+  const inPlay = fixtures.filter((f) => LIVE_STATE_IDS.has(f.state_id) && !p.lastFeed.has(f.id))
+  if (inPlay.length > 0) p.needReconcile = true
+  const previous = p.lastScheduleTick
+  p.lastScheduleTick = p.stepStartedTick
+  p.pollsSinceStatistics++
+  afterScheduleLatest(p, previous, p.stepStartedTick)
+}
+
+/** `livescores/inplay`: every match in play, whole: their statistics, which alone do not make `latest` list them. */
+async function statisticsRead (p: PollerContext): Promise<void> {
+  const fixtures = await pollCall(p, '/football/livescores/inplay', true)
+  await ingest(p, fixtures)
+  p.lastStatisticsTick = p.stepStartedTick
+  p.pollsSinceStatistics = 0
 }
 
 async function step (p: PollerContext): Promise<void> {
+  // The claim first: the passthrough leaves the poller its need from the first poll on (budget/share.ts).
+  await p.claim.keep(claimOf(p.pacing, load(p)))
   const action = nextAction(p)
   const startedAt = p.now()
   const startedTick = p.stepStartedTick = p.ticks()
   try {
     if (action === 'reconcile') await reconcile(p, startedAt)
+    else if (action === 'schedule') await scheduleLatest(p)
+    else if (action === 'statistics') await statisticsRead(p)
     else {
       const fixtures = await pollCall(p, '/football/livescores/latest', true)
       await ingest(p, fixtures)
       afterLatest(p, fixtures.map((f) => f.id))
+      p.pollsSinceStatistics++
+      await besideLatest(p)
     }
-    p.lastPollAt = startedAt
-    p.lastPollTick = startedTick
+    // Only a livescores poll covers the feed's last 10 s: what the next `latest` must overlap.
+    p.feedCovered = action === 'latest' || action === 'reconcile'
+    if (p.feedCovered) {
+      p.lastPollAt = startedAt
+      p.lastPollTick = startedTick
+    }
     p.failures = 0
     p.lastError = null
     p.deps.metrics?.polls.inc({ kind: action, outcome: 'ok' })
   } catch (err) {
-    // A `latest` the upstream failed lost nothing: the next one still overlaps the last good poll (else
-    // nextAction's gap check reconciles). Anything else (a reconcile, a store write) reconciles next.
-    if (action !== 'latest' || !(err instanceof UpstreamError)) p.needReconcile = true
+    // A `latest` (or its alternate) the upstream failed lost nothing: the next one still overlaps the last good
+    // poll (else nextAction's gap check reconciles). Anything else (a reconcile, a store write) reconciles next.
+    p.feedCovered = false
+    if (action === 'reconcile' || !(err instanceof UpstreamError)) p.needReconcile = true
     if (err instanceof PollSkipped) {
       // Not an upstream failure: nothing (more) was called.
       p.lastError = err.reason
@@ -167,7 +268,7 @@ async function delayAfter (p: PollerContext, err: unknown): Promise<number> {
   }
   p.ledgerOutages = 0
   if (err instanceof PollSkipped) {
-    const bucket = await p.deps.ledger.get('Fixture')
+    const bucket = await p.deps.ledger.get(LIVESCORES_ENTITY)
     return Math.max(p.pacing.floorMs, (bucket?.resetsAt ?? p.now()) - p.now())
   }
   // A hung call is no sign of overload (its hedges went out already). A poll lost to one, on its own, is
@@ -177,11 +278,12 @@ async function delayAfter (p: PollerContext, err: unknown): Promise<number> {
   if (err instanceof UpstreamError && err.code === ErrorCodes.UPSTREAM_TIMEOUT) {
     if (p.failures > 1) return backoff(p, 1)
     const elapsed = p.ticks() - p.stepStartedTick
-    return pauseLeft(nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p)).delayMs, elapsed, 0)
+    return pauseLeft(nextPace(await p.deps.ledger.get(LIVESCORES_ENTITY), p.now(), p.pacing, load(p)).delayMs, elapsed, 0)
   }
   if (err !== undefined) return backoff(p, p.failures)
-  const pace = nextPace(await p.deps.ledger.get('Fixture'), p.now(), p.pacing, load(p))
+  const pace = nextPace(await p.deps.ledger.get(LIVESCORES_ENTITY), p.now(), p.pacing, load(p))
   p.overlapping = pace.kind === 'poll'
+  p.spare = pace.kind === 'poll' && pace.spare === true
   if (pace.kind === 'exhausted') {
     p.needReconcile = true
     p.log.warn({ resumeInMs: pace.delayMs }, 'Fixture budget used up; pausing until it resets')

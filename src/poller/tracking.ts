@@ -12,7 +12,7 @@ import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { UpstreamFixture } from '../upstream/schemas.ts'
 import { fixturesByIds, MULTI_MAX, pollCall } from './calls.ts'
 import type { PollerContext } from './context.ts'
-import { ingestFixture, LeaseLostError, retireFixture, type IngestResult } from './ingest.ts'
+import { ingestFixture, LeaseLostError, retireFixture, type IngestResult, type Membership } from './ingest.ts'
 
 /**
  * Reconciles in a row at which the upstream must fail to return a fixture by id before it is retired: a
@@ -22,31 +22,34 @@ export const RETIRE_AFTER_MISSES = 3
 
 /**
  * Whether a change set has a moment at the provider to measure detection latency against: a clock tick
- * alone does not (it ticks every match second), nor do the first sighting of a fixture and its removal
- * from the live set (touchline's own bookkeeping).
+ * alone does not (it ticks every match second), nor do the first sighting of a fixture (in the live set or
+ * on a read of its day: a match of three days ago last changed then) and its removal from the live set
+ * (touchline's own bookkeeping).
  */
 export function isTimedChange (changes: readonly Change[]): boolean {
-  return changes.some((c) => c.kind !== 'clock' && c.kind !== 'fixture_added' && c.kind !== 'fixture_removed')
+  return changes.some((c) => c.kind !== 'clock' && c.kind !== 'fixture_added' && c.kind !== 'fixture_scheduled' && c.kind !== 'fixture_removed')
 }
 
 /**
  * Applies fixtures to the store. `leftFeed`: they were fetched by id after leaving the livescores feed. The
  * upstream drops a fixture from the feed 15 minutes after its end, so one no longer in play is final then,
- * FT included (a cup tie bound for extra time stays in the feed), and leaves the live index.
+ * FT included (a cup tie bound for extra time stays in the feed), and leaves the live index. `live`: where
+ * the others go (ingest.ts Membership): the live set by default, or where they are (a read of their day).
  * @throws after trying every fixture, when any could not be stored: the step then counts as failed and
  *   the next one reconciles, so the changes are picked up again. At once when the store cannot be reached
  *   (each further write would only wait out the same command timeout: a step of ten fixtures would hold
  *   the loop, and a deposed leader's stop, for twenty seconds), when the poller lease is not held
  *   (LeaseLostError), or when the poller is stopping.
  */
-export async function ingest (p: PollerContext, fixtures: readonly UpstreamFixture[], leftFeed = false): Promise<void> {
+export async function ingest (p: PollerContext, fixtures: readonly UpstreamFixture[], how: { leftFeed?: boolean, live?: Membership } = {}): Promise<void> {
+  const leftFeed = how.leftFeed === true
   const at = new Date(p.now()).toISOString()
   let failed = 0
   for (const fixture of fixtures) {
     if (p.abort.signal.aborted) throw new Error('the poller stopped before every fixture was stored')
     const final = leftFeed && !LIVE_STATE_IDS.has(fixture.state_id)
     try {
-      const result = await ingestFixture(p.deps.store, fixture, at, final ? { live: false, removed: true, ...p.ingestOpts } : p.ingestOpts)
+      const result = await ingestFixture(p.deps.store, fixture, at, final ? { live: false, removed: true, ...p.ingestOpts } : { live: how.live ?? true, ...p.ingestOpts })
       if (final) p.pendingFinal.delete(fixture.id)
       if (result !== undefined) observe(p, result)
     } catch (err) {
@@ -128,7 +131,7 @@ async function fetchPending (p: PollerContext): Promise<void> {
   for (let i = 0; i < ids.length; i += MULTI_MAX) {
     const batch = ids.slice(i, i + MULTI_MAX)
     const found = await fixturesByIds(p, batch)
-    await ingest(p, found, true)
+    await ingest(p, found, { leftFeed: true })
     const returned = new Set(found.map((f) => f.id))
     for (const id of batch) if (returned.has(id)) p.misses.delete(id)
     await missed(p, batch.filter((id) => !returned.has(id)))

@@ -23,8 +23,12 @@ export interface PollerOptions extends Partial<PacingOptions> {
    * embedded provider's 15 match minutes at its simulator speed. @default FEED_LEAD_MS
    */
   feedLeadMs?: number
-  /** How often the upcoming kick-offs are listed; 0 turns the kick-off reconciles off. @default KICKOFF_LIST_EVERY_MS */
+  /** How often the days around today are read (with the upcoming kick-offs); 0 turns both off. @default KICKOFF_LIST_EVERY_MS */
   kickoffListEveryMs?: number
+  /** Days before today (UTC) held in the store and read at start (TOUCHLINE_DAYS_BACK). @default 3 */
+  daysBack?: number
+  /** Days after today (UTC) held in the store and read every hour (TOUCHLINE_DAYS_AHEAD). @default 3 */
+  daysAhead?: number
   /** Match seconds per real second of the upstream's match clock (TOUCHLINE_UPSTREAM_CLOCK_RATE, or the embedded simulator's speed). @default 1 */
   clockRate?: number
   /**
@@ -56,8 +60,12 @@ export interface PollerDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
+/** The upstream's budget entity of the livescore poller's calls (livescores and fixtures by id). */
+export const LIVESCORES_ENTITY = 'Fixture'
+
 export interface PollerStatus {
   running: boolean
+  /** From the last step's start to the next's: the polling interval, whatever the answers took. */
   intervalMs: number
   lastPollAt: number | null
   lastReconcileAt: number | null
@@ -77,6 +85,9 @@ export interface Poller {
    * loop by hand with this; the loop itself does not wait for the list).
    */
   step: () => Promise<void>
-  /** Makes the next step a full reconciliation (after a leadership change, or on an operator's request). */
-  forceReconcile: () => void
+  /**
+   * Makes the next step a full reconciliation (after a leadership change, or on an operator's request); with
+   * `days`, the days are read again too at the first chance (the store lost them with its log).
+   */
+  forceReconcile: (opts?: { days?: boolean }) => void
 }

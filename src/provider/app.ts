@@ -41,8 +41,8 @@ export interface ProviderAppOptions {
   cursorSecret?: string
 }
 
-/** Endpoints whose empty answer is the "No result(s)" message without `data`. */
-const EMPTY_AS_MESSAGE: ReadonlySet<string> = new Set(['livescores.latest', 'odds.inplay.latest', 'odds.preMatch.latest'])
+/** Endpoints whose empty answer is the "No result(s)" message without `data` (the `latest` feeds). */
+const EMPTY_AS_MESSAGE: ReadonlySet<string> = new Set(['livescores.latest', 'fixtures.latest', 'odds.inplay.latest', 'odds.preMatch.latest'])
 const NO_RESULTS = "No result(s) found matching your request. Either the query did not return any results or you don't have access to it via your current subscription."
 
 export function buildProviderApp (opts: ProviderAppOptions): FastifyInstance {
@@ -108,7 +108,7 @@ function serve (req: FastifyRequest, tokens: ReadonlyMap<string, TokenRecord>, l
         endpointId: endpoint.id,
         params: match.params,
         query: parsed.query,
-        sortKey: endpoint.kind === 'fixture' ? (r: Rec) => opts.world.kickoff(r) : (r: Rec) => r.id,
+        sortKey: endpoint.kind === 'fixture' ? (r: Rec) => opts.world.kickoff(r, now) : (r: Rec) => r.id,
         link: (next) => pageUrl(req, url, next, opts.publicOrigin?.())
       }, cursors)
       // A cursor that is not this provider's is a validation error: it costs no call.

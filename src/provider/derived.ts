@@ -9,16 +9,13 @@
 import { State } from '../contract/states.ts'
 import { EventType } from '../contract/types.ts'
 import { TV_STATIONS } from './derived-tables.ts'
+import { formationOf, matchdaySquad } from './matchday.ts'
 import type { Rec } from './records.ts'
 import { hashInt } from './rng.ts'
 import type { World } from './world.ts'
 
-const FORMATIONS = ['4-4-2', '4-3-3', '4-2-3-1', '3-5-2', '5-3-2'] as const
 const SIDES = ['home', 'away'] as const
 type Side = typeof SIDES[number]
-
-/** Official lineups and formations appear about an hour before kick-off (the docs' lineup tutorial). */
-const LINEUP_LEAD_S = 3600
 
 const teamOf = (f: Rec, side: Side): number => Number(side === 'home' ? f.home_team_id : f.away_team_id)
 
@@ -43,29 +40,36 @@ export function squad (w: World, teamId: number, season?: Rec): Rec[] {
   })
 }
 
-const published = (w: World, f: Rec, now: number): boolean => now / 1000 >= w.kickoff(f) - LINEUP_LEAD_S
+const published = (w: World, f: Rec, now: number): boolean => now / 1000 >= w.lineupsFrom(f, now)
 
-/** The `lineups` include: each side's squad, the first eleven starting (type 11) and the rest on the bench (12). */
+/**
+ * The `lineups` include: each side's matchday squad (matchday.ts), the eleven placed in the formation (type 11,
+ * with `formation_field` and `formation_position`) and the bench (12), the same players the simulator plays.
+ */
 export function lineups (w: World, f: Rec, now: number): Rec[] {
   if (!published(w, f, now)) return []
-  return SIDES.flatMap((side, s) => squad(w, teamOf(f, side)).map((row, i) => ({
-    id: f.id * 1000 + s * 500 + i,
-    sport_id: 1,
-    fixture_id: f.id,
-    player_id: row.player_id,
-    team_id: row.team_id,
-    position_id: row.position_id,
-    formation_field: null,
-    type_id: i < 11 ? 11 : 12,
-    formation_position: i < 11 ? i + 1 : null,
-    player_name: w.get('player', Number(row.player_id))?.display_name ?? null,
-    jersey_number: row.jersey_number
-  })))
+  return SIDES.flatMap((side, s) => {
+    const { starters, bench } = matchdaySquad(w.ds, teamOf(f, side))
+    return [...starters, ...bench].map((p, i) => ({
+      id: f.id * 1000 + s * 500 + i,
+      sport_id: 1,
+      fixture_id: f.id,
+      player_id: p.player_id,
+      team_id: teamOf(f, side),
+      position_id: p.position_id,
+      formation_field: p.formation_field,
+      type_id: p.formation_position === null ? 12 : 11,
+      formation_position: p.formation_position,
+      player_name: p.name,
+      jersey_number: p.jersey_number
+    }))
+  })
 }
 
+/** The `formations` include: the formation each side's line-up is placed in, published with the line-ups. */
 export function formations (w: World, f: Rec, now: number): Rec[] {
   if (!published(w, f, now)) return []
-  return SIDES.map((side, s) => ({ id: f.id * 10 + s, fixture_id: f.id, participant_id: teamOf(f, side), formation: FORMATIONS[teamOf(f, side) % FORMATIONS.length], location: side }))
+  return SIDES.map((side, s) => ({ id: f.id * 10 + s, fixture_id: f.id, participant_id: teamOf(f, side), formation: formationOf(teamOf(f, side)), location: side }))
 }
 
 /** The `coaches` include: each side's coach with the fixture pivot in `meta`. */
@@ -105,7 +109,7 @@ export function weatherReport (w: World, f: Rec, now: number): Rec {
     clouds: `${(h >> 20) % 100}%`,
     description: ['clear sky', 'few clouds', 'broken clouds', 'light rain'][(h >> 24) % 4],
     icon: `https://cdn.touchline.invalid/weather/${(h >> 24) % 4}.png`,
-    type: now / 1000 < w.kickoff(f) ? 'forecast' : 'actual',
+    type: now / 1000 < w.kickoff(f, now) ? 'forecast' : 'actual',
     metric: 'celsius'
   }
 }
@@ -167,7 +171,7 @@ const TOPSCORERS_PER_TYPE = 25
  * events: goals (penalties included, own goals not), assists, yellow cards. Ties share a position.
  */
 export function topscorers (w: World, fixtures: readonly Rec[], now: number, scope: { season_id: number, stage_id?: number }): Rec[] {
-  const played = fixtures.filter((f) => w.kickoff(f) <= now / 1000)
+  const played = fixtures.filter((f) => w.kickoff(f, now) <= now / 1000)
   const tallies = TOPSCORER_TYPES.map(() => new Map<number, { total: number, team: number }>())
   for (const f of played) {
     for (const e of w.view(f, now).events as unknown as Rec[]) {

@@ -26,7 +26,7 @@ export function filterFixtures (world: World, fixtures: Rec[], filters: Readonly
   }
   if (filters.has('todaydate')) {
     const today = new Date(now).toISOString().slice(0, 10)
-    out = out.filter((f) => new Date(world.kickoff(f) * 1000).toISOString().slice(0, 10) === today)
+    out = out.filter((f) => new Date(world.kickoff(f, now) * 1000).toISOString().slice(0, 10) === today)
   }
   return out
 }

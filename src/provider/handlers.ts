@@ -8,6 +8,7 @@ import { notFound } from './error-replies.ts'
 import { billingFormat } from './envelope.ts'
 import type { Rec } from './records.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, visible, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
+import { roundStandings, seasonStandings } from './standings.ts'
 import { SURFACE_HANDLERS } from './surface-handlers.ts'
 import { ODDS_HANDLERS } from './odds-handlers.ts'
 
@@ -42,10 +43,10 @@ function fixturesBetween (ctx: HandlerContext, teamId?: number): HandlerResult {
     return { status: 400, body: badRequestBody('end', 'The date range must run forward and span at most 100 days.') }
   }
   const fixtures = ctx.world.all('fixture').filter((f) => {
-    const ts = ctx.world.kickoff(f)
+    const ts = ctx.world.kickoff(f, ctx.now)
     return ts >= from && ts <= to && (teamId === undefined || f.home_team_id === teamId || f.away_team_id === teamId)
   })
-  return listOf(ctx, [...fixtures].sort((a, b) => ctx.world.kickoff(a) - ctx.world.kickoff(b) || a.id - b.id))
+  return listOf(ctx, [...fixtures].sort((a, b) => ctx.world.kickoff(a, ctx.now) - ctx.world.kickoff(b, ctx.now) || a.id - b.id))
 }
 
 const HANDLERS: Record<string, Handler> = {
@@ -57,7 +58,7 @@ const HANDLERS: Record<string, Handler> = {
   'leagues.live': (ctx) => listOf(ctx, ctx.world.leaguesWithFixtures(ctx.world.inplay(ctx.now))),
   'leagues.date': (ctx) => {
     const date = dateParam(ctx, 'date')
-    return typeof date === 'string' ? listOf(ctx, ctx.world.leaguesWithFixtures(ctx.world.fixturesOn(date))) : date
+    return typeof date === 'string' ? listOf(ctx, ctx.world.leaguesWithFixtures(ctx.world.fixturesOn(date, ctx.now))) : date
   },
   'leagues.countries': (ctx) => listOf(ctx, ctx.world.related('country', 'leagues', num(ctx, 'countryId'))),
   'seasons.teams': (ctx) => listOf(ctx, ctx.world.related('team', 'seasons', num(ctx, 'teamId'))),
@@ -65,11 +66,13 @@ const HANDLERS: Record<string, Handler> = {
   'rounds.seasons': (ctx) => listOf(ctx, ctx.world.related('season', 'rounds', num(ctx, 'seasonId'))),
   'schedules.seasons': (ctx) => scheduled(ctx, ctx.world.related('season', 'stages', num(ctx, 'seasonId')), num(ctx, 'seasonId')),
   'schedules.teams': (ctx) => many(visible(ctx, 'stage', ctx.world.teamSchedule(num(ctx, 'teamId'), ctx.now))),
-  'standings.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => ctx.world.related('season', 'standings', num(ctx, 'seasonId'))),
+  // Tables counted from the simulated results (standings.ts).
+  'standings.list': (ctx) => listOf(ctx, ctx.world.all('season').flatMap((s) => seasonStandings(ctx.world, s.id, ctx.now)).sort((a, b) => a.id - b.id)),
+  'standings.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => seasonStandings(ctx.world, num(ctx, 'seasonId'), ctx.now)),
   'standings.rounds': (ctx) => {
     const round = ctx.world.get('round', num(ctx, 'roundId'))
     if (round === undefined) return notFound('round', num(ctx, 'roundId'))
-    return seasonScoped(ctx, Number(round.season_id), () => ctx.world.related('season', 'standings', Number(round.season_id)))
+    return seasonScoped(ctx, Number(round.season_id), () => roundStandings(ctx.world, round.id, ctx.now))
   },
   'fixtures.multi': (ctx) => {
     const ids = (ctx.params.ids ?? '').split(',').map(Number)
@@ -78,7 +81,7 @@ const HANDLERS: Record<string, Handler> = {
   },
   'fixtures.date': (ctx) => {
     const date = dateParam(ctx, 'date')
-    return typeof date === 'string' ? listOf(ctx, ctx.world.fixturesOn(date)) : date
+    return typeof date === 'string' ? listOf(ctx, ctx.world.fixturesOn(date, ctx.now)) : date
   },
   'fixtures.between': (ctx) => fixturesBetween(ctx),
   'fixtures.betweenTeam': (ctx) => fixturesBetween(ctx, num(ctx, 'teamId')),
@@ -87,7 +90,8 @@ const HANDLERS: Record<string, Handler> = {
     return listOf(ctx, ctx.world.related('team', 'fixtures', a).filter((f) => f.home_team_id === b || f.away_team_id === b))
   },
   'fixtures.seasons': (ctx) => seasonScoped(ctx, num(ctx, 'seasonId'), () => ctx.world.related('season', 'fixtures', num(ctx, 'seasonId'))),
-  'fixtures.latest': (ctx) => listOf(ctx, ctx.world.latest(ctx.now)),
+  // Any date's fixtures whose tracked base fields changed in the last 10 s (kick-off moves, postponements...).
+  'fixtures.latest': (ctx) => listOf(ctx, ctx.world.fixturesLatest(ctx.now)),
   'livescores.all': (ctx) => listOf(ctx, ctx.world.livescores(ctx.now)),
   'livescores.inplay': (ctx) => listOf(ctx, ctx.world.inplay(ctx.now)),
   'livescores.latest': (ctx) => listOf(ctx, ctx.world.latest(ctx.now)),

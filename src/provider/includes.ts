@@ -8,13 +8,17 @@ import { RELATIONS, type Kind } from '../contract/resources.ts'
 import { STATE_BY_ID } from '../contract/states.ts'
 import { commentaries, fixtureCoaches, fixtureTvStations, formations, lineups, statePeriodType, topscorers, weatherReport } from './derived.ts'
 import { filterOdds } from './fixture-filters.ts'
+import type { Plan } from './plans.ts'
+import { standingDetails } from './standings.ts'
 import type { Rec } from './records.ts'
-import { xgRows, type World } from './world.ts'
+import { XG_TYPE, type World } from './world.ts'
 
-/** What a resolver reads of the request: the instant it is answered at, and its filters. */
+/** What a resolver reads of the request: the instant it is answered at, its filters, and the caller's plan. */
 export interface IncludeContext {
   query: ParsedQuery
   now: number
+  /** Absent when no caller is known (then the plan's extras, such as xG, are left out). */
+  caller?: { plan: Pick<Plan, 'features'> }
 }
 
 type Resolver = (w: World, r: Rec, ctx: IncludeContext) => Rec | Rec[] | null
@@ -53,13 +57,18 @@ function eventPeriod (w: World, e: Rec, ctx: IncludeContext): Rec | null {
   return periods.find((p) => p.id === e.period_id) ?? null
 }
 
+/**
+ * The `statistics` include: the simulator's rows at the instant (sim/stats.ts), narrowed by
+ * `fixtureStatisticTypes` (or `statisticTypes`); the xG row (5304) only for plans with expected goals.
+ */
 function fixtureStatistics (w: World, f: Rec, ctx: IncludeContext): Rec[] {
   const types = typeFilter(ctx, 'fixturestatistictypes') ?? typeFilter(ctx, 'statistictypes')
-  const stats = w.view(f, ctx.now).statistics as unknown as Rec[]
+  const xg = ctx.caller?.plan.features.has('xg') === true
+  const stats = (w.view(f, ctx.now).statistics as unknown as Rec[]).filter((s) => xg || s.type_id !== XG_TYPE)
   return types === undefined ? stats : stats.filter((s) => types.has(Number(s.type_id)))
 }
 
-const fixtureDay = (w: World, f: Rec): string => new Date(w.kickoff(f) * 1000).toISOString().slice(0, 10)
+const fixtureDay = (w: World, f: Rec, now: number): string => new Date(w.kickoff(f, now) * 1000).toISOString().slice(0, 10)
 
 function leagueFixtures (w: World, league: Rec, ctx: IncludeContext, pick: 'latest' | 'upcoming' | 'inplay' | 'today'): Rec[] {
   if (pick === 'inplay') return w.inplay(ctx.now).filter((f) => f.league_id === league.id)
@@ -68,10 +77,10 @@ function leagueFixtures (w: World, league: Rec, ctx: IncludeContext, pick: 'late
   const nowS = ctx.now / 1000
   if (pick === 'today') {
     const today = new Date(ctx.now).toISOString().slice(0, 10)
-    return fixtures.filter((f) => fixtureDay(w, f) === today)
+    return fixtures.filter((f) => fixtureDay(w, f, ctx.now) === today)
   }
-  if (pick === 'latest') return fixtures.filter((f) => w.kickoff(f) < nowS).slice(-10)
-  return fixtures.filter((f) => w.kickoff(f) >= nowS).slice(0, 10)
+  if (pick === 'latest') return fixtures.filter((f) => w.kickoff(f, ctx.now) < nowS).slice(-10)
+  return fixtures.filter((f) => w.kickoff(f, ctx.now) >= nowS).slice(0, 10)
 }
 
 const RESOLVERS: Readonly<Record<string, Resolver>> = {
@@ -125,6 +134,7 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'standing.stage': (w, r) => one(w, 'stage', r.stage_id),
   'standing.round': (w, r) => one(w, 'round', r.round_id),
   'standing.group': (w, r) => one(w, 'group', r.group_id),
+  'standing.details': (_w, r) => standingDetails(r),
   'fixture.sport': () => ({ id: 1, name: 'Football' }),
   'fixture.league': (w, r) => one(w, 'league', r.league_id),
   'fixture.season': (w, r) => one(w, 'season', r.season_id),
@@ -154,7 +164,7 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
     const ref = one(w, 'referee', r.referee_id)
     return ref === null ? [] : [{ id: r.id * 10 + 1, fixture_id: r.id, referee_id: ref.id, type_id: 6, referee: ref }]
   },
-  'fixture.xGFixture': (_w, r) => xgRows(r),
+  'fixture.xGFixture': (w, r, ctx) => w.xg(r, ctx.now),
   'fixture.predictions': (w, r) => w.predictions(r),
   'fixture.odds': (w, r, ctx) => filterOdds(w.preMatchOdds(r, ctx.now).map((o) => o.row), ctx.query.filters),
   'fixture.inplayOdds': (w, r, ctx) => filterOdds(w.inplayOdds(r, ctx.now).map((o) => o.row), ctx.query.filters),
@@ -162,8 +172,8 @@ const RESOLVERS: Readonly<Record<string, Resolver>> = {
   'team.venue': (w, r) => one(w, 'venue', r.venue_id),
   'team.players': (w, r) => (w.ds.squads.get(r.id) ?? []).map((id) => one(w, 'player', id)).filter((p): p is Rec => p !== null),
   'team.coaches': (w, r) => [one(w, 'coach', w.ds.coachOfTeam.get(r.id))].filter((c): c is Rec => c !== null),
-  'team.latest': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f) < ctx.now / 1000).slice(-10),
-  'team.upcoming': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f) >= ctx.now / 1000).slice(0, 10),
+  'team.latest': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f, ctx.now) < ctx.now / 1000).slice(-10),
+  'team.upcoming': (w, r, ctx) => w.related('team', 'fixtures', r.id).filter((f) => w.kickoff(f, ctx.now) >= ctx.now / 1000).slice(0, 10),
   'team.seasons': (w, r) => list(w.related('team', 'seasons', r.id)),
   'player.country': (w, r) => one(w, 'country', r.country_id),
   'player.nationality': (w, r) => one(w, 'country', r.nationality_id),

@@ -10,8 +10,10 @@
  * - plans.ts, errors.ts, auth.ts, access.ts, envelope.ts, paging.ts, faults.ts: the HTTP rules.
  * - odds/: the odds of a match (pricing, suspensions, settlement) from its script, its played-back views or
  *   the odds a recording carried; it reads sim/ and nothing above it.
+ * - matchday.ts: a club's formation, starting eleven and bench, from its squad (the simulator plays them).
  * - derived-tables.ts, world.ts: the data at an instant, the facade every handler reads (World).
- * - live.ts wires the simulator to the dataset as the World's LiveSource; replays.ts adds recordings.
+ * - live.ts wires the simulator to the dataset as the World's LiveSource; replays.ts adds recordings;
+ *   schedule-control.ts lets tests list and force schedule changes.
  * - derived.ts, fixture-filters.ts, includes.ts, render.ts: records derived per fixture, filters, include
  *   resolvers and rendering, all reading the World.
  * - handler-kit.ts, surface-handlers.ts, odds-handlers.ts, handlers.ts: one handler per endpoint; app.ts: the
@@ -27,7 +29,9 @@ import { createLiveSource } from './live.ts'
 import { planReplays, withPlayback, withReplays, type ReplayFile } from './replays.ts'
 import { DEFAULT_TOKENS, type PlanName, type TokenRecord } from './plans.ts'
 import { DEFAULT_SIM_SPEED } from './sim/clock.ts'
+import type { ChangeRates } from './sim/reschedule.ts'
 import { DEFAULT_LIVE_TARGET } from './sim/schedule.ts'
+import { scheduleControl, type ScheduleControl } from './schedule-control.ts'
 import { World } from './world.ts'
 
 export interface ProviderOptions {
@@ -53,6 +57,11 @@ export interface ProviderOptions {
   replay?: readonly ReplayFile[]
   /** What `livescores/latest` reports: any change, or only the base fields the real API tracks. @default 'all' */
   latestTracks?: 'all' | 'base'
+  /**
+   * Kick-offs moved and matches postponed before the day, drawn from the seed (docs/provider.md, "Schedule
+   * changes"): the shares of the upcoming fixtures, or false for none. @default { move: 0.03, postpone: 0.01 }
+   */
+  scheduleChanges?: ChangeRates | false
   /** Extra tokens, on top of the demo tokens. */
   tokens?: readonly TokenRecord[]
   logger?: Logger
@@ -65,22 +74,32 @@ export interface RunningProvider {
   app: FastifyInstance
   world: World
   faults: Faults
+  /** The schedule changes (moves, postponements) drawn from the seed, and forcing more (schedule-control.ts). */
+  schedule: ScheduleControl
   /** When the simulator last changed a fixture (epoch ms), for measuring detection latency. */
   changedAt: (fixtureId: number, nowMs: number) => number
   close: () => Promise<void>
 }
 
 /** Builds the provider without listening (for `inject` and for embedding). */
-export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () => string | undefined): { app: FastifyInstance, world: World, faults: Faults, changedAt: RunningProvider['changedAt'] } {
+export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () => string | undefined): Omit<RunningProvider, 'baseUrl' | 'port' | 'close'> {
   const now = opts.now ?? Date.now
   const seed = opts.seed ?? 1
   const startMs = now()
   const speed = opts.simSpeed ?? DEFAULT_SIM_SPEED
   const plan = planReplays(opts.replay ?? [], startMs, speed)
   const dataset = withReplays(generateDataset({ seed, anchor: startOfTodayUtc(startMs) }), plan)
-  const sim = createLiveSource(dataset, { seed, speed, startMs, liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET, replays: plan.scripted, ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}) })
+  const sim = createLiveSource(dataset, {
+    seed,
+    speed,
+    startMs,
+    liveTarget: opts.liveTarget ?? DEFAULT_LIVE_TARGET,
+    replays: plan.scripted,
+    ...(opts.latestTracks !== undefined ? { latestTracks: opts.latestTracks } : {}),
+    ...(opts.scheduleChanges !== undefined ? { scheduleChanges: opts.scheduleChanges } : {})
+  })
   const live = withPlayback(sim, plan, opts.latestTracks ?? 'all')
-  const world = new World(dataset, live)
+  const world = new World(dataset, live, now)
   const faults = createFaults(opts.faults, now)
   const app = buildProviderApp({
     world,
@@ -94,20 +113,21 @@ export function createProvider (opts: ProviderOptions = {}, publicOrigin?: () =>
     ...(opts.hourlyLimits !== undefined ? { hourlyLimits: opts.hourlyLimits } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {})
   })
-  return { app, world, faults, changedAt: live.changedAt }
+  return { app, world, faults, schedule: scheduleControl(sim.sim, () => { world.invalidate() }), changedAt: live.changedAt }
 }
 
 export async function startProvider (opts: ProviderOptions = {}): Promise<RunningProvider> {
   // Known once listening; next_page links read it then.
   const listening: { origin?: string } = {}
-  const { app, world, faults, changedAt } = createProvider(opts, () => listening.origin)
+  const { app, world, faults, schedule, changedAt } = createProvider(opts, () => listening.origin)
   const host = opts.host ?? '127.0.0.1'
   await app.listen({ port: opts.port ?? 8081, host })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : (opts.port ?? 8081)
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
   listening.origin = `http://${shownHost}:${port}`
-  return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, changedAt, close: async () => { await app.close() } }
+  return { baseUrl: `http://${shownHost}:${port}/v3`, port, app, world, faults, schedule, changedAt, close: async () => { await app.close() } }
 }
 
 export { DEMO_TOKENS } from './plans.ts'
+export type { ScheduleControl, ScheduledChange } from './schedule-control.ts'

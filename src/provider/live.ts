@@ -1,17 +1,22 @@
 /**
  * Wires the simulator to the dataset: every fixture gets a deterministic match script; the fixtures still to
  * be played are moved onto a rolling schedule from the provider's start, so that about `liveTarget` of
- * them are always in play; recorded replays are played alongside.
+ * them are always in play; recorded replays are played alongside. The schedule changes the seed draws
+ * (sim/reschedule.ts) are planned here: those of the rolling schedule's fixtures with it (schedule.ts
+ * `planDay`, so that they keep the live target), those of the fixtures beyond it around their own kick-off.
  */
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
-import { createSimulator, type Simulator } from './sim/engine.ts'
+import { createSimulator, type ScoreAt, type Simulator } from './sim/engine.ts'
 import type { FixtureLive, MatchScript, SimFixtureInput, SimTeam } from './sim/model.ts'
 import { lineOfScript, type MatchLine } from './odds/line.ts'
 import type { Replay } from './sim/replay.ts'
-import { planSchedule } from './sim/schedule.ts'
+import { changeFrom, drawChange, type ChangeRates, type ScheduleChange } from './sim/reschedule.ts'
+import { planDay } from './sim/schedule.ts'
 import { clockAt } from './sim/clock.ts'
+import { currentScore } from './sim/materialize.ts'
 import { timelineAt } from './sim/timeline-rows.ts'
 import { State } from '../contract/states.ts'
+import { matchdaySquad } from './matchday.ts'
 import type { LiveSource } from './world.ts'
 
 export interface LiveSourceOptions {
@@ -27,6 +32,8 @@ export interface LiveSourceOptions {
    * show up there. @default 'all'
    */
   latestTracks?: 'all' | 'base'
+  /** Shares of the upcoming fixtures moved and postponed before the day, or false for none. @default 3 % and 1 % */
+  scheduleChanges?: ChangeRates | false
 }
 
 export interface ProviderLive extends LiveSource {
@@ -34,13 +41,12 @@ export interface ProviderLive extends LiveSource {
   replays: readonly Replay[]
 }
 
+/** Each club as the simulator plays it: its matchday squad (matchday.ts), the starting eleven first. */
 function simTeams (ds: Dataset): Map<number, SimTeam> {
   const teams = new Map<number, SimTeam>()
   for (const team of ds.teams) {
-    const players = (ds.squads.get(team.id) ?? []).flatMap((id) => {
-      const p = ds.byId.player.get(id)
-      return p === undefined ? [] : [{ id: p.id, name: p.display_name }]
-    })
+    const { starters, bench } = matchdaySquad(ds, team.id)
+    const players = [...starters, ...bench].map((p) => ({ id: p.player_id, name: p.name, position_id: p.position_id }))
     teams.set(team.id, { id: team.id, name: team.name, short_code: team.short_code, players })
   }
   return teams
@@ -54,6 +60,17 @@ function simInput (ds: Dataset, f: DatasetFixture, teams: ReadonlyMap<number, Si
   return { id: f.id, league_id: f.league_id, kind: f.kind, kickoff: f.starting_at_timestamp, home, away, ...(winnerId !== undefined ? { winnerId } : {}) }
 }
 
+/** Changes the seed draws for upcoming fixtures the rolling schedule does not play: around their own kick-off. */
+function ownChanges (fixtures: readonly SimFixtureInput[], upcoming: ReadonlySet<number>, planned: ReadonlyMap<number, number>, opts: LiveSourceOptions): ScheduleChange[] {
+  const rates = opts.scheduleChanges ?? {}
+  if (rates === false) return []
+  return fixtures.flatMap((f) => {
+    if (!upcoming.has(f.id) || planned.has(f.id)) return []
+    const drawn = drawChange(opts.seed, f.id, rates)
+    return drawn === undefined ? [] : [changeFrom(f.id, f.kickoff, drawn, opts.speed)]
+  })
+}
+
 export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): ProviderLive {
   const teams = simTeams(ds)
   const replays = opts.replays ?? []
@@ -61,35 +78,39 @@ export function createLiveSource (ds: Dataset, opts: LiveSourceOptions): Provide
   // Only fixtures still to be played join the rolling schedule: past results keep their dates.
   const startS = opts.startMs / 1000
   const candidates = inputs.filter((f) => f.kickoff >= startS && ds.byId.fixture.get(f.id)?.state_id === State.NS)
-  const planned = planSchedule({ candidates, startMs: opts.startMs, speed: opts.speed, liveTarget: opts.liveTarget, seed: opts.seed })
+  const day = planDay({ candidates, startMs: opts.startMs, speed: opts.speed, liveTarget: opts.liveTarget, seed: opts.seed, changes: opts.scheduleChanges ?? {} })
   const replayed = new Set(replays.map((r) => r.input.id))
-  const fixtures = inputs.filter((f) => !replayed.has(f.id)).map((f) => ({ ...f, kickoff: planned.get(f.id) ?? f.kickoff }))
-  const sim = createSimulator({ fixtures, seed: opts.seed, speed: opts.speed, startMs: opts.startMs, replays: replays.map((r) => ({ input: r.input, script: r.script })) })
-  const kickoffs = new Map(fixtures.map((f) => [f.id, f.kickoff]))
-  for (const r of replays) kickoffs.set(r.input.id, r.input.kickoff)
+  const fixtures = inputs.filter((f) => !replayed.has(f.id)).map((f) => ({ ...f, kickoff: day.kickoffs.get(f.id) ?? f.kickoff }))
+  const changes = [...day.changes, ...ownChanges(fixtures, new Set(candidates.map((c) => c.id)), day.kickoffs, opts)].filter((c) => !replayed.has(c.fixtureId))
+  const sim = createSimulator({ fixtures, seed: opts.seed, speed: opts.speed, startMs: opts.startMs, changes, replays: replays.map((r) => ({ input: r.input, script: r.script })) })
+  const kickoff = (f: DatasetFixture, nowMs: number): number => sim.kickoffAt(f.id, nowMs) ?? f.starting_at_timestamp
 
   return {
     sim,
     replays,
-    kickoff: (f) => kickoffs.get(f.id) ?? f.starting_at_timestamp,
+    kickoff,
+    changes: (f) => sim.changes(f.id),
     view: (f, nowMs) => sim.view(f.id, nowMs) ?? notSimulated(f),
     timeline: (f, nowMs) => {
-      const script = sim.script(f.id)
-      const kickoff = kickoffs.get(f.id)
-      return script === undefined || kickoff === undefined ? [] : timelineAt(script, clockAt(kickoff, opts.speed, nowMs).seconds)
+      const script = sim.scriptAt(f.id, nowMs)
+      return script === undefined ? [] : timelineAt(script, clockAt(kickoff(f, nowMs), opts.speed, nowMs).seconds)
     },
     stateAt: (f, nowMs) => sim.fixture(f.id) === undefined ? f.state_id : sim.stateAt(f.id, nowMs),
+    scoreAt: (f, nowMs) => sim.scoreAt(f.id, nowMs),
     livescores: (nowMs) => sim.livescores(nowMs),
     inplay: (nowMs) => sim.inplay(nowMs),
     latest: opts.latestTracks === 'base' ? (nowMs) => sim.latestBase(nowMs) : (nowMs) => sim.latest(nowMs),
+    fixturesLatest: (nowMs) => sim.latestFixtures(nowMs),
     speed: opts.speed,
-    oddsLine: (f) => {
-      const script = sim.script(f.id)
-      const kickoff = kickoffs.get(f.id)
-      return script === undefined || kickoff === undefined ? undefined : { line: cachedLine(script), kickoff, speed: opts.speed }
+    oddsLine: (f, nowMs = Infinity) => {
+      const script = sim.scriptAt(f.id, nowMs)
+      return script === undefined ? undefined : { line: cachedLine(script), kickoff: kickoff(f, nowMs), speed: opts.speed }
     }
   }
 }
+
+/** State and CURRENT score (shoot-out aside) of a view. */
+export const scoreOfView = (view: FixtureLive): ScoreAt => ({ state_id: view.state_id, ...currentScore(view) })
 
 /** One line per script: the simulator keeps its scripts in a bounded cache, the lines follow them. */
 const lines = new WeakMap<MatchScript, MatchLine>()

@@ -3,6 +3,7 @@ import closeWithGrace from 'close-with-grace'
 import { pino } from 'pino'
 import type { Config } from '../config.ts'
 import { loggerOptions } from '../logger.ts'
+import { listenReach } from '../util/listen-reach.ts'
 import { startProvider } from './index.ts'
 import type { FaultOptions } from './faults.ts'
 import { DEMO_TOKENS } from './plans.ts'
@@ -67,9 +68,10 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
   const log = pino(loggerOptions(cfg.TOUCHLINE_LOG_LEVEL))
   const replay = replayFilesFrom(flags.replay ?? [])
   const speed = numberFlag('speed', flags.speed, cfg.TOUCHLINE_SIM_SPEED)
+  const host = flags.host ?? (cfg.TOUCHLINE_HOST === '0.0.0.0' ? '127.0.0.1' : cfg.TOUCHLINE_HOST)
   const provider = await startProvider({
     port: numberFlag('port', flags.port, cfg.TOUCHLINE_PROVIDER_PORT),
-    host: flags.host ?? (cfg.TOUCHLINE_HOST === '0.0.0.0' ? '127.0.0.1' : cfg.TOUCHLINE_HOST),
+    host,
     seed: numberFlag('seed', flags.seed, cfg.TOUCHLINE_SEED),
     simSpeed: speed,
     replay,
@@ -78,9 +80,11 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
     logger: log.child({ component: 'provider' }, { level: cfg.TOUCHLINE_LOG_LEVEL === 'info' ? 'warn' : cfg.TOUCHLINE_LOG_LEVEL })
   })
   const live = provider.world.inplay(Date.now()).length
+  const reach = listenReach(host, new URL(provider.baseUrl).port)
   process.stdout.write([
     '',
     `  touchline provider: the football data API, embedded  ${provider.baseUrl}`,
+    `  listens on ${reach.where}: ${reach.otherMachines ? 'other machines can connect' : 'this machine only'}`,
     `  ${live} fixtures in play now; matches run at ${speed}x`,
     '',
     '  demo tokens (one per plan):',
@@ -88,6 +92,8 @@ export async function runProvider (cfg: Config, flags: ProviderFlags): Promise<v
     '',
     `  try: curl '${provider.baseUrl}/football/livescores/inplay?api_token=${DEMO_TOKENS.enterprise}&include=participants;scores;state'`,
     `  a gateway in front: TOUCHLINE_UPSTREAM_URL=${provider.baseUrl} TOUCHLINE_UPSTREAM_CLOCK_RATE=${speed} TOUCHLINE_PORT=8090 npx touchline serve`,
+    // The demo tokens are in this banner and in the docs: on an address other machines reach, they are anyone's.
+    ...(reach.otherMachines ? ['', `  WARNING: other machines can use these demo tokens, on ${reach.where}; --host 127.0.0.1 keeps them on this machine.`] : []),
     ''
   ].join('\n') + '\n')
   closeWithGrace({ delay: 5000 }, async ({ err }) => {

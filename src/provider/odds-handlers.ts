@@ -35,7 +35,7 @@ function fixturesOf (ctx: HandlerContext, feed: Feed, which: 'all' | 'latest'): 
   const window = LATEST_WINDOW_MS / 1000
   const offered = (k: number): boolean => k > nowS && k <= nowS + day
   const recent = (k: number): boolean => (k > nowS - window - SETTLE_SPAN_S / world.live.speed && k <= nowS) || (k > nowS + day - window && k <= nowS + day)
-  return world.all('fixture').filter((f) => which === 'all' ? offered(world.kickoff(f)) : recent(world.kickoff(f)))
+  return world.all('fixture').filter((f) => which === 'all' ? offered(world.kickoff(f, now)) : recent(world.kickoff(f, now)))
 }
 
 /** `/odds/{feed}`: every row on offer, paged, by id. */

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import type { Dataset, DatasetFixture, Team } from './dataset/types.ts'
 import { indexDataset } from './dataset/indexes.ts'
-import type { ProviderLive } from './live.ts'
+import { scoreOfView, type ProviderLive } from './live.ts'
 import { scriptFromRecording, type Replay } from './sim/replay.ts'
 import { replayInput, type FixtureRecord, type Observation, type OddsObservation } from './sim/replay-input.ts'
 import type { MatchLine } from './odds/line.ts'
@@ -172,12 +172,17 @@ export function withPlayback (live: ProviderLive, plan: Pick<ReplayPlan, 'playba
     ...live,
     oddsLine: (f) => playback.has(f.id) ? odds.oddsLine(f) : live.oddsLine(f),
     recordedOdds: (f, nowMs) => playback.has(f.id) ? odds.recordedOdds?.(f, nowMs) : undefined,
-    kickoff: (f) => playback.has(f.id) ? playback.kickoff(f.id) : live.kickoff(f),
+    kickoff: (f, nowMs) => playback.has(f.id) ? playback.kickoff(f.id) : live.kickoff(f, nowMs),
     view: (f, nowMs) => playback.view(f.id, nowMs) ?? live.view(f, nowMs),
+    scoreAt: (f, nowMs) => {
+      const view = playback.view(f.id, nowMs)
+      return view === undefined ? live.scoreAt(f, nowMs) : scoreOfView(view)
+    },
     stateAt: (f, nowMs) => playback.view(f.id, nowMs)?.state_id ?? live.stateAt(f, nowMs),
     livescores: (nowMs) => [...others(live.livescores(nowMs)), ...playback.livescores(nowMs)],
     inplay: (nowMs) => [...others(live.inplay(nowMs)), ...playback.inplay(nowMs)],
     latest: (nowMs) => [...others(live.latest(nowMs)), ...playback.latest(nowMs, tracks)],
+    fixturesLatest: (nowMs) => [...others(live.fixturesLatest(nowMs)), ...playback.latest(nowMs, 'base')],
     changedAt: (id, nowMs) => playback.has(id) ? playback.lastChangedAt(id, nowMs) : changedAt(id, nowMs)
   }
 }

@@ -10,6 +10,7 @@ import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { PRICED_MARKETS } from './odds/markets.ts'
 import type { Rec } from './records.ts'
+import { seasonStandings } from './standings.ts'
 
 const NONE: Handler = () => many([])
 
@@ -28,11 +29,11 @@ function leaguesOfTeam (ctx: HandlerContext, currentOnly: boolean): HandlerResul
 
 /** Fixtures sorted by kick-off, then id (the order of the fixture lists by date). */
 const byKickoff = (ctx: HandlerContext, fixtures: readonly Rec[]): Rec[] =>
-  [...fixtures].sort((a, b) => ctx.world.kickoff(a) - ctx.world.kickoff(b) || a.id - b.id)
+  [...fixtures].sort((a, b) => ctx.world.kickoff(a, ctx.now) - ctx.world.kickoff(b, ctx.now) || a.id - b.id)
 
 function fixturesOfStation (ctx: HandlerContext, upcoming: boolean): HandlerResult {
   const nowS = ctx.now / 1000
-  return gated(ctx, () => byKickoff(ctx, ctx.world.all('fixture').filter((f) => showsOn(f, num(ctx, 'tvStationId')) && (ctx.world.kickoff(f) >= nowS) === upcoming)))
+  return gated(ctx, () => byKickoff(ctx, ctx.world.all('fixture').filter((f) => showsOn(f, num(ctx, 'tvStationId')) && (ctx.world.kickoff(f, ctx.now) >= nowS) === upcoming)))
 }
 
 /** Fixtures not yet started that have odds in a market: every one for the markets the provider prices. */
@@ -40,7 +41,7 @@ function upcomingWithMarket (ctx: HandlerContext): HandlerResult {
   const nowS = ctx.now / 1000
   return gated(ctx, () => !(PRICED_MARKETS as readonly number[]).includes(num(ctx, 'marketId'))
     ? []
-    : byKickoff(ctx, ctx.world.all('fixture').filter((f) => ctx.world.kickoff(f) >= nowS && ctx.world.stateOf(f, ctx.now) === State.NS)))
+    : byKickoff(ctx, ctx.world.all('fixture').filter((f) => ctx.world.kickoff(f, ctx.now) >= nowS && ctx.world.stateOf(f, ctx.now) === State.NS)))
 }
 
 function stageTopscorers (ctx: HandlerContext): HandlerResult {
@@ -70,10 +71,11 @@ function seasonTeamSchedule (ctx: HandlerContext): HandlerResult {
   })))
 }
 
+/** `/standings/live/leagues/{id}`: the current season's tables with the matches in play counted at their score. */
 function liveStandings (ctx: HandlerContext): HandlerResult {
   return gated(ctx, () => {
     const season = ctx.world.ds.currentSeasonByLeague.get(num(ctx, 'leagueId'))
-    return season === undefined ? [] : ctx.world.related('season', 'standings', season.id)
+    return season === undefined ? [] : seasonStandings(ctx.world, season.id, ctx.now, true)
   })
 }
 

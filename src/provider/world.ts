@@ -15,28 +15,47 @@ import { derivedTables, type DerivedTables } from './derived-tables.ts'
 import type { Rec } from './records.ts'
 import { inplayOdds, preMatchOdds, type OddsLine, type PlacedLine, type TimedOdd } from './odds/book.ts'
 import { ratesOf } from './odds/pricing.ts'
+import type { ScoreAt } from './sim/engine.ts'
+import type { ScheduleChange } from './sim/reschedule.ts'
 
 /** What the simulator offers the provider (src/provider/sim). */
 export interface LiveSource {
-  /** Kick-off in unix seconds: the rolling schedule's for fixtures it plays live, else the dataset's. */
-  kickoff: (fixture: DatasetFixture) => number
+  /**
+   * Kick-off in unix seconds at `nowMs`: the rolling schedule's for fixtures it plays live, else the dataset's,
+   * moved by any schedule change announced by then (sim/reschedule.ts).
+   */
+  kickoff: (fixture: DatasetFixture, nowMs: number) => number
+  /** The fixture's schedule changes (announced or to come), in announcement order. */
+  changes?: (fixture: DatasetFixture) => ScheduleChange[]
   view: (fixture: DatasetFixture, nowMs: number) => FixtureLive
   /** The `timeline` include's rows up to `nowMs` (sim/timeline-rows.ts). */
   timeline: (fixture: DatasetFixture, nowMs: number) => FixtureEvent[]
   /** The state id alone, cheaply (for state filters over whole seasons). */
   stateAt: (fixture: DatasetFixture, nowMs: number) => number
+  /** State and CURRENT score at `nowMs`, cheaply for matches over (league tables); undefined when not simulated. */
+  scoreAt: (fixture: DatasetFixture, nowMs: number) => ScoreAt | undefined
   /** Fixture ids from 15 minutes before kick-off until 15 minutes after the end. */
   livescores: (nowMs: number) => number[]
   inplay: (nowMs: number) => number[]
-  /** Fixture ids whose data changed in the last 10 seconds. */
+  /** Fixture ids whose data changed in the last 10 seconds (`livescores/latest`). */
   latest: (nowMs: number) => number[]
+  /** Fixture ids, of any date, whose tracked base fields changed in the last 10 seconds (`fixtures/latest`). */
+  fixturesLatest: (nowMs: number) => number[]
   /** Match seconds per real second. */
   speed: number
-  /** The fixture's match as the odds see it, on the real clock (odds/line.ts), or undefined when it is not simulated. */
-  oddsLine: (fixture: DatasetFixture) => OddsLine | undefined
+  /**
+   * The fixture's match as the odds see it at `nowMs` (a postponement announced by then voids it), on the real
+   * clock (odds/line.ts), or undefined when it is not simulated. @default nowMs: its final schedule
+   */
+  oddsLine: (fixture: DatasetFixture, nowMs?: number) => OddsLine | undefined
   /** In-play odds a replayed recording carried for the fixture at `nowMs` (odds/recorded.ts), if it carried any. */
   recordedOdds?: (fixture: DatasetFixture, nowMs: number) => TimedOdd[] | undefined
 }
+
+/** Official line-ups and formations appear about an hour before kick-off (the docs' lineup tutorial). */
+const LINEUP_LEAD_S = 3600
+/** The expected-goals statistic (sim/stats.ts), which only plans with the `xg` feature see. */
+export const XG_TYPE = 5304
 
 const FIXTURE_INTERNAL = new Set(['home_team_id', 'away_team_id', 'referee_id', 'kind'])
 
@@ -48,7 +67,8 @@ export class World {
   #views: { now: number, byId: Map<number, FixtureLive> } = { now: Number.NaN, byId: new Map() }
   #derived: DerivedTables | undefined
 
-  constructor (readonly ds: Dataset, readonly live: LiveSource) {
+  /** `clock` is the provider's (`now` option): what `kickoff` reads when it is given no instant. */
+  constructor (readonly ds: Dataset, readonly live: LiveSource, readonly clock: () => number = Date.now) {
     const r = (x: readonly object[]): readonly Rec[] => x as readonly Rec[]
     this.#tables = {
       continent: r(ds.continents),
@@ -151,8 +171,33 @@ export class World {
     return out
   }
 
-  kickoff (fixture: Rec): number {
-    return this.live.kickoff(fixture as unknown as DatasetFixture)
+  /** Kick-off (unix s) shown at `now`, schedule changes announced by then included. @default now: the provider's clock */
+  kickoff (fixture: Rec, now: number = this.clock()): number {
+    return this.live.kickoff(fixture as unknown as DatasetFixture, now)
+  }
+
+  /** The fixture's schedule changes (sim/reschedule.ts): moves and postponements, announced or to come. */
+  scheduleChanges (fixture: Rec): ScheduleChange[] {
+    return this.live.changes?.(fixture as unknown as DatasetFixture) ?? []
+  }
+
+  /**
+   * Unix second from which the fixture's line-ups show: an hour before its kick-off. A move announced after they
+   * came out does not take them back (they stay out from then), one announced before places them by the new time.
+   */
+  lineupsFrom (fixture: Rec, now: number): number {
+    const changes = this.scheduleChanges(fixture).filter((c) => c.atMs <= now)
+    let from = (changes[0]?.from ?? this.kickoff(fixture, now)) - LINEUP_LEAD_S
+    for (const c of changes) {
+      if (from * 1000 <= c.atMs) return from
+      from = c.to - LINEUP_LEAD_S
+    }
+    return from
+  }
+
+  /** Drops what the world memoized for an instant: after a schedule change forced at or before it. */
+  invalidate (): void {
+    this.#views = { now: Number.NaN, byId: new Map() }
   }
 
   /**
@@ -179,13 +224,16 @@ export class World {
     return this.live.stateAt(fixture as unknown as DatasetFixture, now)
   }
 
-  fixturesOn (date: string): Rec[] {
+  /** Fixtures kicking off on a UTC date, as their kick-off shows at `now`. */
+  fixturesOn (date: string, now: number = this.clock()): Rec[] {
     const from = Date.parse(`${date}T00:00:00Z`) / 1000
-    return this.#fixturesWhere((ts) => ts >= from && ts < from + 86400)
+    return this.#fixturesWhere((ts) => ts >= from && ts < from + 86400, now)
   }
 
-  #fixturesWhere (test: (kickoff: number) => boolean): Rec[] {
-    return this.all('fixture').filter((f) => test(this.kickoff(f))).sort((a, b) => this.kickoff(a) - this.kickoff(b) || a.id - b.id)
+  #fixturesWhere (test: (kickoff: number) => boolean, now: number): Rec[] {
+    const kickoffs = new Map(this.all('fixture').map((f) => [f.id, this.kickoff(f, now)]))
+    const at = (f: Rec): number => kickoffs.get(f.id) ?? 0
+    return this.all('fixture').filter((f) => test(at(f))).sort((a, b) => at(a) - at(b) || a.id - b.id)
   }
 
   #fixtures (ids: readonly number[]): Rec[] {
@@ -195,6 +243,8 @@ export class World {
   livescores (now: number): Rec[] { return this.#fixtures(this.live.livescores(now)) }
   inplay (now: number): Rec[] { return this.#fixtures(this.live.inplay(now)) }
   latest (now: number): Rec[] { return this.#fixtures(this.live.latest(now)) }
+  /** `fixtures/latest`: every fixture whose tracked base fields changed in the last 10 s, whatever its date. */
+  fixturesLatest (now: number): Rec[] { return this.#fixtures(this.live.fixturesLatest(now)) }
 
   leaguesWithFixtures (fixtures: readonly Rec[]): Rec[] {
     const ids = new Set(fixtures.map((f) => Number(f.league_id)))
@@ -233,7 +283,7 @@ export class World {
     if (kind !== 'fixture' || !('home_team_id' in record)) return record
     const out: Rec = { id: record.id }
     for (const [k, v] of Object.entries(record)) if (!FIXTURE_INTERNAL.has(k)) out[k] = v
-    const kickoff = this.kickoff(record)
+    const kickoff = this.kickoff(record, now)
     const view = this.view(record, now)
     out.state_id = view.state_id
     out.result_info = view.result_info
@@ -243,8 +293,18 @@ export class World {
     return out
   }
 
+  /** `/expected/fixtures`: the expected goals of the fixtures in play (at most 50). */
   expected (now: number): Rec[] {
-    return this.inplay(now).slice(0, 50).flatMap((f) => xgRows(f))
+    return this.inplay(now).slice(0, 50).flatMap((f) => this.xg(f, now))
+  }
+
+  /**
+   * The `xGFixture` include: each side's expected goals at `now`, the same value as the fixture's xG statistic
+   * (type 5304); none before kick-off or for a match the simulator has no xG of (a replay).
+   */
+  xg (fixture: Rec, now: number): Rec[] {
+    const stats = this.view(fixture, now).statistics.filter((s) => s.type_id === XG_TYPE)
+    return stats.map((s) => ({ id: fixture.id * 10 + (s.location === 'home' ? 0 : 1), fixture_id: fixture.id, type_id: XG_TYPE, participant_id: s.participant_id, location: s.location, data: { value: s.data.value } }))
   }
 
   predictions (fixture: Rec): Rec[] {
@@ -253,8 +313,8 @@ export class World {
     return [{ id: fixture.id * 10 + 1, fixture_id: fixture.id, type_id: 237, predictions: { home: h, draw: d, away: 100 - h - d } }]
   }
 
-  #placed (fixture: Rec): PlacedLine | undefined {
-    const placed = this.live.oddsLine(fixture as unknown as DatasetFixture)
+  #placed (fixture: Rec, now: number): PlacedLine | undefined {
+    const placed = this.live.oddsLine(fixture as unknown as DatasetFixture, now)
     return placed === undefined ? undefined : { ...placed, seed: this.ds.seed, rates: ratesOf(this.ds.seed, placed.line.home.id, placed.line.away.id) }
   }
 
@@ -266,13 +326,13 @@ export class World {
     if (!this.live.livescores(now).includes(fixture.id)) return []
     const recorded = this.live.recordedOdds?.(fixture as unknown as DatasetFixture, now)
     if (recorded !== undefined) return recorded
-    const placed = this.#placed(fixture)
+    const placed = this.#placed(fixture, now)
     return placed === undefined ? [] : inplayOdds(placed, now)
   }
 
   /** Pre-match odds of a fixture at `now`: its kick-off prices, stopped from kick-off, settled with the match. */
   preMatchOdds (fixture: Rec, now: number): TimedOdd[] {
-    const placed = this.#placed(fixture)
+    const placed = this.#placed(fixture, now)
     return placed === undefined ? [] : preMatchOdds(placed, now)
   }
 
@@ -284,17 +344,6 @@ export class World {
       { id: 3, resource: 'hourly_limit', limit: plan.hourlyLimit }
     ]
   }
-}
-
-export function xgRows (fixture: Rec): Rec[] {
-  return ['home', 'away'].map((location, i) => ({
-    id: fixture.id * 10 + i,
-    fixture_id: fixture.id,
-    type_id: 5304,
-    participant_id: Number(location === 'home' ? fixture.home_team_id : fixture.away_team_id),
-    location,
-    data: { value: Number((((fixture.id >> i) % 25) / 10).toFixed(2)) }
-  }))
 }
 
 function uniqueById (records: ReadonlyArray<Rec | undefined>): Rec[] {

@@ -13,6 +13,7 @@
  *   goes on to extra time), so it waits for the fixture to leave the live set; AET, after penalties, awarded
  *   and walk-over are final at once.
  */
+import { scoringSide } from '@touchline/client'
 import type { ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
 import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire/push.ts'
 
@@ -64,7 +65,9 @@ function scoreAfter (f: LiveFixture, e: LiveEvent): string {
 }
 
 function goalLine (f: LiveFixture, e: LiveEvent): string {
-  const who = e.player?.name ?? `Goal for ${teamOf(f, e) ?? 'unknown'}`
+  // An own goal's event is the conceding side's (its player's): the goal is the other side's.
+  const side = scoringSide(e)
+  const who = e.player?.name ?? `Goal for ${side === null ? 'unknown' : f[side].name}`
   const what = e.type === 'PENALTY' ? ' (pen)' : e.type === 'OWNGOAL' ? ' (o.g.)' : ''
   return `${minuteOf(e)} ${who}${what}`.trim()
 }

@@ -17,6 +17,7 @@ import { startLeadership, type Leader } from '../store/leadership.ts'
 import type { Lease, LiveStore, ReadSinceResult } from '../store/index.ts'
 import { createSingleFlight } from '../util/singleflight.ts'
 import { createEncryptor, defaultThreads, type Encryptor } from './encrypt.ts'
+import { createFailureReport } from './failures.ts'
 import type { AlertLedger } from './ledger.ts'
 import { createLimiter } from './limiter.ts'
 import type { ManageOptions } from './manage.ts'
@@ -113,6 +114,7 @@ export function createPush (deps: PushDeps): Push {
   const holderId = randomUUID()
   const dispatcher = createPushAgent(settings.allowLocal, settings.concurrency)
   const limiter = createLimiter(settings.concurrency)
+  const failures = createFailureReport({ metrics: deps.metrics, log })
   const shards: Shard[] = []
   // Senders that are caught up wake together on each record and read the log after the same cursor: their
   // concurrent reads are one (eight shards cost one store read, not eight), as the webhook workers' are.
@@ -152,6 +154,7 @@ export function createPush (deps: PushDeps): Push {
       limiter,
       encryptor,
       holderId,
+      failures,
       vapid: settings.vapid,
       hourlyCap: settings.hourlyCap,
       timeoutMs: settings.timeoutMs,

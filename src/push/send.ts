@@ -13,9 +13,14 @@ import { reachable } from './address.ts'
 
 export type SendOutcome = 'sent' | 'gone' | 'rejected' | 'retry'
 
+/** Why a request without an HTTP answer failed: no answer in time, no connection, an address push may not use, unusable keys. */
+export type SendFailure = 'timeout' | 'network' | 'address' | 'keys'
+
 export interface SendResult {
   outcome: SendOutcome
   status: number | null
+  /** With `status` null and an outcome other than `sent`: why there was no answer. */
+  failure?: SendFailure
   /** With `retry`: what the push service asked for (Retry-After), ms. */
   retryAfterMs?: number
   error?: string
@@ -131,9 +136,9 @@ export async function sendPush (details: Prepared, r: Transport): Promise<SendRe
     res.body.dump({ limit: 4096 }).catch(() => {})
     return verdict(res.statusCode, res.headers['retry-after'])
   } catch (err) {
-    if (timeout.aborted && !r.signal.aborted) return { outcome: 'retry', status: null, error: `no answer within ${r.timeoutMs} ms` }
+    if (timeout.aborted && !r.signal.aborted) return { outcome: 'retry', status: null, failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` }
     const e = err as Error & { code?: string }
-    if (e.code === NOT_PUBLIC) return { outcome: 'rejected', status: null, error: e.message }
-    return { outcome: 'retry', status: null, error: e.code ?? e.name }
+    if (e.code === NOT_PUBLIC) return { outcome: 'rejected', status: null, failure: 'address', error: e.message }
+    return { outcome: 'retry', status: null, failure: 'network', error: e.code ?? e.name }
   }
 }

@@ -16,12 +16,14 @@ import type { Agent } from 'undici'
 import { backoffDelay } from '@touchline/client'
 import type { KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
+import { inLiveSet } from '../changes/filter.ts'
 import { changeRecords, type LiveStore } from '../store/types.ts'
 import { alertsOf, ceilingOf, payloadOf, type Alert } from './alerts.ts'
 import type { AlertLedger, RetryEntry } from './ledger.ts'
 import type { Limiter } from './limiter.ts'
 import { ShardIndex } from './match.ts'
 import { BATCH, type Encryptor } from './encrypt.ts'
+import { giveUpReason, type FailureReport } from './failures.ts'
 import { pushHeaders, sendPush, type SendResult, type Vapid } from './send.ts'
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
 import { WakeableLoop } from '../util/wakeable-loop.ts'
@@ -37,6 +39,8 @@ export interface SenderDeps {
   limiter: Limiter
   encryptor: Encryptor
   holderId: string
+  /** Counts and logs failed requests and alerts given up (one per instance: its log budgets are shared). */
+  failures: FailureReport
   vapid: Vapid
   hourlyCap: number
   timeoutMs: number
@@ -53,8 +57,6 @@ const PAGE = 50
 const IDLE_READ_MS = 1000
 /** The signal of every push request: see `deliver`. */
 const UNCUT = new AbortController().signal
-/** Attempts at one alert for one device at most (it is also given up once its TTL has passed). */
-const MAX_ATTEMPTS = 8
 
 export class ShardSender extends WakeableLoop {
   private index: ShardIndex | undefined
@@ -93,7 +95,9 @@ export class ShardSender extends WakeableLoop {
       if (page === undefined || index === undefined || signal.aborted) return
       if (!page.recovered) this.deps.log.warn({ shard: this.shard, cursor }, 'push: the log was lost or outrun; alerts of the changes it held are not sent')
       else {
-        for (const record of changeRecords(page.records)) {
+        // The live set's records only, as for everyone following leagues or teams: a fixture of a day outside
+        // it (read before kick-off, or corrected after its end) makes no alert.
+        for (const record of changeRecords(page.records).filter(inLiveSet)) {
           await Promise.all(alertsOf(record).map(async (alert) => { await this.deliverAll(index.match(alert, this.deps.keys.all()), alert, 0, this.now()) }))
           // A stop in the middle of a page: the cursor stays before it; the next holder reads it again and
           // the claims keep what was sent from going twice.
@@ -153,7 +157,7 @@ export class ShardSender extends WakeableLoop {
       const headers = pushHeaders(sub.endpoint, alert, this.deps.vapid)
       const claim = await ledger.claim(sub.endpoint, alert.id, ceilingOf(alert.importance, this.deps.hourlyCap), this.now())
       if (claim !== 'send') return claim
-      if (body === null) return { outcome: 'rejected', status: null, error: 'the subscription\'s keys could not be used to encrypt' }
+      if (body === null) return { outcome: 'rejected', status: null, failure: 'keys', error: 'the subscription\'s keys could not be used to encrypt' }
       // Never aborted from outside: a request once started is let finish (or time out), so a stop or a lost
       // lease never cuts one in the middle, where the push service may or may not have taken it.
       return await sendPush({ endpoint: sub.endpoint, headers, body }, { dispatcher: this.deps.dispatcher, timeoutMs: this.deps.timeoutMs, signal: UNCUT })
@@ -168,22 +172,23 @@ export class ShardSender extends WakeableLoop {
   }
 
   private async record (sub: StoredSubscription, alert: Alert, result: SendResult, entry: RetryEntry): Promise<void> {
-    const { ledger, metrics, log } = this.deps
+    const { ledger, metrics, log, failures } = this.deps
     if (result.outcome === 'retry') {
       const wait = result.retryAfterMs ?? backoffDelay(entry.attempt, { baseMs: this.deps.retryBaseMs ?? 1000, capMs: this.deps.retryMaxMs ?? 60_000 })
       const dueAt = this.now() + wait
-      if (entry.attempt >= MAX_ATTEMPTS || dueAt > entry.firstAt + alert.ttl * 1000) {
-        metrics.pushSent.inc({ outcome: 'expired' })
+      const reason = giveUpReason(entry, dueAt, alert.ttl)
+      if (reason !== undefined) {
         await ledger.mark(sub.endpoint, alert.id, 'x')
-        log.info({ shard: this.shard, alert: alert.id, attempts: entry.attempt, error: result.error }, 'push: alert given up (its TTL passed)')
+        failures.givenUp(this.shard, entry, result, reason)
         return
       }
-      metrics.pushSent.inc({ outcome: 'retry' })
       await ledger.mark(sub.endpoint, alert.id, 'r')
       await ledger.schedule(this.shard, entry, dueAt)
+      failures.retried(this.shard, entry, result, wait)
       return
     }
     metrics.pushSent.inc({ outcome: result.outcome })
+    if (result.outcome === 'rejected') failures.refused(result)
     await ledger.mark(sub.endpoint, alert.id, result.outcome === 'sent' ? 'd' : 'x')
     if (result.outcome === 'gone') {
       // The browser unsubscribed or the subscription expired: it will never take an alert again.

@@ -17,5 +17,6 @@ export function createStore (opts: StoreOptions): LiveStore {
 }
 
 export { createLease, type Lease } from './lease.ts'
+export { createStatusBoard, type StatusBoard } from './status-board.ts'
 export { parseCursor } from './record.ts'
 export * from './types.ts'

@@ -7,13 +7,13 @@
  * and listeners get their own objects, and a caller that later mutates the fixture it applied (or one it
  * read) cannot change what the store holds.
  */
-import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
+import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire/model.ts'
 import {
-  appliedAt, buildOddsRecord, buildRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply, formatCursor, matcher, newEpoch,
-  oddsRecordJson, parseCursor, recordJson
+  appliedAt, buildOddsRecord, buildRecord, buildStandingsRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply,
+  encodeStandingsApply, formatCursor, matcher, newEpoch, NO_FIXTURE, oddsRecordJson, parseCursor, recordJson, standingsRecordJson
 } from './record.ts'
 import {
-  DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
+  bySchedule, DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, forgetAt, kickoffMs, READ_SCAN_LIMIT,
   type ApplyInput, type ApplyResult, type LiveStore, type LogRecord, type OddsApplyInput, type OddsApplyResult, type ReadSinceOptions,
   type ReadSinceResult, type RecordListener, type StoreFilter
 } from './types.ts'
@@ -25,7 +25,7 @@ export interface MemoryStoreOptions {
   retainFinishedMs?: number
 }
 
-interface Stored { version: number, leagueId: number, json: string }
+interface Stored { version: number, leagueId: number, phase: Phase, json: string }
 interface Entry { offset: number, fixtureId: number, leagueId: number, json: string }
 interface Listener { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined }
 
@@ -35,9 +35,13 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
   const fixtures = new Map<number, Stored>()
   /** Each fixture's odds image, with its own version. */
   const odds = new Map<number, { version: number, json: string }>()
+  /** Each league's table, with its own version. */
+  const standings = new Map<number, { version: number, json: string }>()
   const live = new Set<number>()
-  /** Fixtures out of the live index, in the order they left it (Map keeps insertion order), with when. */
+  /** Fixtures out of the live index, with when each may be forgotten (forgetAt). */
   const retired = new Map<number, number>()
+  /** Every stored fixture with a kick-off, by id: the days' index. */
+  const schedule = new Map<number, number>()
   const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   // Contiguous offsets: log[i].offset === log[0].offset + i, so a cursor maps to an index by subtraction.
   const log: Entry[] = []
@@ -46,15 +50,18 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
 
   function append (input: ApplyInput): ApplyResult & { ok: true } {
     const enc = encodeApply(input)
-    fixtures.set(enc.fixture.id, { version: enc.fixture.version, leagueId: enc.fixture.league_id, json: enc.fixtureJson })
+    fixtures.set(enc.fixture.id, { version: enc.fixture.version, leagueId: enc.fixture.league_id, phase: enc.fixture.state.phase, json: enc.fixtureJson })
     const at = appliedAt(input)
     retired.delete(enc.fixture.id)
     if (input.live) {
       live.add(enc.fixture.id)
     } else {
       live.delete(enc.fixture.id)
-      retired.set(enc.fixture.id, at)
+      retired.set(enc.fixture.id, forgetAt(enc.fixture, at, retainMs))
     }
+    const kickoff = kickoffMs(enc.fixture)
+    if (kickoff === undefined) schedule.delete(enc.fixture.id)
+    else schedule.set(enc.fixture.id, kickoff)
     forget(at)
     const cursor = push(enc.fixture.id, enc.fixture.league_id, (c) => recordJson(c, enc))
     return { ok: true, record: buildRecord(cursor, input, enc), json: recordJson(cursor, enc) }
@@ -77,19 +84,26 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     return cursor
   }
 
-  /** Drops a few fixtures retired for longer than the retention, oldest first (as apply-10.lua does). */
+  /**
+   * Drops a few fixtures whose time to be forgotten has come (as apply-11.lua does). Their times are not in
+   * the order they were retired (a fixture of a day ahead is kept until its day has passed), so every one is
+   * looked at: a few thousand at most, the days held.
+   */
   function forget (now: number): void {
     let n = 0
-    for (const [id, since] of retired) {
-      if (n >= FORGET_BATCH || since >= now - retainMs) break
+    for (const [id, after] of retired) {
+      if (n >= FORGET_BATCH) break
+      if (after >= now) continue
       retired.delete(id)
       fixtures.delete(id)
       odds.delete(id)
+      schedule.delete(id)
       n++
     }
   }
 
   return {
+    engine: 'memory',
     async apply (input) {
       const current = fixtures.get(input.fixture.id)?.version ?? 0
       if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
@@ -104,6 +118,23 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
       listeners.notify(result.json)
       return result
     },
+    async applyStandings (input) {
+      const current = standings.get(input.standings.league_id)?.version ?? 0
+      if (current !== input.expectedVersion) return { ok: false, currentVersion: current }
+      const enc = encodeStandingsApply(input)
+      standings.set(enc.standings.league_id, { version: enc.standings.version, json: enc.standingsJson })
+      const cursor = push(NO_FIXTURE, enc.standings.league_id, (c) => standingsRecordJson(c, enc))
+      const result = { ok: true as const, record: buildStandingsRecord(cursor, input, enc), json: standingsRecordJson(cursor, enc) }
+      listeners.notify(result.json)
+      return result
+    },
+    async getStandings (leagues) {
+      const ids = leagues ?? [...standings.keys()].sort((a, b) => a - b)
+      return ids.flatMap((id) => {
+        const stored = standings.get(id)
+        return stored === undefined ? [] : [JSON.parse(stored.json) as LeagueStandings]
+      })
+    },
     async getOdds (ids) {
       return ids.flatMap((id) => {
         const stored = odds.get(id)
@@ -116,11 +147,30 @@ export function createMemoryStore (opts: MemoryStoreOptions = {}): LiveStore {
     async getFixtures (ids) {
       return ids.flatMap((id) => parse(fixtures.get(id)) ?? [])
     },
+    async getEntry (id) {
+      const fixture = parse(fixtures.get(id))
+      return fixture === undefined ? undefined : { fixture, live: live.has(id) }
+    },
+    async scheduled (fromMs, toMs) {
+      const ids = [...schedule].filter(([, at]) => at >= fromMs && at < toMs).map(([id]) => id)
+      return ids.map((id) => parse(fixtures.get(id)) as LiveFixture).sort(bySchedule)
+    },
     async liveFixtures (filter?: StoreFilter) {
       const matches = matcher(filter)
       return [...live].sort((a, b) => a - b)
         .filter((id) => matches(id, (fixtures.get(id) as Stored).leagueId))
         .map((id) => parse(fixtures.get(id)) as LiveFixture)
+    },
+    async liveCount () {
+      return live.size
+    },
+    async summary () {
+      const liveByPhase: Partial<Record<Phase, number>> = {}
+      for (const id of live) {
+        const phase = (fixtures.get(id) as Stored).phase
+        liveByPhase[phase] = (liveByPhase[phase] ?? 0) + 1
+      }
+      return { liveByPhase, logLength: log.length, maxLength }
     },
     async trackedFixtureIds () {
       return [...fixtures.keys()].sort((a, b) => a - b)

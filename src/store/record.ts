@@ -2,8 +2,8 @@
  * Cursor and record encoding shared by both engines, so they hand out identical cursors and identical JSON.
  */
 import { randomBytes } from 'node:crypto'
-import type { ChangeRecord, FixtureOdds, LiveFixture, OddsRecord } from '../wire/model.ts'
-import type { ApplyInput, OddsApplyInput, StoreFilter } from './types.ts'
+import type { ChangeRecord, FixtureOdds, LeagueStandings, LiveFixture, OddsRecord, StandingsRecord } from '../wire/model.ts'
+import type { ApplyInput, OddsApplyInput, StandingsApplyInput, StoreFilter } from './types.ts'
 
 /** A fresh log epoch: 64 random bits in hex, so cursors of a lost log can never be mistaken for new ones. */
 export function newEpoch (): string {
@@ -44,14 +44,14 @@ export function parseCursor (cursor: string): { epoch: string, offset: number } 
 export interface EncodedApply {
   fixture: LiveFixture
   fixtureJson: string
-  /** `"fixture_id":…,"league_id":…,"at":…,"changes":[…],"fixture":` */
+  /** `"fixture_id":…,"league_id":…,"at":…,"live":…,"changes":[…],"fixture":` */
   head: string
 }
 
 export function encodeApply (input: ApplyInput): EncodedApply {
   const fixture = { ...input.fixture, version: input.expectedVersion + 1 }
   const fixtureJson = JSON.stringify(fixture)
-  const fields = JSON.stringify({ fixture_id: fixture.id, league_id: fixture.league_id, at: input.at, changes: input.changes })
+  const fields = JSON.stringify({ fixture_id: fixture.id, league_id: fixture.league_id, at: input.at, live: input.live, changes: input.changes })
   return { fixture, fixtureJson, head: `${fields.slice(1, -1)},"fixture":` }
 }
 
@@ -61,7 +61,7 @@ export function recordJson (cursor: string, enc: EncodedApply): string {
 }
 
 export function buildRecord (cursor: string, input: ApplyInput, enc: EncodedApply): ChangeRecord {
-  return { cursor, fixture_id: enc.fixture.id, league_id: enc.fixture.league_id, at: input.at, changes: input.changes, fixture: enc.fixture }
+  return { cursor, fixture_id: enc.fixture.id, league_id: enc.fixture.league_id, at: input.at, live: input.live, changes: input.changes, fixture: enc.fixture }
 }
 
 /** An odds record serialized in parts, as EncodedApply: `{"cursor":"<cursor>",` + `head` + `oddsJson` + `}`. */
@@ -86,6 +86,35 @@ export function oddsRecordJson (cursor: string, enc: EncodedOddsApply): string {
 export function buildOddsRecord (cursor: string, input: OddsApplyInput, enc: EncodedOddsApply): OddsRecord {
   return { cursor, fixture_id: enc.odds.fixture_id, league_id: enc.odds.league_id, at: input.at, changes: input.changes, odds: enc.odds }
 }
+
+/** A standings record serialized in parts, as EncodedApply: `{"cursor":"<cursor>",` + `head` + `standingsJson` + `}`. */
+export interface EncodedStandingsApply {
+  standings: LeagueStandings
+  standingsJson: string
+  /** `"league_id":…,"at":…,"changes":[…],"standings":` */
+  head: string
+}
+
+export function encodeStandingsApply (input: StandingsApplyInput): EncodedStandingsApply {
+  const standings = { ...input.standings, version: input.expectedVersion + 1 }
+  const standingsJson = JSON.stringify(standings)
+  const fields = JSON.stringify({ league_id: standings.league_id, at: input.at, changes: input.changes })
+  return { standings, standingsJson, head: `${fields.slice(1, -1)},"standings":` }
+}
+
+export function standingsRecordJson (cursor: string, enc: EncodedStandingsApply): string {
+  return `{"cursor":"${cursor}",${enc.head}${enc.standingsJson}}`
+}
+
+export function buildStandingsRecord (cursor: string, input: StandingsApplyInput, enc: EncodedStandingsApply): StandingsRecord {
+  return { cursor, league_id: enc.standings.league_id, at: input.at, changes: input.changes, standings: enc.standings }
+}
+
+/**
+ * The fixture id a log entry is filed under (the log's `f` field, what a fixture filter reads): a league's
+ * table belongs to no fixture.
+ */
+export const NO_FIXTURE = 0
 
 /** Compiled filter: `undefined` matches everything, otherwise league OR fixture membership. */
 export type Matcher = (fixtureId: number, leagueId: number) => boolean

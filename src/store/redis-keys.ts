@@ -28,10 +28,16 @@ export interface StoreKeys {
   readonly oddsVersions: string
   /** Hash: fixture id -> FixtureOdds JSON. */
   readonly odds: string
+  /** Hash: league id -> version of its table. */
+  readonly standingsVersions: string
+  /** Hash: league id -> LeagueStandings JSON. */
+  readonly standings: string
   /** Hash: fixture id -> league id, for every fixture in the live index. */
   readonly live: string
-  /** Sorted set: fixture id scored by when it left the live index (ms), for forgetting it later. */
+  /** Sorted set: fixture id, out of the live index, scored by when it may be forgotten (ms). */
   readonly retired: string
+  /** Sorted set: every stored fixture with a kick-off, scored by it (ms): the days' index. */
+  readonly schedule: string
   /** Set of live fixture ids of one league. */
   liveLeague: (leagueId: number) => string
   /**
@@ -43,6 +49,8 @@ export interface StoreKeys {
   readonly changesChannel: string
   /** String key of one leadership lease; value = holder id, PX = ttl. */
   lease: (name: string) => string
+  /** String key of one status notice (store/status-board.ts), e.g. the poller's state; PX = its ttl. */
+  status: (name: string) => string
   /** SCAN MATCH pattern covering every key under this prefix (tests and tooling clean up with it). */
   readonly pattern: string
 }
@@ -70,12 +78,16 @@ export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
     fixtures: `${tagged}fixtures`,
     oddsVersions: `${tagged}oddsVersions`,
     odds: `${tagged}odds`,
+    standingsVersions: `${tagged}standingsVersions`,
+    standings: `${tagged}standings`,
     live: `${tagged}live`,
     retired: `${tagged}retired`,
+    schedule: `${tagged}schedule`,
     liveLeague: (leagueId) => `${liveLeaguePrefix}${leagueId}`,
     liveLeaguePrefix,
     changesChannel: `${prefix}changes`,
     lease: (name) => `${prefix}lease:${name}`,
+    status: (name) => `${prefix}status:${name}`,
     pattern: `${prefix}*`
   }
 }
@@ -84,6 +96,8 @@ export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
 export interface BudgetKeys {
   /** Hash of one entity's bucket: `remaining`, `resetsAt`, `limit` (absent when unknown), `updatedAt`, `estimated`. */
   bucket: (entity: string) => string
+  /** Hash of the pollers' claims on one entity's bucket: claimant → JSON `{perHour, reserve, lumps, until}`. */
+  claims: (entity: string) => string
   /** Set of every entity with a bucket, for `all()`. */
   readonly entities: string
   /** SCAN MATCH pattern covering every ledger key under this prefix. */
@@ -94,6 +108,7 @@ export function budgetKeys (prefix: string = DEFAULT_PREFIX): BudgetKeys {
   const tagged = `${checkPrefix(prefix)}{budget}:`
   return {
     bucket: (entity) => `${tagged}bucket:${entity}`,
+    claims: (entity) => `${tagged}claims:${entity}`,
     entities: `${tagged}entities`,
     pattern: `${tagged}*`
   }

@@ -1,6 +1,6 @@
 /**
- * Redis engine: state, live index, odds images and event log in one hash slot (see redis-keys.ts), written
- * only by apply-10.lua and applyOdds-5.lua.
+ * Redis engine: state, live index, schedule, odds images and event log in one hash slot (see redis-keys.ts),
+ * written only by apply-11.lua and applyImage-5.lua (odds images and league tables).
  *
  * Offsets: an explicit counter in the meta hash (HINCRBY), used as the stream entry id `<offset>-0`, as
  * centrifuge does. Cursors stay short integers that both engines produce alike, "strictly after" is an
@@ -24,16 +24,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { FixtureOdds, LiveFixture } from '../wire/model.ts'
+import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire/model.ts'
 import { storeKeys, type StoreKeys } from './redis-keys.ts'
 import {
-  appliedAt, buildOddsRecord, buildRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply, formatCursor, newEpoch,
-  oddsRecordJson, parseCursor, recordJson
+  appliedAt, buildOddsRecord, buildRecord, buildStandingsRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply,
+  encodeStandingsApply, formatCursor, newEpoch, NO_FIXTURE, oddsRecordJson, parseCursor, recordJson, standingsRecordJson
 } from './record.ts'
 import { defineStoreCommands } from './scripts.ts'
 import { guarded } from './unavailable.ts'
 import {
-  DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, READ_SCAN_LIMIT,
+  DEFAULT_MAX_LENGTH, DEFAULT_RETAIN_FINISHED_MS, FORGET_BATCH, forgetAt, kickoffMs, READ_SCAN_LIMIT, bySchedule,
   type LiveStore, type LogRecord, type ReadSinceOptions, type ReadSinceResult, type RecordListener, type ResetListener, type StoreFilter
 } from './types.ts'
 
@@ -85,6 +85,15 @@ function seenTracker (): Seen {
 
 type EnsureEpoch = (conn?: Redis) => Promise<{ epoch: string, offset: number }>
 
+/** The values of an EXEC reply; throws its first error (or when the transaction was aborted). */
+function execValues (replies: Array<[Error | null, unknown]> | null): unknown[] {
+  if (replies === null) throw new Error('redis transaction aborted')
+  return replies.map(([err, value]) => {
+    if (err !== null) throw err
+    return value
+  })
+}
+
 export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
   if (opts.redis.options.keyPrefix) throw new TypeError('use the store prefix option, not the ioredis keyPrefix')
@@ -106,14 +115,16 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     jsons.flatMap((json) => json === null ? [] : [JSON.parse(json) as LiveFixture])
 
   const store: LiveStore = {
+    engine: 'redis',
     async apply (input) {
       const enc = encodeApply(input)
       const { id, league_id: leagueId } = enc.fixture
+      const at = appliedAt(input)
       const reply = await guarded(redis.tlApply(
         keys.meta, keys.log, keys.versions, keys.fixtures, keys.live, keys.liveLeague(leagueId), keys.retired,
-        keys.lease(input.fence?.lease ?? 'poller'), keys.oddsVersions, keys.odds, id, leagueId, input.expectedVersion, input.live ? 1 : 0, enc.fixtureJson, enc.head,
-        newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, appliedAt(input), retainMs, FORGET_BATCH, input.fence?.holder ?? '',
-        seen.epoch, seen.offset
+        keys.lease(input.fence?.lease ?? 'poller'), keys.oddsVersions, keys.odds, keys.schedule, id, leagueId, input.expectedVersion, input.live ? 1 : 0,
+        enc.fixtureJson, enc.head, newEpoch(), maxLength, keys.changesChannel, keys.liveLeaguePrefix, at, forgetAt(enc.fixture, at, retainMs),
+        FORGET_BATCH, input.fence?.holder ?? '', seen.epoch, seen.offset, kickoffMs(enc.fixture) ?? ''
       ))
       if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
@@ -125,15 +136,40 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     async applyOdds (input) {
       const enc = encodeOddsApply(input)
       const { fixture_id: id, league_id: leagueId } = enc.odds
-      const reply = await guarded(redis.tlApplyOdds(
+      const reply = await guarded(redis.tlApplyImage(
         keys.meta, keys.log, keys.oddsVersions, keys.odds, keys.lease(input.fence?.lease ?? 'poller'), id, leagueId, input.expectedVersion,
-        enc.oddsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? '', seen.epoch, seen.offset
+        enc.oddsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? '', seen.epoch, seen.offset, id
       ))
       if (reply[0] === 2) return { ok: false, fenced: true }
       if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
       seen.note(reply[1], reply[2])
       const cursor = formatCursor(reply[1], reply[2])
       return { ok: true, record: buildOddsRecord(cursor, input, enc), json: oddsRecordJson(cursor, enc) }
+    },
+
+    async applyStandings (input) {
+      const enc = encodeStandingsApply(input)
+      const leagueId = enc.standings.league_id
+      const reply = await guarded(redis.tlApplyImage(
+        keys.meta, keys.log, keys.standingsVersions, keys.standings, keys.lease(input.fence?.lease ?? 'poller'), leagueId, leagueId,
+        input.expectedVersion, enc.standingsJson, enc.head, newEpoch(), maxLength, keys.changesChannel, input.fence?.holder ?? '',
+        seen.epoch, seen.offset, NO_FIXTURE
+      ))
+      if (reply[0] === 2) return { ok: false, fenced: true }
+      if (reply[0] === 0) return { ok: false, currentVersion: reply[1] }
+      seen.note(reply[1], reply[2])
+      const cursor = formatCursor(reply[1], reply[2])
+      return { ok: true, record: buildStandingsRecord(cursor, input, enc), json: standingsRecordJson(cursor, enc) }
+    },
+
+    async getStandings (leagues) {
+      if (leagues === undefined) {
+        const all = await guarded(redis.hgetall(keys.standings))
+        return Object.keys(all).map(Number).sort((a, b) => a - b).map((id) => JSON.parse(all[String(id)] as string) as LeagueStandings)
+      }
+      if (leagues.length === 0) return []
+      const jsons = await guarded(redis.hmget(keys.standings, ...leagues.map(String)))
+      return jsons.flatMap((json) => json === null ? [] : [JSON.parse(json) as LeagueStandings])
     },
 
     async getOdds (ids) {
@@ -145,6 +181,17 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
     async getFixture (id) {
       const json = await guarded(redis.hget(keys.fixtures, String(id)))
       return json === null ? undefined : JSON.parse(json) as LiveFixture
+    },
+
+    async getEntry (id) {
+      // MULTI: the fixture and its membership of the live index as of one moment.
+      const replies = await guarded(redis.multi().hget(keys.fixtures, String(id)).hexists(keys.live, String(id)).exec())
+      const [json, live] = execValues(replies) as [string | null, number]
+      return json === null ? undefined : { fixture: JSON.parse(json) as LiveFixture, live: live === 1 }
+    },
+
+    async scheduled (fromMs, toMs) {
+      return fixturesFrom(await guarded(redis.tlScheduled(keys.schedule, keys.fixtures, Math.floor(fromMs), Math.ceil(toMs)))).sort(bySchedule)
     },
 
     async getFixtures (ids) {
@@ -159,6 +206,17 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
         keys.liveLeaguePrefix
       ))
       return fixturesFrom(jsons).sort((a, b) => a.id - b.id)
+    },
+
+    async liveCount () {
+      return await guarded(redis.hlen(keys.live))
+    },
+
+    async summary () {
+      const [logLength, ...pairs] = await guarded(redis.tlLiveSummary(keys.live, keys.fixtures, keys.log))
+      const liveByPhase: Partial<Record<Phase, number>> = {}
+      for (let i = 0; i + 1 < pairs.length; i += 2) liveByPhase[pairs[i] as Phase] = Number(pairs[i + 1])
+      return { liveByPhase, logLength: Number(logLength), maxLength }
     },
 
     async trackedFixtureIds () {

@@ -7,7 +7,7 @@ import { scriptLoader } from '../util/redis-scripts.ts'
 
 type Arg = string | number
 
-/** apply-10.lua and applyOdds-5.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
+/** apply-11.lua and applyImage-5.lua: `[1, epoch, offset]` when applied, `[0, currentVersion]` when rejected, `[2]` when fenced. */
 type ApplyReply = [1, string, number] | [0, number] | [2]
 /** readSince-2.lua: `[0, epoch, head]` when the cursor is lost, else `[1, epoch, head, last, ...json]`. */
 type ReadSinceReply = [0, string, number] | [1, string, number, number, ...string[]]
@@ -16,14 +16,15 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     tlApply: (
       meta: RedisKey, log: RedisKey, versions: RedisKey, fixtures: RedisKey, liveIndex: RedisKey, leagueLive: RedisKey,
-      retired: RedisKey, lease: RedisKey, oddsVersions: RedisKey, odds: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg,
+      retired: RedisKey, lease: RedisKey, oddsVersions: RedisKey, odds: RedisKey, schedule: RedisKey, fixtureId: Arg, leagueId: Arg, expectedVersion: Arg,
       live: Arg, fixtureJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, leagueLivePrefix: string,
-      atMs: Arg, retainMs: Arg, forgetBatch: Arg, fenceHolder: string, seenEpoch: string, seenOffset: Arg
+      atMs: Arg, forgetAtMs: Arg, forgetBatch: Arg, fenceHolder: string, seenEpoch: string, seenOffset: Arg, kickoffMs: Arg
     ) => Result<ApplyReply, Context>
-    tlApplyOdds: (
-      meta: RedisKey, log: RedisKey, oddsVersions: RedisKey, odds: RedisKey, lease: RedisKey, fixtureId: Arg, leagueId: Arg,
-      expectedVersion: Arg, oddsJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, fenceHolder: string,
-      seenEpoch: string, seenOffset: Arg
+    tlScheduled: (schedule: RedisKey, fixtures: RedisKey, fromMs: Arg, toMs: Arg) => Result<string[], Context>
+    tlApplyImage: (
+      meta: RedisKey, log: RedisKey, versions: RedisKey, images: RedisKey, lease: RedisKey, imageId: Arg, leagueId: Arg,
+      expectedVersion: Arg, imageJson: string, recordHead: string, newEpoch: string, maxLength: Arg, channel: string, fenceHolder: string,
+      seenEpoch: string, seenOffset: Arg, logFixtureId: Arg
     ) => Result<ApplyReply, Context>
     tlEnsureEpoch: (meta: RedisKey, log: RedisKey, newEpoch: string, seenEpoch: string, seenOffset: Arg) => Result<[string, number], Context>
     tlReadSince: (
@@ -33,6 +34,8 @@ declare module 'ioredis' {
     tlLiveFixtures: (
       fixtures: RedisKey, live: RedisKey, all: Arg, leagues: string, fixtureIds: string, leagueLivePrefix: string
     ) => Result<string[], Context>
+    /** `[logLength, phase, count, phase, count, ...]` */
+    tlLiveSummary: (live: RedisKey, fixtures: RedisKey, log: RedisKey) => Result<Array<number | string>, Context>
     tlLeaseAcquire: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRenew: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRelease: (key: RedisKey, holderId: string) => Result<0 | 1, Context>
@@ -45,11 +48,13 @@ declare module 'ioredis' {
 
 /** Command name -> script file (without `.lua`); the number after the dash is numberOfKeys. */
 const SCRIPTS = {
-  tlApply: 'apply-10',
-  tlApplyOdds: 'applyOdds-5',
+  tlApply: 'apply-11',
+  tlScheduled: 'scheduled-2',
+  tlApplyImage: 'applyImage-5',
   tlEnsureEpoch: 'ensureEpoch-2',
   tlReadSince: 'readSince-2',
   tlLiveFixtures: 'liveFixtures-2',
+  tlLiveSummary: 'liveSummary-3',
   tlLeaseAcquire: 'leaseAcquire-1',
   tlLeaseRenew: 'leaseRenew-1',
   tlLeaseRelease: 'leaseRelease-1',

@@ -54,9 +54,10 @@ export async function runTail (opts: TailOptions): Promise<number> {
   })
 
   let snapshots = 0
-  client.on('snapshot', ({ partial, fixtures }) => {
+  client.on('snapshot', ({ partial, fixtures, resuming }) => {
     if (!partial && snapshots++ > 0) opts.err('touchline tail: the resume point has expired; changes may have been missed, showing the current state')
-    if (!opts.json) for (const f of fixtures) opts.out(fixtureLine(f as LiveFixture))
+    // A resume's snapshot is the state after the changes that follow it: those changes are what --since prints.
+    if (!opts.json && !resuming) for (const f of fixtures) opts.out(fixtureLine(f as LiveFixture))
   })
   client.on('change', ({ frame }) => {
     const record = frame as unknown as ChangeRecord

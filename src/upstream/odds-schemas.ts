@@ -4,7 +4,7 @@
  * decimal) is dropped alone; the others stand.
  */
 import { z } from 'zod'
-import { parseEnvelope } from './schemas.ts'
+import { parseDataRows } from './schemas.ts'
 
 const int = z.number().int()
 /** Lines and handicaps come as strings on the real API, sometimes as numbers elsewhere: kept as the text sent. */
@@ -40,11 +40,5 @@ export type OddRow = z.infer<typeof OddRowSchema>
  * @throws z.ZodError when the envelope itself is malformed.
  */
 export function parseOdds (json: unknown): OddRow[] {
-  const { data } = parseEnvelope(json)
-  if (data === undefined || data === null) return []
-  const items = Array.isArray(data) ? data : [data]
-  return items.flatMap((item) => {
-    const row = OddRowSchema.safeParse(item)
-    return row.success ? [row.data] : []
-  })
+  return parseDataRows(json, OddRowSchema)
 }

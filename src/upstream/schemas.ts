@@ -71,6 +71,20 @@ export function parseEnvelope (json: unknown): Envelope {
   return EnvelopeSchema.parse(json)
 }
 
+/**
+ * The rows of a response, each parsed alone with `schema`: a row that cannot be read is dropped, the others
+ * stand. `data` may be an array, a single object or absent ("No result(s) found"): [] then.
+ * @throws z.ZodError when the envelope itself is malformed.
+ */
+export function parseDataRows<T> (json: unknown, schema: z.ZodType<T>): T[] {
+  const { data } = parseEnvelope(json)
+  if (data === undefined || data === null) return []
+  return (Array.isArray(data) ? data : [data]).flatMap((item) => {
+    const row = schema.safeParse(item)
+    return row.success ? [row.data] : []
+  })
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Fixtures, field by field
 
@@ -180,8 +194,31 @@ const STATE_SHAPE = {
 }
 const STATE: RowSpec = { shape: STATE_SHAPE, fallbacks: fallbacksFor(STATE_SHAPE, toNull, ['id']) }
 
+const STATISTIC_SHAPE = {
+  type_id: int,
+  participant_id: nInt,
+  location: nStr,
+  data: z.looseObject({ value: z.unknown() }).nullable().optional()
+}
+const STATISTIC: RowSpec = { shape: STATISTIC_SHAPE, fallbacks: fallbacksFor(STATISTIC_SHAPE, toNull, ['type_id']) }
+
+const LINEUP_SHAPE = {
+  player_id: nInt,
+  team_id: nInt,
+  position_id: nInt,
+  type_id: nInt,
+  formation_position: nInt,
+  formation_field: nStr,
+  player_name: nStr,
+  jersey_number: nInt
+}
+const LINEUP: RowSpec = { shape: LINEUP_SHAPE, fallbacks: fallbacksFor(LINEUP_SHAPE) }
+
+const FORMATION_SHAPE = { participant_id: nInt, formation: nStr, location: nStr }
+const FORMATION: RowSpec = { shape: FORMATION_SHAPE, fallbacks: fallbacksFor(FORMATION_SHAPE) }
+
 const includeList = z.array(z.unknown()).optional()
-const INCLUDE_LISTS = ['participants', 'scores', 'events', 'periods', 'detailedperiods'] as const
+const INCLUDE_LISTS = ['participants', 'scores', 'events', 'periods', 'detailedperiods', 'statistics', 'lineups', 'formations'] as const
 const FIXTURE_SHAPE = {
   id: int,
   league_id: int,
@@ -202,6 +239,9 @@ const FIXTURE_SHAPE = {
   events: includeList,
   periods: includeList,
   detailedperiods: includeList,
+  statistics: includeList,
+  lineups: includeList,
+  formations: includeList,
   // `currentperiod` is null before kick-off, at half-time and after the end (docs/upstream.md, "Includes").
   currentperiod: z.unknown().optional(),
   state: z.unknown().optional()
@@ -225,10 +265,10 @@ const FIXTURE: RowSpec = {
 
 /**
  * The includes a fixture is asked for with, so that it carries every part of the live model (the normalizer's
- * input below): teams, scores, events, periods and state. The poller's calls and the passthrough's live
- * mirror both use it.
+ * input below): teams, scores, events, periods and state, and the match centre: statistics, line-ups and
+ * formations (includes cost no extra call). The poller's calls and the passthrough's live mirror both use it.
  */
-export const LIVE_INCLUDES = 'participants;scores;events;periods;state'
+export const LIVE_INCLUDES = 'participants;scores;events;periods;state;statistics;lineups;formations'
 
 /**
  * A validated upstream fixture: the normalizer's input, plus every field the schemas do not model,
@@ -287,7 +327,8 @@ function parseRows (spec: RowSpec, rows: unknown[], at: Place): Row[] {
 
 /** The list includes and the schema of their rows. */
 const LIST_SPECS: ReadonlyArray<readonly [typeof INCLUDE_LISTS[number], RowSpec]> = [
-  ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD]
+  ['participants', PARTICIPANT], ['scores', SCORE], ['events', EVENT], ['periods', PERIOD], ['detailedperiods', PERIOD],
+  ['statistics', STATISTIC], ['lineups', LINEUP], ['formations', FORMATION]
 ]
 
 /** camelCase includes the real API answers with lower-cased keys (docs/upstream.md, "Known quirks"). */

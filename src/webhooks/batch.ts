@@ -5,8 +5,9 @@
  * but a new cursor when the records read did not match.
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientKey } from '../client-keys.ts'
+import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
+import type { LeagueStandings } from '../wire/model.ts'
 import type { WebhookConfig } from '../webhook-settings.ts'
 import { narrowOdds, readFilter, readSnapshot, scopeFilter, type LiveFilter } from '../changes/filter.ts'
 import { takeOf, type Take } from '../changes/take.ts'
@@ -58,13 +59,25 @@ export class BatchReader {
   private async resync (): Promise<Delivery> {
     this.versions.clear()
     const snap = await readSnapshot(this.store, this.filter, this.key)
-    for (const f of snap.fixtures) this.versions.swap({ cursor: snap.cursor, fixture_id: f.id, league_id: f.league_id, at: f.updated_at, changes: [], fixture: f })
+    for (const f of snap.fixtures) this.versions.swap({ cursor: snap.cursor, fixture_id: f.id, league_id: f.league_id, at: f.updated_at, live: true, changes: [], fixture: f })
     // An endpoint that takes odds gets the fixtures' odds images too, as a WebSocket snapshot carries them.
     const oddsTake = this.take.odds
     const odds = oddsTake === undefined ? undefined : (await this.store.getOdds(snap.fixtures.map((f) => f.id))).map((image) => narrowOdds(image, oddsTake))
     for (const image of odds ?? []) this.versions.swap({ cursor: snap.cursor, fixture_id: image.fixture_id, league_id: image.league_id, at: image.updated_at, changes: [], odds: image })
+    const standings = await this.tables()
     const id = randomUUID()
-    const body = JSON.stringify({ type: 'resync', webhook_id: this.hook.id, delivery_id: id, cursor: snap.cursor, recovered: false, fixtures: snap.fixtures, ...(odds !== undefined ? { odds } : {}) })
+    const body = JSON.stringify({ type: 'resync', webhook_id: this.hook.id, delivery_id: id, cursor: snap.cursor, recovered: false, fixtures: snap.fixtures, ...(odds !== undefined ? { odds } : {}), ...(standings !== undefined ? { standings } : {}) })
     return { kind: 'resync', id, cursor: snap.cursor, count: 0, body }
+  }
+
+  /**
+   * For an endpoint that takes standings: the live tables of the leagues it follows (by id, or every league
+   * its key may see), as the `standings` frames route them; undefined otherwise.
+   */
+  private async tables (): Promise<LeagueStandings[] | undefined> {
+    if (this.take.standings !== true) return undefined
+    const leagues = this.filter === undefined || this.filter.all === true ? undefined : this.filter.leagues
+    if (leagues !== undefined && leagues.length === 0) return []
+    return (await this.store.getStandings(leagues)).filter((t) => leagueAllowed(this.key, t.league_id))
   }
 }

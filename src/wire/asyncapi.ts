@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { componentSchemas, idOf, type JsonSchema } from './json-schema.ts'
 import {
   ChangeFrameSchema, ErrorFrameSchema, HelloFrameSchema, MAX_CLIENT_FRAME_BYTES, OddsFrameSchema, PingFrameSchema, PongFrameSchema, PROTOCOL_VERSION,
-  ReplayFrameSchema, SnapshotFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
+  ReplayFrameSchema, SnapshotFrameSchema, StandingsFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
 } from './model.ts'
 
 /** Every message of the channel: its frame (a schema of the model) and what it is for. */
@@ -22,11 +22,12 @@ const MESSAGES: Record<string, { payload: z.ZodType, summary: string }> = {
   replay: { payload: ReplayFrameSchema, summary: 'Start of a replay from `since`' },
   change: { payload: ChangeFrameSchema, summary: 'One change of one fixture, `full` (with the fixture) or `delta` (its version and changes) as subscribed' },
   odds: { payload: OddsFrameSchema, summary: 'The odds changes of one fixture, for a subscription that takes odds' },
+  standings: { payload: StandingsFrameSchema, summary: 'A league\'s live table changed, for a subscription that takes standings' },
   pong: { payload: PongFrameSchema, summary: 'Reply to ping' },
   error: { payload: ErrorFrameSchema, summary: 'A refused or failed operation; the connection stays up' }
 }
 const SENT = ['subscribe', 'unsubscribe', 'ping']
-const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'odds', 'pong', 'error']
+const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'odds', 'standings', 'pong', 'error']
 
 const DESCRIPTION = [
   'Live football changes over one WebSocket at `/v1/live?api_token=<key>`. Frames are JSON text, up to',

@@ -7,9 +7,11 @@
 import { compile } from 'json-schema-to-typescript'
 import { asyncApiDocument } from './asyncapi.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import { ODDS_KINDS } from './odds.ts'
+import { STANDINGS_KINDS } from './standings.ts'
 import {
-  ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, OddsChangeSchema, OddsFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
-  SnapshotFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
+  CHANGE_KINDS, ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, OddsChangeSchema, OddsFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
+  SnapshotFrameSchema, StandingsFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
 } from './model.ts'
 import { openApiDocument } from './openapi.ts'
 
@@ -23,7 +25,8 @@ const GENERATED = {
 /** What the client declares: the frames both ways, and through them the fixture, the changes and the errors. */
 const CLIENT_ROOTS = [
   HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema,
-  ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema, OddsFrameSchema, OddsChangeSchema
+  ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema, OddsFrameSchema, OddsChangeSchema,
+  StandingsFrameSchema
 ]
 
 const HEADER = [
@@ -48,7 +51,13 @@ async function clientDeclarations (): Promise<string> {
     ignoreMinAndMaxItems: true,
     style: { semi: false, singleQuote: true, printWidth: 120 }
   })
-  return HEADER + tidyDeclarations(ts)
+  return HEADER + tidyDeclarations(ts) + subscribedKinds()
+}
+
+/** The kinds a subscribe may name, as a value: the client checks a subscribe before sending it. */
+function subscribedKinds (): string {
+  const kinds = [...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS].map((k) => `  '${k}'`).join(',\n')
+  return `\n/** Every kind a subscribe may name (\`SubscribedKind\`): the client refuses any other before sending. */\nexport const SUBSCRIBED_KINDS: readonly SubscribedKind[] = [\n${kinds}\n]\n`
 }
 
 /** Drops the generator's placeholder for the document itself and its "referenced by" notes, and squeezes blank lines. */

@@ -15,8 +15,10 @@
  */
 import { z } from 'zod'
 import { FixtureOddsSchema, ODDS_KINDS } from './odds.ts'
+import { LeagueStandingsSchema, STANDINGS_KINDS } from './standings.ts'
 
 export * from './odds.ts'
+export * from './standings.ts'
 
 /** The protocol version in `hello`; a change that breaks clients bumps it. */
 export const PROTOCOL_VERSION = 1
@@ -111,6 +113,43 @@ export type MatchClock = z.infer<typeof MatchClockSchema>
 const ScoreSchema = z.strictObject({ home: z.number().int(), away: z.number().int() }).meta({ id: 'Score' })
 const ScorePair = z.strictObject({ home: Goals, away: Goals })
 
+// ---- the match centre: statistics and line-ups ------------------------------------------------------
+
+const StatValue = z.number().nullable()
+const StatPairSchema = z.strictObject({ home: StatValue, away: StatValue }).meta({ id: 'StatPair', description: 'One statistic of both sides; null for a side the upstream gave no value.' })
+export type StatPair = z.infer<typeof StatPairSchema>
+
+const StatisticsSchema = z.record(z.string(), StatPairSchema).meta({
+  id: 'Statistics',
+  description: 'Match statistics by type, both sides, keyed by name: `corners`, `shots_total`, `shots_on_target`, `shots_off_target`, `attacks`, `dangerous_attacks`, `possession` (%), `goals`, `fouls`, `saves`, `yellow_cards`, `red_cards`, `passes`, `accurate_passes`, `pass_accuracy` (%), `expected_goals` (decimal, where the plan has it); a type touchline does not name is `type_<id>`. Empty before the upstream gives any.',
+  examples: [{ possession: { home: 58, away: 42 }, shots_on_target: { home: 5, away: 2 }, corners: { home: 6, away: 3 } }]
+})
+export type Statistics = z.infer<typeof StatisticsSchema>
+
+const POSITIONS = ['goalkeeper', 'defender', 'midfielder', 'attacker'] as const
+const LineupPlayerSchema = z.strictObject({
+  player_id: z.number().int().nullable(),
+  name: z.string().nullable(),
+  number: z.number().int().nullable().describe('Jersey number.'),
+  position: z.enum(POSITIONS).nullable(),
+  formation_position: z.number().int().nullable().describe('Slot in the formation: 1 the goalkeeper, then defence right to left, midfield, attack; null on the bench.'),
+  formation_field: z.string().nullable().describe('The upstream\'s `row:column` of the slot (e.g. `2:4`), when it gives one.')
+}).meta({ id: 'LineupPlayer' })
+export type LineupPlayer = z.infer<typeof LineupPlayerSchema>
+
+const TeamLineupSchema = z.strictObject({
+  formation: z.string().nullable().meta({ examples: ['4-3-3'] }),
+  starting: z.array(LineupPlayerSchema).describe('The starting eleven, by formation position.'),
+  bench: z.array(LineupPlayerSchema)
+}).meta({ id: 'TeamLineup' })
+export type TeamLineup = z.infer<typeof TeamLineupSchema>
+
+const LineupsSchema = z.strictObject({ home: TeamLineupSchema, away: TeamLineupSchema }).meta({
+  id: 'Lineups',
+  description: 'Both teams\' line-ups and formations, once published (about an hour before kick-off in covered competitions; some never are).'
+})
+export type Lineups = z.infer<typeof LineupsSchema>
+
 export const LiveFixtureSchema = z.strictObject({
   id: Id,
   league_id: Id,
@@ -127,19 +166,21 @@ export const LiveFixtureSchema = z.strictObject({
   away: LiveTeamSchema,
   scores: z.record(z.string(), ScoreSchema).describe('Scores by type, keyed by the upstream description lower-cased: current, 1st_half, 2nd_half, penalty_shootout, ...'),
   events: z.array(LiveEventSchema).describe('Match events in match order; shoot-out kicks last.'),
+  statistics: StatisticsSchema,
+  lineups: LineupsSchema.nullable().describe('Null until the line-ups are published.'),
   result_info: z.string().nullable(),
   length: z.number().int().nullable(),
   updated_at: Timestamp.describe('When this fixture last changed in touchline.'),
   version: Count.describe('Monotonic per fixture, +1 per applied change set.')
-}).meta({ id: 'LiveFixture', description: 'touchline\'s normalized fixture, the same from every upstream.' })
+}).meta({ id: 'LiveFixture', description: 'touchline\'s normalized fixture, the same from every upstream, live or not (a fixture of a day: scheduled, finished, postponed).' })
 export type LiveFixture = z.infer<typeof LiveFixtureSchema>
 
 // ---- changes ----------------------------------------------------------------------------------------
 
 /** Every kind of change, in the order the differ emits them within one change set. */
 export const CHANGE_KINDS = [
-  'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
-  'period_changed', 'clock', 'fixture_updated', 'fixture_removed'
+  'fixture_scheduled', 'fixture_added', 'state_changed', 'score_changed', 'event_added', 'event_updated', 'event_removed',
+  'period_changed', 'clock', 'statistics_changed', 'lineups_changed', 'fixture_updated', 'fixture_removed'
 ] as const
 export type ChangeKind = typeof CHANGE_KINDS[number]
 
@@ -148,7 +189,25 @@ const GOALS = 'The goal events added with this change, in match order (the score
 
 /** One schema per kind, in both formats: `full` (with previous values) and `delta` (the new values only). */
 const FixtureAddedSchema = z.strictObject({ kind: z.literal('fixture_added') }).meta({ id: 'FixtureAdded', description: 'The fixture entered the live set.' })
-const FixtureRemovedSchema = z.strictObject({ kind: z.literal('fixture_removed') }).meta({ id: 'FixtureRemoved', description: 'The fixture left the live set (usually some minutes after full time).' })
+const FixtureRemovedSchema = z.strictObject({ kind: z.literal('fixture_removed') }).meta({ id: 'FixtureRemoved', description: 'The fixture left the live set (usually some minutes after full time). It stays in its day.' })
+const FixtureScheduledSchema = z.strictObject({ kind: z.literal('fixture_scheduled') }).meta({
+  id: 'FixtureScheduled',
+  description: 'touchline holds a fixture it did not: found on a read of its day or among the upstream\'s latest changes, outside the live set (`fixture_added` says when it enters it).'
+})
+
+const StatisticsChangedSchema = z.strictObject({
+  kind: z.literal('statistics_changed'),
+  statistics: StatisticsSchema.describe('The types that moved, with their new values (both sides).'),
+  previous: StatisticsSchema.describe('The same types before (`{home: null, away: null}` for a type that is new).')
+}).meta({ id: 'StatisticsChanged', description: 'Match statistics moved: only the types that did.' })
+const DeltaStatisticsChangedSchema = StatisticsChangedSchema.omit({ previous: true }).meta({ id: 'DeltaStatisticsChanged' })
+
+const LineupsChangedSchema = z.strictObject({
+  kind: z.literal('lineups_changed'),
+  lineups: LineupsSchema.nullable(),
+  previous: LineupsSchema.nullable()
+}).meta({ id: 'LineupsChanged', description: 'The line-ups were published (`previous` null) or changed: the whole new value.' })
+const DeltaLineupsChangedSchema = LineupsChangedSchema.omit({ previous: true }).meta({ id: 'DeltaLineupsChanged' })
 
 const StateChangedSchema = z.strictObject({ kind: z.literal('state_changed'), state: LiveStateSchema, previous: LiveStateSchema }).meta({ id: 'StateChanged' })
 const DeltaStateChangedSchema = StateChangedSchema.omit({ previous: true }).meta({ id: 'DeltaStateChanged' })
@@ -167,7 +226,8 @@ const DeltaScoreChangedSchema = z.strictObject({
   away: Goals,
   previous: ScorePair.optional().describe('Absent on score types the delta sets one by one.'),
   score_type: z.string().optional().describe(SCORE_TYPE),
-  goals: z.array(DeltaEventSchema).min(1).optional().describe(GOALS)
+  goals: z.array(DeltaEventSchema).min(1).optional().describe(`${GOALS} In a delta only for goals the frame does not add: see \`goal_ids\`.`),
+  goal_ids: z.array(Id).min(1).optional().describe('Instead of `goals` when the frame adds them: the ids of the events of its `event_added` changes that are this change\'s goals, in match order (the client library hands them out as `goals`).')
 }).meta({ id: 'DeltaScoreChanged' })
 
 const EventAddedSchema = z.strictObject({ kind: z.literal('event_added'), event: LiveEventSchema }).meta({ id: 'EventAdded' })
@@ -210,13 +270,14 @@ const DeltaFixtureUpdatedSchema = z.strictObject({
 }).meta({ id: 'DeltaFixtureUpdated', description: 'Whole new values, for every top-level field the other changes leave different.' })
 
 export const ChangeSchema = z.discriminatedUnion('kind', [
-  FixtureAddedSchema, StateChangedSchema, ScoreChangedSchema, EventAddedSchema, EventUpdatedSchema, EventRemovedSchema, PeriodChangedSchema, ClockChangedSchema, FixtureUpdatedSchema, FixtureRemovedSchema
+  FixtureScheduledSchema, FixtureAddedSchema, StateChangedSchema, ScoreChangedSchema, EventAddedSchema, EventUpdatedSchema, EventRemovedSchema, PeriodChangedSchema, ClockChangedSchema,
+  StatisticsChangedSchema, LineupsChangedSchema, FixtureUpdatedSchema, FixtureRemovedSchema
 ]).meta({ id: 'Change', description: 'One typed change; `kind` tells which.' })
 export type Change = z.infer<typeof ChangeSchema>
 
 export const DeltaChangeSchema = z.discriminatedUnion('kind', [
-  FixtureAddedSchema, DeltaStateChangedSchema, DeltaScoreChangedSchema, DeltaEventAddedSchema, DeltaEventUpdatedSchema, DeltaEventRemovedSchema,
-  DeltaPeriodChangedSchema, DeltaClockChangedSchema, DeltaFixtureUpdatedSchema, FixtureRemovedSchema
+  FixtureScheduledSchema, FixtureAddedSchema, DeltaStateChangedSchema, DeltaScoreChangedSchema, DeltaEventAddedSchema, DeltaEventUpdatedSchema, DeltaEventRemovedSchema,
+  DeltaPeriodChangedSchema, DeltaClockChangedSchema, DeltaStatisticsChangedSchema, DeltaLineupsChangedSchema, DeltaFixtureUpdatedSchema, FixtureRemovedSchema
 ]).meta({
   id: 'DeltaChange',
   description: 'One change of a `delta` frame: the new values only, no `previous` (but on `score_changed`). A frame whose changes give no `minute` sets the minute the fixture\'s clock shows at the frame\'s `at`. Events leave out the details that are null.'
@@ -235,6 +296,7 @@ const RecordHead = {
 /** One entry of the event log: every change of one fixture detected in one poll, with the fixture after them. */
 const ChangeRecordSchema = z.strictObject({
   ...RecordHead,
+  live: z.boolean().describe('Whether the fixture is in the live set after this change (false for a fixture of a day outside it, and on `fixture_removed`). A change outside the live set goes only to those following its day or the fixture itself.'),
   changes: z.array(ChangeSchema).min(1).describe('Every change of the fixture detected in one poll (only the kinds asked for, with `kinds`).'),
   fixture: LiveFixtureSchema
 })
@@ -278,10 +340,10 @@ export type Ref = z.infer<typeof RefSchema>
 
 const Leagues = z.union([IdsSchema, z.literal('*')]).describe('League ids, or `"*"`: every league the key may see, including leagues that appear later.')
 
-/** Every kind a `kinds` filter may name: the match's and the odds'. */
-const SubscribedKindSchema = z.enum([...CHANGE_KINDS, ...ODDS_KINDS]).meta({ id: 'SubscribedKind', description: 'A kind of change a subscription may ask for: a match change kind or an odds change kind.' })
+/** Every kind a `kinds` filter may name: the match's, the odds' and the standings'. */
+const SubscribedKindSchema = z.enum([...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS]).meta({ id: 'SubscribedKind', description: 'A kind of change a subscription may ask for: a match change kind, an odds change kind or `standings_changed`.' })
 export type SubscribedKind = z.infer<typeof SubscribedKindSchema>
-const Kinds = z.array(SubscribedKindSchema).min(1).max((CHANGE_KINDS.length + ODDS_KINDS.length) * 2)
+const Kinds = z.array(SubscribedKindSchema).min(1).max((CHANGE_KINDS.length + ODDS_KINDS.length + STANDINGS_KINDS.length) * 2)
 
 /** Odds conflation of a connection: at most one `odds` frame per fixture per interval. */
 export const MAX_CONFLATE_MS = 10_000
@@ -290,15 +352,29 @@ const ConflateSchema = z.number().int().min(0).max(MAX_CONFLATE_MS).describe(
   'a fixture\'s first odds change goes out at once, the ones within the interval after it go together at its end, with the latest prices. ' +
   'Suspensions, reopenings, settlements and added or removed markets are never conflated away. With `since`, a snapshot is always sent.')
 
-/** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed. */
+/** Days a connection may follow at once. */
+export const MAX_DAYS = 14
+/** A calendar day, `YYYY-MM-DD`, that exists. */
+export const DaySchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a date that exists')
+  .meta({ id: 'Day', examples: ['2026-11-28'] })
+/** An IANA time zone the runtime knows (`Europe/London`), or `UTC`. */
+export const TimeZoneSchema = z.string().max(64).refine((tz) => {
+  try { return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone !== '' } catch { return false }
+}, 'must be an IANA time zone, e.g. Europe/London').meta({ id: 'TimeZone', examples: ['Europe/London'] })
+
+/** What a subscription follows: a change matches when its league, its fixture or one of its teams is followed, or its kick-off is in a day followed. */
 const SubscriptionSchema = z.strictObject({
+  dates: z.array(DaySchema).max(MAX_DAYS).optional().describe('Days followed: every fixture whose kick-off falls in one of them (in `tz`), within the key\'s leagues, live or not: its snapshot, and every change of it from its scheduling to its end, before kick-off too (a kick-off moved, a postponement, line-ups published). At most 14 days.'),
+  tz: TimeZoneSchema.optional().describe('The time zone of `dates` (UTC by default): a day runs from midnight to midnight there. The latest subscribe naming one sets it for every day followed.'),
   leagues: Leagues.optional(),
   fixtures: IdsSchema.optional(),
   teams: IdsSchema.optional().describe('Team ids: a change matches when either participant is followed.'),
-  kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.'),
+  kinds: Kinds.optional().describe('Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, every odds kind when odds are taken, and `standings_changed` when standings are. Naming an odds kind takes odds; naming `standings_changed` takes standings. Cannot be combined with format `delta`.'),
   odds: z.boolean().optional().describe('Take the fixtures\' in-play odds: their images in snapshots, and `odds` frames. Needs a key with the odds feature (else `forbidden`).'),
   bookmakers: IdsSchema.optional().describe('Only these bookmakers\' odds (takes odds). Cannot be combined with format `delta`.'),
-  markets: IdsSchema.optional().describe('Only these markets\' odds (takes odds). Cannot be combined with format `delta`.')
+  markets: IdsSchema.optional().describe('Only these markets\' odds (takes odds). Cannot be combined with format `delta`.'),
+  standings: z.boolean().optional().describe('Take the live tables of the leagues followed (by league id or `"*"`): their images in snapshots, and `standings` frames as they change.')
 }).meta({ id: 'Subscription' })
 
 export const SubscribeFrameSchema = z.strictObject({
@@ -349,11 +425,14 @@ const SubscriptionState = {
   leagues: z.union([IdsSchema, z.literal('*')]),
   fixtures: IdsSchema,
   teams: IdsSchema,
+  dates: z.array(DaySchema).optional().describe('Present while the connection follows days.'),
+  tz: z.string().optional().describe('Present while the connection follows days: their time zone.'),
   kinds: z.array(SubscribedKindSchema).optional().describe('Present only while the connection receives some kinds, not all.'),
   odds: z.boolean().optional().describe('Present, true, while the connection takes odds.'),
   bookmakers: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these bookmakers.'),
   markets: IdsSchema.optional().describe('Present while the connection\'s odds are narrowed to these markets.'),
-  conflate_ms: z.number().int().positive().optional().describe('Present while the connection\'s odds frames are conflated.')
+  conflate_ms: z.number().int().positive().optional().describe('Present while the connection\'s odds frames are conflated.'),
+  standings: z.boolean().optional().describe('Present, true, while the connection takes standings.')
 }
 export const SubscribedFrameSchema = z.strictObject({ type: z.literal('subscribed'), ...SubscriptionState })
   .meta({ id: 'SubscribedFrame', description: 'The connection\'s whole subscription after a subscribe.' })
@@ -366,7 +445,8 @@ export const SnapshotFrameSchema = z.strictObject({
   ref: RefSchema.optional(),
   cursor: CursorSchema,
   fixtures: z.array(LiveFixtureSchema),
-  odds: z.array(FixtureOddsSchema).optional().describe('With a subscription that takes odds: the odds image of every matching live fixture that has one (narrowed to its bookmakers and markets).')
+  odds: z.array(FixtureOddsSchema).optional().describe('With a subscription that takes odds: the odds image of every matching live fixture that has one (narrowed to its bookmakers and markets).'),
+  standings: z.array(LeagueStandingsSchema).optional().describe('With a subscription that takes standings: the live table of every league followed that the gateway holds one of.')
 }).meta({ id: 'SnapshotFrame', description: 'The current state of every matching live fixture; every change up to `cursor` is in it.' })
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 
@@ -401,6 +481,8 @@ export const CLOSE_CODES = {
   slowConsumer: 4008,
   /** Over the key's `max_connections` (after a keys reload). */
   tooMany: 4029,
+  /** The connection's signed token expired (docs/tokens.md): connect again with a new one. */
+  tokenExpired: 4401,
   /** The server is shutting down; the reason is the cursor to resume from. */
   goingAway: 1001
 } as const

@@ -4,9 +4,9 @@
  * (src/wire/model.ts, src/wire/http.ts). The REST passthrough (`/v3/football/...`) mirrors the upstream API
  * and is described by the upstream's documentation and docs/passthrough.md, not here.
  */
-import { ChangesPage, ErrorBody, Health, LiveFixtures, Readiness, Status, WebhookResumed, Webhooks } from './http.ts'
+import { ChangesPage, DayFixtures, ErrorBody, Health, LiveFixtures, Readiness, StandingsAnswer, Status, WebhookResumed, Webhooks } from './http.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
-import { FormatSchema, PROTOCOL_VERSION } from './model.ts'
+import { DaySchema, FormatSchema, PROTOCOL_VERSION, TimeZoneSchema } from './model.ts'
 import { PushKeyBody, PushPayloadSchema, PushSubscribeBody, PushSubscriptionView } from './push.ts'
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -25,6 +25,13 @@ const parameters: Record<string, JsonSchema> = {
   Bookmakers: query('bookmakers', idList('bookmaker'), 'Only these bookmakers\' odds (takes odds). Refused with `format=delta`.'),
   Markets: query('markets', idList('market'), 'Only these markets\' odds (takes odds). Refused with `format=delta`.'),
   Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.'),
+  Conflate: query('conflate_ms', { type: 'integer', minimum: 0, maximum: 10000 }, 'At most one odds frame per fixture per this many ms (takes effect with odds): on a stream per interval of time, on a page of `/v1/changes` per interval of the records\' `at`. Out of range: 400 `invalid_request`.'),
+  Standings: query('standings', { type: 'boolean' }, 'Take the live tables of the leagues followed (by id or `*`) too: `standings` frames in the feed. Implied by a kinds list naming `standings_changed`.'),
+  Date: query('date', ref('Day'), 'One day, `YYYY-MM-DD`, in `tz`.'),
+  From: query('from', ref('Day'), 'The first of several days (with `to`, at most 7).'),
+  To: query('to', ref('Day'), 'The last of several days.'),
+  Tz: query('tz', ref('TimeZone'), 'The time zone the days run in (midnight to midnight there); UTC by default.'),
+  League: { name: 'league', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, description: 'A league id.' },
   Limit: query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Page size.'),
   LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' },
   WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' },
@@ -54,7 +61,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       tags: ['live'],
       summary: 'The change log, paged by cursor',
       description: 'With `format=delta`, a fixture\'s first change of each page is full and its later ones are deltas on it.',
-      parameters: [...filters, p('Since'), p('Format'), p('Limit')],
+      parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Limit'), p('Conflate')],
       responses: { 200: json('ChangesPage', 'Changes after `since` (from the oldest retained without it).'), ...errors(400, 401, 403, 503) }
     }
   },
@@ -64,7 +71,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       tags: ['live'],
       summary: 'The same changes as Server-Sent Events',
       description: 'Events `snapshot` (without a resume point), `replay` (when resuming), `change` (id: its cursor) and `error`, whose `data` are the WebSocket frames of the same names (`/docs/asyncapi.json`). Resume with Last-Event-ID or `since`. Comment lines are heartbeats.',
-      parameters: [...filters, p('Since'), p('Format'), p('LastEventId')],
+      parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Conflate'), p('LastEventId')],
       responses: {
         200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
         ...errors(400, 401, 403, 429, 503)
@@ -79,6 +86,31 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       description: '`kinds` is accepted for symmetry with the other endpoints and has nothing to narrow here: the snapshot lists fixtures, not changes.',
       parameters: filters,
       responses: { 200: json('LiveFixtures', 'Every matching live fixture the key may see, sorted by id.'), ...errors(400, 401, 403, 503) }
+    }
+  },
+  '/v1/fixtures': {
+    get: {
+      operationId: 'listDayFixtures',
+      tags: ['live'],
+      summary: 'Every fixture of one day or a few, whole',
+      description: 'Scheduled, live, finished and postponed alike, by kick-off, with no page and no cap. Weak `ETag` and `304` to `If-None-Match`; `br` or `gzip` as `Accept-Encoding` allows.',
+      parameters: [p('Date'), p('From'), p('To'), p('Tz'), p('Leagues'), p('Fixtures'), p('Teams')],
+      responses: { 200: json('DayFixtures', 'The days\' fixtures the key may see.'), 304: { description: 'Unchanged since the ETag given.' }, ...errors(400, 401, 403, 503) }
+    }
+  },
+  '/v1/standings/{league}': {
+    get: {
+      operationId: 'getStandings',
+      tags: ['live'],
+      summary: 'A league\'s live table',
+      description: 'The table the gateway holds: read while the league has a match in play (the matches in play counted at their score), and the last one kept after.',
+      parameters: [p('League')],
+      responses: {
+        200: json('StandingsAnswer', 'The league\'s table.'),
+        ...errors(400, 401, 403),
+        404: json('Error', 'The gateway holds no table of that league: it had no match in play since the store was filled (`not_found`).'),
+        ...errors(503)
+      }
     }
   },
   '/v1/webhooks': {
@@ -184,7 +216,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
 }
 
 /** The schemas the operations name, and through them every other one the document holds. */
-const ROOTS = [ErrorBody, ChangesPage, LiveFixtures, Status, Webhooks, WebhookResumed, PushKeyBody, PushSubscribeBody, PushSubscriptionView, PushPayloadSchema, Health, Readiness, FormatSchema]
+const ROOTS = [ErrorBody, ChangesPage, DayFixtures, StandingsAnswer, LiveFixtures, Status, Webhooks, WebhookResumed, PushKeyBody, PushSubscribeBody, PushSubscriptionView, PushPayloadSchema, Health, Readiness, FormatSchema, DaySchema, TimeZoneSchema]
 
 export function openApiDocument () {
   return {

@@ -52,6 +52,8 @@ export function matches (store: LiveStore): Matches {
         away: { id: id * 10 + 1, name: away, short_code: null, image_path: null, score: 0 },
         scores: { current: { home: 0, away: 0 } },
         events: [],
+        statistics: {},
+        lineups: null,
         result_info: null,
         length: 90,
         updated_at: new Date().toISOString(),

@@ -22,6 +22,7 @@ const SERVER_FRAMES: Record<string, string> = {
   replay: 'ReplayFrame',
   change: 'ChangeFrame',
   odds: 'OddsFrame',
+  standings: 'StandingsFrame',
   pong: 'PongFrame',
   error: 'ErrorFrame'
 }

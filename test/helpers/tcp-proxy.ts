@@ -3,6 +3,7 @@
  * destroys every connection at once (as a network drop would) while the proxy keeps accepting new ones,
  * so clients can reconnect. `pause()` refuses connections until `resume()`. `freeze()` is a hung link: every
  * connection, open or new, stays up but nothing is forwarded either way until `thaw()` (no error, no close).
+ * `bytesDown()` counts what the server sent its clients: what a page's load cost on the wire.
  */
 import { createServer, connect, type Socket } from 'node:net'
 
@@ -19,6 +20,8 @@ export interface TcpProxy {
   freeze: () => void
   /** Forwards again, starting with what was held back. */
   thaw: () => void
+  /** Bytes the server sent through the proxy so far (headers, bodies and WebSocket frames as on the wire). */
+  bytesDown: () => number
   close: () => Promise<void>
 }
 
@@ -27,9 +30,11 @@ export async function startTcpProxy (targetPort: number, targetHost = '127.0.0.1
   const pairs = new Set<[Socket, Socket]>()
   let paused = false
   let frozen = false
+  let down = 0
   const server = createServer((client) => {
     if (paused) { client.destroy(); return }
     const upstream = connect(targetPort, targetHost)
+    upstream.on('data', (chunk: Buffer) => { down += chunk.length })
     const pair: [Socket, Socket] = [client, upstream]
     pairs.add(pair)
     for (const s of pair) {
@@ -46,6 +51,7 @@ export async function startTcpProxy (targetPort: number, targetHost = '127.0.0.1
     url: `http://127.0.0.1:${port}`,
     port,
     cut: () => { for (const s of sockets) s.destroy() },
+    bytesDown: () => down,
     pause: () => { paused = true },
     resume: () => { paused = false },
     freeze: () => {

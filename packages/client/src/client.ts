@@ -23,6 +23,8 @@
  * on as `error` events.
  */
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
+import { conflation, cursorAfter, formatOf, gatewayBase, idList, kindList } from './checks.ts'
+import { dateList, dayRange, isTimeZone, localTimeZone, MAX_DAYS } from './days.ts'
 import { observeServerTime } from './clock.ts'
 import { diagnose, REFUSALS } from './diagnose.ts'
 import { completeChanges, eventsOf, nextFixture } from './frames.ts'
@@ -30,7 +32,8 @@ import type {
   ClientChangeFrame, ClientEvents, ClientStatus, RefusalReason, Subscription, TouchlineClientOptions, WebSocketConstructor, WebSocketLike
 } from './types.ts'
 import type {
-  ChangeFrame, DeltaOddsFrame, ErrorFrame, FixtureOdds, Format, FullOddsFrame, LiveFixture, ReplayFrame, SnapshotFrame, SubscribedKind, SubscribeFrame
+  ChangeFrame, DeltaOddsFrame, ErrorFrame, FixtureOdds, Format, FullOddsFrame, LeagueStandings, LiveFixture, ReplayFrame, SnapshotFrame, StandingsFrame,
+  SubscribedKind, SubscribeFrame
 } from './wire.ts'
 import { applyOddsChanges } from './odds.ts'
 
@@ -40,16 +43,16 @@ export const MAX_SUBSCRIPTIONS = 100
 /** How long without any frame after a ping before the connection counts as dead (a half-open socket). */
 const DEAD_AFTER_MS = 10_000
 
-/** The leagues, fixtures and teams of one subscribe. */
-interface Ids { leagues: number[] | '*', fixtures: number[], teams: number[] }
+/** The leagues, fixtures, teams and days of one subscribe. */
+interface Ids { leagues: number[] | '*', fixtures: number[], teams: number[], dates: string[] }
 /** A set of what is followed. */
-interface Followed { all: boolean, leagues: Set<number>, fixtures: Set<number>, teams: Set<number> }
+interface Followed { all: boolean, leagues: Set<number>, fixtures: Set<number>, teams: Set<number>, dates: Set<string> }
 /** `sub`: the whole subscription (its snapshot replaces the state); `more`: an addition (its snapshot joins it). */
 type RequestKind = 'sub' | 'more'
 /** A subscribe sent: what it asked, how (snapshot, since), and whether it took odds (to answer its errors). */
 type Asked = Ids & { kind: RequestKind, how: { snapshot: boolean, since?: string }, odds: boolean }
 
-const followed = (): Followed => ({ all: false, leagues: new Set(), fixtures: new Set(), teams: new Set() })
+const followed = (): Followed => ({ all: false, leagues: new Set(), fixtures: new Set(), teams: new Set(), dates: new Set() })
 
 /** The odds kinds: naming one in `kinds` takes odds. */
 const ODDS_KINDS: ReadonlySet<string> = new Set(['market_removed', 'market_added', 'market_suspended', 'market_reopened', 'odds_changed', 'market_settled', 'odds_stale'])
@@ -58,10 +61,17 @@ const ODDS_KINDS: ReadonlySet<string> = new Set(['market_removed', 'market_added
 function oddsOf (what: Subscription): { bookmakers?: number[], markets?: number[] } | undefined {
   const named = what.odds === true || what.bookmakers !== undefined || what.markets !== undefined || (what.kinds?.some((k) => ODDS_KINDS.has(k)) ?? false)
   if (!named) return undefined
-  return { ...(what.bookmakers !== undefined ? { bookmakers: idsOf(what.bookmakers) } : {}), ...(what.markets !== undefined ? { markets: idsOf(what.markets) } : {}) }
+  return { ...(what.bookmakers !== undefined ? { bookmakers: idList(what.bookmakers, 'bookmakers') } : {}), ...(what.markets !== undefined ? { markets: idList(what.markets, 'markets') } : {}) }
 }
+/** Leagues, fixtures and teams as a subscribe or unsubscribe names them, checked. */
+const idsAsked = (what: Pick<Subscription, 'leagues' | 'fixtures' | 'teams' | 'dates'>, tz: string): Ids => ({
+  leagues: what.leagues === '*' ? '*' : idList(what.leagues, 'leagues'),
+  fixtures: idList(what.fixtures, 'fixtures'),
+  teams: idList(what.teams, 'teams'),
+  dates: what.dates === undefined ? [] : dateList(what.dates, tz)
+})
 const idsOf = (list: unknown): number[] => Array.isArray(list) ? list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0) : []
-const someIds = (what: Ids): boolean => what.leagues === '*' || what.leagues.length + what.fixtures.length + what.teams.length > 0
+const someIds = (what: Ids): boolean => what.leagues === '*' || what.leagues.length + what.fixtures.length + what.teams.length + what.dates.length > 0
 
 type Listener<K extends keyof ClientEvents> = (event: ClientEvents[K]) => void
 
@@ -78,6 +88,8 @@ export class TouchlineClient {
   readonly fixtures = new Map<number, LiveFixture>()
   /** With odds taken (`subscribe({ odds: true })`): each followed fixture's odds image, by fixture id. */
   readonly odds = new Map<number, FixtureOdds>()
+  /** With standings taken (`subscribe({ standings: true })`): each followed league's live table, by league id. */
+  readonly standings = new Map<number, LeagueStandings>()
   /** The last cursor applied: where a reconnection resumes. Save it to resume a later run (option `since`). */
   cursor: string | undefined
   /** The connection's state; `status` events tell every change of it. */
@@ -92,9 +104,15 @@ export class TouchlineClient {
   readonly #appliedAt = new Map<number, string>()
   /** What the connection follows; sent whole (with `since`) on every connection. */
   readonly #wanted: Followed = followed()
+  /** The time zone of the days followed. */
+  #tz = localTimeZone()
   #kinds: SubscribedKind[] | undefined
   /** The odds taken: undefined for none, else every bookmaker and market or those listed. */
   #odds: { bookmakers?: number[], markets?: number[] } | undefined
+  /** Whether the leagues' live tables are taken. */
+  #standings = false
+  /** What `subscribe({ odds: false, standings: false })` gave up: said once (`odds: false`, `standings: false`) on the next subscribe sent. */
+  #givenUp: { odds?: false, standings?: false } = {}
   #format: Format | undefined
   /** Odds conflation asked for, ms (`subscribe({ conflateMs })`); undefined: the server's default (none). */
   #conflateMs: number | undefined
@@ -122,6 +140,17 @@ export class TouchlineClient {
   #syncing: string | undefined
   /** Ref of the subscribe sent to heal a lost frame, while it is under way (one at a time is enough). */
   #healing: string | undefined
+  /**
+   * Ref of a resume with nothing held (a new process started with `since`), until its replay is in: it asks for
+   * the snapshot and the changes since the cursor together, and its snapshot comes first.
+   */
+  #resuming: string | undefined
+  /**
+   * Per fixture whose state came from a resume's snapshot: the cursor after which its changes have not been
+   * emitted. The snapshot is read after the replay, so it may already show changes whose frames follow it:
+   * those are emitted (once) without being applied. Dropped once a frame of the fixture applies.
+   */
+  readonly #emitFrom = new Map<number, string>()
   readonly #requests = new Map<string, Asked>()
   #lastFrameAt = 0
   /** Counts connection attempts: an answer (diagnosis, retry) for an older one is stale. */
@@ -133,8 +162,14 @@ export class TouchlineClient {
     if ((this.status.state === 'reconnecting' || this.status.state === 'offline') && this.#ws === undefined) this.reconnectNow()
   }
 
+  /**
+   * @throws TypeError for a `url` that is not the gateway's http(s) address (`127.0.0.1:8080` has no scheme) or a
+   * `key` that is not a non-empty string
+   */
   constructor (opts: TouchlineClientOptions) {
-    this.#base = String(opts.url).replace(/\/+$/, '')
+    this.#base = gatewayBase(opts.url)
+    if (typeof opts.key !== 'string' || opts.key === '') throw new TypeError(`key must be a client key, a non-empty string (got ${JSON.stringify(opts.key)})`)
+    if (opts.since !== undefined && typeof opts.since !== 'string') throw new TypeError(`since must be a cursor saved from client.cursor (got ${JSON.stringify(opts.since)})`)
     this.#key = opts.key
     this.#WebSocket = opts.WebSocket
     this.#backoff = { baseMs: opts.backoff?.baseMs ?? 500, capMs: opts.backoff?.capMs ?? 15_000, jitter: opts.backoff?.jitter ?? 'equal' }
@@ -165,25 +200,42 @@ export class TouchlineClient {
    * Follows more: leagues (ids or `"*"`: every league the key may see, later ones too), fixtures, teams;
    * `kinds` narrows the changes delivered (format `full`, the default with kinds); `format` defaults to
    * `delta`. Before connect() it only adds to what the first subscribe asks (with `since` when given).
-   * @throws TypeError for `kinds` with format `delta` (the type refuses it too)
+   * @throws TypeError for `kinds` with format `delta` (the type refuses it too), an id that is not one, a kind
+   * the protocol does not have, a format other than `full` and `delta`
+   * @throws RangeError for `conflateMs` outside 0 to 10,000, or more than MAX_SUBSCRIPTIONS leagues, fixtures
+   * and teams in all
    */
   subscribe (what: Subscription = {}): this {
+    if (what.tz !== undefined) {
+      if (!isTimeZone(what.tz)) throw new TypeError(`tz must be an IANA time zone, e.g. Europe/London (got ${JSON.stringify(what.tz)})`)
+      if (what.tz !== this.#tz && this.#wanted.dates.size > 0) throw new TypeError(`the days followed are in ${this.#tz}: unsubscribe them before following days in ${what.tz}`)
+    }
+    const tz = what.tz ?? this.#tz
+    const add = idsAsked(what, tz)
+    if (what.kinds !== undefined) kindList(what.kinds)
+    formatOf(what.format)
+    if (what.conflateMs !== undefined) conflation(what.conflateMs)
+    this.#checkCount(add)
     const kinds = what.kinds ?? this.#kinds
     const odds = what.odds === false ? undefined : oddsOf(what) ?? this.#odds
     const narrowed = kinds !== undefined || odds?.bookmakers !== undefined || odds?.markets !== undefined
     const format = what.format ?? (narrowed ? 'full' : this.#format)
     if (format === 'delta' && narrowed) throw new TypeError('kinds, bookmakers and markets need format "full": a delta applies to the previous version, so every change must arrive')
-    const add = { leagues: what.leagues === '*' ? '*' as const : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
     // Added while no connection is up, after a first state: the resume replay alone would not give their
     // state, so the next connection subscribes them apart, with a snapshot.
+    this.#tz = tz
     for (const set of this.#open || !this.#synced ? [this.#wanted] : [this.#wanted, this.#unsynced]) {
       if (add.leagues === '*') set.all = true
       else for (const id of add.leagues) set.leagues.add(id)
       for (const id of add.fixtures) set.fixtures.add(id)
       for (const id of add.teams) set.teams.add(id)
+      for (const date of add.dates) set.dates.add(date)
     }
     if (what.kinds !== undefined) this.#kinds = [...what.kinds]
+    if (odds === undefined && this.#odds !== undefined) this.#stopOdds()
     this.#odds = odds
+    if (what.standings === false && this.#standings) this.#stopStandings()
+    else if (what.standings === true || what.kinds?.includes('standings_changed') === true) this.#standings = true
     if (what.conflateMs !== undefined) this.#conflateMs = what.conflateMs
     if (format !== undefined) this.#format = format
     if (this.#open) this.#request('more', add, { snapshot: true })
@@ -194,13 +246,14 @@ export class TouchlineClient {
    * Follows less. The fixtures no longer followed (by any league, fixture or team left) are forgotten at once,
    * each with a `fixture` event (removed: true), and frames for them still on the way are dropped.
    */
-  unsubscribe (what: Pick<Subscription, 'leagues' | 'fixtures' | 'teams'> = {}): this {
-    const drop = { leagues: what.leagues === '*' ? '*' as const : idsOf(what.leagues), fixtures: idsOf(what.fixtures), teams: idsOf(what.teams) }
+  unsubscribe (what: Pick<Subscription, 'leagues' | 'fixtures' | 'teams' | 'dates'> = {}): this {
+    const drop = idsAsked(what, this.#tz)
     for (const set of [this.#wanted, this.#unsynced]) {
       if (drop.leagues === '*') set.all = false
       else for (const id of drop.leagues) set.leagues.delete(id)
       for (const id of drop.fixtures) set.fixtures.delete(id)
       for (const id of drop.teams) set.teams.delete(id)
+      for (const date of drop.dates) set.dates.delete(date)
     }
     if (this.#open) {
       this.#send({
@@ -208,7 +261,8 @@ export class TouchlineClient {
         ref: `unsub-${++this.#refs}`,
         ...(drop.leagues === '*' || drop.leagues.length > 0 ? { leagues: drop.leagues } : {}),
         ...(drop.fixtures.length > 0 ? { fixtures: drop.fixtures } : {}),
-        ...(drop.teams.length > 0 ? { teams: drop.teams } : {})
+        ...(drop.teams.length > 0 ? { teams: drop.teams } : {}),
+        ...(drop.dates.length > 0 ? { dates: drop.dates } : {})
       })
     }
     for (const [id, f] of this.fixtures) {
@@ -217,12 +271,37 @@ export class TouchlineClient {
       this.#dropped.add(id)
       this.#emit('fixture', { fixture: f, removed: true })
     }
+    for (const id of this.standings.keys()) if (!this.#wanted.all && !this.#wanted.leagues.has(id)) this.standings.delete(id)
     return this
   }
 
+  /** Throws when following `add` too would pass the gateway's limit of ids per connection. */
+  #checkCount (add: Ids): void {
+    const w = this.#wanted
+    const count = (ids: number[] | '*', held: Set<number>): number => ids === '*' ? held.size : new Set([...held, ...ids]).size
+    const total = count(add.leagues, w.leagues) + count(add.fixtures, w.fixtures) + count(add.teams, w.teams)
+    if (total > MAX_SUBSCRIPTIONS) throw new RangeError(`a connection follows at most ${MAX_SUBSCRIPTIONS} leagues, fixtures and teams in all (this would make ${total}); leagues: '*' follows every league`)
+    const days = new Set([...w.dates, ...add.dates]).size
+    if (days > MAX_DAYS) throw new RangeError(`a connection follows at most ${MAX_DAYS} days (this would make ${days})`)
+  }
+
   /** What the client follows now (after `forbidden` answers dropped what the key may not see), and its kinds filter. */
-  get subscription (): { leagues: number[] | '*', fixtures: number[], teams: number[], kinds?: SubscribedKind[], odds?: boolean, bookmakers?: number[], markets?: number[] } {
-    return { ...this.#everything(), ...(this.#kinds !== undefined ? { kinds: [...this.#kinds] } : {}), ...this.#oddsFields() }
+  get subscription (): { leagues: number[] | '*', fixtures: number[], teams: number[], dates: string[], tz: string, kinds?: SubscribedKind[], odds?: boolean, bookmakers?: number[], markets?: number[], standings?: boolean } {
+    return { ...this.#everything(), tz: this.#tz, ...(this.#kinds !== undefined ? { kinds: [...this.#kinds] } : {}), ...this.#oddsFields(), ...(this.#standings ? { standings: true } : {}) }
+  }
+
+  /** Odds given up: the images held go, and the gateway is told with the next subscribe. */
+  #stopOdds (): void {
+    this.#givenUp.odds = false
+    this.odds.clear()
+    this.#oddsAppliedAt.clear()
+  }
+
+  /** Tables given up: those held go, and the gateway is told with the next subscribe. */
+  #stopStandings (): void {
+    this.#standings = false
+    this.#givenUp.standings = false
+    this.standings.clear()
   }
 
   /** The odds fields of a subscribe, when odds are taken. */
@@ -232,11 +311,26 @@ export class TouchlineClient {
     return { odds: true, ...(odds.bookmakers !== undefined ? { bookmakers: [...odds.bookmakers] } : {}), ...(odds.markets !== undefined ? { markets: [...odds.markets] } : {}) }
   }
 
-  /** Whether what is followed takes in this fixture. */
-  follows (f: Pick<LiveFixture, 'id' | 'league_id'> & { home?: { id: number }, away?: { id: number } }): boolean {
+  /** Whether what is followed takes in this fixture: by its league, id or teams, or its kick-off in a day followed. */
+  follows (f: Pick<LiveFixture, 'id' | 'league_id'> & { home?: { id: number }, away?: { id: number }, starting_at?: string | null }): boolean {
     const w = this.#wanted
     return w.all || w.leagues.has(f.league_id) || w.fixtures.has(f.id) ||
-      (f.home !== undefined && w.teams.has(f.home.id)) || (f.away !== undefined && w.teams.has(f.away.id))
+      (f.home !== undefined && w.teams.has(f.home.id)) || (f.away !== undefined && w.teams.has(f.away.id)) || this.#inDays(f)
+  }
+
+  /** Whether the fixture is held for itself or its day, live or not: followed by id, or kicking off in a day followed. */
+  #heldOutsideLive (f: Pick<LiveFixture, 'id' | 'starting_at'>): boolean {
+    return this.#wanted.fixtures.has(f.id) || this.#inDays(f)
+  }
+
+  #inDays (f: { starting_at?: string | null }): boolean {
+    if (this.#wanted.dates.size === 0 || typeof f.starting_at !== 'string') return false
+    const ms = Date.parse(f.starting_at)
+    for (const date of this.#wanted.dates) {
+      const { from, to } = dayRange(date, this.#tz)
+      if (ms >= from && ms < to) return true
+    }
+    return false
   }
 
   /**
@@ -333,6 +427,7 @@ export class TouchlineClient {
       case 'replay': return this.#replay(frame as ReplayFrame)
       case 'change': return this.#change(frame as ChangeFrame)
       case 'odds': return this.#oddsFrame(frame as FullOddsFrame | DeltaOddsFrame)
+      case 'standings': return this.#standingsFrame(frame as StandingsFrame)
       case 'error': return this.#failed(frame as ErrorFrame)
       default:
     }
@@ -371,7 +466,7 @@ export class TouchlineClient {
   /** Whether anything is followed. */
   #following (): boolean {
     const w = this.#wanted
-    return w.all || w.leagues.size + w.fixtures.size + w.teams.size > 0
+    return w.all || w.leagues.size + w.fixtures.size + w.teams.size + w.dates.size > 0
   }
 
   /**
@@ -386,12 +481,19 @@ export class TouchlineClient {
       this.#syncing = this.#request('sub', this.#everything(), { snapshot: true })
       return
     }
+    if (!this.#synced) {
+      // A resume with nothing held (a new process started with `since`): the current state and every change
+      // after the cursor, together. A replay alone would leave out the fixtures that did not change since.
+      this.#syncing = this.#resuming = this.#request('sub', this.#everything(), { since: this.cursor, snapshot: true })
+      return
+    }
     const known: Ids = {
       leagues: w.all && !u.all ? '*' : [...w.leagues].filter((id) => !u.leagues.has(id)),
       fixtures: [...w.fixtures].filter((id) => !u.fixtures.has(id)),
-      teams: [...w.teams].filter((id) => !u.teams.has(id))
+      teams: [...w.teams].filter((id) => !u.teams.has(id)),
+      dates: [...w.dates].filter((d) => !u.dates.has(d))
     }
-    const fresh: Ids = { leagues: u.all ? '*' : [...u.leagues], fixtures: [...u.fixtures], teams: [...u.teams] }
+    const fresh: Ids = { leagues: u.all ? '*' : [...u.leagues], fixtures: [...u.fixtures], teams: [...u.teams], dates: [...u.dates] }
     if (someIds(known)) this.#syncing = this.#request('sub', known, { since: this.cursor, snapshot: false })
     if (someIds(fresh)) this.#request('more', fresh, { snapshot: true })
     if (!someIds(known)) this.#live()
@@ -400,7 +502,7 @@ export class TouchlineClient {
   /** Everything followed, as a subscribe asks it. */
   #everything (): Ids {
     const w = this.#wanted
-    return { leagues: w.all ? '*' : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams] }
+    return { leagues: w.all ? '*' : [...w.leagues], fixtures: [...w.fixtures], teams: [...w.teams], dates: [...w.dates] }
   }
 
   /** Sends a subscribe and remembers what it asked (to answer its errors). */
@@ -412,13 +514,17 @@ export class TouchlineClient {
       ...(what.leagues === '*' || what.leagues.length > 0 ? { leagues: what.leagues } : {}),
       ...(what.fixtures.length > 0 ? { fixtures: what.fixtures } : {}),
       ...(what.teams.length > 0 ? { teams: what.teams } : {}),
+      ...(what.dates.length > 0 ? { dates: what.dates, tz: this.#tz } : {}),
       ...(this.#kinds !== undefined ? { kinds: this.#kinds } : {}),
+      ...this.#givenUp,
       ...this.#oddsFields(),
+      ...(this.#standings ? { standings: true } : {}),
       ...(this.#conflateMs !== undefined ? { conflate_ms: this.#conflateMs } : {}),
       format: this.#format ?? (this.#kinds !== undefined || this.#odds?.bookmakers !== undefined || this.#odds?.markets !== undefined ? 'full' : 'delta'),
       ...how
     }
     this.#requests.set(ref, { kind, ...what, how, odds: frame.odds === true || (frame.kinds?.some((k) => ODDS_KINDS.has(k)) ?? false) })
+    this.#givenUp = {}
     this.#send(frame)
     return ref
   }
@@ -427,6 +533,10 @@ export class TouchlineClient {
     // A snapshot answering an addition joins the state; any other (the whole subscription's, or the one after
     // replay recovered:false, which has no ref) replaces it.
     const partial = typeof frame.ref === 'string' && frame.ref.startsWith('more-')
+    // A resume's snapshot (the replay follows it): the changes since the cursor are still to be emitted, so the
+    // cursor stays where it was until they are in.
+    const resuming = frame.ref !== undefined && frame.ref === this.#resuming
+    const since = resuming ? this.cursor : undefined
     if (frame.ref === this.#healing) this.#healing = undefined
     if (!partial) {
       const kept = new Set(frame.fixtures.map((f) => f.id))
@@ -435,26 +545,37 @@ export class TouchlineClient {
         this.#forgetFixture(id)
         this.#emit('fixture', { fixture: f, removed: true })
       }
-      this.cursor = frame.cursor
+      if (since === undefined) this.cursor = frame.cursor
       // The whole subscription's state: frames sent before it (for fixtures let go) are behind it on the socket.
       this.#dropped.clear()
+      this.#emitFrom.clear()
     }
     for (const f of frame.fixtures) {
       this.fixtures.set(f.id, f)
-      this.#appliedAt.set(f.id, frame.cursor)
+      this.#appliedAt.set(f.id, since ?? frame.cursor)
+      if (since !== undefined) this.#emitFrom.set(f.id, since)
       this.#dropped.delete(f.id)
     }
-    if (frame.odds !== undefined) {
+    if (frame.odds !== undefined && this.#odds !== undefined) {
       // The images come with the fixtures they belong to: a whole snapshot's replace every image held.
       if (!partial) this.odds.clear()
       for (const image of frame.odds) this.#takeOdds(image, frame.cursor)
     }
-    this.#emit('snapshot', { partial, fixtures: frame.fixtures, ...(frame.odds !== undefined ? { odds: frame.odds } : {}) })
+    if (frame.standings !== undefined && this.#standings) {
+      if (!partial) this.standings.clear()
+      for (const table of frame.standings) this.standings.set(table.league_id, table)
+    }
+    this.#emit('snapshot', { partial, fixtures: frame.fixtures, ...(frame.odds !== undefined ? { odds: frame.odds } : {}), ...(frame.standings !== undefined ? { standings: frame.standings } : {}), resuming })
     for (const f of frame.fixtures) this.#emit('fixture', { fixture: f, removed: false })
-    if (!partial && this.#syncing !== undefined && (frame.ref === this.#syncing || frame.ref === undefined)) this.#live()
+    if (!partial && !resuming && this.#syncing !== undefined && (frame.ref === this.#syncing || frame.ref === undefined)) this.#live()
   }
 
   #replay (frame: ReplayFrame): void {
+    // A resume that cannot replay: the snapshot that follows is the new state, not the replay's start.
+    if (!frame.recovered && frame.ref === this.#resuming) {
+      this.#resuming = undefined
+      this.#emitFrom.clear()
+    }
     // recovered:false: a fresh snapshot follows and replaces the state (see #snapshot).
     this.#replayLeft = frame.recovered ? frame.count : 0
     // Once the replay's changes are in, everything up to its cursor was received or filtered out.
@@ -467,6 +588,7 @@ export class TouchlineClient {
     if (this.#replayCursor !== undefined) this.cursor = this.#replayCursor
     this.#replayCursor = undefined
     if (this.#replayRef === this.#healing) this.#healing = undefined
+    if (this.#replayRef === this.#resuming) this.#resuming = undefined
     if (this.#replayRef !== undefined && this.#replayRef === this.#syncing) this.#live()
   }
 
@@ -484,7 +606,8 @@ export class TouchlineClient {
     if (replayed) this.#replayLeft--
     observeServerTime(frame.at)
     const id = frame.fixture_id
-    if (!this.#dropped.has(id)) {
+    // Sent before the gateway read a subscribe that gave odds up: not taken.
+    if (!this.#dropped.has(id) && this.#odds !== undefined) {
       const held = this.odds.get(id)
       const next = 'odds' in frame
         ? (held !== undefined && frame.odds.version <= held.version ? 'stale' : frame.odds)
@@ -497,6 +620,24 @@ export class TouchlineClient {
         this.#takeOdds(next, frame.cursor)
         this.#emit('odds', { odds: next, changes: frame.changes, cursor: frame.cursor, at: frame.at, replayed })
       }
+    }
+    if (replayed && this.#replayLeft === 0) this.#replayDone()
+  }
+
+  /**
+   * A league's table changed: it replaces the one held unless that one is as new (a snapshot read after the
+   * frame was sent), counted in a replay like a change frame. Tables go whole: nothing to heal.
+   */
+  #standingsFrame (frame: StandingsFrame): void {
+    const replayed = this.#replayLeft > 0
+    if (replayed) this.#replayLeft--
+    observeServerTime(frame.at)
+    const held = this.standings.get(frame.league_id)
+    const followed = this.#standings && (this.#wanted.all || this.#wanted.leagues.has(frame.league_id))
+    if (followed && (held === undefined || frame.standings.version > held.version)) {
+      this.cursor = frame.cursor
+      this.standings.set(frame.league_id, frame.standings)
+      this.#emit('standings', { standings: frame.standings, changes: frame.changes, cursor: frame.cursor, at: frame.at, replayed })
     }
     if (replayed && this.#replayLeft === 0) this.#replayDone()
   }
@@ -515,7 +656,30 @@ export class TouchlineClient {
     }
     const next = nextFixture(this.fixtures.get(id), frame)
     if (next.status === 'gap') this.#lost(id)
-    if (next.status === 'applied') this.#applied(frame, next.fixture, replayed)
+    else if (next.status === 'stale') this.#shown(frame, replayed)
+    else {
+      this.#emitFrom.delete(id)
+      this.#applied(frame, next.fixture, replayed)
+    }
+  }
+
+  /**
+   * A frame the fixture held already shows: dropped, unless it is a change of a resume's snapshot that has not
+   * been emitted (see #emitFrom). Such a frame comes whole: it is emitted once, with the fixture as it was
+   * after it, and the state held stays.
+   */
+  #shown (frame: ChangeFrame, replayed: boolean): void {
+    const id = frame.fixture_id
+    const from = this.#emitFrom.get(id)
+    if (from === undefined || !('fixture' in frame) || !cursorAfter(frame.cursor, from)) return
+    this.#emitFrom.set(id, frame.cursor)
+    this.#appliedAt.set(id, frame.cursor)
+    this.cursor = frame.cursor
+    this.#emit('change', { frame, fixture: frame.fixture, replayed })
+    for (const [type, payload] of eventsOf(frame.changes, frame.fixture, undefined, replayed)) {
+      if (type === 'state') this.#emit('state', payload)
+      else this.#emit('goal', payload)
+    }
   }
 
   #applied (frame: ChangeFrame, fixture: LiveFixture, replayed: boolean): void {
@@ -533,14 +697,21 @@ export class TouchlineClient {
       if (type === 'state') this.#emit('state', payload)
       else this.#emit('goal', payload)
     }
+    // A kick-off moved out of every day followed (and nothing else follows the fixture): it leaves `fixtures`.
+    if (!this.follows(fixture)) {
+      this.#forgetFixture(id)
+      this.#emit('fixture', { fixture, removed: true })
+      return
+    }
     this.#emit('fixture', { fixture, removed: false })
-    if (frame.changes.some((c) => c.kind === 'fixture_removed')) setTimeout(() => this.#expire(id, fixture.version), this.#keepRemovedMs)
+    // Out of the live set, a fixture of a day followed stays: it is still in its day.
+    if (frame.changes.some((c) => c.kind === 'fixture_removed') && !this.#heldOutsideLive(fixture)) setTimeout(() => this.#expire(id, fixture.version), this.#keepRemovedMs)
   }
 
   /** A fixture that left the live set (usually full time), dropped unless it changed again since. */
   #expire (id: number, version: number): void {
     const f = this.fixtures.get(id)
-    if (f?.version !== version) return
+    if (f?.version !== version || this.#heldOutsideLive(f)) return
     this.#forgetFixture(id)
     this.#emit('fixture', { fixture: f, removed: true })
   }
@@ -556,8 +727,11 @@ export class TouchlineClient {
    * A delta skipped a version of the fixture: a frame was lost. Everything since the last frame applied for it
    * is asked again (a snapshot when none was); the replay's full frames put the fixture right.
    */
-  #lost (fixtureId: number, since = this.#appliedAt.get(fixtureId)): void {
+  #lost (fixtureId: number, since = this.#appliedAt.get(fixtureId) ?? this.cursor): void {
     if (this.#healing !== undefined) return // the replay under way covers this frame too
+    // A fixture never held (a delta or a removal for it): the replay from the client's cursor brings its frames
+    // whole, so its changes are emitted, not just its state taken from a snapshot.
+
     this.#healing = this.#request('sub', this.#everything(), since === undefined ? { snapshot: true } : { since, snapshot: false })
   }
 
@@ -575,7 +749,14 @@ export class TouchlineClient {
       return
     }
     if (frame.code === 'forbidden') return this.#forbidden(frame, asked)
-    if (frame.code !== 'unavailable') this.#emit('error', { code: frame.code, message: frame.message ?? '', ...(frame.ref !== undefined ? { ref: frame.ref } : {}) })
+    if (frame.code === 'unavailable') return
+    this.#emit('error', { code: frame.code, message: frame.message ?? '', ...(frame.ref !== undefined ? { ref: frame.ref } : {}) })
+    // The whole subscription refused outright (a gateway with a lower limit, or one that does not know what was
+    // asked): the state connect() waits for can never come, and asking again would be refused the same way.
+    if (frame.ref !== undefined && frame.ref === this.#syncing) {
+      const reason = frame.code === 'limit_exceeded' ? 'limit_exceeded' : 'invalid_subscription'
+      this.#refuse(reason, `${REFUSALS[reason]} The gateway said: ${frame.message ?? frame.code}`)
+    }
   }
 
   /**
@@ -596,7 +777,8 @@ export class TouchlineClient {
     const rest: Ids = {
       leagues: asked.leagues === '*' ? asked.leagues : drop(asked.leagues, listed.leagues),
       fixtures: drop(asked.fixtures, listed.fixtures),
-      teams: drop(asked.teams, listed.teams)
+      teams: drop(asked.teams, listed.teams),
+      dates: asked.dates
     }
     if (!someIds(rest)) {
       if (frame.ref === this.#syncing) this.#live()

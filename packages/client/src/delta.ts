@@ -53,6 +53,8 @@ export function applyDelta (fixture: LiveFixture, frame: Pick<DeltaChangeFrame, 
       case 'event_removed': next.events = next.events.filter((e) => e.id !== c.event.id); break
       case 'event_updated': next.events = next.events.map((e) => e.id === c.event.id ? fullEvent(c.event) : e); break
       case 'event_added': next.events = withEvent(next.events, fullEvent(c.event), c.index); break
+      case 'statistics_changed': next.statistics = { ...(next.statistics ?? {}), ...c.statistics }; break
+      case 'lineups_changed': next.lineups = c.lineups; break
       case 'fixture_updated':
         for (const [key, { value }] of Object.entries(c.fields)) (next as unknown as Record<string, unknown>)[key] = value
         if ('minute' in c.fields) minuteGiven = true

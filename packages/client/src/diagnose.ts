@@ -16,7 +16,9 @@ export const REFUSALS: Readonly<Record<RefusalReason, string>> = Object.freeze({
   revoked: 'This key has been revoked. Ask for a new key.',
   origin_refused: 'This key does not allow this site (refused origin). Add it to the key\'s allowed origins.',
   too_many_connections: 'This key has too many open connections; close one and try again.',
-  forbidden: 'This key may not follow any of the leagues, fixtures or teams asked for.'
+  forbidden: 'This key may not follow any of the leagues, fixtures or teams asked for.',
+  invalid_subscription: 'The gateway refused the subscription as invalid (invalid_message); check what is asked.',
+  limit_exceeded: 'The gateway refused the subscription: it asks for more than the gateway allows (limit_exceeded).'
 })
 
 /** How long each HTTP question may take. */

@@ -67,6 +67,8 @@ Array<['state', StateEvent] | ['goal', GoalEvent]> {
  */
 export function completeChanges (changes: readonly DeltaChange[], before: LiveFixture, after: LiveFixture): Change[] {
   const events = new Map(before.events.map((e) => [e.id, e]))
+  // The events the frame adds, which a `score_changed` names by id (`goal_ids`) instead of sending them again.
+  const added = new Map(changes.flatMap((c) => c.kind === 'event_added' ? [[c.event.id, c.event] as const] : []))
   return changes.map((c): Change => {
     switch (c.kind) {
       case 'state_changed': return { ...c, previous: before.state }
@@ -74,12 +76,18 @@ export function completeChanges (changes: readonly DeltaChange[], before: LiveFi
       case 'clock': return { kind: 'clock', minute: after.minute, previous: before.minute, ...(c.clock !== undefined ? { clock: c.clock } : {}) }
       case 'score_changed': {
         const previous = c.previous ?? (c.score_type === undefined ? { home: before.home.score, away: before.away.score } : before.scores[c.score_type] ?? { home: 0, away: 0 })
-        const { goals, ...rest } = c
-        return { ...rest, previous, ...(goals !== undefined ? { goals: goals.map(fullEvent) } : {}) }
+        const { goals: sent, goal_ids: ids, ...rest } = c
+        const goals = sent ?? ids?.flatMap((id) => { const e = added.get(id); return e === undefined ? [] : [e] })
+        return { ...rest, previous, ...(goals !== undefined && goals.length > 0 ? { goals: goals.map(fullEvent) } : {}) }
       }
       case 'event_added': return { kind: c.kind, event: fullEvent(c.event) }
       case 'event_updated': return { kind: c.kind, event: fullEvent(c.event), previous: events.get(c.event.id) ?? fullEvent(c.event) }
       case 'event_removed': return { kind: c.kind, event: events.get(c.event.id) ?? fullEvent(c.event) }
+      case 'statistics_changed': {
+        const held = before.statistics ?? {}
+        return { ...c, previous: Object.fromEntries(Object.keys(c.statistics).map((type) => [type, held[type] ?? { home: null, away: null }])) }
+      }
+      case 'lineups_changed': return { ...c, previous: before.lineups ?? null }
       case 'fixture_updated': {
         const held = before as unknown as Record<string, unknown>
         return { kind: c.kind, fields: Object.fromEntries(Object.entries(c.fields).map(([k, f]) => [k, { value: f.value, previous: held[k] ?? null }])) }

@@ -3,14 +3,14 @@
  * types (the fixture, the changes, the frames) are generated, in wire.ts.
  */
 import type { BackoffOptions } from './backoff.ts'
-import type { Change, FixtureOdds, LiveEvent, LiveFixture, LiveState, OddsChange, Side, SubscribedKind } from './wire.ts'
+import type { Change, FixtureOdds, LeagueStandings, LiveEvent, LiveFixture, LiveState, OddsChange, Side, StandingsChanged, SubscribedKind } from './wire.ts'
 
 /** A kind of change of the match (the odds kinds are in SubscribedKind). */
 export type ChangeKind = Change['kind']
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'refused' | 'closed'
 /** Why the client stopped for good (state `refused`). */
-export type RefusalReason = 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden'
+export type RefusalReason = 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden' | 'invalid_subscription' | 'limit_exceeded'
 /** Why the client is retrying (state `reconnecting` or `offline`), when it asked. */
 export type RetryReason = 'unreachable' | 'unavailable' | 'offline' | 'forbidden'
 
@@ -69,7 +69,30 @@ export interface StateEvent { fixture: LiveFixture, state: LiveState, previous: 
 /** A fixture held was added or replaced (`removed: false`), or dropped (it left the live set, or a resync). */
 export interface FixtureEvent { fixture: LiveFixture, removed: boolean }
 /** A snapshot: the state held was replaced (`partial: false`), or fixtures joined it (an added subscription). */
-export interface SnapshotEvent { partial: boolean, fixtures: LiveFixture[], /** With odds taken: the fixtures' odds images. */ odds?: FixtureOdds[] }
+export interface SnapshotEvent {
+  partial: boolean
+  fixtures: LiveFixture[]
+  /** With odds taken: the fixtures' odds images. */
+  odds?: FixtureOdds[]
+  /** With standings taken: the live tables of the leagues followed that the gateway holds. */
+  standings?: LeagueStandings[]
+  /**
+   * The snapshot of a resume with `since` by a client that held nothing: the changes since the cursor follow
+   * it as replayed changes, each emitted once, so what it shows is already the state after them.
+   */
+  resuming: boolean
+}
+/** A league's live table changed: the table after it, and the rows that moved. */
+export interface StandingsEvent {
+  standings: LeagueStandings
+  /** The rows that changed (place, points or another figure), with their place and points before. */
+  changes: StandingsChanged[]
+  /** The frame's resume point and when the gateway saw the change. */
+  cursor: string
+  at: string
+  /** Sent again from history after a reconnection. */
+  replayed: boolean
+}
 /** An error frame the client does not handle itself (e.g. `limit_exceeded`, `invalid_message`). */
 export interface ErrorEvent { code: string, message: string, ref?: string | number }
 
@@ -87,6 +110,7 @@ export interface OddsEvent {
 export interface ClientEvents {
   change: ChangeEvent
   odds: OddsEvent
+  standings: StandingsEvent
   goal: GoalEvent
   state: StateEvent
   fixture: FixtureEvent
@@ -101,8 +125,25 @@ interface Follow {
   fixtures?: number[]
   /** A change matches when either team is followed. */
   teams?: number[]
+  /**
+   * Days followed, in `tz`: every fixture kicking off in one of them, live or not (scheduled, finished,
+   * postponed), held in `fixtures` from its scheduling to the day's end, with every change before kick-off
+   * too. `YYYY-MM-DD`, or `'today'`, `'tomorrow'`, `'yesterday'` as the client's clock reads them in `tz` at
+   * the moment of the call. At most 14.
+   */
+  dates?: string[]
+  /**
+   * The time zone of `dates` (an IANA name, e.g. `Europe/London`). @default the environment's
+   * (`Intl.DateTimeFormat().resolvedOptions().timeZone`); fixed once days are followed.
+   */
+  tz?: string
   /** Take the fixtures' in-play odds too (`odds` events, `client.odds`); the key needs the odds feature. */
   odds?: boolean
+  /**
+   * Take the live tables of the leagues followed (by id or `'*'`) too: `standings` events, `client.standings`.
+   * A table comes while its league has a match in play, with the matches in play counted at their score.
+   */
+  standings?: boolean
   /**
    * At most one `odds` event per fixture per this many ms (0 to 10,000; 0: each as it comes), with the latest
    * prices; suspensions, reopenings and settlements are never conflated away. For a screen that redraws no

@@ -6,6 +6,7 @@
  * One typed change; `kind` tells which.
  */
 export type Change =
+  | FixtureScheduled
   | FixtureAdded
   | StateChanged
   | ScoreChanged
@@ -14,6 +15,8 @@ export type Change =
   | EventRemoved
   | PeriodChanged
   | ClockChanged
+  | StatisticsChanged
+  | LineupsChanged
   | FixtureUpdated
   | FixtureRemoved
 /**
@@ -33,6 +36,7 @@ export type Cursor = string
  * One change of a `delta` frame: the new values only, no `previous` (but on `score_changed`). A frame whose changes give no `minute` sets the minute the fixture's clock shows at the frame's `at`. Events leave out the details that are null.
  */
 export type DeltaChange =
+  | FixtureScheduled
   | FixtureAdded
   | DeltaStateChanged
   | DeltaScoreChanged
@@ -41,8 +45,11 @@ export type DeltaChange =
   | DeltaEventRemoved
   | DeltaPeriodChanged
   | DeltaClockChanged
+  | DeltaStatisticsChanged
+  | DeltaLineupsChanged
   | DeltaFixtureUpdated
   | FixtureRemoved
+export type Day = string
 /**
  * One typed change of a fixture's odds; `kind` tells which. The same in both formats.
  */
@@ -68,10 +75,12 @@ export type Format = 'full' | 'delta'
  * The odds changes of one fixture, for subscriptions that take odds, in the connection's format.
  */
 export type OddsFrame = FullOddsFrame | DeltaOddsFrame
+export type TimeZone = string
 /**
- * A kind of change a subscription may ask for: a match change kind or an odds change kind.
+ * A kind of change a subscription may ask for: a match change kind, an odds change kind or `standings_changed`.
  */
 export type SubscribedKind =
+  | 'fixture_scheduled'
   | 'fixture_added'
   | 'state_changed'
   | 'score_changed'
@@ -80,6 +89,8 @@ export type SubscribedKind =
   | 'event_removed'
   | 'period_changed'
   | 'clock'
+  | 'statistics_changed'
+  | 'lineups_changed'
   | 'fixture_updated'
   | 'fixture_removed'
   | 'market_removed'
@@ -89,7 +100,14 @@ export type SubscribedKind =
   | 'odds_changed'
   | 'market_settled'
   | 'odds_stale'
+  | 'standings_changed'
 
+/**
+ * touchline holds a fixture it did not: found on a read of its day or among the upstream's latest changes, outside the live set (`fixture_added` says when it enters it).
+ */
+export interface FixtureScheduled {
+  kind: 'fixture_scheduled'
+}
 /**
  * The fixture entered the live set.
  */
@@ -223,6 +241,73 @@ export interface MatchClock {
   ticking: boolean
 }
 /**
+ * Match statistics moved: only the types that did.
+ */
+export interface StatisticsChanged {
+  kind: 'statistics_changed'
+  /**
+   * The types that moved, with their new values (both sides).
+   */
+  statistics: Statistics
+  /**
+   * The same types before (`{home: null, away: null}` for a type that is new).
+   */
+  previous: Statistics
+}
+/**
+ * Match statistics by type, both sides, keyed by name: `corners`, `shots_total`, `shots_on_target`, `shots_off_target`, `attacks`, `dangerous_attacks`, `possession` (%), `goals`, `fouls`, `saves`, `yellow_cards`, `red_cards`, `passes`, `accurate_passes`, `pass_accuracy` (%), `expected_goals` (decimal, where the plan has it); a type touchline does not name is `type_<id>`. Empty before the upstream gives any.
+ */
+export interface Statistics {
+  [k: string]: StatPair
+}
+/**
+ * One statistic of both sides; null for a side the upstream gave no value.
+ */
+export interface StatPair {
+  home: number | null
+  away: number | null
+}
+/**
+ * The line-ups were published (`previous` null) or changed: the whole new value.
+ */
+export interface LineupsChanged {
+  kind: 'lineups_changed'
+  lineups: Lineups | null
+  previous: Lineups | null
+}
+/**
+ * Both teams' line-ups and formations, once published (about an hour before kick-off in covered competitions; some never are).
+ */
+export interface Lineups {
+  home: TeamLineup
+  away: TeamLineup
+}
+export interface TeamLineup {
+  formation: string | null
+  /**
+   * The starting eleven, by formation position.
+   */
+  starting: LineupPlayer[]
+  bench: LineupPlayer[]
+}
+export interface LineupPlayer {
+  player_id: number | null
+  name: string | null
+  /**
+   * Jersey number.
+   */
+  number: number | null
+  position: ('goalkeeper' | 'defender' | 'midfielder' | 'attacker') | null
+  /**
+   * Slot in the formation: 1 the goalkeeper, then defence right to left, midfield, attack; null on the bench.
+   */
+  formation_position: number | null
+  /**
+   * The upstream's `row:column` of the slot (e.g. `2:4`), when it gives one.
+   */
+  formation_field: string | null
+}
+/**
  * Every other top-level field that changed (name, kick-off, team details, other score types...), each with its new and previous value.
  */
 export interface FixtureUpdated {
@@ -235,7 +320,7 @@ export interface FixtureUpdated {
   }
 }
 /**
- * The fixture left the live set (usually some minutes after full time).
+ * The fixture left the live set (usually some minutes after full time). It stays in its day.
  */
 export interface FixtureRemoved {
   kind: 'fixture_removed'
@@ -253,6 +338,10 @@ export interface FullChangeFrame {
    */
   at: string
   /**
+   * Whether the fixture is in the live set after this change (false for a fixture of a day outside it, and on `fixture_removed`). A change outside the live set goes only to those following its day or the fixture itself.
+   */
+  live: boolean
+  /**
    * Every change of the fixture detected in one poll (only the kinds asked for, with `kinds`).
    *
    * @minItems 1
@@ -261,7 +350,7 @@ export interface FullChangeFrame {
   fixture: LiveFixture
 }
 /**
- * touchline's normalized fixture, the same from every upstream.
+ * touchline's normalized fixture, the same from every upstream, live or not (a fixture of a day: scheduled, finished, postponed).
  */
 export interface LiveFixture {
   id: number
@@ -296,6 +385,11 @@ export interface LiveFixture {
    * Match events in match order; shoot-out kicks last.
    */
   events: LiveEvent[]
+  statistics: Statistics
+  /**
+   * Null until the line-ups are published.
+   */
+  lineups: Lineups | null
   result_info: string | null
   length: number | null
   /**
@@ -362,11 +456,17 @@ export interface DeltaScoreChanged {
    */
   score_type?: string
   /**
-   * The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`.
+   * The goal events added with this change, in match order (the scorer, the minute, `PENALTY` or `OWNGOAL` in `type`): present when the score went up with its goals. A goal upstream lists in a later poll than its score comes as `event_added`. In a delta only for goals the frame does not add: see `goal_ids`.
    *
    * @minItems 1
    */
   goals?: DeltaEvent[]
+  /**
+   * Instead of `goals` when the frame adds them: the ids of the events of its `event_added` changes that are this change's goals, in match order (the client library hands them out as `goals`).
+   *
+   * @minItems 1
+   */
+  goal_ids?: number[]
 }
 /**
  * An event as a delta carries it: the details that are null (extra_minute, related_player, result, info, addition) left out.
@@ -428,6 +528,17 @@ export interface DeltaClockChanged {
    * Only when the running clock changed (a correction: added time, play stopped or restarted, drift).
    */
   clock?: MatchClock | null
+}
+export interface DeltaStatisticsChanged {
+  kind: 'statistics_changed'
+  /**
+   * The types that moved, with their new values (both sides).
+   */
+  statistics: Statistics
+}
+export interface DeltaLineupsChanged {
+  kind: 'lineups_changed'
+  lineups: Lineups | null
 }
 /**
  * Whole new values, for every top-level field the other changes leave different.
@@ -697,6 +808,61 @@ export interface HelloFrame {
   heartbeat_ms: number
 }
 /**
+ * A league's live table: its current season, with the matches in play counted at their score.
+ */
+export interface LeagueStandings {
+  league_id: number
+  season_id: number | null
+  /**
+   * By stage, then group.
+   */
+  tables: StandingsTable[]
+  /**
+   * When the table last changed in touchline.
+   */
+  updated_at: string
+  /**
+   * Monotonic per league, +1 per change of its table.
+   */
+  version: number
+}
+export interface StandingsTable {
+  stage_id: number | null
+  /**
+   * The group of a tournament's group stage; null for a league's one table.
+   */
+  group_id: number | null
+  /**
+   * By position.
+   */
+  rows: StandingsRow[]
+}
+/**
+ * A team's row of a table. A figure the upstream did not give is null.
+ */
+export interface StandingsRow {
+  team: StandingsTeam
+  position: number
+  points: number
+  played: number | null
+  won: number | null
+  drawn: number | null
+  lost: number | null
+  goals_for: number | null
+  goals_against: number | null
+  goal_difference: number | null
+  /**
+   * How the team moved, as the upstream says: in a live table, against its place without the matches in play.
+   */
+  result: ('up' | 'down' | 'equal') | null
+}
+export interface StandingsTeam {
+  id: number
+  name: string | null
+  short_code: string | null
+  image_path: string | null
+}
+/**
  * Application-level ping, answered with pong.
  */
 export interface PingFrame {
@@ -741,6 +907,56 @@ export interface SnapshotFrame {
    * With a subscription that takes odds: the odds image of every matching live fixture that has one (narrowed to its bookmakers and markets).
    */
   odds?: FixtureOdds[]
+  /**
+   * With a subscription that takes standings: the live table of every league followed that the gateway holds one of.
+   */
+  standings?: LeagueStandings[]
+}
+/**
+ * The league's live table changed: a goal in a match in play, a match that started or ended.
+ */
+export interface StandingsChanged {
+  kind: 'standings_changed'
+  /**
+   * Every row that changed, by table and position.
+   *
+   * @minItems 1
+   */
+  rows: StandingsMove[]
+}
+/**
+ * A row that changed: its place, its points, or another figure (a goal scored).
+ */
+export interface StandingsMove {
+  stage_id: number | null
+  group_id: number | null
+  team_id: number
+  position: number
+  points: number
+  /**
+   * Its place and points before; null for a row new to the table.
+   */
+  previous: {
+    position: number
+    points: number
+  } | null
+}
+/**
+ * A league's live table changed, for subscriptions that take standings: the rows that moved, and the whole table after them (in both formats).
+ */
+export interface StandingsFrame {
+  type: 'standings'
+  cursor: string
+  league_id: number
+  /**
+   * When touchline detected the change.
+   */
+  at: string
+  /**
+   * @minItems 1
+   */
+  changes: StandingsChanged[]
+  standings: LeagueStandings
 }
 /**
  * Adds to the connection's subscription, within the key's leagues. At most 100 leagues, fixtures and teams per connection (`limit_exceeded`). A subscribe naming kinds replaces the connection's kinds filter.
@@ -748,6 +964,16 @@ export interface SnapshotFrame {
 export interface SubscribeFrame {
   op: 'subscribe'
   ref?: Ref
+  /**
+   * Days followed: every fixture whose kick-off falls in one of them (in `tz`), within the key's leagues, live or not: its snapshot, and every change of it from its scheduling to its end, before kick-off too (a kick-off moved, a postponement, line-ups published). At most 14 days.
+   *
+   * @maxItems 14
+   */
+  dates?: Day[]
+  /**
+   * The time zone of `dates` (UTC by default): a day runs from midnight to midnight there. The latest subscribe naming one sets it for every day followed.
+   */
+  tz?: TimeZone
   /**
    * League ids, or `"*"`: every league the key may see, including leagues that appear later.
    */
@@ -758,10 +984,10 @@ export interface SubscribeFrame {
    */
   teams?: Ids
   /**
-   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, every odds kind when odds are taken, and `standings_changed` when standings are. Naming an odds kind takes odds; naming `standings_changed` takes standings. Cannot be combined with format `delta`.
    *
    * @minItems 1
-   * @maxItems 34
+   * @maxItems 42
    */
   kinds?: SubscribedKind[]
   /**
@@ -776,6 +1002,10 @@ export interface SubscribeFrame {
    * Only these markets' odds (takes odds). Cannot be combined with format `delta`.
    */
   markets?: Ids
+  /**
+   * Take the live tables of the leagues followed (by league id or `"*"`): their images in snapshots, and `standings` frames as they change.
+   */
+  standings?: boolean
   /**
    * Replay every matching change after this cursor, then go live with no gap and no duplicate.
    */
@@ -803,6 +1033,14 @@ export interface SubscribedFrame {
   fixtures: Ids
   teams: Ids
   /**
+   * Present while the connection follows days.
+   */
+  dates?: Day[]
+  /**
+   * Present while the connection follows days: their time zone.
+   */
+  tz?: string
+  /**
    * Present only while the connection receives some kinds, not all.
    */
   kinds?: SubscribedKind[]
@@ -822,6 +1060,10 @@ export interface SubscribedFrame {
    * Present while the connection's odds frames are conflated.
    */
   conflate_ms?: number
+  /**
+   * Present, true, while the connection takes standings.
+   */
+  standings?: boolean
 }
 /**
  * Removes ids or kinds. Without any list: removes the whole subscription and resets `kinds` to every kind.
@@ -829,6 +1071,16 @@ export interface SubscribedFrame {
 export interface UnsubscribeFrame {
   op: 'unsubscribe'
   ref?: Ref
+  /**
+   * Days followed: every fixture whose kick-off falls in one of them (in `tz`), within the key's leagues, live or not: its snapshot, and every change of it from its scheduling to its end, before kick-off too (a kick-off moved, a postponement, line-ups published). At most 14 days.
+   *
+   * @maxItems 14
+   */
+  dates?: Day[]
+  /**
+   * The time zone of `dates` (UTC by default): a day runs from midnight to midnight there. The latest subscribe naming one sets it for every day followed.
+   */
+  tz?: TimeZone
   /**
    * League ids, or `"*"`: every league the key may see, including leagues that appear later.
    */
@@ -839,10 +1091,10 @@ export interface UnsubscribeFrame {
    */
   teams?: Ids
   /**
-   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, and every odds kind when odds are taken. Naming an odds kind takes odds. Cannot be combined with format `delta`.
+   * Only changes of these kinds are delivered; a change set left with none is not sent. Without it: every match kind, every odds kind when odds are taken, and `standings_changed` when standings are. Naming an odds kind takes odds; naming `standings_changed` takes standings. Cannot be combined with format `delta`.
    *
    * @minItems 1
-   * @maxItems 34
+   * @maxItems 42
    */
   kinds?: SubscribedKind[]
   /**
@@ -857,6 +1109,10 @@ export interface UnsubscribeFrame {
    * Only these markets' odds (takes odds). Cannot be combined with format `delta`.
    */
   markets?: Ids
+  /**
+   * Take the live tables of the leagues followed (by league id or `"*"`): their images in snapshots, and `standings` frames as they change.
+   */
+  standings?: boolean
 }
 /**
  * The connection's whole subscription after an unsubscribe.
@@ -867,6 +1123,14 @@ export interface UnsubscribedFrame {
   leagues: Ids | '*'
   fixtures: Ids
   teams: Ids
+  /**
+   * Present while the connection follows days.
+   */
+  dates?: Day[]
+  /**
+   * Present while the connection follows days: their time zone.
+   */
+  tz?: string
   /**
    * Present only while the connection receives some kinds, not all.
    */
@@ -887,4 +1151,33 @@ export interface UnsubscribedFrame {
    * Present while the connection's odds frames are conflated.
    */
   conflate_ms?: number
+  /**
+   * Present, true, while the connection takes standings.
+   */
+  standings?: boolean
 }
+
+/** Every kind a subscribe may name (`SubscribedKind`): the client refuses any other before sending. */
+export const SUBSCRIBED_KINDS: readonly SubscribedKind[] = [
+  'fixture_scheduled',
+  'fixture_added',
+  'state_changed',
+  'score_changed',
+  'event_added',
+  'event_updated',
+  'event_removed',
+  'period_changed',
+  'clock',
+  'statistics_changed',
+  'lineups_changed',
+  'fixture_updated',
+  'fixture_removed',
+  'market_removed',
+  'market_added',
+  'market_suspended',
+  'market_reopened',
+  'odds_changed',
+  'market_settled',
+  'odds_stale',
+  'standings_changed'
+]

@@ -7,7 +7,8 @@
                             estimated ('1' when reserve guessed resetsAt), previousResetsAt (ms, with
                             estimated: when the window before it ended), low (lowest remaining the
                             upstream reported in this window), calls (calls it counted in this window),
-                            learned (highest low + calls seen: the learned limit)
+                            learned (highest low + calls seen: the learned limit), spentPollers and
+                            spentPassthrough (calls reserved in this window by each side, reserve-2.lua)
     KEYS[2] entity index    set of entity names
     ARGV[1] entity
     ARGV[2] remaining       whole number >= 0
@@ -58,6 +59,8 @@ end
 if low + calls > learned then learned = low + calls end
 redis.call('HSET', KEYS[1], 'remaining', remaining, 'resetsAt', resetsAt, 'updatedAt', at, 'estimated', '0',
   'low', low, 'calls', calls, 'learned', learned)
+-- A new window: what each side spent belonged to the last one.
+if result == 1 then redis.call('HDEL', KEYS[1], 'spentPollers', 'spentPassthrough') end
 if limit then
   redis.call('HSET', KEYS[1], 'limit', limit)
 end

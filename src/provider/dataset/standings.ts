@@ -1,7 +1,9 @@
 /**
- * League tables. Standings are NOT derived from fixture results (results belong to the simulator, which
- * plays them from its own seed): each table is a seeded points table where stronger teams tend to finish
- * higher, over the number of matchdays already played at the anchor.
+ * League tables. The dataset's standings are NOT derived from fixture results (results belong to the
+ * simulator, which plays them from its own seed): each table is a seeded points table where stronger teams
+ * tend to finish higher, over the number of matchdays already played at the anchor, and it decides who goes
+ * through to a season's next phase. What the provider serves is counted from the simulated results
+ * (src/provider/standings.ts), over the tables and teams these records name.
  */
 import type { BuildContext } from './context.ts'
 import type { Rng } from '../rng.ts'
@@ -16,6 +18,11 @@ export interface TableRow {
 const RULE_TOP = 13224
 const RULE_MIDDLE = 13225
 const RULE_BOTTOM = 13226
+
+/** The rule of a position in a table of `size` teams: the top one, the bottom two (of more than four), the rest. */
+export function standingRule (position: number, size: number): number {
+  return position === 1 ? RULE_TOP : position > size - 2 && size > 4 ? RULE_BOTTOM : RULE_MIDDLE
+}
 
 /** Points after `played` matches each: win chance grows with strength, draws about a quarter of the time. */
 export function pointsTable (rng: Rng, teams: readonly number[], played: number, strength: ReadonlyMap<number, number>): TableRow[] {
@@ -44,7 +51,7 @@ export interface StandingScope {
 export function pushStandings (ctx: BuildContext, rng: Rng, scope: StandingScope, rows: readonly TableRow[]): void {
   rows.forEach((row, i) => {
     const position = i + 1
-    const rule = position === 1 ? RULE_TOP : position > rows.length - 2 && rows.length > 4 ? RULE_BOTTOM : RULE_MIDDLE
+    const rule = standingRule(position, rows.length)
     const roll = rng.next()
     const standing: Standing = {
       id: ctx.ids.next('standing'),

@@ -1,6 +1,6 @@
 /**
- * The `/core/types` records the dataset serves: event, period and score, statistic, stage, position,
- * lineup, topscorer and transfer types (ids, names and developer names of the real API, as its responses carry them).
+ * The `/core/types` records the dataset serves: event, period and score, statistic, standing detail, stage,
+ * position, lineup, topscorer and transfer types (ids, names and developer names of the real API, as its responses carry them).
  * Period and score types share ids (a score row's type is the period it counts), as upstream.
  */
 import type { TypeRecord } from './types.ts'
@@ -47,6 +47,7 @@ export const TYPE_RECORDS: readonly TypeRecord[] = [
   stat(52, 'Goals', 'offensive'),
   stat(56, 'Fouls', 'defensive'),
   stat(57, 'Saves', 'defensive'),
+  stat(58, 'Shots Blocked', 'offensive'),
   stat(59, 'Substitutions', 'overall'),
   stat(80, 'Passes', 'overall'),
   stat(81, 'Successful Passes', 'overall'),
@@ -54,6 +55,12 @@ export const TYPE_RECORDS: readonly TypeRecord[] = [
   stat(83, 'Redcards', 'overall'),
   stat(84, 'Yellowcards', 'overall'),
   stat(86, 'Shots On Target', 'offensive'),
+  t(129, 'Overall Matches Played', 'OVERALL_MATCHES', 'standings'),
+  t(130, 'Overall Won', 'OVERALL_WINS', 'standings'),
+  t(131, 'Overall Draw', 'OVERALL_DRAWS', 'standings'),
+  t(132, 'Overall Lost', 'OVERALL_LOST', 'standings'),
+  t(133, 'Overall Goals For', 'OVERALL_GOALS_FOR', 'standings'),
+  t(134, 'Overall Goals Against', 'OVERALL_CONCEDED', 'standings'),
   t(148, 'Centre Back', 'CENTRE_BACK', 'position'),
   t(149, 'Defensive Midfield', 'DEFENSIVE_MIDFIELD', 'position'),
   t(150, 'Attacking Midfield', 'ATTACKING_MIDFIELD', 'position'),
@@ -66,6 +73,8 @@ export const TYPE_RECORDS: readonly TypeRecord[] = [
   t(157, 'Left Midfield', 'LEFT_MIDFIELD', 'position'),
   t(158, 'Right Midfield', 'RIGHT_MIDFIELD', 'position'),
   t(163, 'Secondary Striker', 'SECONDARY_STRIKER', 'position'),
+  t(179, 'Goal Difference', 'GOAL_DIFFERENCE', 'standings'),
+  t(187, 'Overall Points', 'OVERALL_POINTS', 'standings'),
   t(208, 'Goal Topscorer', 'GOAL_TOPSCORER', 'topscorer'),
   t(209, 'Assist Topscorer', 'ASSIST_TOPSCORER', 'topscorer'),
   t(218, 'Loan', 'LOAN', 'transfer'),
@@ -76,6 +85,7 @@ export const TYPE_RECORDS: readonly TypeRecord[] = [
   t(225, 'Qualifying', 'QUALIFYING', 'stage'),
   t(1525, 'Current', 'CURRENT', 'score'),
   t(1697, 'VAR Card', 'VAR_CARD', 'event'),
+  t(5304, 'Expected Goals (xG)', 'EXPECTED_GOALS', 'statistic', 'offensive'),
   t(5314, 'ET 1st Half', 'ET_1ST_HALF', 'period'),
   t(48996, '2nd Half Only', '2ND_HALF_ONLY', 'score')
 ]

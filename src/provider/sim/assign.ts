@@ -31,6 +31,9 @@ export interface MatchState {
   byDraft: Map<Draft, Happening>
 }
 
+/** `position_id` of a goalkeeper. */
+const KEEPER = 24
+
 const squad = (team: SimTeam): Squad =>
   ({ team, onPitch: team.players.slice(0, 11), bench: team.players.slice(11), booked: new Set(), subs: 0 })
 
@@ -189,7 +192,8 @@ function resolveCard (state: MatchState, rng: Rng, d: Draft): void {
 function resolveSub (state: MatchState, rng: Rng, d: Draft): void {
   const team = state.squads[d.side]
   const off = rng.pickOrUndefined(outfield(team))
-  const on = rng.pickOrUndefined(team.bench)
+  // An outfield player comes on for an outfield player: a keeper on the bench stays there.
+  const on = rng.pickOrUndefined(team.bench.filter((p) => p.position_id !== KEEPER))
   if (team.subs >= MAX_SUBS || off === undefined || on === undefined) return
   team.subs++
   team.onPitch = [...without(team.onPitch, off), on]

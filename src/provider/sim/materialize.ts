@@ -6,17 +6,20 @@ import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '..
 import { State } from '../../contract/states.ts'
 import { SCORE_DESCRIPTIONS, ScoreType } from '../../contract/types.ts'
 import { unixAt, type MatchClock } from './clock.ts'
-import type { FixtureLive, Happening, MatchScript, ParticipantMeta, PeriodKey, PeriodPlan } from './model.ts'
+import type { FixtureLive, Happening, MatchScript, ParticipantMeta, PeriodKey, PeriodPlan, StatStep } from './model.ts'
 import { STAT_TYPES } from './stats.ts'
 import { isPausedAt, LEGACY_ET, playedAt, SIDES, statId } from './timeline.ts'
 
-/** Last step at or before `at` (steps are in time order). */
+/** Last step at or before `at` (steps are in time order): a binary search. */
 function lastAt<T extends { at: number }> (steps: readonly T[], at: number): T | undefined {
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]
-    if (step !== undefined && step.at <= at) return step
+  let lo = 0
+  let hi = steps.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((steps[mid] as T).at <= at) lo = mid + 1
+    else hi = mid
   }
-  return undefined
+  return lo === 0 ? undefined : steps[lo - 1]
 }
 
 function isVisible (h: Happening, at: number): boolean {
@@ -95,16 +98,31 @@ function legacyPeriods (plans: readonly PeriodPlan[], detailed: readonly Period[
   return out
 }
 
-function statisticsAt (script: MatchScript, at: number): FixtureStatistic[] {
-  const latest = new Map<string, number>()
-  for (const step of script.stats) {
-    if (step.at > at) break
-    latest.set(`${step.type_id}:${step.side}`, step.value)
+/** A script's statistic steps by row (type and side), each in time order: built once per script. */
+const statIndex = new WeakMap<MatchScript, ReadonlyMap<string, readonly StatStep[]>>()
+
+function stepsByRow (script: MatchScript): ReadonlyMap<string, readonly StatStep[]> {
+  let index = statIndex.get(script)
+  if (index === undefined) {
+    const rows = new Map<string, StatStep[]>()
+    for (const step of script.stats) {
+      const key = `${step.type_id}:${step.side}`
+      const list = rows.get(key)
+      if (list === undefined) rows.set(key, [step])
+      else list.push(step)
+    }
+    index = rows
+    statIndex.set(script, index)
   }
+  return index
+}
+
+function statisticsAt (script: MatchScript, at: number): FixtureStatistic[] {
+  const index = stepsByRow(script)
   const rows: FixtureStatistic[] = []
   STAT_TYPES.forEach((typeId, k) => {
     SIDES.forEach((side, s) => {
-      const value = latest.get(`${typeId}:${side}`)
+      const value = lastAt(index.get(`${typeId}:${side}`) ?? [], at)?.value
       if (value === undefined) return
       rows.push({ id: statId(script.fixtureId, k * 2 + s), fixture_id: script.fixtureId, type_id: typeId, participant_id: script[side].id, data: { value }, location: side })
     })
@@ -116,6 +134,12 @@ function metaAt (script: MatchScript, side: HomeAway, finished: boolean): Partic
   const { decided, winner } = script.result
   // Null until decided; a finished draw is decided with no winner.
   return { winner: finished && decided ? winner === side : null, position: script[side].position }
+}
+
+/** The CURRENT score of a view (the shoot-out aside), 0-0 before kick-off. */
+export function currentScore (view: Pick<FixtureLive, 'scores'>): Record<HomeAway, number> {
+  const goals = (side: HomeAway): number => view.scores.find((s) => s.type_id === ScoreType.CURRENT && s.score.participant === side)?.score.goals ?? 0
+  return { home: goals('home'), away: goals('away') }
 }
 
 /** What `script` shows when its match clock reads `clock.seconds` (see clock.ts). Pure. */

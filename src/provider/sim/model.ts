@@ -8,13 +8,15 @@ import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '..
 export interface SimPlayer {
   id: number
   name: string
+  /** 24 goalkeeper, 25 defender, 26 midfielder, 27 attacker, when known (a keeper on the bench is not brought on for an outfield player). */
+  position_id?: number
 }
 
 export interface SimTeam {
   id: number
   name: string
   short_code: string | null
-  /** The squad; the first 11 start, the rest are on the bench. */
+  /** The matchday squad: the first 11 start (the goalkeeper first), the rest are on the bench. */
   players: readonly SimPlayer[]
   /** `meta.position` of the participant (league-table position), when known. */
   position?: number | null

@@ -13,7 +13,8 @@
 import { realDurationMs } from './clock.ts'
 import type { SimFixtureInput } from './model.ts'
 import { hashSeed, Rng } from '../rng.ts'
-import { scriptMatch } from './script.ts'
+import { changeTo, drawChange, type ChangeRates, type ScheduleChange } from './reschedule.ts'
+import { matchOutcome } from './script.ts'
 
 export interface ScheduleOptions {
   candidates: ReadonlyArray<Omit<SimFixtureInput, 'kickoff'>>
@@ -63,23 +64,46 @@ function firstKickoffs (startMs: number, speed: number, liveTarget: number): num
   return Array.from({ length: liveTarget }, (_, i) => i < running ? startMs - (running - i) * interval : startMs + (i - running) * stagger)
 }
 
-/** Fixture id → kick-off (unix seconds). Pure: the same options give the same plan. */
-export function planSchedule (options: ScheduleOptions): Map<number, number> {
+/** The plan: kick-offs, and the schedule changes drawn for planned fixtures (when asked for). */
+export interface DayPlan {
+  /** Fixture id → kick-off (unix seconds) after any change: the time its slot plays it. */
+  kickoffs: Map<number, number>
+  changes: ScheduleChange[]
+}
+
+/**
+ * The rolling schedule, and with `changes` the moves and postponements the seed draws for its fixtures
+ * (reschedule.ts), planned so that they keep the live target: a moved fixture is played when its slot is free,
+ * having been announced at another time before (its kick-off before the move is the slot's time minus the
+ * shift); a postponed fixture takes no slot (the next candidate kicks off in its place) and is never played.
+ * Pure: the same options give the same plan.
+ */
+export function planDay (options: ScheduleOptions & { changes?: ChangeRates | false }): DayPlan {
   const { startMs, speed, seed } = options
   const liveTarget = Math.max(1, options.liveTarget ?? DEFAULT_LIVE_TARGET)
   const until = startMs + (options.horizonMs ?? DEFAULT_HORIZON_MS)
   const slots = firstKickoffs(startMs, speed, liveTarget)
-  const plan = new Map<number, number>()
+  const kickoffs = new Map<number, number>()
+  const changes: ScheduleChange[] = []
+  const rates = options.changes
   for (const candidate of interleave(options.candidates, seed)) {
     const slot = slots.indexOf(Math.min(...slots))
     const free = slots[slot] ?? until
     if (free > until) break
     const kickoff = Math.floor(free / 1000)
-    const script = scriptMatch({ ...candidate, kickoff }, seed)
-    plan.set(candidate.id, kickoff)
+    kickoffs.set(candidate.id, kickoff)
+    const drawn = rates === undefined || rates === false ? undefined : drawChange(seed, candidate.id, rates)
+    if (drawn !== undefined) changes.push(changeTo(candidate.id, kickoff, drawn, speed))
+    if (drawn?.kind === 'postpone') continue
+    // Only the duration matters here: the outcome is cheap for league matches (script.ts).
+    const end = matchOutcome({ ...candidate, kickoff }, seed).endAt
     // A postponed fixture ends before its kick-off; the slot stays free until that kick-off anyway.
-    const endMs = kickoff * 1000 + realDurationMs(Math.max(0, script.endAt) + GAP_SECONDS, speed)
-    slots[slot] = endMs
+    slots[slot] = kickoff * 1000 + realDurationMs(Math.max(0, end) + GAP_SECONDS, speed)
   }
-  return plan
+  return { kickoffs, changes }
+}
+
+/** Fixture id → kick-off (unix seconds), without schedule changes. Pure: the same options give the same plan. */
+export function planSchedule (options: ScheduleOptions): Map<number, number> {
+  return planDay(options).kickoffs
 }

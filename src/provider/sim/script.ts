@@ -7,9 +7,9 @@ import type { HomeAway } from '../../contract/football.ts'
 import { State } from '../../contract/states.ts'
 import { resolveDrafts, startMatch } from './assign.ts'
 import { byTime, cardDrafts, goalDrafts, subDrafts, type Draft } from './drafts.ts'
-import { drawDisruption, extraTimePeriods, penaltiesPeriod, regulationFrame } from './frame.ts'
+import { drawDisruption, extraTimePeriods, penaltiesPeriod, regulationFrame, type Frame } from './frame.ts'
 import type { MatchScript, PeriodPlan, SimFixtureInput, SimTeam, TeamRef, ValueStep } from './model.ts'
-import { hashSeed } from '../rng.ts'
+import { hashSeed, type Rng } from '../rng.ts'
 import { streamRng } from './streams.ts'
 import { drawShootout, shootoutHappenings } from './shootout.ts'
 import { statSteps } from './stats.ts'
@@ -45,7 +45,8 @@ function outcome (input: SimFixtureInput, finalState: number, winner: HomeAway |
   }
 }
 
-function postponed (input: SimFixtureInput, at: number): MatchScript {
+/** A match postponed at match second `at` (before its kick-off): NS until then, POSTPONED from then on, never played. */
+export function postponedScript (input: SimFixtureInput, at: number): MatchScript {
   return {
     fixtureId: input.id,
     leagueId: input.league_id,
@@ -68,26 +69,69 @@ const MAX_REDRAWS = 40
 
 const winnerIdOf = (script: MatchScript): number | null => script.result.winner === null ? null : script[script.result.winner].id
 
+export interface ScriptOptions {
+  /** Leave the statistics out (`stats` empty): for callers that only need the timing or the result. @default true */
+  stats?: boolean
+}
+
 /**
  * The whole match for `input`, in match seconds from the scheduled kick-off; `input.kickoff` plays no part.
  * With `input.winnerId`, the first of a seeded series of draws that team wins (practically always one does).
+ * The statistics come from a stream of their own, so leaving them out changes nothing else.
  */
-export function scriptMatch (input: SimFixtureInput, seed: number): MatchScript {
-  let script = scriptOnce(input, seed)
+export function scriptMatch (input: SimFixtureInput, seed: number, options: ScriptOptions = {}): MatchScript {
+  let script = scriptOnce(input, seed, options)
   for (let redraw = 1; input.winnerId !== undefined && winnerIdOf(script) !== input.winnerId && redraw <= MAX_REDRAWS; redraw++) {
-    script = scriptOnce(input, hashSeed(seed, redraw))
+    script = scriptOnce(input, hashSeed(seed, redraw), options)
   }
   return script
 }
 
-function scriptOnce (input: SimFixtureInput, seed: number): MatchScript {
-  const rng = (stream: Parameters<typeof streamRng>[2]) => streamRng(seed, input.id, stream)
-  const frameRng = rng('frame')
-  const goalRng = rng('goals')
+/** How a match ends, without its events: final state, CURRENT score and the match second it ends at. */
+export interface MatchOutcome {
+  state_id: number
+  home: number
+  away: number
+  endAt: number
+}
+
+/**
+ * The outcome of `scriptMatch(input, seed)`, cheaply: a league match without a required winner is decided by
+ * its frame and its goals alone (no extra time, no redraw), so the cards, substitutions, players and
+ * statistics are not drawn. Anything else is scripted in full (without statistics).
+ */
+export function matchOutcome (input: SimFixtureInput, seed: number): MatchOutcome {
+  if (input.kind !== 'league' || input.winnerId !== undefined) return outcomeOfScript(scriptMatch(input, seed, { stats: false }))
+  const { frame, goals } = regulation(input, seed)
+  if (frame.postponedAt !== undefined) return { state_id: State.POSTPONED, home: 0, away: 0, endAt: frame.postponedAt }
+  const states = buildStates(frame.periods, frame.abandoned ? { delayed: frame.delayed, finalState: State.ABANDONED } : { delayed: frame.delayed })
+  const last = states[states.length - 1]
+  return { state_id: last?.state_id ?? State.FT, ...scoreOf(goals), endAt: last?.at ?? 0 }
+}
+
+/** The final state, CURRENT score (shoot-out aside, disallowed goals left out) and end of a script. */
+export function outcomeOfScript (script: MatchScript): MatchOutcome {
+  const score = { home: 0, away: 0 }
+  for (const h of script.happenings) {
+    if (h.credit !== undefined && h.bucket !== 'pens' && h.cancelledAt === undefined) score[h.credit]++
+  }
+  return { state_id: script.states[script.states.length - 1]?.state_id ?? State.NS, ...score, endAt: script.endAt }
+}
+
+/** Regulation time: the frame and its goals, the first draws of every match (shared by the outcome and the script). */
+function regulation (input: SimFixtureInput, seed: number): { frame: Frame, goals: Draft[], frameRng: Rng, goalRng: Rng } {
+  const frameRng = streamRng(seed, input.id, 'frame')
+  const goalRng = streamRng(seed, input.id, 'goals')
   const frame = regulationFrame(input.id, frameRng, drawDisruption(frameRng))
-  if (frame.postponedAt !== undefined) return postponed(input, frame.postponedAt)
+  const goals = frame.postponedAt !== undefined ? [] : frame.periods.flatMap((p) => goalDrafts(goalRng, p))
+  return { frame, goals, frameRng, goalRng }
+}
+
+function scriptOnce (input: SimFixtureInput, seed: number, options: ScriptOptions): MatchScript {
+  const rng = (stream: Parameters<typeof streamRng>[2]) => streamRng(seed, input.id, stream)
+  const { frame, goals, frameRng, goalRng } = regulation(input, seed)
+  if (frame.postponedAt !== undefined) return postponedScript(input, frame.postponedAt)
   const periods: PeriodPlan[] = [...frame.periods]
-  const goals = periods.flatMap((p) => goalDrafts(goalRng, p))
   const lengths: ValueStep[] = [{ at: -Infinity, value: 90 }]
   if (input.kind === 'cup' && !frame.abandoned && leader(scoreOf(goals)) === null) {
     const et = extraTimePeriods(input.id, frameRng, periods[periods.length - 1]?.end ?? 0)
@@ -123,7 +167,7 @@ function scriptOnce (input: SimFixtureInput, seed: number): MatchScript {
     states,
     periods,
     happenings: state.happenings,
-    stats: statSteps(rng('stats'), periods, state.happenings, home),
+    stats: options.stats === false ? [] : statSteps(rng('stats'), periods, state.happenings, home),
     scoreRows: scoreRowPlans(input.id, periods, home, away),
     lengths,
     result: { at: endAt, ...outcome(input, finalStep?.state_id ?? State.FT, winner) },

@@ -1,13 +1,22 @@
 /**
- * The scoreboard (`/`): the matches of every league the key may see, by league (most important first),
- * updated live, in four tabs as on livescore sites: Live (in play; the default), All, Finished and
- * Scheduled, the last three for yesterday, today or tomorrow. The tab and the day are in the URL's hash
- * (`#finished/yesterday`), so they survive a reload and can be linked to.
+ * The scoreboard (`/`): the matches of every league the key may see, by league (most important first, the
+ * leagues a fan pinned before all), updated live, in tabs as on livescore sites: Live (in play; the
+ * default), All, Finished, Scheduled and My matches (the fan's favourites, lib/favourites.js), the last four
+ * for a day of the week around today (a strip of 3 days back and 3 ahead, and a calendar). The tab and the
+ * day are in the URL's hash (`#finished/yesterday`, `#all/2026-11-29`), so they survive a reload and can be
+ * linked to; a switch shows the tab from its top.
  *
- * Where the rows come from: the live feed (lib/live.js) follows every league the key may see (`leagues:
- * "*"`), so a match that kicks off appears at once, with its clock instead of its kick-off time; the days'
- * results and kick-offs come from the REST passthrough (lib/days.js), read when first shown, today's again
- * every minute. What the feed says is newer than the passthrough's copy: it is laid over it.
+ * Favourites are kept in this browser, with no permission asked: a star on each row stars the match, a
+ * league's star pins it to the top (its name folds it away), a team is starred on its match page.
+ *
+ * Where the rows come from: one live feed (lib/live.js) follows every league the key may see (`leagues:
+ * "*"`: the live set, so a match in play is on the Live tab whatever its day) and the day shown, in the
+ * browser's time zone (`dates`: every fixture kicking off in it, from the gateway's day model, kept current
+ * by the feed: a kick-off moved, a postponement, a result). Switching day follows the new day instead of
+ * the old one; nothing is read again on a timer. A day is the fixtures kicking off in it (lib/days.js);
+ * today's also has every match the feed carried in the live set (a match of yesterday's still in play
+ * after midnight is today's business too). `#all/2026-11-29` shows any day the gateway holds (3 back, 3
+ * ahead).
  *
  * While the first scores load, placeholder rows of the final height hold their place. The connection pill
  * counts down to the next attempt ("Reconnecting in 4 s") in a fan's words; a refusal (bad key, revoked
@@ -23,12 +32,13 @@
  * bookmaker's full-time result prices on each live row (lib/odds.js); off without it.
  */
 import { Board } from './lib/board.js'
-import { DAYS, Days, longDate } from './lib/days.js'
+import { dateOfDay, dayOfWord, DAYS_AHEAD, DAYS_BACK, longDate, shortDate, wordOfDay } from './lib/days.js'
+import { Favourites, pinnedFirst } from './lib/favourites.js'
+import { tabReached } from './lib/tabs.js'
 import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
 import { h, hhmm, setText } from './lib/format.js'
-import { LiveFeed } from './lib/live.js'
+import { IN_PLAY, LiveFeed } from './lib/live.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
-import { Follow } from './lib/follow.js'
 import { matchInUrl, PushChannel } from './lib/push.js'
 import { bookmakerOf } from './lib/odds.js'
 
@@ -41,46 +51,48 @@ const base = location.origin
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
 
 /** @typedef {import('./lib/live.js').LiveFixture} LiveFixture */
-/** @typedef {'live' | 'all' | 'finished' | 'scheduled'} Tab */
+/** @typedef {'live' | 'all' | 'finished' | 'scheduled' | 'mine'} Tab */
 /** @typedef {import('./lib/days.js').Day} Day */
 
-const TABS = /** @type {Tab[]} */ (['live', 'all', 'finished', 'scheduled'])
-/** Phases of a match in play (Live tab, and its count). */
-const IN_PLAY = new Set(['live', 'break', 'suspended', 'unknown'])
+const TABS = /** @type {Tab[]} */ (['live', 'all', 'finished', 'scheduled', 'mine'])
+/** The tabs: links to their views, with the tab semantics of a tablist (the board is their panel). */
+const tabLinks = /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll('.tabs [role="tab"]')])
+
+/** What the tabs and the strip were last drawn for: drawn again only when it changes (not at every render). */
+let tabsDrawnFor = ''
+
 /** Which phases each day tab lists. */
 const TAB_PHASES = { finished: new Set(['finished', 'cancelled', 'postponed']), scheduled: new Set(['scheduled']) }
 
 /** @type {Map<number, import('./lib/leagues.js').League>} */
 let leagues = new Map()
-/** @type {Follow | undefined} the alert bells, once the gateway said it offers them */
+/** @type {import('./lib/follow.js').Follow | undefined} the alert bells, once the gateway said it offers them (loaded only then) */
 let follow
+const favourites = new Favourites()
 const board = new Board(byId('board'), byId('announcer'), {
   grouped: true,
   leagueName: (id) => leagueTitle(leagues.get(id), id),
-  leagueOrder: leagueOrder(() => leagues, priorityList(document)),
+  leagueOrder: pinnedFirst(leagueOrder(() => leagues, priorityList(document)), () => favourites.pinned),
+  favourites,
+  inLiveSet: (id) => feed.inLiveSet(id),
   onRow: (row, f) => follow?.row(row, f),
+  matchHref: (id) => `/match/${id}${location.search}`,
   odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
 })
 board.loading()
 
-/** @returns {{ tab: Tab, day: Day } | undefined} the view a hash names (`#all/yesterday`), if any */
+/** @returns {{ tab: Tab, day: Day } | undefined} the view a hash names (`#all/yesterday`, `#finished/2026-11-29`), if any */
 function parseHash () {
-  const [tab, day] = location.hash.slice(1).split('/')
+  const [tab, word] = location.hash.slice(1).split('/')
   if (!TABS.includes(/** @type {Tab} */ (tab))) return undefined
-  return { tab: /** @type {Tab} */ (tab), day: tab !== 'live' && day !== undefined && day in DAYS ? /** @type {Day} */ (day) : 'today' }
+  return { tab: /** @type {Tab} */ (tab), day: tab === 'live' ? 0 : dayOfWord(word) ?? 0 }
 }
-let view = parseHash() ?? { tab: 'live', day: 'today' }
+/** @type {{ tab: Tab, day: Day }} */
+let view = parseHash() ?? { tab: 'live', day: 0 }
 drawTabs()
 
-/** The key's leagues (named by the passthrough) and any with a live fixture. */
-const followed = () => [...new Set([...leagues.keys(), ...[...feed.fixtures.values()].map((f) => f.league_id)])]
-const days = new Days(base, key, followed)
-/** @type {Map<number, LiveFixture>} the last state of each fixture the feed carried (a match it dropped ended so) */
-const lastSeen = new Map()
 /** Rows are drawn once the feed's first snapshot (and, briefly awaited, the league names) are in. */
 let ready = false
-/** Days are read once the league names are in (else a day would be read for the live leagues only). */
-let namesIn = false
 
 /** @type {import('./lib/live.js').FeedStatus} */
 let status = { state: 'connecting' }
@@ -91,35 +103,43 @@ const feed = new LiveFeed({
   base,
   key,
   discover: true,
+  day: dateOfDay(view.day),
+  dayApart: true,
   odds: bookmaker,
   onUpdate: (u) => {
     board.feed(u, feed.fixtures)
-    if (u.kind === 'change') { const f = feed.fixtures.get(u.frame.fixture_id); if (f !== undefined) lastSeen.set(f.id, f) }
-    if (u.kind === 'snapshot') for (const f of feed.fixtures.values()) lastSeen.set(f.id, f)
     schedule()
   },
   onStatus: showStatus
 })
 
 /**
- * The fixtures of a day, each as the feed last saw it when it did: today's also has every match the feed
- * carries or carried (a match of yesterday's still in play after midnight is today's business too).
+ * The fixtures of a day, as the feed holds them: those kicking off in it, and today's also every match the
+ * feed carried in the live set (a match of yesterday's still in play after midnight is today's business too).
  * @param {Day} day
- * @returns {Map<number, LiveFixture> | undefined} undefined until the day's list has been read
+ * @returns {Map<number, LiveFixture> | undefined} undefined until the day's fixtures are in (or for a day not followed)
  */
 function dayFixtures (day) {
-  const listed = days.get(day)
-  if (listed === undefined) return undefined
-  const out = new Map(listed.map((f) => [f.id, lastSeen.get(f.id) ?? f]))
-  if (day === 'today') for (const f of lastSeen.values()) out.set(f.id, feed.fixtures.get(f.id) ?? f)
+  const date = dateOfDay(day)
+  if (!feed.dayHeld(date)) return undefined
+  const out = feed.dayFixtures(date)
+  if (day === 0) for (const f of feed.carried.values()) out.set(f.id, feed.fixtures.get(f.id) ?? f)
   return out
 }
 
-/** @param {Tab} tab @param {Map<number, LiveFixture>} all */
-const inTab = (tab, all) => tab === 'all' ? all : new Map([...all].filter(([, f]) => tab === 'live' ? IN_PLAY.has(f.state.phase) : TAB_PHASES[tab].has(f.state.phase)))
+/** @param {LiveFixture} f @param {Tab} tab */
+const shownIn = (f, tab) => tab === 'live' ? IN_PLAY.has(f.state.phase) : tab === 'mine' ? favourites.mine(f) : TAB_PHASES[tab].has(f.state.phase)
 
-/** What the Live tab lists: the feed's matches, in play or just over (the feed keeps a finished one 2 minutes). */
-const liveRows = () => new Map([...feed.fixtures].filter(([, f]) => f.state.phase !== 'scheduled' && f.state.phase !== 'postponed'))
+/** @param {Tab} tab @param {Map<number, LiveFixture>} all */
+const inTab = (tab, all) => tab === 'all' ? all : new Map([...all].filter(([, f]) => shownIn(f, tab)))
+
+/** What the Live tab lists: the matches in play, and one that ended while watched, for two minutes after it left the live set. */
+const liveRows = () => feed.liveFixtures()
+
+/** Follows the day shown (the old one is let go): at a switch, and when midnight makes "today" another date. */
+function followShownDay () {
+  feed.followDay(dateOfDay(view.day))
+}
 
 let frame = 0
 /** Draws on the next frame: a burst of changes (a replay) is drawn once. */
@@ -131,8 +151,9 @@ function render () {
   if (!ready || status.state === 'refused') return
   const dayRows = view.tab === 'live' ? liveRows() : dayFixtures(view.day)
   if (dayRows === undefined) {
+    // The day's fixtures are on their way (a day switched to): its place is held, and said to be loading.
     board.loading()
-    if (namesIn) days.load(view.day).then(schedule)
+    byId('board').setAttribute('aria-busy', 'true')
   } else {
     board.show(inTab(view.tab === 'live' ? 'all' : view.tab, dayRows))
     byId('board').removeAttribute('aria-busy')
@@ -156,8 +177,8 @@ function showMatch () {
   if (row === undefined) {
     // In play: the Live tab; else today's All tab (results and kick-offs); not there either: left as it is.
     const tab = liveRows().has(wanted) ? 'live' : 'all'
-    if (view.tab !== tab || view.day !== 'today') location.hash = `#${tab}`
-    else if (tab === 'all' && days.get('today') !== undefined) wanted = undefined
+    if (view.tab !== tab || view.day !== 0) location.hash = `#${tab}`
+    else if (tab === 'all' && dayFixtures(0) !== undefined) wanted = undefined
     return
   }
   wanted = undefined
@@ -188,7 +209,7 @@ function drawOddsLegend () {
 
 /** The tabs' counts, the tabs, and the summary line. */
 function drawControls () {
-  const live = [...feed.fixtures.values()].filter((f) => IN_PLAY.has(f.state.phase)).length
+  const live = [...liveRows().values()].filter((f) => IN_PLAY.has(f.state.phase)).length
   const day = dayFixtures(view.day)
   for (const el of document.querySelectorAll('[data-count]')) {
     const tab = /** @type {Tab} */ (/** @type {HTMLElement} */ (el).dataset.count)
@@ -203,25 +224,84 @@ function drawControls () {
   if (byId('summary').textContent !== summary) byId('summary').textContent = summary
 }
 
-/** Which tab and day are current, and where each link leads (drawn at once too, before any row: nothing moves later). */
+/**
+ * Which tab and day are current, and where each link leads (drawn at once too, before any row: nothing moves
+ * later). The day strip is the week around today, 3 days back and 3 ahead, named (yesterday, today,
+ * tomorrow) or dated; the calendar picks any of them.
+ */
 function drawTabs () {
-  for (const a of document.querySelectorAll('.tabs a')) {
-    const el = /** @type {HTMLAnchorElement} */ (a)
+  const drawnFor = `${view.tab}|${view.day}|${dateOfDay(0)}`
+  if (drawnFor === tabsDrawnFor) return
+  tabsDrawnFor = drawnFor
+  for (const el of tabLinks) {
     const tab = el.dataset.tab
-    if (tab !== 'live') el.setAttribute('href', `#${tab}${view.day === 'today' ? '' : `/${view.day}`}`)
-    if (tab === view.tab) el.setAttribute('aria-current', 'page')
-    else el.removeAttribute('aria-current')
+    if (tab !== 'live') el.setAttribute('href', `#${tab}${view.day === 0 ? '' : `/${wordOfDay(view.day)}`}`)
+    const on = tab === view.tab
+    if (el.getAttribute('aria-selected') !== String(on)) {
+      el.setAttribute('aria-selected', String(on))
+      el.tabIndex = on ? 0 : -1
+      // Only when the tab changes: measuring forces a layout, which every render would pay.
+      if (on) {
+        byId('board').setAttribute('aria-labelledby', el.id)
+        inView(el, /** @type {HTMLElement} */ (el.parentElement))
+      }
+    }
   }
   const daysNav = byId('days')
   daysNav.hidden = view.tab === 'live'
-  for (const a of daysNav.querySelectorAll('a')) {
-    const el = /** @type {HTMLAnchorElement} */ (a)
-    const day = /** @type {Day} */ (el.dataset.day)
-    el.setAttribute('href', `#${view.tab === 'live' ? 'all' : view.tab}${day === 'today' ? '' : `/${day}`}`)
-    el.title = longDate(day)
-    if (day === view.day) el.setAttribute('aria-current', 'date')
-    else el.removeAttribute('aria-current')
+  const strip = byId('day-strip')
+  if (strip.childElementCount === 0) {
+    for (let day = -DAYS_BACK; day <= DAYS_AHEAD; day++) strip.append(h('a', { 'data-offset': day }))
   }
+  const tab = view.tab === 'live' ? 'all' : view.tab
+  for (const a of strip.children) {
+    const el = /** @type {HTMLAnchorElement} */ (a)
+    const day = Number(el.dataset.offset)
+    const word = wordOfDay(day)
+    el.dataset.day = word
+    el.setAttribute('href', `#${tab}${day === 0 ? '' : `/${word}`}`)
+    setText(el, shortDate(day))
+    el.title = longDate(day)
+    if (day === view.day) {
+      if (el.getAttribute('aria-current') !== 'date') {
+        el.setAttribute('aria-current', 'date')
+        if (!daysNav.hidden) inView(el, daysNav)
+      }
+    } else el.removeAttribute('aria-current')
+  }
+  const calendar = /** @type {HTMLInputElement} */ (byId('calendar'))
+  calendar.min = dateOfDay(-DAYS_BACK)
+  calendar.max = dateOfDay(DAYS_AHEAD)
+  if (calendar.value !== dateOfDay(view.day)) calendar.value = dateOfDay(view.day)
+}
+
+/**
+ * On a phone the tabs and the days scroll sideways: the one shown is brought into view (its strip scrolled,
+ * not the page).
+ * @param {HTMLElement} el @param {HTMLElement} strip
+ */
+function inView (el, strip) {
+  const left = el.getBoundingClientRect().left - strip.getBoundingClientRect().left + strip.scrollLeft
+  if (left < strip.scrollLeft || left + el.offsetWidth > strip.scrollLeft + strip.clientWidth) strip.scrollLeft = Math.max(0, left - (strip.clientWidth - el.offsetWidth) / 2)
+}
+
+// The calendar: a day of the week around today (the days the gateway holds), in the tab shown.
+byId('calendar').addEventListener('change', (ev) => {
+  const value = /** @type {HTMLInputElement} */ (ev.target).value
+  const day = dayOfWord(value)
+  if (value === '' || day === undefined) return
+  location.hash = `#${view.tab === 'live' ? 'all' : view.tab}${day === 0 ? '' : `/${wordOfDay(day)}`}`
+})
+
+// Arrow keys, Home and End move between the tabs (and show the one reached), as in any tablist.
+for (const el of tabLinks) {
+  el.addEventListener('keydown', (ev) => {
+    const to = tabReached(tabLinks, el, ev.key)
+    if (to === undefined) return
+    ev.preventDefault()
+    to.focus()
+    to.click()
+  })
 }
 
 /** Says so when a tab has nothing to show (and, with nothing live, when the next match kicks off). @param {Map<number, LiveFixture> | undefined} rows */
@@ -230,14 +310,17 @@ function drawEmpty (rows) {
   const empty = rows !== undefined && inTab(view.tab === 'live' ? 'all' : view.tab, rows).size === 0
   el.hidden = !empty
   if (!empty) return
-  const when = view.day === 'today' ? 'today' : view.day
-  if (view.tab === 'live') {
-    const next = [...(dayFixtures('today')?.values() ?? [])].filter((f) => f.state.phase === 'scheduled' && f.starting_at !== null)
+  const when = Math.abs(view.day) <= 1 ? wordOfDay(view.day) : `on ${longDate(view.day)}`
+  if (view.tab === 'mine') {
+    el.replaceChildren(h('p', { text: `None of your matches ${when}.` }),
+      h('p', { text: 'Star a match (the star on its row), a league (the star on its name) or a team (on a match page) to see its matches here. Your stars stay in this browser.' }))
+  } else if (view.tab === 'live') {
+    const next = [...(dayFixtures(0)?.values() ?? [])].filter((f) => f.state.phase === 'scheduled' && f.starting_at !== null)
       .sort((a, b) => (a.starting_at ?? '').localeCompare(b.starting_at ?? ''))[0]
     el.replaceChildren(h('p', { text: 'No matches in play right now. They appear here as they kick off.' }),
       next === undefined ? null : h('p', {}, `Next kick-off: ${hhmm(new Date(next.starting_at ?? 0))}, ${next.home.name} v ${next.away.name}. `, h('a', { href: '#scheduled', text: 'All of today\'s kick-offs' })))
   } else {
-    const what = { all: `No matches ${when} in these leagues.`, finished: `No results ${when} yet.`, scheduled: `No more kick-offs ${when}.` }[view.tab]
+    const what = { all: `No matches ${when} in these leagues.`, finished: `No results ${when} yet.`, scheduled: `No more kick-offs ${when}.` }[/** @type {'all' | 'finished' | 'scheduled'} */ (view.tab)]
     el.replaceChildren(h('p', { text: what }))
   }
 }
@@ -259,7 +342,10 @@ function showStatus (s) {
   if (s.reason) el.dataset.reason = s.reason
   else delete el.dataset.reason
   document.body.dataset.conn = s.state
-  byId('board').classList.toggle('tl-dim', s.state === 'reconnecting' || s.state === 'offline')
+  const down = s.state === 'reconnecting' || s.state === 'offline'
+  byId('board').classList.toggle('tl-dim', down)
+  // The clocks stop at their last known minute while the scores may be stale.
+  board.stale = down
   drawStatus()
   const said = connectionAnnouncement(s, before)
   if (said !== '') board.announce(said)
@@ -274,10 +360,20 @@ function showStatus (s) {
 }
 setInterval(() => { if (retryAt !== undefined) drawStatus() }, 1000)
 
+// The browser knows first when the network is gone: the board is stale at once (the pill, the rows dimmed,
+// the clocks stopped), not when the socket is found dead. Back online, a socket that outlived the outage may
+// be dead too: a fresh one resumes from the cursor (nothing lost), and its `live` ends the stale state.
+window.addEventListener('offline', () => { if (status.state !== 'refused') showStatus({ state: 'offline', message: 'The browser is offline.' }) })
+window.addEventListener('online', () => { if (feed.client.status.state === 'live') feed.client.reconnectNow() })
+
 window.addEventListener('hashchange', () => {
   const next = parseHash()
   if (next === undefined) return
+  const switched = next.tab !== view.tab || next.day !== view.day
   view = next
+  followShownDay()
+  // Another tab or day is read from its top, not from wherever the last one was scrolled to.
+  if (switched && window.scrollY > 0) window.scrollTo({ top: 0 })
   // A tab's rows take their places at once: nothing slides from where another tab had it.
   const root = byId('board')
   root.classList.add('tl-instant')
@@ -290,8 +386,9 @@ byId('snippet').textContent =
 
 // Alerts: the bells are given their margin before the first rows are drawn, so nothing moves then.
 const channel = new PushChannel(base, key)
-const alerts = channel.start().then((offered) => {
+const alerts = channel.start().then(async (offered) => {
   if (!offered) return
+  const { Follow } = await import('./lib/follow.js')
   follow = new Follow(channel, (text) => board.announce(text), (id) => leagueTitle(leagues.get(id), id))
   byId('board').classList.add('tl-alerts')
   const button = byId('alerts')
@@ -306,13 +403,14 @@ navigator.serviceWorker?.addEventListener('message', (ev) => {
   schedule()
 })
 
+// A star pressed (here or in another tab of this page): stars, pins and folds redrawn, My matches recounted.
+favourites.onChange(() => { board.refresh(); schedule() })
+window.addEventListener('storage', (ev) => favourites.heard(ev))
+
 // League names (and their order) are a nicety: wait for them briefly, then start either way.
 const names = fetchLeagues(base, key).then((m) => {
   leagues = m
-  namesIn = true
   board.refresh()
-  days.load('today').then(schedule)
-  if (view.day !== 'today') days.load(view.day).then(schedule)
   return m
 })
 feed.start()
@@ -322,4 +420,9 @@ await Promise.all([
 ])
 ready = true
 render()
-setInterval(() => { days.load('today').then(schedule) }, 60_000)
+// At midnight "today" is another date: the day shown follows it (nothing is read; the feed brings the day).
+// A day named by its date in the address stays that date.
+setInterval(() => {
+  view = parseHash() ?? view
+  if (feed.day !== dateOfDay(view.day)) { followShownDay(); schedule() }
+}, 30_000)

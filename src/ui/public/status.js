@@ -1,7 +1,9 @@
 /**
  * The status page (`/status`): polls `GET /v1/status` every 5 s and draws the budget per upstream entity
- * (with a reset countdown ticking every second), the poller, connections and rates, and an hour of 10 s
- * samples as small inline SVG charts (no chart library).
+ * (with its burn rate and a reset countdown ticking every second), the livescore and odds pollers side by
+ * side, the detection latency, the store, connections, rates, webhooks and Web Push deliveries, and an hour
+ * of 10 s samples as small inline SVG charts (no chart library). Every figure is the server's: the page
+ * formats them, it computes none (the quantiles, the burn rates and the live count come computed).
  *
  * While the gateway cannot be reached every figure is marked stale (dimmed, "as of" the last answer) and
  * the line at the top counts down to the next try, so an outage never reads as "Running, 0 s ago".
@@ -42,8 +44,26 @@ function clock (ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
 }
 
-/** @param {string} label @param {string} value @param {string} [hint] */
-const tile = (label, value, hint) => h('div', { class: 'tile' }, h('dt', { text: label }), h('dd', {}, h('span', { class: 'tile-value', text: value }), hint ? h('span', { class: 'tile-hint', text: hint }) : null))
+/**
+ * A tile of the Now row; `warn` marks one whose figures say something is wrong (retries, failures, a store down).
+ * @param {string} label @param {string} value @param {string} [hint] @param {boolean} [warn]
+ */
+const tile = (label, value, hint, warn = false) => h('div', { class: 'tile', 'data-warn': warn }, h('dt', { text: label }), h('dd', {}, h('span', { class: 'tile-value', text: value }), hint ? h('span', { class: 'tile-hint', text: hint }) : null))
+
+/** `1,234` @param {number} n */
+const num = (n) => n.toLocaleString('en')
+
+/** `0.42 s`, or `–` for none. @param {number | null} s */
+const seconds = (s) => s === null ? '–' : `${s < 10 ? s.toFixed(2) : s.toFixed(1)} s`
+
+/** A time as "12 s ago", the instant in its `datetime` (and its tooltip). @param {string | null} iso */
+const when = (iso) => iso === null ? 'never' : h('time', { datetime: iso, title: iso, text: ago(iso) })
+
+/**
+ * One row of a facts list: a term and its value (text, or an element such as a <time>).
+ * @param {string} term @param {string | Node} value @param {string} [cls] the row's class (`wide`: a line of its own)
+ */
+const fact = (term, value, cls) => h('div', { class: cls }, h('dt', { text: term }), h('dd', {}, value))
 
 const SVG = 'http://www.w3.org/2000/svg'
 /** @param {string} tag @param {Record<string, string | number>} attrs */
@@ -107,15 +127,80 @@ function webhookTile (w) {
 }
 
 /**
- * Web Push alerts (push not configured: no tile).
+ * Web Push alerts (push not configured: no tile): the subscriptions, and the deliveries as sent, retrying
+ * (waiting to be sent again) and failed (given up), said every time, 0 included.
  * @param {any} p the `push` field of /v1/status
  */
 function pushTile (p) {
   if (p === null || p === undefined) return []
-  const n = (/** @type {string} */ k) => p.sent[k] ?? 0
-  const trouble = n('rejected') + n('expired')
-  const detail = `${n('sent')} sent · ${p.queued} queued${trouble > 0 ? ` · ${trouble} failed` : ''}${n('gone') > 0 ? ` · ${n('gone')} gone` : ''}`
-  return [tile('Push alerts', String(p.subscriptions), `${detail} · ${p.sending_here}/${p.shards} shards here`)]
+  const d = p.deliveries
+  const more = `${d.gone > 0 ? ` · ${num(d.gone)} gone` : ''}${d.capped > 0 ? ` · ${num(d.capped)} over the cap` : ''}`
+  const detail = `subscriptions · ${num(d.sent)} sent · ${num(d.retrying)} retrying · ${num(d.failed)} failed${more} · ${p.sending_here}/${p.shards} shards here`
+  return [tile('Push alerts', num(p.subscriptions), detail, d.retrying + d.failed > 0)]
+}
+
+/**
+ * The change-detection latency (p50, p95 over the last minutes), as the process that polls measured it.
+ * @param {any} d the `detection_latency` field of /v1/status
+ */
+function latencyTile (d) {
+  if (d === null) return tile('Detection latency', '–', 'no process polls')
+  if (d.changes === 0) return tile('Detection latency', '–', `no change detected in the last ${span(d.window_s)}`)
+  return tile('Detection latency', `p50 ${seconds(d.p50_s)}`, `p95 ${seconds(d.p95_s)} · ${num(d.changes)} changes, last ${span(d.window_s)}`)
+}
+
+/** `5 min`, `40 s` @param {number} s */
+const span = (s) => s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`
+
+/** `Redis`, `Memory` @param {'memory' | 'redis'} engine */
+const engineName = (engine) => engine === 'redis' ? 'Redis' : 'Memory'
+
+/**
+ * The store: its engine, whether it answers, its log.
+ * @param {any} st the `store` field of /v1/status
+ */
+function storeTile (st) {
+  if (st.status === 'down') return tile('Store', 'Down', `${engineName(st.engine)} · not answering`, true)
+  return tile('Store', 'Up', `${engineName(st.engine)} · log ${num(st.log_length ?? 0)} / ${num(st.log_max_length ?? 0)} records`)
+}
+
+/**
+ * A bucket's burn rate: calls per hour spent now, against its hourly limit.
+ * @param {any} b a budget row of /v1/status
+ */
+function burnCell (b) {
+  if (b.burn === null) return h('td', { class: 'burn muted', text: 'measuring…' })
+  const share = b.burn.of_limit === null ? null : h('span', { class: 'burn-share', text: `${Math.round(b.burn.of_limit * 100)} % of the limit` })
+  const cell = h('td', { class: 'burn' }, h('span', { class: 'burn-rate', text: `${num(b.burn.per_hour)} / h` }), share === null ? null : ' ', share)
+  // Spent faster than the limit refills: the bucket runs dry before its reset.
+  if (b.burn.of_limit !== null && b.burn.of_limit >= 1) cell.classList.add('over')
+  return cell
+}
+
+/**
+ * Which process polls, as `polled_by` names it: every worker and instance shows the same poller.
+ * @param {any} by the `polled_by` field of /v1/status (not null)
+ */
+function pollerWhere (by) {
+  if (by.here) return 'this process'
+  return by.worker === null ? `${by.host} (pid ${by.pid})` : `worker ${by.worker} (pid ${by.pid})`
+}
+
+/**
+ * How a bucket is shared this hour: what the pollers and the passthrough spent, and what the pollers' claims
+ * keep until the reset (the passthrough spends only above it).
+ * @param {{ spent: { pollers: number, passthrough: number }, pollers_need: number }} b a budget row of /v1/status
+ */
+function splitText (b) {
+  const kept = b.pollers_need > 0 ? ` · ${b.pollers_need.toLocaleString()} kept for the pollers` : ''
+  return `pollers ${b.spent.pollers.toLocaleString()} · passthrough ${b.spent.passthrough.toLocaleString()}${kept}`
+}
+
+/** The live set by phase, in play first: `2 live · 1 break · 1 scheduled`. @param {Record<string, number>} byPhase */
+function phases (byPhase) {
+  const order = ['live', 'break', 'suspended', 'unknown', 'scheduled', 'finished', 'postponed', 'cancelled']
+  const rank = (/** @type {string} */ p) => order.includes(p) ? order.indexOf(p) : order.length
+  return Object.entries(byPhase).sort(([a], [b]) => rank(a) - rank(b)).map(([phase, n]) => `${num(n)} ${phase}`).join(' · ') || 'empty'
 }
 
 /** @param {any} s the /v1/status body */
@@ -123,9 +208,14 @@ function render (s) {
   const now = Date.parse(s.now)
   const p = s.poller
   const pollerState = p === null ? 'None' : !p.running ? 'Standby' : p.consecutive_failures > 0 ? 'Failing' : 'Running'
+  // Which answer the page shows (its `now`): what a figure on screen can be checked against.
+  document.body.dataset.now = s.now
   byId('tiles').replaceChildren(
-    tile('Poller', pollerState, p?.running ? `every ${(p.interval_ms / 1000).toFixed(1)} s` : p === null ? 'not on this instance' : 'another instance polls'),
-    tile('Live fixtures', String(s.live_fixtures), `${p?.tracked ?? 0} tracked`),
+    tile('Poller', pollerState, p === null ? 'no process polls' : `every ${(p.interval_ms / 1000).toFixed(1)} s · ${pollerWhere(s.polled_by)}`),
+    // Counted as the scoreboard's Live tab counts them: in play (live, break, suspended, unknown), from the store's live set.
+    tile('Live fixtures', s.live_fixtures === null ? '–' : num(s.live_fixtures), s.live_set === null ? 'store unreachable' : `in play · ${num(s.live_set.total)} in the live set`),
+    latencyTile(s.detection_latency),
+    storeTile(s.store),
     tile('Connections', String(s.connections.total), `${s.connections.ws} WebSocket · ${s.connections.sse} SSE`),
     tile('Messages / s', s.messages_per_s === null ? '–' : s.messages_per_s.toFixed(1), `${s.subscriptions} subscriptions`),
     tile('Cache hit ratio', s.cache_hit_ratio === null ? '–' : `${Math.round(s.cache_hit_ratio * 100)} %`, s.cache_hit_ratio === null ? 'no passthrough request in the last 10 s' : 'passthrough, last 10 s'),
@@ -141,23 +231,41 @@ function render (s) {
     if (share < 0.2) bar.classList.add('low')
     const cell = h('td', { class: 'num', text: b.expired ? 'reset' : clock(Date.parse(b.resets_at) - Date.now()) })
     countdowns.push({ entity: b.entity, resetsAt: Date.parse(b.resets_at), cell })
-    return h('tr', {},
+    return h('tr', { 'data-entity': b.entity },
       h('th', { scope: 'row', text: b.entity }),
       h('td', {}, h('div', { class: 'meter-row' },
         h('span', { class: 'meter', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': b.limit ?? b.remaining, 'aria-valuenow': b.remaining, 'aria-label': `${b.entity} requests remaining` }, bar),
         h('span', { class: 'meter-text', text: `${b.remaining.toLocaleString()} / ${b.limit === null ? '?' : b.limit.toLocaleString()}` }))),
+      h('td', { class: 'split', text: splitText(b) }),
+      burnCell(b),
       cell)
   })
   if (rows.length > 0) byId('budget').replaceChildren(...rows)
 
   const facts = p === null
-    ? [['State', 'No poller on this instance']]
-    : [['State', pollerState], ['Interval', `${p.interval_ms} ms`], ['Last poll', ago(p.last_poll_at)], ['Last reconciliation', ago(p.last_reconcile_at)],
-        ['Last error', p.last_error ?? 'none'], ['Consecutive failures', String(p.consecutive_failures)], ['Fixtures tracked', String(p.tracked)],
-        ['Awaiting final state', String(p.pending_final)]]
-  byId('poller').replaceChildren(...facts.map(([k, v]) => h('div', {}, h('dt', { text: k }), h('dd', { text: v }))),
-    // The store's cursor, poller or not: one token on a line of its own.
-    h('div', { class: 'wide' }, h('dt', { text: 'Event log cursor' }), h('dd', { class: 'cursor', text: s.cursor ?? 'store unreachable' })))
+    ? [fact('State', 'No process polls')]
+    : [fact('State', pollerState), fact('Polled by', pollerWhere(s.polled_by)), fact('Budget entity', p.entity), fact('Interval', `${Math.round(p.interval_ms)} ms`),
+        fact('Last poll', when(p.last_poll_at)), fact('Last reconciliation', when(p.last_reconcile_at)), fact('Last error', p.last_error ?? 'none'),
+        fact('Consecutive failures', String(p.consecutive_failures)), fact('Fixtures tracked', String(p.tracked)), fact('Awaiting final state', String(p.pending_final))]
+  byId('poller').replaceChildren(...facts)
+  byId('odds-poller').replaceChildren(...oddsFacts(s.odds_poller))
+  byId('store').replaceChildren(
+    fact('State', s.store.status === 'up' ? 'Up' : 'Down: not answering'),
+    fact('Engine', s.store.engine === 'redis' ? 'Redis' : 'Memory (this process)'),
+    fact('Event log', s.store.log_length === null ? '–' : `${num(s.store.log_length)} of ${num(s.store.log_max_length)} records`),
+    fact('Live set', s.live_set === null ? '–' : `${num(s.live_set.total)}: ${phases(s.live_set.by_phase)}`, 'wide'),
+    // The log's head: one token on a line of its own.
+    h('div', { class: 'wide' }, h('dt', { text: 'Log head (cursor)' }), h('dd', { class: 'cursor', text: s.cursor ?? 'store unreachable' })))
+}
+
+/**
+ * The in-play odds poller, beside the livescore poller (it runs where that one does).
+ * @param {any} o the `odds_poller` field of /v1/status
+ */
+function oddsFacts (o) {
+  if (o === null) return [fact('State', 'No process polls')]
+  const state = !o.running ? 'Standby' : !o.enabled ? 'Off: the plan has no in-play odds' : o.last_error !== null ? 'Failing' : 'Running'
+  return [fact('State', state), fact('Budget entity', o.entity), fact('Last poll', when(o.last_poll_at)), fact('Fixtures followed', String(o.tracked)), fact('Last error', o.last_error ?? 'none')]
 }
 
 /** @param {'live' | 'offline'} state @param {string} text */
@@ -178,7 +286,7 @@ let failure = ''
 function drawStale () {
   const stale = failure !== ''
   document.body.toggleAttribute('data-stale', stale)
-  for (const id of ['tiles', 'charts', 'budget', 'poller']) {
+  for (const id of ['tiles', 'charts', 'budget', 'poller', 'odds-poller', 'store']) {
     if (stale) byId(id).setAttribute('aria-describedby', 'stale')
     else byId(id).removeAttribute('aria-describedby')
   }

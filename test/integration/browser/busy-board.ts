@@ -9,8 +9,8 @@ import type { Match, Matches } from '../../helpers/matches.ts'
 
 /** Leagues of the embedded provider: id, and the order the board puts them in without a priority list. */
 export const LEAGUES = { premier: 8, champions: 2, bundesliga: 82, laliga: 564, superliga: 271, premiership: 501, friendlies: 1101 }
-/** By importance: category 1 (by country: England, Europe, Germany, Spain), then 2 (Denmark, Scotland), then friendlies. */
-export const LEAGUE_ORDER = [8, 2, 82, 564, 271, 501, 1101]
+/** By importance: the best-known competitions (Champions League, Premier League, La Liga, Bundesliga), then category 2 (Denmark, Scotland), then friendlies. */
+export const LEAGUE_ORDER = [2, 8, 564, 82, 271, 501, 1101]
 
 export interface BusyBoard {
   /** SV Mannheim 1-0 VfB Dortmund, 46': the goal is VfB Dortmund's David Veselý's own goal (45'). */

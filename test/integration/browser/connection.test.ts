@@ -1,13 +1,16 @@
 /**
  * Connection states in words: the scoreboard counts down "Reconnecting in N s" while the gateway
  * cannot be reached (no host or port shown) and comes back live; a bad key is refused in plain words
- * ("bad key"), once, with no retry loop; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
+ * ("bad key"), once, with no retry loop; a day switched to while the feed is down is not taken for a day
+ * without matches (placeholders hold its place) and comes once the feed is back; `/status` marks every figure stale while the gateway does not answer, shows one cache figure in
  * its tile and its chart, keeps the cursor on one line, and has no axe-core violation.
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { LEAGUE_ORDER } from './busy-board.ts'
+import { dayOf, seedDays } from './seed-days.ts'
 
 describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
   let browser: Browser
@@ -21,7 +24,9 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     await gw.matches.start(9501, 501, 'Celtic', 'Kilmarnock', 20)
     // One passthrough call, so the status page has a budget row and a cache figure.
     await fetch(`${gw.url}/v3/football/leagues?api_token=good-key`)
-  })
+    // The days of half the provider's leagues (seven of fourteen: yesterday has results in them).
+    await seedDays(gw.gw, { leagues: LEAGUE_ORDER })
+  }, 60_000)
   // A test that failed while the proxy refused connections must not leave it so for the next.
   afterEach(() => { proxy?.resume() })
   afterAll(async () => {
@@ -36,6 +41,20 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     await page.goto(url)
     return { page, errors }
   }
+
+  it('says it is offline within 2 s of the browser going offline: the pill, every row dimmed; live again after', async () => {
+    const { page, errors } = await open(`${gw.url}/?key=good-key`, 1366)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await page.locator('#board article[data-fixture="9501"]').waitFor()
+    await page.context().setOffline(true)
+    await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 2000 })
+    expect(await page.locator('#board.tl-dim').count()).toBe(1)
+    await page.context().setOffline(false)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    expect(await page.locator('#board.tl-dim').count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.close()
+  }, 40_000)
 
   it('says "Reconnecting in N s" while the gateway is down, then comes back live', async () => {
     const { page, errors } = await open(`${proxy.url}/?key=good-key`, 390)
@@ -60,25 +79,33 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     await page.close()
   })
 
-  it('a day\'s list cut off mid-answer is no page error: the day is asked again a little later and shown', async () => {
-    // What a link cut while the list streams in looks like to the page (a body that ends early): the
-    // first two answers are cut, the third goes through.
-    const page = await browser.newPage({ viewport: { width: 1366, height: 800 } })
-    const errors = watchErrors(page)
-    const asked: number[] = []
-    await page.route('**/v3/football/fixtures/**', async (route) => {
-      asked.push(Date.now())
-      if (asked.length <= 2) await route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":[{"id":9501,' })
-      else await route.continue()
-    })
-    await page.goto(`${gw.url}/?key=good-key#all`)
-    await page.locator('#board article[data-fixture="9501"]').waitFor({ timeout: 20_000 })
-    expect(asked.length).toBeGreaterThanOrEqual(3)
-    // Asked again after a pause, not in a loop.
-    expect((asked[1] ?? 0) - (asked[0] ?? 0)).toBeGreaterThanOrEqual(4000)
+  it('a day switched to while the feed is down is not taken for a day without matches: it comes once the feed is back', async () => {
+    const { page, errors } = await open(`${proxy.url}/?key=good-key#all`)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await page.locator('#board article[data-fixture="9501"]').waitFor({ timeout: 5000 })
+    const tz = await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') as string
+    const yesterday = await page.evaluate('(() => { const d = new Date(); d.setDate(d.getDate() - 1); return d.toLocaleDateString("en-CA") })()') as string
+    const expected = (await dayOf(gw.url, 'good-key', yesterday, tz)).map((f) => f.id).sort((a, b) => a - b)
+    expect(expected.length, 'results of yesterday in the provider\'s data').toBeGreaterThan(0)
+    proxy.pause()
+    proxy.cut()
+    await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+    await page.locator('#days a[data-day="yesterday"]').click()
+    await expect.poll(() => new URL(page.url()).hash).toBe('#all/yesterday')
+    // The day cannot come while the feed is down: its place is held, and it is not said to be empty.
+    await expect.poll(async () => await page.locator('#board .tl-placeholder').count()).toBeGreaterThan(0)
+    expect(await page.locator('#board article.tl-match').count()).toBe(0)
+    expect(await page.locator('#empty').isVisible()).toBe(false)
+    expect(await page.locator('.tabs a[data-tab="all"] .count').textContent()).toBe('')
+    proxy.resume()
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 10_000 }).toBe(String(expected.length))
+    const shown = (await page.locator('#board article.tl-match').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-fixture'))))).sort((a, b) => a - b)
+    expect(shown).toEqual(expected)
+    expect(await page.locator('#board .tl-placeholder').count()).toBe(0)
     expect(errors).toEqual([])
     await page.close()
-  })
+  }, 40_000)
 
   it('refuses a bad key in plain words and stops trying', async () => {
     const { page } = await open(`${gw.url}/?key=not-a-key`)
@@ -109,10 +136,10 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     const tile = await page.locator('.tile', { hasText: 'Cache hit ratio' }).locator('.tile-value').textContent()
     const chart = await page.locator('figure.chart', { hasText: 'Cache hit ratio' }).locator('.chart-now').textContent()
     expect(tile).toBe(chart)
-    // The cursor is on one line.
-    const cursor = page.locator('#poller dd.cursor')
+    // The cursor (the store's log head) is on one line.
+    const cursor = page.locator('#store dd.cursor')
     expect(await cursor.textContent()).toMatch(/\S{6,}/)
-    const lines = await page.evaluate('(() => { const e = document.querySelector(\'#poller dd.cursor\'); return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })()')
+    const lines = await page.evaluate('(() => { const e = document.querySelector(\'#store dd.cursor\'); return Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)) })()')
     expect(lines).toBe(1)
     expect(await page.locator('body[data-stale]').count()).toBe(0)
     expect(await axeViolations(page)).toEqual([])
@@ -123,8 +150,8 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     expect(await page.locator('#stale').textContent()).toMatch(/^Stale: figures as of .+\. The gateway does not answer \(.+\)\.$/)
     await expect.poll(async () => await page.locator('#connection .conn-label').textContent()).toMatch(/^Cannot reach the gateway · retrying (in \d+ s|now)$/)
     expect(await page.locator('#connection').getAttribute('data-state')).toBe('offline')
-    // Every figure says so: tiles, charts, budget, poller facts.
-    const marked = await page.evaluate(`[...document.querySelectorAll('.tile-value, .chart-now, .meter-text, #poller dd')]
+    // Every figure says so: tiles, charts, budget, the pollers' and the store's facts.
+    const marked = await page.evaluate(`[...document.querySelectorAll('.tile-value, .chart-now, .meter-text, #poller dd, #odds-poller dd, #store dd')]
       .map((e) => getComputedStyle(e, '::after').content)`)
     expect((marked as string[]).every((c) => c.includes('stale'))).toBe(true)
     expect(await axeViolations(page)).toEqual([])

@@ -3,11 +3,13 @@
  * whose events open from a button (keyboard too); a 7-4 match with cards keeps every goal, missed penalty
  * and red card listed, other events capped behind "+N more"; names of 24 characters are never cut at 390 px;
  * one minute notation ("90+3'") and a clock never behind the last event; "-" before kick-off; today's
- * results and kick-offs in the All tab; no axe-core violation.
+ * results and kick-offs (the provider's days, read into the store as the poller reads them) in the All
+ * tab; no axe-core violation.
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { seedDays } from './seed-days.ts'
 
 const LONG_HOME = 'Borussia Mönchengladbach' // 24 characters
 const LONG_AWAY = 'Brighton and Hove Albion' // 24 characters
@@ -47,7 +49,9 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
     await m.goal('home', 'X. Extra', 80)
     await m.goal('away', 'Y. Late', 85)
     for (let i = 0; i < 14; i++) await gw.matches.start(9100 + i, i % 2 === 0 ? 271 : 501, `Team ${i} United`, `Athletic ${i}`, 10 + i)
-  })
+    // The days of the two leagues of these matches (of the provider's fourteen).
+    await seedDays(gw.gw, { leagues: [271, 501] })
+  }, 60_000)
   afterAll(async () => {
     await browser?.close()
     await gw?.close()

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { busyBoard, type BusyBoard } from './busy-board.ts'
 import { type Box, boxes, contrast, openView, parseRgb, row, VIEWS, viewName } from './board-page.ts'
 import { axeViolations, computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway } from './harness.ts'
+import { seedDays } from './seed-days.ts'
 
 /** What these tests read of the page's window (they are typed without the DOM library). */
 interface Win { getComputedStyle: (e: unknown) => Record<string, string> }
@@ -38,7 +39,9 @@ describe.skipIf(!HAVE_CHROMIUM)('rows that tell the match', () => {
     gw = await startUiGateway()
     browser = await launchBrowser()
     board = await busyBoard(gw.matches)
-  }, 30_000)
+    // The day's kick-offs (the 24-hour times): the provider's days of one league, as the poller reads them.
+    await seedDays(gw.gw, { leagues: [8] })
+  }, 60_000)
   afterAll(async () => {
     await browser?.close()
     await gw?.close()
@@ -192,6 +195,83 @@ describe.skipIf(!HAVE_CHROMIUM)('rows that tell the match', () => {
       { clock: 'FT', note: '3-4 pens', won: [false, true], label: 'Pens Home 1, Pens Away 1, After Penalties, 3-4 pens, Pens Away won' },
       { clock: 'AET', note: '', won: [true, false], label: 'Extra Home 2, Extra Away 1, After Extra Time, Extra Home won' }
     ])
+    await page.close()
+  })
+
+  it('shows a level FT of a knock-out tie still in the live set as awaiting extra time, not as a result', async () => {
+    const { page } = await openView(browser, `${gw.url}/`, VIEWS[2] as typeof VIEWS[number])
+    const drawn = await page.evaluate(`import('/lib/row.js').then(({ Row }) => {
+      const base = { league_id: 8, version: 1, starting_at: new Date().toISOString(), events: [], scores: {}, state: { code: 'FT', name: 'Full Time', phase: 'finished' } }
+      const cup = { ...base, id: 1, round_id: null, home: { name: 'Cup Home', score: 1 }, away: { name: 'Cup Away', score: 1 } }
+      const league = { ...base, id: 2, round_id: 33, home: { name: 'League Home', score: 1 }, away: { name: 'League Away', score: 1 } }
+      const won = { ...base, id: 3, round_id: null, home: { name: 'Won Home', score: 2 }, away: { name: 'Won Away', score: 1 } }
+      const list = document.createElement('div')
+      document.querySelector('#board').before(list)
+      const draw = (f, mayGoOn) => {
+        const r = new Row(f, { idPrefix: 'a' + f.id + mayGoOn, onAction: () => {} })
+        list.append(r.el)
+        r.update(f, { open: false, all: false, scoredUntil: { home: 0, away: 0 }, cancelled: [], mayGoOn })
+        return [r.el.querySelector('.tl-clock-text').textContent, r.el.getAttribute('aria-label')]
+      }
+      return [draw(cup, true), draw(cup, false), draw(league, true), draw(won, true)]
+    })`)
+    expect(drawn).toEqual([
+      ['Await ET', 'Cup Home 1, Cup Away 1, awaiting extra time'],
+      ['FT', 'Cup Home 1, Cup Away 1, Full Time'],
+      ['FT', 'League Home 1, League Away 1, Full Time'],
+      ['FT', 'Won Home 2, Won Away 1, Full Time, Won Home won']
+    ])
+    await page.close()
+  })
+
+  it('announces a level FT of a knock-out tie only once the match leaves the live set (it may go on), a league match\'s at once, and a shoot-out\'s winner', async () => {
+    const { page } = await openView(browser, `${gw.url}/`, VIEWS[2] as typeof VIEWS[number])
+    const said = await page.evaluate(`import('/lib/format.js').then(({ announcements }) => {
+      const state = (code, phase, name) => ({ id: 0, code, name, phase })
+      // A cup tie has no round (round_id null), a league match has one.
+      const fixture = (home, away, code, scores = {}, round_id = null) => ({ id: 1, league_id: 8, round_id, home: { name: round_id === null ? 'Cup Home' : 'League Home', score: home }, away: { name: round_id === null ? 'Cup Away' : 'League Away', score: away }, state: state(code, code === 'BREAK' ? 'break' : 'finished', code), scores, events: [] })
+      const frame = (f, changes) => ({ fixture_id: 1, fixture: f, changes })
+      const whistle = (f) => frame(f, [{ kind: 'state_changed', state: f.state, previous: state('INPLAY_2ND_HALF', 'live', '2nd Half') }])
+      const level = fixture(1, 1, 'FT')
+      const leagueLevel = fixture(1, 1, 'FT', {}, 33)
+      return [
+        announcements(whistle(level)),
+        announcements(frame(fixture(1, 1, 'BREAK'), [{ kind: 'state_changed', state: state('BREAK', 'break', 'Break'), previous: level.state }])),
+        announcements(frame(level, [{ kind: 'fixture_removed' }])),
+        announcements(whistle(fixture(2, 1, 'FT'))),
+        announcements(frame(fixture(1, 1, 'FT_PEN', { penalty_shootout: { home: 3, away: 4 } }), [{ kind: 'state_changed', state: state('FT_PEN', 'finished', 'After Penalties'), previous: state('INPLAY_PENALTIES', 'live', 'Penalties') }])),
+        announcements(whistle(leagueLevel)),
+        announcements(frame(leagueLevel, [{ kind: 'fixture_removed' }]))
+      ]
+    })`)
+    expect(said).toEqual([
+      [],
+      [],
+      ['Full time: Cup Home 1, Cup Away 1.'],
+      ['Full time: Cup Home 2, Cup Away 1.'],
+      ['Full time, Cup Away win 4-3 on penalties: Cup Home 1, Cup Away 1.'],
+      ['Full time: League Home 1, League Away 1.'],
+      []
+    ])
+    await page.close()
+  })
+
+  it('reads a period\'s first minute as its first: 1\' at kick-off, 46\' at the second half\'s', async () => {
+    const { page } = await openView(browser, `${gw.url}/`, VIEWS[2] as typeof VIEWS[number])
+    const drawn = await page.evaluate(`import('/lib/row.js').then(({ Row }) => {
+      const now = new Date().toISOString()
+      const clock = (from) => ({ period_started_at: now, counts_from: from, length: 45, added: null, rate: 1, ticking: true })
+      const base = { league_id: 8, version: 1, starting_at: now, events: [], scores: {}, home: { name: 'Home', score: 0 }, away: { name: 'Away', score: 0 } }
+      const first = { ...base, id: 1, minute: 0, period: '1st-half', clock: clock(0), state: { code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' } }
+      const second = { ...base, id: 2, minute: 45, period: '2nd-half', clock: clock(45), state: { code: 'INPLAY_2ND_HALF', name: '2nd Half', phase: 'live' } }
+      const view = { open: false, all: false, scoredUntil: { home: 0, away: 0 }, cancelled: [] }
+      return [first, second].map((f) => {
+        const r = new Row(f, { idPrefix: 'k', onAction: () => {} })
+        r.update(f, view)
+        return r.el.querySelector('.tl-clock-text').textContent
+      })
+    })`)
+    expect(drawn).toEqual(["1'", "46'"])
     await page.close()
   })
 

@@ -130,11 +130,14 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       const events = await card(page, 7004).locator('.tl-ev').allTextContents()
       expect(events).toHaveLength(3)
       expect(events.join(' | ')).toMatch(/L\. Shinnie.*G\. Mackay-Steven.*B\. Miovski/)
-      // The second subscribe resumed from the last cursor the page had applied, and the server replayed.
+      // The live set, then the day once it was in; after the drop one subscribe of both resumed from the last
+      // cursor the page had applied, and the server replayed.
       const subscribes = sent.filter((f) => f.op === 'subscribe')
-      expect(subscribes).toHaveLength(2)
+      expect(subscribes).toHaveLength(3)
+      expect(subscribes[0]).toMatchObject({ leagues: '*' })
+      expect(subscribes[1]).toMatchObject({ dates: [expect.stringMatching(/^\d{4}-\d\d-\d\d$/)] })
       const lastBefore = received.filter((f) => f.type === 'change' && f.fixture_id === 7004 && f.fixture.version === 1).at(-1)
-      expect(subscribes[1]).toMatchObject({ since: lastBefore.cursor, snapshot: false })
+      expect(subscribes[2]).toMatchObject({ leagues: '*', dates: subscribes[1].dates, since: lastBefore.cursor, snapshot: false })
       expect(received.find((f) => f.type === 'replay')).toMatchObject({ recovered: true, count: 3 })
       expect(received.filter((f) => f.type === 'change' && f.fixture_id === 7004)).toHaveLength(4)
       // Goals scored while the page was away are announced, as such, as live goals are (stability.test.ts: flashed).
@@ -159,7 +162,8 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       await expect.poll(async () => await card(page, 7005).locator('.tl-score').textContent(), { timeout: 5000 }).toBe('1-0')
       expect(await card(page, 7001).locator('.tl-score').textContent()).toBe('1-0')
       expect(received.find((f) => f.type === 'replay')).toMatchObject({ recovered: false })
-      expect(received.filter((f) => f.type === 'snapshot')).toHaveLength(2)
+      // The live set's and the day's at first, then the fresh one of both.
+      expect(received.filter((f) => f.type === 'snapshot')).toHaveLength(3)
       await page.close()
     })
   })

@@ -1,15 +1,18 @@
 /**
  * The widget on a host page of another origin: its layout follows its own width (container queries: the
  * names stacked at 320 px, side by side at 650 px, on a 1366 px page either way); a fixture widget after
- * full time says "Full time" with no live dot; a refused widget says why in one line, no empty frame; and
+ * full time says "Full time" with no live dot; a refused widget says why in one line, no empty frame;
  * through a reconnection (a goal scored meanwhile included) the widget keeps its height and the host page
- * does not shift at all (layout-shift sum 0), the goal flashing and said once it is back.
+ * does not shift at all (layout-shift sum 0), the goal flashing and said once it is back; at 600 px, with
+ * odds or without, the names are whole on one line and each open event is one line; and no text of the
+ * widget is smaller than 11 px at 320, 600 and 650 px.
  */
 import { createServer, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
 import type { Match } from '../../helpers/matches.ts'
+import type { FixtureOdds } from '../../../src/wire/model.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
 describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
@@ -60,6 +63,32 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
     return { page, errors }
   }
 
+  /** Opens every row's events in a widget, and waits until they are open. */
+  async function openEvents (page: Page, widget: string): Promise<void> {
+    const toggles = page.locator(`#${widget} .tl-toggle:visible`)
+    for (const toggle of await toggles.all()) {
+      await toggle.click()
+      await expect.poll(async () => await toggle.getAttribute('aria-expanded')).toBe('true')
+    }
+  }
+
+  /** The smallest computed font size of any text of a widget (its shadow root's text nodes), with the text. */
+  async function smallestText (page: Page, widget: string): Promise<{ size: number, text: string }> {
+    return await page.evaluate(`(() => {
+      let min = { size: Infinity, text: '' }
+      const walk = (n) => {
+        if (n.nodeType === 3 && n.textContent.trim() !== '') {
+          const size = parseFloat(getComputedStyle(n.parentElement).fontSize)
+          if (size < min.size) min = { size, text: n.parentElement.className + ': ' + n.textContent.trim() }
+        }
+        if (n.shadowRoot) walk(n.shadowRoot)
+        for (const c of n.childNodes) walk(c)
+      }
+      walk(document.getElementById(${JSON.stringify(widget)}))
+      return min
+    })()`)
+  }
+
   /** Boxes of a row's two names, read at one instant. */
   async function names (page: Page, widget: string, fixture: number): Promise<Array<{ y: number, height: number, lineHeight: number }>> {
     const row = page.locator(`#${widget} article[data-fixture="${fixture}"]`)
@@ -91,18 +120,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
   }, 30_000)
 
   it('says "Full time", with no live dot, for a match that is over', async () => {
-    const today = await (await fetch(`${gw.url}/v3/football/fixtures/date/${new Date().toISOString().slice(0, 10)}?api_token=host-key&include=state&per_page=50`)).json() as
-      { data: Array<{ id: number, league_id: number, state: { state: string } }> }
-    const ended = today.data.find((f) => f.state.state === 'FT')
-    expect(ended, 'a match of today that is over').toBeDefined()
-    const { page, errors } = await openHost('/ended', [[420, `data-key="host-key" data-fixture="${ended?.id ?? 0}"`]])
+    // Over before the widget loads: the gateway holds it out of the live set, and the widget follows it by id.
+    const ended = await gw.matches.start(8505, 271, 'Silkeborg IF', 'Viborg FF', 80)
+    await ended.goal('home', 'Tonni Adamsen', 84)
+    await ended.state('FT')
+    const { page, errors } = await openHost('/ended', [[420, `data-key="host-key" data-fixture="${ended.id}"`]])
     const widget = page.locator('#w1')
-    await widget.locator(`article[data-fixture="${ended?.id ?? 0}"]`).waitFor({ timeout: 8000 })
+    await widget.locator(`article[data-fixture="${ended.id}"]`).waitFor({ timeout: 8000 })
     await expect.poll(async () => await widget.locator('.tlw-conn').getAttribute('data-state')).toBe('finished')
     expect(await widget.locator('.tlw-conn-label').textContent()).toBe('Full time')
     expect(await widget.locator('.tlw-dot').isVisible()).toBe(false)
     // Titled by its league, not "Live match".
-    const league = await (await fetch(`${gw.url}/v3/football/leagues/${ended?.league_id ?? 0}?api_token=host-key&include=country`)).json() as { data: { name: string } }
+    const league = await (await fetch(`${gw.url}/v3/football/leagues/${ended.fixture.league_id}?api_token=host-key&include=country`)).json() as { data: { name: string } }
     await expect.poll(async () => await widget.locator('.tlw-title').textContent()).toContain(league.data.name)
     await shot(page, 'widget-full-time', { docs: true })
     expect(errors).toEqual([])
@@ -165,6 +194,58 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
       await page.close()
     } finally {
       await proxy.close()
+    }
+  }, 60_000)
+
+  it('at 600 px gives the names their room and keeps each event on one line, odds or not; no text under 11 px at 320, 600 and 650 px', async () => {
+    // Long names, long events: a scorer with a double-barrelled name, a substitution, a red card, a VAR decision.
+    const holbaek = await gw.matches.start(8506, 271, 'AC Holbæk', 'FC Frederikshavn', 30)
+    await holbaek.goal('home', 'Christoffer Jørgensen-Mikkelsen', 12)
+    await holbaek.card('away', 'Mads Emil Kristensen', 18, 'REDCARD')
+    await holbaek.event('home', 'SUBSTITUTION', 'Oliver Villadsen', 25, { related: 'Kasper Lunding Jakobsen' })
+    await holbaek.event('away', 'VAR', 'Nicolai Vallys', 27, { info: 'Goal cancelled' })
+    await holbaek.goal('away', 'Nicolai Vallys', 28, 'PENALTY')
+    const prices = [['1', '2.10'], ['X', '3.40'], ['2', '3.25']]
+    const selections = prices.map(([label, price]) => ({ label: label as string, total: null, handicap: null, name: label as string, price: price as string, decimal: Number(price), winning: null }))
+    const market: FixtureOdds['markets'][number] = { bookmaker_id: 2, market_id: 1, line: null, bookmaker: 'bet365', market: 'Fulltime Result', status: 'open', selections }
+    const odds: FixtureOdds = { fixture_id: holbaek.id, league_id: 271, home_id: holbaek.fixture.home.id, away_id: holbaek.fixture.away.id, stale: false, updated_at: new Date().toISOString(), version: 0, markets: [market] }
+    expect((await gw.gw.store.applyOdds({ odds, changes: [{ kind: 'market_added', market }], expectedVersion: 0, at: new Date().toISOString() })).ok).toBe(true)
+
+    for (const width of [320, 600, 650]) {
+      // Two widgets of that width: one with bet365's prices (titled: each widget its own region), one without.
+      const { page, errors } = await openHost(`/sizes-${width}`, [[width, 'data-key="host-key" data-league="271" data-odds="2" data-title="Superliga odds"'], [width, 'data-key="host-key" data-league="271"']], gw.url, { width: 1500, height: 1000 })
+      await expect.poll(async () => await page.locator(`#w1 article[data-fixture="${holbaek.id}"] .tl-odds-value`).allTextContents(), { timeout: 8000 }).toEqual(['2.10', '3.40', '3.25'])
+      for (const w of ['w1', 'w2']) {
+        await page.locator(`#${w} article[data-fixture="${holbaek.id}"]`).waitFor({ timeout: 8000 })
+        await openEvents(page, w)
+        const smallest = await smallestText(page, w)
+        expect(smallest.size, `${w} at ${width} px: ${smallest.text}`).toBeGreaterThanOrEqual(11)
+      }
+      if (width === 600) {
+        for (const w of ['w1', 'w2']) {
+          // Each name whole (not cut, nothing hidden) on one line.
+          const names = await page.locator(`#${w} .tl-name`).evaluateAll((els) => els.map((e) => {
+            const box = e.getBoundingClientRect()
+            const style = (globalThis as unknown as { getComputedStyle: (x: unknown) => { lineHeight: string } }).getComputedStyle(e)
+            const el = e as unknown as { scrollWidth: number, clientWidth: number }
+            return { text: e.textContent, lines: box.height / parseFloat(style.lineHeight), cut: el.scrollWidth > el.clientWidth + 1 }
+          }))
+          expect(names.map((n) => n.text)).toEqual(expect.arrayContaining(['AC Holbæk', 'FC Frederikshavn', 'FC Midtjylland', 'Brøndby IF']))
+          for (const n of names) expect(n, `${w}: ${n.text ?? ''}`).toMatchObject({ lines: expect.any(Number), cut: false })
+          for (const n of names) expect(n.lines, `${w}: ${n.text ?? ''} on one line`).toBeLessThan(1.5)
+          // Each open event one line tall: the names cut with an ellipsis if they must.
+          const events = await page.locator(`#${w} .tl-ev`).evaluateAll((els) => els.map((e) => {
+            const style = (globalThis as unknown as { getComputedStyle: (x: unknown) => { lineHeight: string } }).getComputedStyle(e)
+            return { text: e.textContent, lines: e.getBoundingClientRect().height / parseFloat(style.lineHeight) }
+          }))
+          expect(events.length).toBeGreaterThanOrEqual(6)
+          for (const e of events) expect(e.lines, `${w}: ${e.text ?? ''} on one line`).toBeLessThan(1.5)
+        }
+        await shot(page, 'widget-600', { docs: true })
+        expect(await axeViolations(page)).toEqual([])
+      }
+      expect(errors).toEqual([])
+      await page.close()
     }
   }, 60_000)
 })

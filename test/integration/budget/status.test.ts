@@ -44,4 +44,19 @@ describe('budget limit in /v1/status and /metrics', () => {
     expect(text).toContain('touchline_budget_limit{entity="Fixture",source="configured"} 150')
     expect(text).not.toContain('source="reported"')
   })
+
+  it('shows each bucket\'s split: what the pollers\' claims keep until the reset, and what each side spent', async () => {
+    const clock = { now: Date.parse('2026-12-01T20:00:00Z') }
+    const ledger = createMemoryLedger({ now: () => clock.now })
+    await ledger.record('Fixture', { remaining: 3000, resetsInSeconds: 3600, limit: 3000 })
+    await ledger.claim('Fixture', 'livescores', { perHour: 3600, reserve: 0.2, lumps: 3, ttlMs: 60_000 })
+    for (let i = 0; i < 5; i++) await ledger.reserve('Fixture', 1, { by: 'pollers' })
+    for (let i = 0; i < 2; i++) await ledger.reserve('Fixture', 1, { by: 'passthrough' })
+    clock.now += 30 * 60_000
+    await ledger.claim('Fixture', 'livescores', { perHour: 3600, reserve: 0.2, lumps: 3, ttlMs: 60_000 })
+    const app = await serve(ledger)
+    const [row] = (await app.inject('/v1/status')).json<StatusBody>().budget
+    // Half the hour left: half the pace capped at the limit less the reserve (2,400), plus the lumps.
+    expect(row).toMatchObject({ entity: 'Fixture', remaining: 2993, pollers_need: 1203, spent: { pollers: 5, passthrough: 2 } })
+  })
 })

@@ -101,6 +101,7 @@ describe('touchline/client in Node: refusals stop it', () => {
     { key: 'client-main', name: 'main' },
     { key: 'client-gone', name: 'gone' },
     { key: 'client-single', name: 'single', max_connections: 1 },
+    { key: 'client-one', name: 'one', max_connections: 1 },
     { key: 'client-scoped', name: 'scoped', leagues: [501] }
   ]
   beforeAll(async () => {
@@ -160,6 +161,66 @@ describe('touchline/client in Node: refusals stop it', () => {
     first.client.close()
   })
 
+  /**
+   * The `ws` WebSocket, noting after each thing that ends a connection attempt (its close, an error frame) has
+   * been handled, with the promise callbacks it queued, whether connect() had settled then.
+   */
+  function settlingSockets (settled: () => boolean): { WebSocket: new (url: string) => WebSocket, ends: boolean[] } {
+    const ends: boolean[] = []
+    class Settling extends WebSocket {
+      constructor (url: string) {
+        super(url)
+        this.on('close', () => { setImmediate(() => ends.push(settled())) })
+        this.on('message', (data) => {
+          if ((JSON.parse(String(data)) as { type: string }).type === 'error') setImmediate(() => ends.push(settled()))
+        })
+      }
+    }
+    return { WebSocket: Settling, ends }
+  }
+
+  it.each([
+    // A key of its own: the test above's last connection of client-single may not be gone from the gateway yet.
+    ['too_many_connections', 'client-one', [501]],
+    ['forbidden', 'client-scoped', [8]]
+  ])('refused %s: connect() settles in the turn that handles the gateway\'s answer, with no other attempt', async (reason, key, leagues) => {
+    const first = reason === 'too_many_connections' ? clientOf(key) : undefined
+    if (first !== undefined) expect((await first.client.connect()).state).toBe('live')
+    let settled = false
+    const sockets = settlingSockets(() => settled)
+    const client = new TouchlineClient({ url: rig.url, key, WebSocket: sockets.WebSocket, backoff: { baseMs: 50, capMs: 100 } })
+    client.subscribe({ leagues })
+    const status = await client.connect().finally(() => { settled = true })
+    expect(status).toMatchObject({ state: 'refused', reason })
+    await waitFor('the answer handled', () => sockets.ends.length > 0, 5000)
+    expect(sockets.ends[0], 'connect() had settled once the gateway\'s answer was handled').toBe(true)
+    client.close()
+    first?.client.close()
+  })
+
+  it('refused unauthorized (HTTP 401 before the upgrade): connect() settles as its one question over HTTP is answered', async () => {
+    let settled = false
+    const answers: boolean[] = []
+    const fetchBefore = globalThis.fetch
+    globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+      const res = await fetchBefore(...args)
+      setImmediate(() => answers.push(settled))
+      return res
+    }
+    try {
+      const client = new TouchlineClient({ url: rig.url, key: 'not-a-key', backoff: { baseMs: 50, capMs: 100 } })
+      client.subscribe({ leagues: [501] })
+      const status = await client.connect().finally(() => { settled = true })
+      expect(status).toMatchObject({ state: 'refused', reason: 'unauthorized' })
+      await waitFor('the question answered', () => answers.length > 0, 5000)
+      // One question, and connect() had settled once its answer was read: one round trip after the socket's.
+      expect(answers).toEqual([true])
+      client.close()
+    } finally {
+      globalThis.fetch = fetchBefore
+    }
+  })
+
   it('forbidden for everything asked: refused "forbidden"; a partly forbidden subscribe keeps the rest', async () => {
     const none = clientOf('client-scoped', [8])
     await none.client.connect()
@@ -170,6 +231,95 @@ describe('touchline/client in Node: refusals stop it', () => {
     await waitFor('the allowed league\'s snapshot', () => some.client.fixtures.has(7201), 5000)
     expect(some.client.status.state).toBe('live')
     some.client.close()
+  })
+})
+
+describe('touchline/client in Node: a subscription refused settles connect()', () => {
+  let rig: ClientRig
+  beforeAll(async () => {
+    rig = await clientRig(inject('redisUrl'))
+    await rig.start()
+    await rig.matches.start(7401, 501, 'Celtic', 'Kilmarnock', 10)
+  }, 90_000)
+  afterAll(async () => { await rig?.close() })
+
+  it('throws at construction for a URL without a scheme, or that is not the gateway\'s http(s) address, and for a missing key', () => {
+    for (const url of ['127.0.0.1:8080', 'localhost', 'ftp://127.0.0.1:8080', '', 'http://']) {
+      expect(() => new TouchlineClient({ url, key: 'demo' }), url).toThrow(/url must be the gateway's http:\/\/ or https:\/\/ address/)
+    }
+    expect(() => new TouchlineClient({ url: rig.url, key: '' })).toThrow(/key must be a client key/)
+    // ws:// and a trailing slash are taken as the gateway's address.
+    expect(() => new TouchlineClient({ url: `${rig.url.replace('http', 'ws')}/`, key: 'demo' })).not.toThrow()
+  })
+
+  it('refuses, before anything is sent, what the gateway would refuse: an unknown kind, an id that is not one, a bad format or interval, too many ids', () => {
+    const sockets = countingSockets()
+    const client = new TouchlineClient({ url: rig.url, key: 'demo', WebSocket: sockets.WebSocket })
+    const asked = client.subscription
+    expect(() => client.subscribe({ leagues: '*', kinds: ['goal'] } as never)).toThrow(/kinds holds "goal", not a change kind/)
+    expect(() => client.subscribe({ fixtures: ['abc'] } as never)).toThrow(/fixtures holds "abc", which is not an id/)
+    expect(() => client.subscribe({ leagues: 501 } as never)).toThrow(/leagues must be an array of ids or "\*"/)
+    expect(() => client.subscribe({ leagues: [501], format: 'compact' } as never)).toThrow(/format must be "full" or "delta"/)
+    expect(() => client.subscribe({ leagues: [501], odds: true, format: 'full', conflateMs: -1 })).toThrow(/conflateMs must be a whole number/)
+    expect(() => client.subscribe({ fixtures: Array.from({ length: 101 }, (_, i) => i + 1) })).toThrow(/at most 100/)
+    // Nothing of it was taken, and no socket was opened.
+    expect(client.subscription).toEqual(asked)
+    expect(sockets.opened).toEqual([])
+    client.close()
+  })
+
+  /**
+   * A socket that changes the first subscribe on its way out as `rewrite` says, as a gateway with other rules
+   * (an older version, a lower limit) would see a subscribe this client takes; and notes whether connect()
+   * had settled once the gateway's error frame was handled (the same turn: within one round trip).
+   */
+  function rewritingSockets (rewrite: (frame: Record<string, unknown>) => Record<string, unknown>, settled: () => boolean) {
+    const seen = { errors: 0, settledAtError: false, checked: false, opened: 0 }
+    class Rewriting extends WebSocket {
+      #rewritten = false
+      constructor (url: string) {
+        super(url)
+        seen.opened++
+        this.on('message', (data) => {
+          if ((JSON.parse(String(data)) as { type: string }).type !== 'error') return
+          seen.errors++
+          // After the client's own handler of this frame, and the promise callbacks it queued.
+          setImmediate(() => { seen.settledAtError = settled(); seen.checked = true })
+        })
+      }
+
+      override send (data: string): void {
+        const frame = JSON.parse(data) as Record<string, unknown>
+        if (frame.op === 'subscribe' && !this.#rewritten) {
+          this.#rewritten = true
+          super.send(JSON.stringify(rewrite(frame)))
+        } else super.send(data)
+      }
+    }
+    return { WebSocket: Rewriting, seen }
+  }
+
+  it.each([
+    ['invalid_message', 'invalid_subscription', (f: Record<string, unknown>) => ({ ...f, format: 'full', kinds: ['goal'] })],
+    ['limit_exceeded', 'limit_exceeded', (f: Record<string, unknown>) => ({ ...f, fixtures: Array.from({ length: 101 }, (_, i) => i + 1) })]
+  ])('a subscribe the gateway answers %s: connect() resolves refused (%s) with the gateway\'s words as the error frame is handled, and tries no more', async (code, reason, rewrite) => {
+    let settled = false
+    const sockets = rewritingSockets(rewrite, () => settled)
+    const client = new TouchlineClient({ url: rig.url, key: 'demo', WebSocket: sockets.WebSocket as never, backoff: { baseMs: 50, capMs: 100 } })
+    const errors: Array<{ code: string }> = []
+    client.on('error', (e) => errors.push(e))
+    client.subscribe({ leagues: [501] })
+    const status = await client.connect().finally(() => { settled = true })
+    expect(status).toMatchObject({ state: 'refused', reason, message: expect.stringContaining('The gateway said:') })
+    expect(errors.map((e) => e.code)).toEqual([code])
+    await waitFor('the error frame handled', () => sockets.seen.checked, 5000)
+    expect(sockets.seen.errors).toBe(1)
+    // Settled in the turn that handled the gateway's answer: one round trip, however busy the machine.
+    expect(sockets.seen.settledAtError, 'connect() had settled once the error frame was handled').toBe(true)
+    // Asking again would be refused the same way: the client stays refused, on its one socket.
+    await client.connect().then((s) => expect(s.state).toBe('refused'))
+    expect(sockets.seen.opened).toBe(1)
+    client.close()
   })
 })
 

@@ -181,7 +181,7 @@ describe('protocol documents', () => {
     expect(await outage.take('error')).toMatchObject({ ref: 'o', code: 'unavailable' })
     expect((await rec.get(base, '/v1/changes?api_token=all-key')).status).toBe(503)
     expect((await rec.get(base, '/readyz')).status).toBe(503)
-    expect((await rec.get(base, '/v1/status')).body.store).toEqual({ status: 'down' })
+    expect((await rec.get(base, '/v1/status')).body.store).toEqual({ engine: 'memory', status: 'down', log_length: null, log_max_length: null })
     gate.down(false)
     await p.poller.stop()
 
@@ -195,7 +195,7 @@ describe('protocol documents', () => {
 
   it('resolve every $ref and compile every schema', () => {
     expect(documentErrors()).toEqual([])
-    expect(Object.keys((asyncApiDocument() as { channels: { live: { messages: object } } }).channels.live.messages).length).toBe(12)
+    expect(Object.keys((asyncApiDocument() as { channels: { live: { messages: object } } }).channels.live.messages).length).toBe(13)
   })
 
   it('catch an undocumented field, a wrong type and an unknown frame', () => {

@@ -16,7 +16,8 @@ import WebSocket from 'ws'
 import { expect } from 'vitest'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { createRedisStore } from '../../../src/store/redis-store.ts'
-import { isOddsRecord, type LiveStore } from '../../../src/store/types.ts'
+import { inLiveSet } from '../../../src/changes/filter.ts'
+import { isChangeRecord, type LiveStore } from '../../../src/store/types.ts'
 import { watchFailovers } from '../../../src/util/redis-failover.ts'
 import { parseRedisUrl, redisOptions } from '../../../src/util/redis-url.ts'
 import type { LiveFixture } from '../../../src/wire/model.ts'
@@ -168,7 +169,8 @@ export async function startReference (redisUrl: string): Promise<Reference> {
   const store: LiveStore = createRedisStore({ redis: conn })
   const byEpoch = new Map<string, number[]>()
   const stop = await store.subscribe((record) => {
-    if (isOddsRecord(record)) return
+    // What a subscriber of leagues gets: the live set's fixture records (test/helpers/log.ts).
+    if (!isChangeRecord(record) || !inLiveSet(record)) return
     const epoch = epochOf(record.cursor)
     const list = byEpoch.get(epoch) ?? []
     byEpoch.set(epoch, list)

@@ -102,6 +102,43 @@ describe('odds on every surface', () => {
     expect(new Set(frames.flatMap((f) => (f.changes as OddsChange[]).map((c) => c.kind)))).toEqual(new Set(['odds_changed']))
   })
 
+  it('/v1/changes?conflate_ms: one odds frame per fixture per interval of the records\' times, ending where the unconflated ones end', async () => {
+    const all = await changesSince(start, `fixtures=${match.id}&odds=true`)
+    const conflated = await changesSince(start, `fixtures=${match.id}&odds=true&conflate_ms=3000`)
+    const odds = (frames: Frame[]): Frame[] => frames.filter((f) => f.type === 'odds')
+    // Match changes are never conflated.
+    expect(conflated.filter((f) => f.type === 'change')).toEqual(all.filter((f) => f.type === 'change'))
+    expect(odds(conflated).length).toBeGreaterThan(3)
+    expect(odds(conflated).length).toBeLessThan(odds(all).length / 2)
+    // Each conflated frame is the last record of its interval: its cursor and its image.
+    const byCursor = new Map(odds(all).map((f) => [f.cursor, f]))
+    for (const f of odds(conflated)) expect(f.odds, f.cursor as string).toEqual(byCursor.get(f.cursor as string)?.odds)
+    expect(odds(conflated).at(-1)?.odds).toEqual(odds(all).at(-1)?.odds)
+    // At most one frame per 3 s of the records' times (an interval opens at the first record after the last one).
+    const times = odds(all).map((f) => Date.parse(f.at as string))
+    expect(odds(conflated).length).toBeLessThanOrEqual(Math.ceil(((times.at(-1) ?? 0) - (times[0] ?? 0)) / 3000) + 1)
+  })
+
+  it('refuses conflate_ms out of range alike on /v1/changes, SSE (400 naming it) and the WebSocket (invalid_message naming it)', async () => {
+    for (const path of ['/v1/changes', '/v1/sse']) {
+      for (const value of ['-1', '10001', '1.5', 'soon']) {
+        const res = await get(`${path}?api_token=${ODDS_KEY}&odds=true&conflate_ms=${value}`)
+        expect(res, `${path} conflate_ms=${value}`).toMatchObject({ status: 400, body: { code: 'invalid_request', message: expect.stringContaining('conflate_ms') } })
+      }
+    }
+    const socket = await ws(ODDS_KEY)
+    try {
+      for (const value of [-1, 10_001, 1.5, 'soon']) {
+        const answer = await socket.request({ op: 'subscribe', ref: `c${String(value)}`, fixtures: [match.id], odds: true, conflate_ms: value, snapshot: false })
+        expect(answer, `conflate_ms ${String(value)}`).toMatchObject({ type: 'error', code: 'invalid_message', message: expect.stringContaining('conflate_ms') })
+      }
+      // Nothing was taken: the connection still follows nothing.
+      expect(await socket.request({ op: 'unsubscribe', ref: 'u' })).toMatchObject({ type: 'unsubscribed', fixtures: [] })
+    } finally {
+      socket.ws.close()
+    }
+  })
+
   it('/v1/fixtures/live?odds=true: each fixture with its odds image', async () => {
     const live = await get(`/v1/fixtures/live?api_token=${ODDS_KEY}&fixtures=${match.id}&odds=true`)
     expect(live.status).toBe(200)

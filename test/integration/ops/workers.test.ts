@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { lastFixtureCursor } from '../../helpers/log.ts'
 import { freePort, startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
@@ -30,10 +30,18 @@ const START_MS = 150_000
 interface Cluster { child: ChildProcess, url: string, stdout: () => string, stderr: () => string, exited: Promise<number | null> }
 
 interface Status {
-  process: { pid: number, worker: number | null }
+  process: { host: string, pid: number, worker: number | null }
   poller: { running: boolean, last_reconcile_at: string | null, pending_final: number } | null
+  /** Every worker reports the poller of the one that polls; `here` on that one. */
+  polled_by: { host: string, pid: number, worker: number | null, here: boolean } | null
+  /** Fixtures in play in the store's live set (as the Live tab counts them), and the whole live set. */
+  live_fixtures: number | null
+  live_set: { total: number } | null
   connections: { ws: number }
 }
+
+/** The phases the scoreboard's Live tab counts, as `live_fixtures` does. */
+const IN_PLAY = new Set(['live', 'break', 'suspended', 'unknown'])
 
 function spawnServe (args: string[], env: Record<string, string>): Omit<Cluster, 'url'> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
@@ -143,9 +151,36 @@ describe('serve --workers 2 over a private Redis', () => {
     const workers = [...seen.values()]
     expect(workers.map((w) => w.process.worker).sort()).toEqual([1, 2])
     for (const w of workers) expect(w.connections.ws, `worker ${String(w.process.worker)} serves some of the clients`).toBeGreaterThan(0)
-    await waitFor('one worker polls', async () => [...(await statuses(cluster.url)).values()].filter((w) => w.poller?.running === true).length === 1, 20_000, 200)
+    await waitFor('one worker polls', async () => [...(await statuses(cluster.url)).values()].filter((w) => w.polled_by?.here === true).length === 1, 20_000, 200)
     await waitFor('changes reach every client', () => subscribers.every((s) => s.mirror.changesSince(0).length >= 3), 30_000, 100)
   }, 90_000)
+
+  it('every worker\'s /v1/status reports the live fixtures of the store and the one poller, naming the worker that polls', async () => {
+    // Both workers asked, each on a connection of its own, until they agree with each other and with the
+    // store. Before, the worker that does not poll said 0 live fixtures and a poller that did not run.
+    let last = ''
+    const seen = await waitFor(() => `both workers agree with the store: ${last}`, async () => {
+      const s = await statuses(cluster.url)
+      const live = await withStore(redis.url, async (store) => await store.liveFixtures())
+      const inStore = live.length
+      const inPlay = live.filter((f) => IN_PLAY.has(f.state.phase)).length
+      const answers = [...s.values()]
+      last = JSON.stringify({ inStore, inPlay, answers: answers.map((w) => ({ worker: w.process.worker, live: w.live_fixtures, set: w.live_set?.total, polledBy: w.polled_by, running: w.poller?.running })) })
+      const agree = answers.length === 2 && inStore > 0 &&
+        answers.every((w) => w.live_set?.total === inStore && w.live_fixtures === inPlay && w.poller?.running === true && w.polled_by !== null && w.polled_by.pid === answers[0]?.polled_by?.pid)
+      return agree ? answers : undefined
+    }, 20_000, 200)
+    expect(seen.map((w) => w.process.worker).sort(), 'both workers answered').toEqual([1, 2])
+    const leader = seen.find((w) => w.polled_by?.here === true)
+    const follower = seen.find((w) => w.polled_by?.here === false)
+    expect(leader, 'the worker that polls says so').toBeDefined()
+    expect(follower, 'the other says another polls').toBeDefined()
+    // What docs/operations.md says of a follower: the leader's poller as it published it, the leader named.
+    const { host, pid, worker } = leader?.process ?? {}
+    expect(follower?.polled_by).toMatchObject({ host, pid, worker, here: false })
+    expect(leader?.polled_by).toMatchObject({ host, pid, worker, here: true })
+    expect(follower?.poller).toMatchObject({ running: true })
+  }, 60_000)
 
   it('/metrics, from whichever worker answers, is every worker\'s aggregated', async () => {
     expect((await statuses(cluster.url)).size).toBe(2)
@@ -185,7 +220,7 @@ describe('serve --workers 2 over a private Redis', () => {
 
   it('a worker killed with SIGKILL is started again; its clients resume with no gap and no repeat; the poller never changes', async () => {
     const before = await statuses(cluster.url)
-    const poller = [...before.values()].find((w) => w.poller?.running === true) as Status
+    const poller = [...before.values()].find((w) => w.polled_by?.here === true) as Status
     const victim = [...before.values()].find((w) => w !== poller) as Status
     expect(poller, 'one worker polls').toBeDefined()
     expect(victim, 'the other worker').toBeDefined()
@@ -201,6 +236,9 @@ describe('serve --workers 2 over a private Redis', () => {
         await sleep(100)
       }
     })()
+    // Awaited below; if the test fails first, it stops here, and its Redis going away is no unhandled error.
+    sampler.catch(() => {})
+    onTestFinished(() => { sampling.on = false; probe.disconnect() })
 
     const dropped: Array<Subscriber & { client: WsTestClient }> = []
     for (const s of subscribers) s.client.closed.then(() => dropped.push(s), () => {})

@@ -75,8 +75,9 @@ describe('the shared upstream budget', () => {
   it('refuses a miss that would dig into the poller\'s Fixture reserve, and still serves hits', async () => {
     const cached = '/football/fixtures/date/2026-01-10'
     expect((await get(url(cached))).headers['x-cache']).toBe('miss')
-    // 10 left in the current window: until its reset (about an hour) the poller needs one call per 8 s,
-    // some 450, so nothing is left over for the passthrough.
+    // A poller (this gateway polls not: one on another instance) claims a call per 8 s, some 450 until the
+    // reset about an hour away; 10 are left in the window, so nothing is over for the passthrough.
+    await t.gw.ledger.claim('Fixture', 'poller', { perHour: 450, reserve: 0.2, lumps: 0, ttlMs: 3_600_000 })
     const bucket = await t.gw.ledger.get('Fixture')
     const resetsIn = Math.round(((bucket?.resetsAt ?? 0) - Date.now()) / 1000)
     expect(resetsIn).toBeGreaterThan(3500)

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import type { LiveStore } from '../../../src/store/index.ts'
+import { fixtureIdOf } from '../../../src/store/types.ts'
 import { StoreUnavailableError } from '../../../src/store/unavailable.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 
@@ -28,7 +29,7 @@ describe('poller edge cases', () => {
       expect(f.result_info === null && f.state.phase === 'finished').toBe(false)
     }
     const log = await p.store.readSince(undefined, { fixtures: before.map((f) => f.id), limit: 1000 })
-    const removed = new Set(log.records.filter((r) => r.changes.some((c) => c.kind === 'fixture_removed')).map((r) => r.fixture_id))
+    const removed = new Set(log.records.filter((r) => r.changes.some((c) => c.kind === 'fixture_removed')).map((r) => fixtureIdOf(r)))
     expect([...removed].sort()).toEqual(before.map((f) => f.id).sort())
     expect(p.poller.status().pendingFinal).toBe(0)
   }, 30_000)

@@ -202,13 +202,14 @@ describe('provider: the real API\'s wider includes', () => {
     }
     for (const s of f.statistics) expect(s.type.id).toBe(s.type_id)
     expect(f.comments.length).toBe(f.events.length)
-    // Timeline rows: the corners and shots on target of the statistics, one row per unit, by minute.
+    // Timeline rows: the corners and shots on and off target of the statistics, one row per unit, by minute.
     expect(f.timeline.length).toBeGreaterThan(0)
     for (const row of f.timeline) expect(row).toMatchObject({ fixture_id: f.id, section: 'timeline' })
-    expect(new Set(f.timeline.map((r: any) => r.type_id))).toEqual(new Set([126, 569]))
+    expect(new Set(f.timeline.map((r: any) => r.type_id))).toEqual(new Set([126, 569, 570]))
     const stat = (type: number): number => f.statistics.filter((x: any) => x.type_id === type).reduce((n: number, x: any) => n + Number(x.data.value), 0)
     expect(f.timeline.filter((r: any) => r.type_id === 126).length).toBe(stat(34))
     expect(f.timeline.filter((r: any) => r.type_id === 569).length).toBe(stat(86))
+    expect(f.timeline.filter((r: any) => r.type_id === 570).length).toBe(stat(41))
     const minutes = f.timeline.map((r: any) => r.minute)
     expect(minutes).toEqual([...minutes].sort((a, b) => a - b))
     expect(f.events.every((e: any) => e.section === 'event')).toBe(true)

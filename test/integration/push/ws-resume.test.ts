@@ -364,7 +364,8 @@ describe('a connection waiting for its reset after `unavailable`', () => {
     await c.take('error')
     const ended = await store.apply({
       fixture: fixture(1, 271, { state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' } }),
-      changes: [{ kind: 'state_changed', state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' }, previous: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' } }],
+      // As the poller stores a final state: it leaves the live set with it.
+      changes: [{ kind: 'state_changed', state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' }, previous: { id: 2, code: 'INPLAY_1ST_HALF', name: '1st Half', phase: 'live' } }, { kind: 'fixture_removed' }],
       expectedVersion: 1,
       live: false,
       at: AT

@@ -23,7 +23,12 @@ const LEASE_TTL_MS = 10_000
 
 interface Instance { child: ChildProcess, url: string, output: () => string }
 
-interface StatusBody { cursor: string, poller: { running: boolean, last_reconcile_at: string | null, pending_final: number } | null }
+interface StatusBody {
+  cursor: string
+  poller: { running: boolean, last_reconcile_at: string | null, pending_final: number } | null
+  /** `here`: this instance polls (every instance reports the poller, as its polling instance published it). */
+  polled_by: { here: boolean } | null
+}
 
 let redis: PrivateRedis
 let up: Upstream
@@ -63,7 +68,7 @@ async function status (i: Instance): Promise<StatusBody | undefined> {
 }
 
 async function pollers (among: Instance[]): Promise<Instance[]> {
-  const states = await Promise.all(among.map(async (i) => (await status(i))?.poller?.running === true))
+  const states = await Promise.all(among.map(async (i) => (await status(i))?.polled_by?.here === true))
   return among.filter((_, k) => states[k])
 }
 

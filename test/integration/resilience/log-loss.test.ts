@@ -1,7 +1,8 @@
 /**
  * Losing the log (docs/protocol.md, "Log loss and epochs"): with subscribers connected, Redis is
  * flushed, or restarted without its data. Every subscriber must get `replay` recovered:false and a fresh
- * snapshot (SSE: a `replay` event, then a `snapshot` event) and end equal to the provider's truth.
+ * snapshot (SSE: a `replay` event, then a `snapshot` event) and end equal to the provider's truth; the days
+ * and the leagues' live tables are read again into the new log.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -9,6 +10,7 @@ import type { Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { expectEqualToTruth, inPlay, settle, sseSubscriber, startTestGateway, startUpstream, truthOf, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
 import { wholeLog } from '../../helpers/log.ts'
+import { counterValue } from '../../helpers/pipeline.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 let redis: PrivateRedis
@@ -65,9 +67,17 @@ async function expectNoGapAfterReset (from: number[]): Promise<void> {
 }
 
 describe('losing the log with subscribers connected', () => {
-  it('FLUSHALL: every subscriber gets replay recovered:false and a snapshot, and ends equal to the provider', async () => {
+  it('FLUSHALL: every subscriber gets replay recovered:false and a snapshot, and ends equal to the provider; the days are read again', async () => {
     const before = subscribers.map((s) => s.mirror.seen.length)
     const oldEpoch = (await gateway.store.head()).split(':')[0]
+    const today = [Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`), Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) + 86_400_000] as const
+    const daysRead = async (): Promise<number> => await counterValue(gateway.metrics, 'touchline_polls_total', { kind: 'days', outcome: 'ok' })
+    // A read of the week is many pages; one that times out on a busy machine goes on 30 s later.
+    await waitFor('the days read', async () => await daysRead() >= 1, 75_000)
+    const held = (await gateway.store.scheduled(...today)).length
+    expect(held, 'today\'s fixtures held before').toBeGreaterThan(0)
+    const tables = async (): Promise<number[]> => (await gateway.store.getStandings()).map((t) => t.league_id)
+    const tablesBefore = await waitFor('the live tables read', async () => { const held = await tables(); return held.length > 0 && held }, 30_000)
     await redis.flush()
     await expectEveryoneReset(before)
     for (const [i, s] of subscribers.entries()) {
@@ -78,9 +88,14 @@ describe('losing the log with subscribers connected', () => {
     }
     await changesAfterReset(before)
     await expectNoGapAfterReset(before)
+    // The store lost the days with its log: they are read again, not an hour later.
+    await waitFor('the days read again', async () => await daysRead() >= 2, 75_000)
+    expect((await gateway.store.scheduled(...today)).length).toBeGreaterThanOrEqual(held)
+    // And the tables of the leagues in play, written whole into the new log (not at their next refresh).
+    await waitFor('the live tables read again', async () => (await tables()).length >= tablesBefore.length, 30_000)
     await settle(up, gateway, subscribers)
     await expectEqualToTruth(up, subscribers)
-  }, 60_000)
+  }, 240_000)
 
   it('restart without persistence: every subscriber is reset and ends equal to the provider', async () => {
     const before = subscribers.map((s) => s.mirror.seen.length)

@@ -74,9 +74,12 @@ describe('with Redis unreachable', () => {
   it('/v1/status answers 200 with the store marked down', async () => {
     const res = await get('/v1/status')
     expect(res.status).toBe(200)
-    const body = await res.json() as { store: { status: string }, cursor: string | null, poller: unknown }
-    expect(body.store.status).toBe('down')
+    const body = await res.json() as { store: Record<string, unknown>, cursor: string | null, poller: unknown, live_fixtures: number | null, live_set: unknown }
+    expect(body.store).toEqual({ engine: 'redis', status: 'down', log_length: null, log_max_length: null })
     expect(body.cursor).toBeNull()
+    // Read from the store, not guessed: unknown while it cannot be read.
+    expect(body.live_fixtures).toBeNull()
+    expect(body.live_set).toBeNull()
   })
 
   it('/v1/changes and /v1/fixtures/live answer 503 unavailable with retry-after', async () => {

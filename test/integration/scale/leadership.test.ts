@@ -3,6 +3,7 @@ import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { StatusBody } from '../../../src/http/status.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
@@ -43,6 +44,28 @@ describe('scale-out over Redis', () => {
     expect(rest.recovered).toBe(true)
     const all = await (await fetch(`${a.url}/v1/changes?api_token=demo&limit=5`)).json() as { data: Array<{ cursor: string }> }
     expect(rest.data.map((c) => c.cursor)).toEqual(all.data.slice(3, 5).map((c) => c.cursor))
+  }, 30_000)
+
+  it('both instances\' /v1/status report the store\'s live fixtures and the one poller, the follower naming the leader', async () => {
+    await waitFor('one gateway leads', () => gateways.some((g) => g.isLeader()), 5000)
+    const leader = gateways.find((g) => g.isLeader()) as Gateway
+    const follower = gateways.find((g) => g !== leader) as Gateway
+    const status = async (g: Gateway): Promise<StatusBody> => await (await fetch(`${g.url}/v1/status`)).json() as StatusBody
+    let last = ''
+    const [l, f] = await waitFor(() => `both agree with the store: ${last}`, async () => {
+      const [answers, inStore] = await Promise.all([Promise.all([status(leader), status(follower)]), leader.store.liveFixtures()])
+      // The whole live set, and those in play in it (as the scoreboard's Live tab counts them).
+      const inPlay = inStore.filter((x) => ['live', 'break', 'suspended', 'unknown'].includes(x.state.phase)).length
+      last = JSON.stringify({ inStore: inStore.length, inPlay, live: answers.map((a) => a.live_fixtures), set: answers.map((a) => a.live_set?.total), polledBy: answers.map((a) => a.polled_by) })
+      const agree = inStore.length > 0 && answers.every((a) => a.live_set?.total === inStore.length && a.live_fixtures === inPlay && a.poller?.running === true)
+      return agree ? answers : undefined
+    }, 10_000, 100)
+    // Both gateways run in this process: `here` is what tells them apart.
+    expect(l.polled_by).toMatchObject({ host: l.process.host, pid: process.pid, worker: null, here: true })
+    expect(f.polled_by).toMatchObject({ host: l.process.host, pid: process.pid, worker: null, here: false })
+    // As published, before the follower answered; the odds poller with it.
+    expect(Date.parse(f.polled_by?.published_at ?? '')).toBeLessThanOrEqual(Date.parse(f.now))
+    expect(f.odds_poller?.running, 'the odds poller is published with it').toBe(l.odds_poller?.running)
   }, 30_000)
 
   it('exactly one instance polls, and another takes over within seconds when it stops', async () => {

@@ -3,9 +3,10 @@
  * Redis keys) is gated on what the harness offers, never on the engine's name.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { changeRecords, type ApplyResult, type LiveStore, type LogRecord } from '../../../src/store/types.ts'
+import { changeRecords, fixtureIdOf, isStandingsRecord, type ApplyResult, type LiveStore, type LogRecord } from '../../../src/store/types.ts'
 import { fixture } from './fixture.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import type { LeagueStandings, LiveFixture, StandingsChanged } from '../../../src/wire/model.ts'
 
 export interface StoreHarness {
   store: LiveStore
@@ -27,7 +28,7 @@ async function add (store: LiveStore, id: number, leagueId: number, live = true)
   return result
 }
 
-const ids = (records: LogRecord[]) => records.map((r) => r.fixture_id)
+const ids = (records: LogRecord[]) => records.map((r) => fixtureIdOf(r))
 
 export function storeContract (name: string, factory: StoreFactory): void {
   const open = async (opts: { maxLength?: number, retainFinishedMs?: number } = {}): Promise<StoreHarness> => {
@@ -37,13 +38,15 @@ export function storeContract (name: string, factory: StoreFactory): void {
   }
 
   describe(`${name} store contract`, () => {
-    it('forgets fixtures that left the live index longer ago than the retention, and keeps live ones', async () => {
+    it('forgets fixtures that left the live index longer ago than the retention (their day past), and keeps live ones', async () => {
       const { store } = await open({ retainFinishedMs: 60_000 })
       const at = (ms: number): string => new Date(Date.parse(AT) + ms).toISOString()
-      await add(store, 1, 271)
+      // Kicked off five days before: its day is past, so the retention after the live set alone decides.
+      const old = fixture(1, 271, { starting_at: at(-5 * 86_400_000) })
+      expect((await store.apply({ fixture: old, changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live: true, at: AT })).ok).toBe(true)
       await add(store, 2, 271)
       // Fixture 1 finishes and leaves the live index at AT.
-      const done = await store.apply({ fixture: fixture(1, 271), changes: [{ kind: 'fixture_removed' }], expectedVersion: 1, live: false, at: AT })
+      const done = await store.apply({ fixture: old, changes: [{ kind: 'fixture_removed' }], expectedVersion: 1, live: false, at: AT })
       expect(done.ok).toBe(true)
       // Within the retention it is still readable by id.
       await store.apply({ fixture: fixture(2, 271), changes: [{ kind: 'clock', minute: 2, previous: 1 }], expectedVersion: 1, live: true, at: at(30_000) })
@@ -56,6 +59,48 @@ export function storeContract (name: string, factory: StoreFactory): void {
       // Its changes stay in the log, and it starts afresh if it ever comes back.
       expect((await store.readSince(undefined, { fixtures: [1], limit: 10 })).records).toHaveLength(2)
       expect((await add(store, 1, 271)).record.fixture.version).toBe(1)
+    })
+
+    it('keeps a fixture of a day out of the live set until its day is past, then forgets it', async () => {
+      const { store } = await open({ retainFinishedMs: 60_000 })
+      const day = (n: number): number => Date.parse(AT) + n * 86_400_000
+      const at = (ms: number): string => new Date(ms).toISOString()
+      // A fixture of the day after tomorrow, held out of the live set, and a live one.
+      const later = fixture(3, 271, { starting_at: at(day(2)) })
+      const held = await store.apply({ fixture: later, changes: [{ kind: 'fixture_scheduled' }], expectedVersion: 0, live: false, at: AT })
+      expect(held.ok && held.record.live).toBe(false)
+      await add(store, 2, 271)
+      expect(await store.getEntry(3)).toEqual({ fixture: { ...later, version: 1 }, live: false })
+      expect((await store.getEntry(2))?.live).toBe(true)
+      expect(await store.getEntry(99)).toBeUndefined()
+      // Past the retention after leaving the live set (it never was in it), but its day is to come: kept.
+      await store.apply({ fixture: fixture(2, 271), changes: [{ kind: 'clock', minute: 2, previous: 1 }], expectedVersion: 1, live: true, at: at(day(1)) })
+      expect(await store.getFixture(3)).toBeDefined()
+      // Its kick-off four days past: forgotten, from the days' index too.
+      await store.apply({ fixture: fixture(2, 271), changes: [{ kind: 'clock', minute: 3, previous: 2 }], expectedVersion: 2, live: true, at: at(day(6) + 1000) })
+      expect(await store.getFixture(3)).toBeUndefined()
+      expect(await store.scheduled(day(2) - 1, day(2) + 1)).toEqual([])
+    })
+
+    it('lists the fixtures of a range of kick-offs, live or not, by kick-off then id, a moved kick-off where it went', async () => {
+      const { store, peer } = await open()
+      const kickoff = (h: number): string => new Date(Date.parse('2026-11-28T00:00:00Z') + h * 3_600_000).toISOString()
+      const put = async (id: number, h: number | null, live: boolean): Promise<void> => {
+        const r = await store.apply({ fixture: fixture(id, 271, { starting_at: h === null ? null : kickoff(h) }), changes: [{ kind: live ? 'fixture_added' : 'fixture_scheduled' }], expectedVersion: 0, live, at: AT })
+        expect(r.ok).toBe(true)
+      }
+      await put(12, 20, false)
+      await put(11, 15, true)
+      await put(10, 15, false)
+      await put(13, 25, false)
+      await put(14, null, false)
+      const day = [Date.parse('2026-11-28T00:00:00Z'), Date.parse('2026-11-29T00:00:00Z')] as const
+      expect((await store.scheduled(...day)).map((f) => f.id)).toEqual([10, 11, 12])
+      // The kick-off of 12 moves to the next day: it leaves this day's range.
+      const moved = await store.apply({ fixture: fixture(12, 271, { starting_at: kickoff(26) }), changes: [], expectedVersion: 1, live: false, at: AT })
+      expect(moved.ok).toBe(true)
+      expect((await store.scheduled(...day)).map((f) => f.id)).toEqual([10, 11])
+      expect((await (await peer()).scheduled(day[1], day[1] + 86_400_000)).map((f) => f.id)).toEqual([13, 12])
     })
 
     it('stores a new fixture at version 1 and appends one record carrying it', async () => {
@@ -116,15 +161,38 @@ export function storeContract (name: string, factory: StoreFactory): void {
       expect(await live({ leagues: [501], fixtures: [1] })).toEqual([1, 2])
       expect(await live({ leagues: [], fixtures: [] })).toEqual([])
       expect(await store.trackedFixtureIds()).toEqual([1, 2, 3])
+      // The count of the live index, without the fixtures: what /v1/status shows on every instance.
+      expect(await store.liveCount()).toBe(2)
 
       await store.apply({ fixture: fixture(1, 271, { state: { id: 5, code: 'FT', name: 'Full Time', phase: 'finished' } }), changes: [], expectedVersion: 1, live: false, at: AT })
       expect(await live({ leagues: [271] })).toEqual([])
       expect(await live()).toEqual([2])
+      expect(await store.liveCount()).toBe(1)
       // A league correction moves the fixture between league sets.
       await store.apply({ fixture: fixture(2, 271), changes: [], expectedVersion: 1, live: true, at: AT })
       expect(await live({ leagues: [501] })).toEqual([])
       expect(await live({ leagues: [271] })).toEqual([2])
       expect((await store.liveFixtures())[0]?.version).toBe(2)
+    })
+
+    it('summarises the live index by phase and the log\'s length, counting fixtures it does not return', async () => {
+      const { store } = await open({ maxLength: 5 })
+      expect(await store.summary()).toEqual({ liveByPhase: {}, logLength: 0, maxLength: 5 })
+      const state = (id: number, code: string, name: string, phase: LiveFixture['state']['phase']): LiveFixture['state'] => ({ id, code, name, phase })
+      await add(store, 1, 271)
+      await add(store, 2, 271)
+      // A name holding the words the summary looks for, quotes and braces included, does not mislead it.
+      const tricky = fixture(3, 501, { name: 'The "state":{"phase":"live"} derby', state: state(3, 'HT', 'Half Time', 'break') })
+      expect((await store.apply({ fixture: tricky, changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live: true, at: AT })).ok).toBe(true)
+      await store.apply({ fixture: fixture(4, 501, { state: state(1, 'NS', 'Not Started', 'scheduled') }), changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live: true, at: AT })
+      await store.apply({ fixture: fixture(5, 501, { state: state(11, 'SUSPENDED', 'Suspended', 'suspended') }), changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live: true, at: AT })
+      // Out of the live index: not counted.
+      await store.apply({ fixture: fixture(6, 501, { state: state(5, 'FT', 'Full Time', 'finished') }), changes: [{ kind: 'fixture_added' }], expectedVersion: 0, live: false, at: AT })
+      expect(await store.summary()).toEqual({ liveByPhase: { live: 2, break: 1, scheduled: 1, suspended: 1 }, logLength: 5, maxLength: 5 })
+      // Fixture 2 ends and leaves; the log keeps its last 5 records.
+      await store.apply({ fixture: fixture(2, 271, { state: state(5, 'FT', 'Full Time', 'finished') }), changes: [{ kind: 'fixture_removed' }], expectedVersion: 1, live: false, at: AT })
+      expect(await store.summary()).toEqual({ liveByPhase: { live: 1, break: 1, scheduled: 1, suspended: 1 }, logLength: 5, maxLength: 5 })
+      expect(await store.liveCount()).toBe(4)
     })
 
     it('returns stored fixtures in the order asked and skips unknown ids', async () => {
@@ -134,6 +202,36 @@ export function storeContract (name: string, factory: StoreFactory): void {
       expect((await store.getFixtures([2, 99, 1])).map((f) => f.id)).toEqual([2, 1])
       expect(await store.getFixtures([])).toEqual([])
       expect(await store.getFixture(99)).toBeUndefined()
+    })
+
+    it('keeps a league\'s table with its own version, appended to the one log and read by league, never by fixture', async () => {
+      const { store, peer } = await open()
+      const start = await store.head()
+      await add(store, 1, 271)
+      const table = (points: number): LeagueStandings => ({
+        league_id: 271,
+        season_id: 20003,
+        tables: [{ stage_id: 7, group_id: null, rows: [{ team: { id: 1, name: 'One', short_code: null, image_path: null }, position: 1, points, played: 1, won: 1, drawn: 0, lost: 0, goals_for: 1, goals_against: 0, goal_difference: 1, result: 'equal' }] }],
+        updated_at: AT,
+        version: 0
+      })
+      const changes: StandingsChanged[] = [{ kind: 'standings_changed', rows: [{ stage_id: 7, group_id: null, team_id: 1, position: 1, points: 3, previous: null }] }]
+      const first = await store.applyStandings({ standings: table(3), changes, expectedVersion: 0, at: AT })
+      if (!first.ok) throw new Error('not applied')
+      expect(first.record).toEqual({ cursor: `${await store.epoch()}:2`, league_id: 271, at: AT, changes, standings: { ...table(3), version: 1 } })
+      expect(JSON.parse(first.json)).toEqual(first.record)
+      expect(await store.applyStandings({ standings: table(4), changes, expectedVersion: 0, at: AT })).toEqual({ ok: false, currentVersion: 1 })
+      expect((await store.applyStandings({ standings: table(4), changes, expectedVersion: 1, at: AT })).ok).toBe(true)
+      const other = await peer()
+      expect(await other.getStandings([271, 501])).toEqual([{ ...table(4), version: 2 }])
+      expect((await other.getStandings()).map((t) => t.league_id)).toEqual([271])
+      expect(await other.getStandings([])).toEqual([])
+      // The fixture's version is its own: the table did not move it.
+      expect((await store.getFixture(1))?.version).toBe(1)
+      const byLeague = await other.readSince(start, { leagues: [271], limit: 10 })
+      expect(byLeague.records.map((r) => isStandingsRecord(r) ? `table v${r.standings.version}` : `fixture ${fixtureIdOf(r)}`)).toEqual(['fixture 1', 'table v1', 'table v2'])
+      expect(byLeague.json?.[1]).toBe(first.json)
+      expect((await other.readSince(start, { fixtures: [1], limit: 10 })).records.map((r) => fixtureIdOf(r))).toEqual([1])
     })
 
     it('reads changes after a cursor matching league OR fixture, paging with limit and more', async () => {
@@ -249,7 +347,7 @@ export function storeContract (name: string, factory: StoreFactory): void {
       const errors: unknown[] = []
       await (await peer()).subscribe((r) => {
         first.push(r.cursor)
-        if (r.fixture_id === 1) add(store, 2, 271).catch((err: unknown) => errors.push(err))
+        if (fixtureIdOf(r) === 1) add(store, 2, 271).catch((err: unknown) => errors.push(err))
       })
       await (await peer()).subscribe((r) => second.push(r.cursor))
       await add(store, 1, 271)

@@ -18,6 +18,8 @@ export function fixture (id: number, leagueId: number, overrides: Partial<LiveFi
     away: team(id * 10 + 1, `Away ${id}`),
     scores: { current: { home: 0, away: 0 } },
     events: [],
+    statistics: {},
+    lineups: null,
     result_info: null,
     length: 90,
     updated_at: '2026-11-21T19:10:00Z',

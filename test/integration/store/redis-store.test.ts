@@ -1,6 +1,6 @@
 /** Redis-only behaviour the contract cannot express: connection loss under a tail, key layout on the wire. */
 import { expect, it, onTestFinished } from 'vitest'
-import type { LogRecord } from '../../../src/store/types.ts'
+import { fixtureIdOf, type LogRecord } from '../../../src/store/types.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
 import { storeKeys } from '../../../src/store/redis-keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
@@ -35,7 +35,7 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
   await waitFor('received.length >= 6', () => received.length >= 6)
   // A moment more for a duplicate to arrive, had the resumed tail read from too far back.
   await new Promise((resolve) => setTimeout(resolve, 100))
-  expect(received.map((r) => r.fixture_id)).toEqual([1, 2, 3, 4, 5, 6])
+  expect(received.map((r) => fixtureIdOf(r))).toEqual([1, 2, 3, 4, 5, 6])
 })
 
 it('writes only the keys built by redis-keys.ts and announces each cursor on the changes channel', async () => {
@@ -53,7 +53,7 @@ it('writes only the keys built by redis-keys.ts and announces each cursor on the
   expect(result.ok && announced[0]).toBe(result.ok && result.record.cursor)
 
   const found = await env.redis.keys(keys.pattern)
-  expect(found.sort()).toEqual([keys.fixtures, keys.live, keys.liveLeague(271), keys.log, keys.meta, keys.versions].sort())
+  expect(found.sort()).toEqual([keys.fixtures, keys.live, keys.liveLeague(271), keys.log, keys.meta, keys.schedule, keys.versions].sort())
   expect(await env.redis.xlen(keys.log)).toBe(1)
 })
 

@@ -120,9 +120,18 @@ describe('GET /v1/status', () => {
     expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
     const body = res.json()
-    expect(body.budget).toEqual([{ entity: 'Fixture', remaining: 2400, limit: 3000, limit_source: 'reported', resets_at: expect.any(String), resets_in_s: expect.any(Number), expired: false }])
+    expect(body.budget).toEqual([{ entity: 'Fixture', remaining: 2400, limit: 3000, limit_source: 'reported', resets_at: expect.any(String), resets_in_s: expect.any(Number), expired: false, pollers_need: 0, spent: { pollers: 0, passthrough: 0 }, burn: null }])
     expect(body.budget[0].resets_in_s).toBeGreaterThan(1190)
-    expect(body).toMatchObject({ poller: null, connections: { ws: 0, sse: 0, total: 0 }, live_fixtures: 0, history: { interval_s: 10, samples: [] } })
+    expect(body).toMatchObject({
+      poller: null,
+      odds_poller: null,
+      detection_latency: null,
+      connections: { ws: 0, sse: 0, total: 0 },
+      live_fixtures: 0,
+      live_set: { total: 0, by_phase: {} },
+      store: { engine: 'memory', status: 'up', log_length: 0, log_max_length: 10_000 },
+      history: { interval_s: 10, samples: [] }
+    })
     expect(body.cursor).toMatch(/:0$/)
   })
 })

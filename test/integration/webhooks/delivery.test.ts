@@ -8,7 +8,8 @@ import { expect, it } from 'vitest'
 import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { applier } from '../push/harness.ts'
-import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
+import type { LeagueStandings } from '../../../src/wire/model.ts'
+import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys, type Received } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { useRedis } from '../../helpers/redis.ts'
 
@@ -91,29 +92,44 @@ it('a receiver failing 3 times then timing out once still gets every change in o
   expect([count('http_error'), count('timeout'), count('acked')]).toEqual([3, 1, byId.size])
 }, 60_000)
 
+/** A league's table of one row, as the standings poller would store it. */
+function leagueTable (league: number): LeagueStandings {
+  const row = { team: { id: league, name: `Team ${league}`, short_code: null, image_path: null }, position: 1, points: 3, played: 1, won: 1, drawn: 0, lost: 0, goals_for: 1, goals_against: 0, goal_difference: 1, result: null }
+  return { league_id: league, season_id: 1, tables: [{ stage_id: 1, group_id: null, rows: [row] }], updated_at: new Date().toISOString(), version: 0 }
+}
+
 it('a receiver down while the log rolls past its cursor gets a resync with the snapshot, then the changes after it', async () => {
   let down = true
   const receiver = await startReceiver(() => down ? 503 : 200)
-  const keysFile = writeKeys([hookKey([{ id: 'late', url: receiver.url, secret: SECRET, leagues: [271] }])])
+  const keysFile = writeKeys([hookKey([
+    { id: 'late', url: receiver.url, secret: SECRET, leagues: [271] },
+    { id: 'tables', url: receiver.url, secret: SECRET, leagues: [271], standings: true }
+  ])])
   const gw = await startHookGateway(keysFile, { TOUCHLINE_WEBHOOK_BATCH: '5' }, { storeMaxLength: 20 })
   const key = gw.keys.all()[0]!
-  await waitFor('endpoint started', async () => (await gw.webhooks.list(key))[0]?.cursor !== null, 5000)
+  await waitFor('endpoints started', async () => (await gw.webhooks.list(key)).every((v) => v.cursor !== null), 5000)
   const apply = applier(gw.store)
+  // The tables of two leagues: the endpoint that takes standings follows one of them.
+  for (const league of [271, 501]) await gw.store.applyStandings({ standings: leagueTable(league), changes: [], expectedVersion: 0, at: new Date().toISOString() })
   await apply(1, 271)
   await waitFor('a failed attempt', () => receiver.requests.length > 0, 5000)
   for (let i = 0; i < 60; i++) await apply(1 + (i % 3), i % 2 === 0 ? 271 : 501)
   down = false
-  await waitFor('a resync', () => receiver.requests.some((q) => q.body.type === 'resync' && q.answer === 200), 10_000)
-  const resync = receiver.requests.find((q) => q.body.type === 'resync')!
+  const resyncOf = (id: string): Received | undefined => receiver.requests.find((q) => q.body.type === 'resync' && q.webhookId === id && q.answer === 200)
+  await waitFor('a resync of each', () => resyncOf('late') !== undefined && resyncOf('tables') !== undefined, 10_000)
+  const resync = resyncOf('late')!
   // The snapshot of the endpoint's filter: league 271 only.
   const live = await gw.store.liveFixtures({ leagues: [271] })
   expect(resync.body.fixtures?.map((f) => f.id)).toEqual(live.map((f) => f.id))
   expect(resync.signed).toBe(true)
+  // The tables go with it where they are taken: those of the leagues followed, as the store holds them.
+  expect(resync.body.standings).toBeUndefined()
+  expect(resyncOf('tables')?.body.standings).toEqual(await gw.store.getStandings([271]))
 
   for (let i = 0; i < 6; i++) await apply(1, 271)
   const head = await gw.store.head()
   await waitFor('caught up', async () => (await gw.webhooks.list(key))[0]?.cursor === head, 10_000)
-  const after = receiver.requests.slice(receiver.requests.indexOf(resync) + 1)
+  const after = receiver.requests.slice(receiver.requests.indexOf(resync) + 1).filter((q) => q.webhookId === 'late')
   const frames = after.flatMap((q) => q.answer === 200 ? q.body.data ?? [] : [])
   const expected = (await wholeLog(gw.store, resync.body.cursor)).filter((r) => (JSON.parse(r.json) as { league_id: number }).league_id === 271)
   expect(frames.map((f) => f.cursor)).toEqual(expected.map((r) => r.cursor))

@@ -22,7 +22,7 @@ export interface Received {
   webhookId: string
   headers: IncomingHttpHeaders
   raw: string
-  body: { type: 'changes' | 'resync', delivery_id: string, cursor: string, data?: Array<{ cursor: string, [k: string]: unknown }>, fixtures?: Array<{ id: number }> }
+  body: { type: 'changes' | 'resync', delivery_id: string, cursor: string, data?: Array<{ cursor: string, [k: string]: unknown }>, fixtures?: Array<{ id: number }>, standings?: unknown[] }
   signed: boolean
   /** What the receiver answered: a status, or `hang` (no answer at all). */
   answer: number | 'hang'

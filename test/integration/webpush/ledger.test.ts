@@ -12,6 +12,7 @@ const redis = useRedis()
 const [alert] = alertsOf({
   cursor: 'e:1',
   fixture_id: 5,
+  live: false,
   league_id: 501,
   at: '2026-11-21T20:00:00.000Z',
   changes: [{ kind: 'fixture_removed' }],

@@ -1,6 +1,6 @@
 /**
- * The status page's Push alerts tile in headless Chromium: subscriptions, alerts sent and shards sent from
- * this instance, from the `push` field of `/v1/status`.
+ * The status page's Push alerts tile in headless Chromium: subscriptions, alerts sent (none retrying or
+ * failed) and shards sent from this instance, from the `push` field of `/v1/status`.
  */
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -29,7 +29,7 @@ describe.skipIf(!HAVE_CHROMIUM)('status page with push alerts', () => {
     const tile = page.locator('.tile', { hasText: 'Push alerts' })
     await tile.waitFor({ timeout: 5000 })
     expect(await tile.locator('.tile-value').textContent()).toBe('2')
-    expect(await tile.textContent()).toContain('2 sent · 0 queued')
+    expect(await tile.textContent()).toContain('subscriptions · 2 sent · 0 retrying · 0 failed')
     expect(await tile.textContent()).toContain('2/2 shards here')
     expect(errors).toEqual([])
     await page.close()

@@ -5,6 +5,7 @@ describe('budgetKeys', () => {
   it('puts every ledger key under the prefix and one hash tag', () => {
     const keys = budgetKeys('tl:')
     expect(keys.bucket('Fixture')).toBe('tl:{budget}:bucket:Fixture')
+    expect(keys.claims('Fixture')).toBe('tl:{budget}:claims:Fixture')
     expect(keys.entities).toBe('tl:{budget}:entities')
     expect(keys.pattern).toBe('tl:{budget}:*')
   })

@@ -33,7 +33,7 @@ describe('observeResponse', () => {
     await ledger.record('Fixture', { remaining: 0, resetsInSeconds: 1200, calls: 0, limit: 3000 }, t)
     await ledger.record('Fixture', snap!, t)
     t += 1_300_000
-    expect(await ledger.reserve('Fixture', 1, 0), 'the window after the 429 opens with the limit known before').toBe(true)
+    expect(await ledger.reserve('Fixture', 1, { floor: 0 }), 'the window after the 429 opens with the limit known before').toBe(true)
   })
 
   it('drops a header limit below the remaining count (a global counter, not the entity bucket)', async () => {

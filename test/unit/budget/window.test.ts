@@ -1,6 +1,6 @@
 /** The ledger's rules as pure functions (src/budget/window.ts); both engines run or mirror them. */
 import { describe, expect, it } from 'vitest'
-import { checkCount, mergeObservation, reserveFrom, SAME_WINDOW_SLACK_MS, viewOf, type StoredBucket } from '../../../src/budget/window.ts'
+import { checkClaim, checkCount, mergeObservation, reserveFrom, SAME_WINDOW_SLACK_MS, viewOf, type ReserveRule, type StoredBucket } from '../../../src/budget/window.ts'
 import { WINDOW_MS } from '../../../src/contract/hourly-window.ts'
 
 const T0 = 1_700_000_000_000
@@ -60,7 +60,17 @@ describe('mergeObservation', () => {
 describe('viewOf', () => {
   it('extrapolates to the limit once the reset time has passed', () => {
     const stored = bucket({ remaining: 3, limit: 3000 })
-    expect(viewOf('Fixture', stored, T0)).toEqual({ entity: 'Fixture', remaining: 3, limit: 3000, limitSource: 'reported', resetsAt: stored.resetsAt, updatedAt: T0, expired: false })
+    expect(viewOf('Fixture', stored, T0)).toEqual({
+      entity: 'Fixture',
+      remaining: 3,
+      limit: 3000,
+      limitSource: 'reported',
+      resetsAt: stored.resetsAt,
+      updatedAt: T0,
+      expired: false,
+      pollersNeed: 0,
+      spent: { pollers: 0, passthrough: 0 }
+    })
     expect(viewOf('Fixture', stored, stored.resetsAt)).toMatchObject({ remaining: 3000, expired: true })
   })
 
@@ -75,28 +85,67 @@ describe('viewOf', () => {
     expect(viewOf('Fixture', stored, stored.resetsAt + 1)).toMatchObject({ remaining: 3, expired: true })
     expect(viewOf('Fixture', stored, T0)).not.toHaveProperty('limit')
   })
+
+  it('shows the claims\' need until the reset and what each side spent; past the reset, a window opening now', () => {
+    const claim = { perHour: 3600, reserve: 0.2, lumps: 2, until: T0 + 60_000 }
+    const stored = bucket({ remaining: 4000, limit: 5000, spentPollers: 7, spentPassthrough: 3 })
+    expect(viewOf('Fixture', stored, T0, undefined, [claim])).toMatchObject({ pollersNeed: 1802, spent: { pollers: 7, passthrough: 3 } })
+    const past = viewOf('Fixture', stored, stored.resetsAt, undefined, [{ ...claim, until: stored.resetsAt + 1 }])
+    expect(past).toMatchObject({ remaining: 5000, expired: true, pollersNeed: 3602, spent: { pollers: 0, passthrough: 0 } })
+  })
 })
 
 describe('reserveFrom', () => {
-  it('takes n while the floor holds and refuses below it', () => {
-    expect(reserveFrom(bucket({ remaining: 5 }), 2, 3, T0)).toMatchObject({ kind: 'taken', next: { remaining: 3 } })
-    expect(reserveFrom(bucket({ remaining: 5 }), 3, 3, T0)).toEqual({ kind: 'refused' })
+  const pollers = (floor = 0): ReserveRule => ({ by: 'pollers', floor })
+  const passthrough: ReserveRule = { by: 'passthrough', floor: 0 }
+
+  it('takes n while the floor holds and refuses below it, counting what each side spent', () => {
+    expect(reserveFrom(bucket({ remaining: 5 }), 2, pollers(3), T0)).toMatchObject({ kind: 'taken', next: { remaining: 3, spentPollers: 2 } })
+    expect(reserveFrom(bucket({ remaining: 5 }), 3, pollers(3), T0)).toEqual({ kind: 'refused' })
+    expect(reserveFrom(bucket({ remaining: 5, spentPassthrough: 4 }), 1, passthrough, T0)).toMatchObject({ kind: 'taken', next: { remaining: 4, spentPassthrough: 5 } })
+  })
+
+  it('leaves the claims in force their need, for the passthrough only', () => {
+    const claim = { perHour: 3600, reserve: 0.2, lumps: 2, until: T0 + 60_000 }
+    // Half an hour left of 5000/h: the claim needs 1802.
+    const stored = bucket({ remaining: 1805, limit: 5000 })
+    expect(reserveFrom(stored, 3, passthrough, T0, undefined, [claim])).toMatchObject({ kind: 'taken', next: { remaining: 1802 } })
+    expect(reserveFrom(stored, 4, passthrough, T0, undefined, [claim])).toEqual({ kind: 'refused' })
+    expect(reserveFrom(stored, 4, pollers(), T0, undefined, [claim])).toMatchObject({ kind: 'taken' })
+    // A claim that lapsed keeps nothing.
+    expect(reserveFrom(stored, 4, passthrough, T0 + 60_000, undefined, [claim])).toMatchObject({ kind: 'taken' })
   })
 
   it('allows without counting when nothing is known', () => {
-    expect(reserveFrom(undefined, 1, 0, T0)).toEqual({ kind: 'uncounted' })
-    expect(reserveFrom(bucket(), 1, 0, T0 + WINDOW_MS)).toEqual({ kind: 'uncounted' })
+    expect(reserveFrom(undefined, 1, pollers(), T0)).toEqual({ kind: 'uncounted' })
+    expect(reserveFrom(bucket(), 1, pollers(), T0 + WINDOW_MS)).toEqual({ kind: 'uncounted' })
   })
 
   it('opens an estimated window of one hour when the old one ended and the limit is known', () => {
     const at = T0 + WINDOW_MS
-    expect(reserveFrom(bucket({ remaining: 0, limit: 3000 }), 1, 0, at))
-      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true, previousResetsAt: T0 + 1_800_000, calls: 0 } })
+    expect(reserveFrom(bucket({ remaining: 0, limit: 3000, spentPassthrough: 9 }), 1, pollers(), at))
+      .toEqual({ kind: 'taken', next: { remaining: 2999, resetsAt: at + WINDOW_MS, limit: 3000, updatedAt: at, estimated: true, previousResetsAt: T0 + 1_800_000, calls: 0, spentPollers: 1 } })
+  })
+
+  it('judges the passthrough against the need of the window it opens, not of the one that ended', () => {
+    const at = T0 + WINDOW_MS
+    const claim = { perHour: 60, reserve: 0.2, lumps: 1, until: at + 1 }
+    // 100 an hour: the claim needs 61 of the new window.
+    expect(reserveFrom(bucket({ remaining: 0, limit: 100 }), 40, passthrough, at, undefined, [claim])).toEqual({ kind: 'refused' })
+    expect(reserveFrom(bucket({ remaining: 0, limit: 100 }), 39, passthrough, at, undefined, [claim])).toMatchObject({ kind: 'taken', next: { remaining: 61, spentPassthrough: 39 } })
   })
 
   it('rejects counts that are not positive integers', () => {
     expect(() => checkCount(0)).toThrow(RangeError)
     expect(() => checkCount(1.5)).toThrow(RangeError)
     expect(checkCount(3)).toBe(3)
+  })
+
+  it('rejects claims that are not finite, non-negative figures with a reserve share', () => {
+    const claim = { perHour: 3600, reserve: 0.2, lumps: 1, ttlMs: 60_000 }
+    expect(checkClaim(claim)).toBe(claim)
+    expect(() => checkClaim({ ...claim, perHour: Infinity })).toThrow(TypeError)
+    expect(() => checkClaim({ ...claim, lumps: -1 })).toThrow(TypeError)
+    expect(() => checkClaim({ ...claim, reserve: 1.5 })).toThrow(TypeError)
   })
 })

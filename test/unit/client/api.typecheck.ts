@@ -32,7 +32,7 @@ export async function usage (): Promise<ClientStatus> {
   })
   client.on('status', (s) => {
     if (s.state === 'refused') {
-      const reason: 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden' = s.reason
+      const reason: 'unauthorized' | 'revoked' | 'origin_refused' | 'too_many_connections' | 'forbidden' | 'invalid_subscription' | 'limit_exceeded' = s.reason
       use(reason)
     }
   })

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
@@ -66,12 +67,13 @@ describe('config', () => {
       TOUCHLINE_PUBLIC_URL: 'https://live.example.com/',
       TOUCHLINE_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
       TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '3000',
-      TOUCHLINE_RECORD_DIR: '/tmp/rec'
+      // An existing directory: one that is not is refused (settings-checks.test.ts).
+      TOUCHLINE_RECORD_DIR: tmpdir()
     })
     expect(cfg.TOUCHLINE_PUBLIC_URL).toBe('https://live.example.com')
     expect(cfg.TOUCHLINE_TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1'])
     expect(cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT).toBe(3000)
-    expect(cfg.TOUCHLINE_RECORD_DIR).toBe('/tmp/rec')
+    expect(cfg.TOUCHLINE_RECORD_DIR).toBe(tmpdir())
     expect(loadConfig({ TOUCHLINE_TRUST_PROXY: 'true' }).TOUCHLINE_TRUST_PROXY).toBe(true)
     expect(loadConfig({ TOUCHLINE_TRUST_PROXY: '2' }).TOUCHLINE_TRUST_PROXY).toBe(2)
   })

@@ -14,6 +14,7 @@ const compose = parse(readFileSync(new URL('compose.yaml', root), 'utf8'), { mer
   networks: Record<string, { ipam?: { config?: Array<{ subnet: string }> } }>
 }
 const haproxy = readFileSync(new URL('deploy/haproxy.cfg', root), 'utf8')
+const dockerfile = readFileSync(new URL('Dockerfile', root), 'utf8')
 
 interface Service {
   image?: string
@@ -26,6 +27,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>
   stop_grace_period?: string
   init?: boolean
+  healthcheck?: { test?: string[] }
 }
 
 const GATEWAYS = ['gateway-1', 'gateway-2', 'gateway-3']
@@ -91,6 +93,20 @@ describe('compose.yaml', () => {
     for (const g of GATEWAYS) {
       expect(seconds(service(g).stop_grace_period ?? '') * 1000, g).toBeGreaterThan(cfg.TOUCHLINE_DRAIN_DELAY_MS + cfg.TOUCHLINE_SHUTDOWN_TIMEOUT_MS)
     }
+  })
+
+  it('checks the provider\'s health on the port it listens on, not the gateway\'s port the image\'s HEALTHCHECK asks', () => {
+    const provider = service('provider')
+    const command = provider.command ?? []
+    const port = command[command.indexOf('--port') + 1]
+    expect(port).toBe('8081')
+    expect(provider.ports).toEqual([`${port}:${port}`])
+    // The image's own check asks TOUCHLINE_PORT (8080 by default), where nothing listens in this container.
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*process\.env\.TOUCHLINE_PORT\|\|8080/m)
+    const test = provider.healthcheck?.test ?? []
+    expect(test[0]).toBe('CMD')
+    expect(test.join(' ')).toContain(`http://127.0.0.1:${port}/healthz`)
+    expect(test.join(' ')).not.toContain(':8080')
   })
 
   it('mounts deploy/haproxy.cfg in HAProxy, whose servers are the three gateways on their port', () => {

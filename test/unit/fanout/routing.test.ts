@@ -22,7 +22,7 @@ class FakeConnection extends Connection {
 }
 
 function change (offset: number, fixtureId: number, leagueId: number): Outgoing & { record: ChangeRecord } {
-  const record: ChangeRecord = { cursor: `e:${offset}`, fixture_id: fixtureId, league_id: leagueId, at: 'now', changes: [], fixture: fixture(fixtureId, leagueId) }
+  const record: ChangeRecord = { cursor: `e:${offset}`, fixture_id: fixtureId, league_id: leagueId, at: 'now', live: true, changes: [], fixture: fixture(fixtureId, leagueId) }
   return Outgoing.of(record, JSON.stringify(record)) as Outgoing & { record: ChangeRecord }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { anchoredClock, clockMinute, isPredictedTick, settleClock } from '../../../src/live/clock.ts'
 import type { ChangeRecord, LiveFixture } from '../../../src/wire/model.ts'
-import { isOddsRecord } from '../../../src/store/types.ts'
+import { isChangeRecord } from '../../../src/store/types.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { fixture } from '../../integration/store/fixture.ts'
@@ -43,7 +43,7 @@ describe('the match clock', () => {
 describe('the match clock over a simulated match day', async () => {
   const store = createStore({ kind: 'memory' })
   const records: ChangeRecord[] = []
-  await store.subscribe((r) => { if (!isOddsRecord(r)) records.push(r) })
+  await store.subscribe((r) => { if (isChangeRecord(r)) records.push(r) })
   await runMatchDay(store, { minutes: 20 })
 
   it('a client running the clock shows the stored minute at every change, told or not', () => {

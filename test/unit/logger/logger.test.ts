@@ -28,3 +28,27 @@ describe('logger', () => {
     expect(text()).not.toContain(SECRET)
   })
 })
+
+describe('expected failures', () => {
+  const lines = (text: string): Array<Record<string, any>> => text.trim().split('\n').map((l) => JSON.parse(l))
+
+  it('logs an upstream that does not answer as one line with its codes, no stack', async () => {
+    const { UpstreamNetworkError, UpstreamTimeoutError } = await import('../../../src/upstream/upstream-errors.ts')
+    const { log, text } = capture()
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })
+    log.warn({ err: new UpstreamNetworkError('upstream call GET /football/livescores failed (ECONNREFUSED)', { cause: refused }) }, 'poll failed')
+    log.warn({ err: new UpstreamTimeoutError('upstream did not answer GET /football/livescores within 2500 ms', {}) }, 'poll failed')
+    log.warn({ err: Object.assign(new Error('getaddrinfo ENOTFOUND api.example.invalid'), { code: 'ENOTFOUND' }) }, 'lookup failed')
+    const [network, timeout, dns] = lines(text())
+    expect(network?.err).toEqual({ type: 'UpstreamNetworkError', code: 'TL_ERR_UPSTREAM_NETWORK', message: 'upstream call GET /football/livescores failed (ECONNREFUSED)', cause: 'ECONNREFUSED' })
+    expect(timeout?.err).toEqual({ type: 'UpstreamTimeoutError', code: 'TL_ERR_UPSTREAM_TIMEOUT', message: 'upstream did not answer GET /football/livescores within 2500 ms' })
+    expect(dns?.err).toEqual({ type: 'Error', code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND api.example.invalid' })
+    expect(text()).not.toContain('"stack"')
+  })
+
+  it('keeps the stack of anything else: a bug must be found', () => {
+    const { log, text } = capture()
+    log.error({ err: new TypeError('Cannot read properties of undefined') }, 'poller loop ended unexpectedly')
+    expect(lines(text())[0]?.err.stack).toMatch(/^TypeError: Cannot read properties of undefined\n\s+at /)
+  })
+})

@@ -7,6 +7,7 @@ import { applyOddsChanges } from '@touchline/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { conflateChanges, conflateOdds } from '../../../src/changes/conflate.ts'
 import { OddsConflation } from '../../../src/fanout/conflation.ts'
+import { fixtureIdOf } from '../../../src/store/types.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
 import { diffOdds } from '../../../src/odds/diff.ts'
 import { marketsOf } from '../../../src/odds/normalize.ts'
@@ -153,9 +154,9 @@ describe('OddsConflation', () => {
     expect(c.hold(a2)).toBe(true)
     expect(c.hold(b2)).toBe(true)
     vi.advanceTimersByTime(200)
-    expect(sent.map((o) => o.record.fixture_id)).toEqual([7])
+    expect(sent.map((o) => fixtureIdOf(o.record))).toEqual([7])
     vi.advanceTimersByTime(300)
-    expect(sent.map((o) => o.record.fixture_id)).toEqual([7, 8])
+    expect(sent.map((o) => fixtureIdOf(o.record))).toEqual([7, 8])
     c.hold(outs(7, 1)[0] as Outgoing)
     c.hold(outs(7, 2)[1] as Outgoing)
     c.clear()

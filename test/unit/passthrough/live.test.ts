@@ -88,7 +88,7 @@ describe('shapeLive', () => {
 
   it('declines what it cannot answer exactly', () => {
     expect(shapeLive(fixtures, query({ include: 'events.player' }))).toBeUndefined()
-    expect(shapeLive(fixtures, query({ include: 'statistics' }))).toBeUndefined()
+    expect(shapeLive(fixtures, query({ include: 'venue' }))).toBeUndefined()
     expect(shapeLive(fixtures, query({ include: 'events:minute' }))).toBeUndefined()
     expect(shapeLive(fixtures, query({ filters: 'eventTypes:14' }))).toBeUndefined()
   })

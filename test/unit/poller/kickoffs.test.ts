@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BucketView } from '../../../src/budget/index.ts'
-import { createKickoffSchedule, kickoffListRequest, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
+import { daysRequest } from '../../../src/poller/days.ts'
+import { createKickoffSchedule, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
 import { nextPace } from '../../../src/poller/pacing.ts'
 import { SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
 import { FEED_LEAD_MS } from '../../../src/contract/livescores.ts'
@@ -8,19 +9,16 @@ import { FEED_LEAD_MS } from '../../../src/contract/livescores.ts'
 const NOW = Date.parse('2026-11-24T14:10:00Z')
 const MIN = 60_000
 
-describe('the kick-off list request', () => {
-  it('asks for today to the day the list must last until, without includes, 1000 a page, league and kick-off only', () => {
-    expect(kickoffListRequest(NOW, { spanMs: 75 * MIN })).toEqual({
-      path: '/football/fixtures/between/2026-11-24/2026-11-24',
-      query: { filters: 'populate', select: 'league_id,starting_at_timestamp', per_page: '1000' }
+describe('the read of the days', () => {
+  const query = { include: 'participants;scores', filters: 'fixtureLeagues:271,501' }
+  it('asks for the days back to the days ahead of today (UTC), with the polls\' includes and filters, 50 a page', () => {
+    expect(daysRequest(NOW, { back: 3, ahead: 3 }, query)).toEqual({
+      path: '/football/fixtures/between/2026-11-21/2026-11-27',
+      query: { ...query, per_page: '50' }
     })
-    // Late in the day the list runs into tomorrow.
-    expect(kickoffListRequest(Date.parse('2026-11-24T23:30:00Z'), { spanMs: 75 * MIN }).path).toBe('/football/fixtures/between/2026-11-24/2026-11-25')
-  })
-
-  it('narrows the list to the configured leagues', () => {
-    expect(kickoffListRequest(NOW, { spanMs: 75 * MIN, leagues: [271, 501] }).query.filters).toBe('populate;fixtureLeagues:271,501')
-    expect(kickoffListRequest(NOW, { spanMs: 75 * MIN, leagues: [] }).query.filters).toBe('populate')
+    // Late in the day, today is still today in UTC.
+    expect(daysRequest(Date.parse('2026-11-24T23:30:00Z'), { back: 1, ahead: 2 }, {}).path).toBe('/football/fixtures/between/2026-11-23/2026-11-26')
+    expect(daysRequest(NOW, { back: 0, ahead: 0 }, {}).path).toBe('/football/fixtures/between/2026-11-24/2026-11-24')
   })
 })
 
@@ -112,7 +110,7 @@ describe('the kick-off schedule', () => {
 describe('pacing with the kick-off list and its reconciles', () => {
   const opts = { reserve: 0.2, floorMs: 1000, ceilingMs: SLOWEST_POLL_MS }
   const bucket = (remaining: number, msLeft: number, limit = 3000): BucketView =>
-    ({ entity: 'Fixture', remaining, limit, resetsAt: NOW + msLeft, updatedAt: NOW, expired: false })
+    ({ entity: 'Fixture', remaining, limit, resetsAt: NOW + msLeft, updatedAt: NOW, expired: false, pollersNeed: 0, spent: { pollers: 0, passthrough: 0 } })
 
   it('slows the polls by what the other calls take, so the hour still ends within the bucket', () => {
     const hour = 3_600_000

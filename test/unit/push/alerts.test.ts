@@ -25,7 +25,7 @@ const event = (id: number, type: string, minute: number, player: string | null, 
   return { ...details, id, type_id: 14, type, minute, side, team_id: side === 'home' ? 10 : 11, player: player === null ? null : { id: null, name: player }, result }
 }
 
-const record = (changes: Change[], f = fixture()): ChangeRecord => ({ cursor: 'e:1', fixture_id: f.id, league_id: f.league_id, at: f.updated_at, changes, fixture: f })
+const record = (changes: Change[], f = fixture()): ChangeRecord => ({ cursor: 'e:1', fixture_id: f.id, league_id: f.league_id, at: f.updated_at, live: true, changes, fixture: f })
 const brief = (r: ChangeRecord) => alertsOf(r).map((a) => ({ id: a.id, kind: a.kind, title: a.title, body: a.body, topic: a.topic }))
 
 describe('alertsOf', () => {
@@ -40,6 +40,9 @@ describe('alertsOf', () => {
     const og = event(8, 'OWNGOAL', 12, 'Carter-Vickers', 'home', '0-1')
     expect(alertsOf(record([{ kind: 'event_added', event: pen }])).map((a) => a.body)).toEqual(['90+3\' Tavernier (pen)'])
     expect(alertsOf(record([{ kind: 'event_added', event: og }])).map((a) => [a.title, a.body])).toEqual([['GOAL! Celtic 0-1 Rangers', '12\' Carter-Vickers (o.g.)']])
+    // With no player named, the goal is said to be the side it counts for: Celtic's own goal is Rangers'.
+    const unnamed = event(9, 'OWNGOAL', 14, null, 'home', '0-1')
+    expect(alertsOf(record([{ kind: 'event_added', event: unnamed }])).map((a) => a.body)).toEqual(['14\' Goal for Rangers (o.g.)'])
   })
 
   it('a score that rose without its event gets one alert by the score; a shoot-out score gets none', () => {

@@ -10,12 +10,16 @@
  * - A goal flashes its row once and is announced in the aria-live region, once. Goals replayed after a
  *   reconnection (or found in the fresh snapshot that replaced a lost replay) flash and are announced too,
  *   saying they happened while the page was away.
+ * - With favourites (the scoreboard's, lib/favourites.js): a star on each row stars its match, and each
+ *   league's heading folds its matches away and pins the league to the top (its star); the margin the row
+ *   stars sit in is given before the first rows are drawn, so nothing moves when they come.
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./live.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
-import { announcements, cancelledIn, goalsIn, h, scoreLine } from './format.js'
+import { announcements, cancelledIn, goalsIn, h, scoreLine, setText } from './format.js'
+import { icon } from './icons.js'
 import { OddsView } from './odds.js'
 import { placeholderRow, Row } from './row.js'
 import { Stack } from './stack.js'
@@ -51,8 +55,11 @@ export class Board {
    * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
    * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
    * @param {(row: Row, f: LiveFixture) => void} [opts.onRow] called after a row is drawn (the scoreboard's alert bells)
+   * @param {(id: number) => string} [opts.matchHref] the address of a match's page, linked from its open events (the scoreboard's)
    * @param {{ bookmaker: number, images: () => Map<number, import('./odds.js').FixtureOdds> }} [opts.odds] show this
    *   bookmaker's result prices on each row (lib/odds.js), from these odds images (the client's `odds`)
+   * @param {import('./favourites.js').Favourites} [opts.favourites] stars on rows and league headings, leagues folded (the scoreboard's)
+   * @param {(id: number) => boolean} [opts.inLiveSet] whether a match is still in the live set (a level FT of a cup tie then awaits extra time)
    */
   constructor (root, announcer, opts = {}) {
     this.root = root
@@ -64,6 +71,11 @@ export class Board {
     this.expanded = opts.expanded === true
     this.idPrefix = opts.idPrefix ?? 'tl'
     this.onRow = opts.onRow
+    this.matchHref = opts.matchHref
+    this.favourites = opts.favourites
+    this.inLiveSet = opts.inLiveSet ?? (() => false)
+    root.classList.toggle('tl-stars', this.favourites !== undefined)
+    /** @type {Map<number, HTMLButtonElement>} each row's star, by fixture */ this.stars = new Map()
     this.stack = new Stack(root, { gap: this.grouped ? 8 : 0 })
     const odds = opts.odds
     /** The odds on the rows, when asked for: the space is kept on every row. */
@@ -72,7 +84,7 @@ export class Board {
     /** @type {Map<number, { open: boolean, all: boolean }>} which rows show their events, and all of them */
     this.open = new Map()
     /** @type {Map<number, Row>} */ this.rows = new Map()
-    /** @type {Map<number, { section: HTMLElement, heading: HTMLElement, stack: Stack }>} */ this.sections = new Map()
+    /** @type {Map<number, { section: HTMLElement, heading: HTMLElement, list: HTMLElement, stack: Stack }>} */ this.sections = new Map()
     /** @type {Map<number, { home: number, away: number }>} when each side's score highlight ends */ this.scored = new Map()
     /** @type {Map<number, LiveEvent[]>} goals removed (VAR), by fixture */ this.cancelled = new Map()
     /** @type {Map<number, { home: number | null, away: number | null }>} the last score seen of each fixture the feed carried */
@@ -83,6 +95,8 @@ export class Board {
     this.pendingFlash = new Set()
     /** Whether placeholder rows are shown. */
     this.placeholders = false
+    /** Whether the scores may be stale (the feed down, the browser offline): the clocks stand still. */
+    this.stale = false
     // The clocks run here: the gateway sends no tick a running clock shows anyway.
     this.ticker = setInterval(() => this.tickClocks(), 1000)
   }
@@ -100,8 +114,12 @@ export class Board {
     new Stack(list).set(rows)
   }
 
-  /** Moves the clock of every row whose match clock runs. */
+  /**
+   * Moves the clock of every row whose match clock runs; none while the board is stale (`stale`: the feed is
+   * down or the browser offline): a clock that ran on would claim minutes nobody saw.
+   */
   tickClocks () {
+    if (this.stale === true) return
     for (const f of this.fixtures.values()) if (f.clock?.ticking === true) this.rows.get(f.id)?.tick()
   }
 
@@ -198,15 +216,16 @@ export class Board {
     for (const [id, row] of this.rows) {
       if (fixtures.has(id)) continue
       this.rows.delete(id)
+      this.stars.delete(id)
       if (row === focusedRow) this.refocus(all)
     }
     for (const id of this.pendingFlash) { const row = this.rows.get(id); if (row !== undefined) this.flash(row) }
     this.pendingFlash.clear()
   }
 
-  /** Re-renders every row and heading (league names arrived...). */
+  /** Re-renders every row and heading (league names arrived, a favourite changed...). */
   refresh () {
-    for (const [id, s] of this.sections) s.heading.textContent = this.leagueName(id)
+    for (const [id, s] of this.sections) this.drawHeading(id, s)
     for (const row of this.rows.values()) row.signature = ''
     this.show(this.fixtures)
   }
@@ -221,9 +240,34 @@ export class Board {
   draw (f) {
     const o = this.openState(f.id)
     const row = this.rowOf(f)
-    row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+    row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [], mayGoOn: this.inLiveSet(f.id) })
     this.onRow?.(row, f)
+    if (this.favourites !== undefined) this.drawStar(row, f, this.favourites)
     if (this.odds !== undefined && row.odds !== undefined) this.odds.draw(/** @type {any} */ (row.odds), f)
+  }
+
+  /**
+   * A row's star: pressed when the match is starred; shown filled, unpressed, when the match is the fan's by
+   * its team or league (pressing it stars the match itself).
+   * @param {Row} row @param {LiveFixture} f @param {import('./favourites.js').Favourites} favourites
+   */
+  drawStar (row, f, favourites) {
+    let star = this.stars.get(row.id)
+    if (star === undefined || !row.el.contains(star)) {
+      star = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'tl-star' }, icon('star')))
+      star.addEventListener('click', (ev) => {
+        ev.stopPropagation() // the row's own click opens its events
+        favourites.toggle('matches', row.id)
+      })
+      row.el.querySelector('.tl-row')?.append(star)
+      this.stars.set(row.id, star)
+    }
+    const on = favourites.has('matches', f.id)
+    const pressed = String(on)
+    if (star.getAttribute('aria-pressed') !== pressed) star.setAttribute('aria-pressed', pressed)
+    star.dataset.mine = String(favourites.mine(f))
+    const label = `Star ${f.home.name} v ${f.away.name}`
+    if (star.getAttribute('aria-label') !== label) { star.setAttribute('aria-label', label); star.title = label }
   }
 
   /** The focused row left the screen: focus goes to the first row shown, else to the board. @param {LiveFixture[]} shown */
@@ -248,10 +292,10 @@ export class Board {
   rowOf (f) {
     let row = this.rows.get(f.id)
     if (row === undefined) {
-      row = new Row(f, { idPrefix: this.idPrefix, onAction: (id, what) => this.act(id, what), odds: this.odds?.cells() })
+      row = new Row(f, { idPrefix: this.idPrefix, onAction: (id, what) => this.act(id, what), odds: this.odds?.cells(), matchHref: this.matchHref })
       this.rows.set(f.id, row)
       const o = this.openState(f.id)
-      row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [] })
+      row.update(f, { open: o.open, all: o.all, scoredUntil: this.scored.get(f.id) ?? { home: 0, away: 0 }, cancelled: this.cancelled.get(f.id) ?? [], mayGoOn: this.inLiveSet(f.id) })
     }
     return row
   }
@@ -281,12 +325,45 @@ export class Board {
     let s = this.sections.get(id)
     if (s === undefined) {
       const headingId = `${this.idPrefix}-league-${id}`
-      const heading = h(this.headingLevel, { class: 'tl-league', id: headingId, text: this.leagueName(id) })
-      const list = h('div', { class: 'tl-list' })
-      s = { section: h('section', { class: 'tl-group', 'aria-labelledby': headingId, 'data-league': id }, heading, list), heading, stack: new Stack(list) }
+      const listId = `${this.idPrefix}-list-${id}`
+      const heading = h(this.headingLevel, { class: 'tl-league', id: headingId })
+      const list = h('div', { class: 'tl-list', id: listId })
+      s = { section: h('section', { class: 'tl-group', 'aria-labelledby': headingId, 'data-league': id }, heading, list), heading, list, stack: new Stack(list) }
       this.sections.set(id, s)
+      this.drawHeading(id, s)
     }
     return s
+  }
+
+  /**
+   * A league's heading: its name; with favourites, a button that folds its matches away (the name) and a
+   * star that pins the league to the top.
+   * @param {number} id @param {{ heading: HTMLElement, list: HTMLElement, section: HTMLElement }} s
+   */
+  drawHeading (id, s) {
+    const name = this.leagueName(id)
+    const favourites = this.favourites
+    if (favourites === undefined) {
+      setText(s.heading, name)
+      return
+    }
+    let fold = /** @type {HTMLButtonElement | null} */ (s.heading.querySelector('.tl-fold'))
+    let pin = /** @type {HTMLButtonElement | null} */ (s.heading.querySelector('.tl-pin'))
+    if (fold === null || pin === null) {
+      fold = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'tl-fold', 'aria-controls': s.list.id }, h('span', { class: 'tl-league-name' })))
+      fold.addEventListener('click', () => favourites.toggleFolded(id))
+      pin = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'tl-pin' }, icon('star')))
+      pin.addEventListener('click', () => favourites.toggle('leagues', id))
+      s.heading.replaceChildren(fold, pin)
+    }
+    setText(/** @type {HTMLElement} */ (fold.firstElementChild), name)
+    const folded = favourites.folded(id)
+    fold.setAttribute('aria-expanded', String(!folded))
+    s.list.hidden = folded
+    s.section.classList.toggle('tl-folded', folded)
+    pin.setAttribute('aria-pressed', String(favourites.has('leagues', id)))
+    const label = `Pin ${name} to the top`
+    if (pin.getAttribute('aria-label') !== label) { pin.setAttribute('aria-label', label); pin.title = label }
   }
 }
 

@@ -1,70 +1,79 @@
 /**
- * The scoreboard's days: yesterday's, today's and tomorrow's fixtures of the followed leagues, read from
- * the gateway's REST passthrough (answered from its cache) when first shown, and today's read again every
- * minute. What the live feed knows is newer than any of it: the page lays the feed's fixtures over these.
+ * Days as the scoreboard and the widget show them: calendar days in the reader's time zone (the browser's),
+ * each the kick-offs from its midnight to the next one there, as the gateway's day model counts them
+ * (docs/protocol.md, "Days"). The page names a day by its distance from today (-1 yesterday, 1 tomorrow),
+ * so "tomorrow" is the next day whenever it is asked; the gateway holds 3 days back and 3 ahead.
+ *
+ * A day's fixtures come from the gateway's day model, never from the upstream's rows: the scoreboard and
+ * the widget follow their day on the live feed (lib/live.js, `dates` in this time zone).
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
- * @typedef {'yesterday' | 'today' | 'tomorrow'} Day
+ * @typedef {number} Day a day by its distance from today: 0 today, -1 yesterday, 1 tomorrow
+ * @typedef {{ from: number, to: number }} DayRange kick-offs from `from` (included) to `to` (excluded), epoch ms
  */
-import { fetchDay, localDate } from './schedule.js'
+import { dateIn, dayRange, localTimeZone } from './client.js'
 
-/** Days the page switches between, by their distance from today. */
-export const DAYS = /** @type {const} */ ({ yesterday: -1, today: 0, tomorrow: 1 })
+export { dayRange }
 
-/** How long a day's list is reused: today's changes (the feed covers what is live), the others hardly do. */
-const MAX_AGE_MS = { yesterday: 10 * 60_000, today: 60_000, tomorrow: 10 * 60_000 }
+/** The reader's time zone: the days are its days. */
+export const TIME_ZONE = localTimeZone()
 
-/** How long a failed read holds the next one back. */
-const RETRY_MS = 5_000
+/** How far the page goes from today: the days the gateway holds (TOUCHLINE_DAYS_BACK and _AHEAD, 3 and 3). */
+export const DAYS_BACK = 3
+export const DAYS_AHEAD = 3
 
-/** `2026-11-24` of a day of the reader's. @param {Day} day */
-export const dateOfDay = (day) => localDate(DAYS[day])
+/** The days with a name, in the address (`#all/yesterday`) and the day switch. */
+export const NAMED = /** @type {const} */ ({ yesterday: -1, today: 0, tomorrow: 1 })
 
-/** `Wednesday 26 November` of a day of the reader's. @param {Day} day */
-export function longDate (day) {
-  const d = new Date()
-  d.setDate(d.getDate() + DAYS[day])
-  return d.toLocaleDateString([], { weekday: 'long', day: 'numeric', month: 'long' })
+const DAY_MS = 86_400_000
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** Today's date (`2026-11-24`) in the reader's time zone. */
+export const today = () => dateIn(Date.now(), TIME_ZONE)
+
+/** The date `n` calendar days after `date` (both `YYYY-MM-DD`). @param {string} date @param {number} n */
+export const addDays = (date, n) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10)
+
+/** The date of a day of the reader's. @param {Day} day */
+export const dateOfDay = (day) => addDays(today(), day)
+
+/**
+ * The day an address names: `yesterday`, `today`, `tomorrow`, or a date the gateway holds (3 back, 3
+ * ahead); undefined for anything else.
+ * @param {string | undefined} word
+ * @returns {Day | undefined}
+ */
+export function dayOfWord (word) {
+  if (word === undefined || word === '') return 0
+  if (word in NAMED) return NAMED[/** @type {keyof typeof NAMED} */ (word)]
+  if (!DATE.test(word)) return undefined
+  const day = Math.round((Date.parse(`${word}T00:00:00Z`) - Date.parse(`${today()}T00:00:00Z`)) / DAY_MS)
+  return day >= -DAYS_BACK && day <= DAYS_AHEAD ? day : undefined
 }
 
-export class Days {
-  /**
-   * @param {string} base gateway origin @param {string} key
-   * @param {() => number[]} leagues the leagues to read
-   */
-  constructor (base, key, leagues) {
-    this.base = base
-    this.key = key
-    this.leagues = leagues
-    /** @type {Map<string, { fixtures: LiveFixture[], at: number }>} by date */ this.loaded = new Map()
-    /** @type {Map<string, Promise<void>>} */ this.pending = new Map()
-  }
+/** How the address names a day: its name, else its date. @param {Day} day */
+export function wordOfDay (day) {
+  const named = Object.entries(NAMED).find(([, n]) => n === day)
+  return named === undefined ? dateOfDay(day) : named[0]
+}
 
-  /** The day's fixtures as last read, or undefined before the first read. @param {Day} day */
-  get (day) {
-    return this.loaded.get(dateOfDay(day))?.fixtures
-  }
+/** `Wednesday 26 November`: a day of the reader's, in words. @param {Day} day */
+export function longDate (day) {
+  // Noon UTC of the date, written as a UTC date: the calendar day itself, whatever the reader's zone.
+  return new Date(`${dateOfDay(day)}T12:00:00Z`).toLocaleDateString([], { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+}
 
-  /**
-   * Reads a day unless a recent enough read is held; resolves once it is (a read in flight is shared), or
-   * RETRY_MS after the read failed. Never rejects.
-   * @param {Day} day
-   * @returns {Promise<void>}
-   */
-  load (day) {
-    const date = dateOfDay(day)
-    const hit = this.loaded.get(date)
-    if (hit !== undefined && Date.now() - hit.at < MAX_AGE_MS[day]) return Promise.resolve()
-    const inFlight = this.pending.get(date)
-    if (inFlight !== undefined) return inFlight
-    const read = fetchDay(this.base, this.key, this.leagues(), date)
-      .then((fixtures) => { this.loaded.set(date, { fixtures, at: Date.now() }) },
-        // Unreadable (the gateway down, the link cut): the day keeps what it had, and the load settles only
-        // after a pause, so a caller that loads again when it settles (a page still showing "loading")
-        // asks every RETRY_MS, not in a loop.
-        async () => { await new Promise((resolve) => setTimeout(resolve, RETRY_MS)) })
-      .finally(() => { this.pending.delete(date) })
-    this.pending.set(date, read)
-    return read
-  }
+/** A day on the scoreboard's strip: `Yesterday`, `Today`, `Tomorrow`, else `Thu 3`. @param {Day} day */
+export function shortDate (day) {
+  const named = Object.entries(NAMED).find(([, n]) => n === day)
+  if (named !== undefined) return named[0][0].toUpperCase() + named[0].slice(1)
+  const noon = new Date(`${dateOfDay(day)}T12:00:00Z`)
+  return `${noon.toLocaleDateString([], { weekday: 'short', timeZone: 'UTC' })} ${noon.getUTCDate()}`
+}
+
+/** Whether a fixture kicks off in the range. @param {Pick<LiveFixture, 'starting_at'>} f @param {DayRange} range */
+export function kicksOffIn (f, range) {
+  if (f.starting_at === null) return false
+  const ms = Date.parse(f.starting_at)
+  return ms >= range.from && ms < range.to
 }

@@ -145,14 +145,17 @@ const SHOOTOUT = new Set(['PENALTY_SHOOTOUT_GOAL', 'PENALTY_SHOOTOUT_MISS'])
 
 /**
  * The live clock as minute and added minute, as events are written (93 in the second half is 90+3), and
- * never behind the last event (the clock may be a little late when a goal arrives: the goal's minute wins).
+ * never behind the last event (the clock may be a little late when a goal arrives: the goal's minute wins);
+ * a period's first minute is its first (1' at kick-off).
  * @param {LiveFixture} f
  * @returns {{ minute: number, extra: number } | null}
  */
 export function clockReading (f) {
-  const running = runningMinute(f)
-  if (running === null || running === undefined) return null
+  const minute = runningMinute(f)
+  if (minute === null || minute === undefined) return null
   const c = f.clock
+  // A period's first minute reads as its first: 1' at kick-off (not 0'), 46' at the second half's.
+  const running = c ? Math.max(minute, c.counts_from + 1) : minute
   const end = c && c.length !== null && c.length !== undefined
     ? c.counts_from + c.length
     : PERIOD_ENDS[/** @type {keyof typeof PERIOD_ENDS} */ (String(/** @type {any} */ (f).period ?? '').toLowerCase())]
@@ -273,7 +276,49 @@ export function announcements (frame, replayed = false) {
   const lead = replayed ? 'While reconnecting: goal' : 'Goal'
   const out = goalsIn(frame).map((g) => `${lead} for ${f[g.side].name}${g.scorer ? g.own ? `, own goal by ${g.scorer}` : ` by ${g.scorer}` : ''}${g.minute ? `, ${g.minute}` : ''}. ${line}.`)
   for (const e of cancelledIn(frame)) out.push(`Goal${playerName(e) ? ` by ${playerName(e)}` : ''} cancelled by VAR. ${line}.`)
-  const state = frame.changes.find((c) => c.kind === 'state_changed')
-  if (state && state.state.phase === 'finished' && !replayed) out.push(`Full time: ${line}.`)
+  if (!replayed) {
+    const final = finalWords(frame)
+    if (final !== '') out.push(`${final}: ${line}.`)
+  }
   return out
+}
+
+/**
+ * Whether a fixture may be a tie decided on the day: the upstream gives every league fixture its round, and
+ * many cup and knock-out fixtures none.
+ * @param {Pick<LiveFixture, 'round_id'>} f
+ */
+export const mayBeKnockout = (f) => f.round_id === null
+
+/**
+ * Whether a match stands at full time level in a tie that may go on to extra time (mayBeKnockout): shown as
+ * "awaiting extra time", not as a result, while it is still in the live set.
+ * @param {LiveFixture} f
+ */
+export const levelInKnockout = (f) => f.state.code === 'FT' && f.home.score !== null && f.home.score === f.away.score && mayBeKnockout(f)
+
+/**
+ * How the final whistle is said, or '' when this frame is not it. `FT` with the score level in a match that
+ * may be a knock-out tie (mayBeKnockout), still in the live set, is not final: it may go on to extra time;
+ * it is said when the match leaves the live set, at full time for good. A league match's is said at once. A
+ * shoot-out says its winner.
+ * @param {ChangeFrame} frame
+ */
+function finalWords (frame) {
+  const f = frame.fixture
+  const state = frame.changes.find((c) => c.kind === 'state_changed')
+  const removed = frame.changes.some((c) => c.kind === 'fixture_removed')
+  const level = f.home.score !== null && f.home.score === f.away.score && mayBeKnockout(f)
+  if (state !== undefined && state.state.phase === 'finished') {
+    if (state.state.code === 'FT_PEN') {
+      const p = f.scores?.penalty_shootout
+      const won = winner(f)
+      return won === null || p === undefined ? 'Full time after penalties' : `Full time, ${f[won].name} win ${Math.max(p.home, p.away)}-${Math.min(p.home, p.away)} on penalties`
+    }
+    if (state.state.code === 'AET') return 'After extra time'
+    if (state.state.code === 'FT' && level && !removed) return ''
+    return 'Full time'
+  }
+  // A level FT said once the match left the live set: it did not go on.
+  return removed && state === undefined && f.state.code === 'FT' && level ? 'Full time' : ''
 }

@@ -16,6 +16,7 @@ const SHAPES = {
   'second-yellow': [['rect', { x: 2.5, y: 1.5, width: 7.5, height: 11, rx: 1.5, class: 'i-yellow' }], ['rect', { x: 6, y: 3.5, width: 7.5, height: 11, rx: 1.5, class: 'i-red' }]],
   sub: [['path', { d: 'M5 13V4.5M1.8 7.5L5 4.2l3.2 3.3', class: 'i-in' }], ['path', { d: 'M11 3v8.5M7.8 8.5l3.2 3.3 3.2-3.3', class: 'i-out' }]],
   off: [['path', { d: 'M8 3v9M4.5 8.7L8 12.2l3.5-3.5', class: 'i-out' }]],
+  star: [['path', { d: 'M8 1.6l1.95 4.1 4.45.55-3.3 3.05.85 4.45L8 11.55 4.05 13.75l.85-4.45L1.6 6.25l4.45-.55z', class: 'i-star' }]],
   var: [['rect', { x: 1.5, y: 2.5, width: 13, height: 9, rx: 1.5, class: 'i-var' }], ['path', { d: 'M5.5 14h5M8 11.5V14', class: 'i-var' }], ['path', { d: 'M6.5 5v4l3.3-2z', class: 'i-var-play' }]]
 }
 

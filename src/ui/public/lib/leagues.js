@@ -4,11 +4,24 @@
  * passthrough, or when it refuses, headings fall back to `League <id>`.
  *
  * They also give the order of the board's leagues (leagueOrder): the gateway's priority list first
- * (TOUCHLINE_LEAGUE_PRIORITY, docs/settings.md, handed to the page in a meta tag), then the upstream's own
- * rank of a league (`category`: 1 for the top competitions, 4 for friendlies), then country and name.
+ * (TOUCHLINE_LEAGUE_PRIORITY, docs/settings.md, handed to the page in a meta tag), then the best-known
+ * competitions (WELL_KNOWN), then the upstream's own rank of a league (`category`: 1 for the top
+ * competitions, 4 for friendlies), international competitions before domestic leagues before domestic cups,
+ * then country and name.
  *
- * @typedef {{ id: number, name: string, country: string | null, category: number | null }} League
+ * @typedef {'international' | 'league' | 'cup' | 'other'} LeagueKind
+ * @typedef {{ id: number, name: string, country: string | null, category: number | null, kind: LeagueKind }} League
  */
+
+/**
+ * The upstream's ids of the competitions most fans look for first, most followed first: the World Cup, the
+ * European Championship, the Champions, Europa and Conference Leagues, the five big leagues, the FA Cup.
+ */
+export const WELL_KNOWN = [732, 1326, 2, 5, 2286, 8, 564, 384, 82, 301, 24]
+
+/** The upstream's `sub_type` of a league as a kind (unknown ones are `other`: play-offs, friendlies). */
+const KINDS = /** @type {Record<string, LeagueKind>} */ ({ international: 'international', cup_international: 'international', domestic: 'league', domestic_cup: 'cup' })
+const KIND_RANK = { international: 0, league: 1, cup: 2, other: 3 }
 
 /**
  * Every league the key may see (at most 4 pages of 50).
@@ -20,7 +33,7 @@ export async function fetchLeagues (base, key) {
   /** @type {Map<number, League>} */
   const out = new Map()
   for (let page = 1; page <= 4; page++) {
-    const body = await getJson(`${base}/v3/football/leagues?api_token=${encodeURIComponent(key)}&select=name,category&include=country&per_page=50&page=${page}`)
+    const body = await getJson(`${base}/v3/football/leagues?api_token=${encodeURIComponent(key)}&select=name,category,sub_type&include=country&per_page=50&page=${page}`)
     if (body === undefined || !Array.isArray(body.data)) break
     for (const l of body.data) out.set(l.id, toLeague(l))
     if (body.pagination?.has_more !== true) break
@@ -34,7 +47,7 @@ export async function fetchLeagues (base, key) {
  * @returns {Promise<League | undefined>}
  */
 export async function fetchLeague (base, key, id) {
-  const body = await getJson(`${base}/v3/football/leagues/${id}?api_token=${encodeURIComponent(key)}&select=name,category&include=country`)
+  const body = await getJson(`${base}/v3/football/leagues/${id}?api_token=${encodeURIComponent(key)}&select=name,category,sub_type&include=country`)
   return body?.data?.id === undefined ? undefined : toLeague(body.data)
 }
 
@@ -46,7 +59,8 @@ const toLeague = (l) => ({
   id: l.id,
   name: String(l.name),
   country: typeof l.country?.name === 'string' ? l.country.name : null,
-  category: typeof l.category === 'number' ? l.category : null
+  category: typeof l.category === 'number' ? l.category : null,
+  kind: KINDS[String(l.sub_type)] ?? 'other'
 })
 
 /**
@@ -61,14 +75,15 @@ export function priorityList (doc) {
 }
 
 /**
- * Compares two league ids by importance: the priority list, then the upstream's category, then country
- * and name (leagues not known yet last, by id).
+ * Compares two league ids by importance: the priority list, then the best-known competitions, then the
+ * upstream's category, international before league before cup, then country and name (leagues not known
+ * yet last, by id).
  * @param {() => Map<number, League>} leagues the leagues known now
  * @param {number[]} priority
  * @returns {(a: number, b: number) => number}
  */
 export function leagueOrder (leagues, priority) {
-  const rank = new Map(priority.map((id, i) => [id, i]))
+  const rank = new Map([...priority, ...WELL_KNOWN.filter((id) => !priority.includes(id))].map((id, i) => [id, i]))
   return (a, b) => {
     const ra = rank.get(a) ?? Infinity
     const rb = rank.get(b) ?? Infinity
@@ -76,7 +91,7 @@ export function leagueOrder (leagues, priority) {
     const la = leagues().get(a)
     const lb = leagues().get(b)
     if ((la === undefined) !== (lb === undefined)) return la === undefined ? 1 : -1
-    return (la?.category ?? 9) - (lb?.category ?? 9) ||
+    return (la?.category ?? 9) - (lb?.category ?? 9) || KIND_RANK[la?.kind ?? 'other'] - KIND_RANK[lb?.kind ?? 'other'] ||
       (la?.country ?? '').localeCompare(lb?.country ?? '') || (la?.name ?? '').localeCompare(lb?.name ?? '') || a - b
   }
 }

@@ -50,12 +50,15 @@ export class PushChannel {
 
   /**
    * Whether alerts can be offered here: the browser has service workers, Push and notifications, and the
-   * gateway has a VAPID key (a 404 says push is not configured). Registers the service worker.
+   * gateway has a VAPID key (its page's `touchline-push` meta says `off` when not; elsewhere, as in the
+   * widget, a 404 says so). Registers the service worker.
    * @returns {Promise<boolean>}
    */
   async start () {
     const w = /** @type {any} */ (window)
     if (!('serviceWorker' in navigator) || w.PushManager === undefined || w.Notification === undefined) return false
+    // The page says when the gateway offers no push: no request for a key it does not have.
+    if (document.querySelector('meta[name="touchline-push"]')?.getAttribute('content') === 'off') return false
     const body = await fetch(this.url('/v1/push/key')).then((res) => res.ok ? res.json() : undefined).catch(() => undefined)
     if (typeof body?.public_key !== 'string') return false
     this.publicKey = body.public_key

@@ -14,9 +14,10 @@
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./format.js').LiveEvent} LiveEvent
- * @typedef {{ open: boolean, all: boolean, scoredUntil: { home: number, away: number }, cancelled: LiveEvent[] }} RowView
+ * @typedef {{ open: boolean, all: boolean, scoredUntil: { home: number, away: number }, cancelled: LiveEvent[], mayGoOn?: boolean }} RowView
+ *   `mayGoOn`: the match is still in the live set (a level FT of a knock-out tie is then awaiting extra time)
  */
-import { clockLabel, clockReading, creditedSide, eventKind, eventMinute, eventText, goalsText, h, isKeyEvent, latestGoal, noScoreWord, notStarted, playerName, redCards, resultNote, setText, varDecision, winner } from './format.js'
+import { clockLabel, clockReading, creditedSide, levelInKnockout, eventKind, eventMinute, eventText, goalsText, h, isKeyEvent, latestGoal, noScoreWord, notStarted, playerName, redCards, resultNote, setText, varDecision, winner } from './format.js'
 import { icon } from './icons.js'
 
 /** Events other than goals, red cards, missed penalties and VAR listed before "+N more" (the latest ones). */
@@ -31,6 +32,7 @@ export class Row {
    * @param {string} opts.idPrefix prefix of element ids, unique per board on a page
    * @param {(id: number, what: 'toggle' | 'more' | 'fewer') => void} opts.onAction
    * @param {{ el: HTMLElement }} [opts.odds] the row's odds cells (lib/odds.js, drawn by the board), when odds are on
+   * @param {(id: number) => string} [opts.matchHref] the address of the match's page, linked under its open events
    */
   constructor (f, opts) {
     this.id = f.id
@@ -58,7 +60,11 @@ export class Row {
       h('span', { class: 'tl-toggle-word', text: 'Events' }), this.toggleHint, h('span', { class: 'tl-chevron', 'aria-hidden': 'true' }))
     this.list = h('ul', { class: 'tl-events', tabindex: '-1' })
     this.more = h('button', { type: 'button', class: 'tl-more' })
-    this.details = h('div', { class: 'tl-details', id: this.detailsId }, this.list, this.more)
+    /** The half-time score and the match page's link, under the open events (the scoreboard's rows). */
+    this.halfTime = h('span', { class: 'tl-ht' })
+    this.matchLink = opts.matchHref === undefined ? null : h('a', { class: 'tl-match-link', href: opts.matchHref(f.id), text: 'Match centre' })
+    this.details = h('div', { class: 'tl-details', id: this.detailsId }, this.list, this.more,
+      this.matchLink === null ? null : h('p', { class: 'tl-details-foot' }, this.halfTime, this.matchLink))
     this.el = h('article', { class: 'tl-match', 'data-fixture': f.id },
       h('div', { class: 'tl-row' }, this.clock, this.teams.home.el, this.score, this.teams.away.el,
         this.scorers.home, this.note, this.scorers.away, opts.odds?.el ?? null, this.toggle))
@@ -79,7 +85,8 @@ export class Row {
   update (f, view) {
     const now = Date.now()
     const scored = { home: view.scoredUntil.home > now, away: view.scoredUntil.away > now }
-    const signature = `${view.open}|${view.all}|${scored.home}|${scored.away}|${view.cancelled.length}`
+    const awaiting = view.mayGoOn === true && levelInKnockout(f)
+    const signature = `${view.open}|${view.all}|${scored.home}|${scored.away}|${view.cancelled.length}|${awaiting}`
     if (f === this.fixture && signature === this.signature) return
     this.fixture = f
     this.signature = signature
@@ -89,9 +96,11 @@ export class Row {
     el.dataset.phase = f.state.phase
     el.dataset.league = String(f.league_id)
     el.toggleAttribute('data-no-score', word !== '')
-    el.setAttribute('aria-label', rowLabel(f))
-    this.clock.title = f.state.name
-    setText(this.clockText, clockLabel(f))
+    el.toggleAttribute('data-awaiting', awaiting)
+    el.setAttribute('aria-label', awaiting ? `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}, awaiting extra time` : rowLabel(f))
+    this.clock.title = awaiting ? 'Awaiting extra time' : f.state.name
+    // Not a result yet: a cup tie level at full time goes on.
+    setText(this.clockText, awaiting ? 'Await ET' : clockLabel(f))
     const reds = redCards(f)
     const goal = latestGoal(f)
     const goalSide = goal === undefined ? null : creditedSide(goal)
@@ -132,6 +141,9 @@ export class Row {
     const extra = Math.max(0, others.length - MAX_OTHER_EVENTS)
     const hidden = new Set(all ? [] : others.slice(0, extra).map(({ e }) => e.id))
     this.list.setAttribute('aria-label', `Match events: ${f.home.name} v ${f.away.name}`)
+    const first = f.scores?.['1st_half']
+    setText(this.halfTime, first === undefined || f.state.code === 'INPLAY_1ST_HALF' ? '' : `Half time ${first.home}-${first.away}`)
+    this.matchLink?.setAttribute('aria-label', `Match centre: ${f.home.name} v ${f.away.name}`)
     this.list.replaceChildren(...shown.filter(({ e, cancelled }) => cancelled || !hidden.has(e.id)).map(({ e, cancelled }) => eventItem(e, cancelled)))
     this.more.hidden = extra === 0
     this.more.dataset.action = all ? 'fewer' : 'more'

@@ -11,9 +11,14 @@
  * line, which is always there ("Live", "Reconnecting in 4 s", "Full time"), and a widget keeps each started
  * match's scorer line (tl-steady). A refusal says why in one line, in place of the rows.
  *
- * What stays on screen when nothing is live: a fixture widget keeps its match as it ended ("Full time"; the
- * feed drops a match a little after full time; a widget loaded after it fetches the match from the
- * passthrough), and a league widget shows today's results and the next fixtures (lib/schedule.js).
+ * What it shows, from the gateway's day model (never the upstream's rows):
+ * - a league widget: every match of its league today (the reader's day, in the browser's time zone), in
+ *   play first, then results, then kick-offs, and its league's matches in play whatever their day. The feed
+ *   follows the league (its live set) and today (`dates`, lib/live.js): each fixture of the day comes with
+ *   the snapshot and every change of it is pushed (a kick-off moved, a postponement, a result); nothing is
+ *   read again. At midnight it follows the new day.
+ * - a fixture widget: its match, followed by id: the gateway holds it live or not, so one loaded after full
+ *   time shows the result, and it keeps the final result and the events ("Full time").
  *
  * `data-odds="<bookmaker id>"` shows that bookmaker's full-time result prices on each live row (lib/odds.js),
  * named in the header; without it no odds are asked for.
@@ -21,10 +26,10 @@
 import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
 import { h } from '../lib/format.js'
-import { LiveFeed } from '../lib/live.js'
+import { inPlay, LiveFeed } from '../lib/live.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
 import { bookmakerOf } from '../lib/odds.js'
-import { dateOf, fetchFixture, fetchFixtures, localDate } from '../lib/schedule.js'
+import { today } from '../lib/days.js'
 
 /**
  * @typedef {{ base: string, key: string, league: string | null, fixture: string | null, theme: string | null,
@@ -37,8 +42,8 @@ const ids = (list) => (list ?? '').split(',').map((s) => Number(s.trim())).filte
 
 /** The word beside the dot; while a connection waits, what it waits for (connectionText) replaces it. */
 const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Not connected', closed: 'Not connected', finished: 'Full time' }
-/** Upcoming fixtures a league widget lists when nothing is live. */
-const NEXT_FIXTURES = 5
+/** How often the widget looks whether midnight made "today" another date. */
+const DAY_CHECK_MS = 30_000
 
 /**
  * @param {HTMLElement} host the placeholder element
@@ -81,59 +86,37 @@ export function mount (host, config) {
 
   /** @type {Map<number, LiveFixture>} the last state of each followed fixture: kept after full time */
   const kept = new Map()
-  /** @type {Map<number, LiveFixture>} today's results and the next fixtures (league widget, nothing live) */
-  let schedule = new Map()
-  let scheduleAsked = false
 
-  /** What the board shows: the live fixtures, else what was kept or scheduled. */
+  /**
+   * What the board shows: a one-match widget its match; a league widget its league's fixtures of the day
+   * (a kick-off moved to another day leaves), its league's live set whatever the day (the feed lets a match
+   * go two minutes after it leaves it), and a fixture it names.
+   */
   const shown = () => {
-    if (feed.fixtures.size > 0) return new Map([...kept, ...feed.fixtures])
-    return kept.size > 0 ? kept : schedule
+    if (oneMatch) return new Map([...kept, ...feed.fixtures])
+    const day = feed.day === undefined ? new Map() : feed.dayFixtures(feed.day)
+    /** @type {Map<number, LiveFixture>} */
+    const out = new Map()
+    for (const f of day.values()) if (leagues.includes(f.league_id)) out.set(f.id, f)
+    for (const id of feed.carried.keys()) { const f = feed.fixtures.get(id); if (f !== undefined && leagues.includes(f.league_id)) out.set(id, f) }
+    for (const id of fixtures) { const f = feed.fixtures.get(id); if (f !== undefined) out.set(id, f) }
+    return out
   }
   /** A one-match widget whose match is over says "Full time", not "Live". */
   const over = () => oneMatch && kept.size > 0 && [...kept.values()].every((f) => f.state.phase === 'finished' || f.state.phase === 'cancelled' || f.state.phase === 'postponed')
   const draw = () => {
     if (feed.status.state === 'refused') return
+    // A new day (midnight) is drawn once its fixtures are in: until then the old one stays.
+    if (!oneMatch && !feed.dayHeld(feed.day ?? '')) return
     const all = shown()
     board.show(all)
-    later.hidden = feed.fixtures.size > 0 || all.size === 0 || oneMatch
+    later.hidden = oneMatch || all.size === 0 || [...all.values()].some(inPlay)
     empty.hidden = all.size > 0
     drawStatus(feed.status)
     if (oddsName !== undefined && board.odds?.name !== undefined && oddsName.textContent !== board.odds.name) oddsName.textContent = board.odds.name
   }
-
-  /** Today's results and the next few fixtures of the widget's leagues, when none is live. */
-  const loadSchedule = async () => {
-    if (scheduleAsked || leagues.length === 0) return
-    scheduleAsked = true
-    /** @type {import('../lib/live.js').LiveFixture[]} */
-    let list
-    try {
-      list = await fetchFixtures(config.base, config.key, { leagues, from: localDate(), to: localDate(7) })
-    } catch {
-      scheduleAsked = false // unreadable: asked again at the next whole snapshot (after a reconnection)
-      return
-    }
-    const today = localDate()
-    const upcoming = list.filter((f) => f.state.phase === 'scheduled').slice(0, NEXT_FIXTURES)
-    const done = list.filter((f) => f.state.phase !== 'scheduled' && (f.starting_at === null || dateOf(new Date(f.starting_at)) === today))
-    schedule = new Map([...done, ...upcoming].map((f) => [f.id, f]))
-    draw()
-  }
-
-  /** A fixture widget loaded after its match left the feed: the match from the passthrough. */
-  const loadEnded = async () => {
-    for (const id of fixtures) {
-      if (feed.fixtures.has(id) || kept.has(id)) continue
-      // Unreadable: asked again at the next whole snapshot (after a reconnection).
-      const f = await fetchFixture(config.base, config.key, id).catch(() => undefined)
-      if (f === undefined || feed.fixtures.has(id)) continue
-      kept.set(id, f)
-      nameLeague(f.league_id)
-      if (!config.title) frame.setAttribute('aria-label', `${titleText}: ${f.home.name} v ${f.away.name}`)
-    }
-    draw()
-  }
+  let frameRequest = 0
+  const drawSoon = () => { if (frameRequest === 0) frameRequest = window.requestAnimationFrame(() => { frameRequest = 0; draw() }) }
 
   /** @type {number | undefined} */
   let retryAt
@@ -147,25 +130,20 @@ export function mount (host, config) {
     boardEl.classList.toggle('tl-dim', (s.state === 'reconnecting' || s.state === 'offline') && !over())
   }
 
-  let frameRequest = 0
   const feed = new LiveFeed({
     base: config.base,
     key: config.key,
     leagues,
     fixtures,
+    ...(oneMatch ? {} : { day: today() }),
     odds: bookmaker,
     onUpdate: (u) => {
       board.feed(u, feed.fixtures)
       if (oneMatch) for (const [id, f] of feed.fixtures) kept.set(id, f)
       // A one-match widget is named after its match: two on a page are two different regions.
       if (oneMatch && !config.title) for (const f of kept.values()) frame.setAttribute('aria-label', `${titleText}: ${f.home.name} v ${f.away.name}`)
-      if (fixtures.length > 0) for (const f of feed.fixtures.values()) nameLeague(f.league_id)
-      if (frameRequest === 0) frameRequest = window.requestAnimationFrame(() => { frameRequest = 0; draw() })
-      if (u.kind === 'snapshot' && !u.partial) {
-        if (oneMatch) loadEnded()
-        else if (feed.fixtures.size === 0) loadSchedule()
-      }
-      if (u.kind === 'expired' && feed.fixtures.size === 0 && !oneMatch) { scheduleAsked = false; loadSchedule() }
+      for (const id of fixtures) { const f = feed.fixtures.get(id); if (f !== undefined) nameLeague(f.league_id) }
+      drawSoon()
     },
     onStatus: (s) => {
       retryAt = s.retryInMs === undefined ? undefined : Date.now() + s.retryInMs
@@ -196,6 +174,8 @@ export function mount (host, config) {
     refuse('No league or match chosen (data-league, data-fixture).', 'set data-league or data-fixture on the widget\'s script tag.')
     return feed
   }
+  // Midnight: the new day is followed instead of the old one (the feed brings it).
+  if (!oneMatch) setInterval(() => { if (feed.day !== today()) feed.followDay(today()) }, DAY_CHECK_MS)
   feed.start()
   return feed
 }
@@ -219,8 +199,8 @@ function render (root, base, titleText, bookmaker) {
   // On the footer's line, which is always there: its words change, nothing around them moves.
   const conn = h('span', { class: 'tlw-conn', 'data-state': 'connecting' }, h('span', { class: 'tlw-dot', 'aria-hidden': 'true' }), state, message)
   const boardEl = h('div', { class: 'tl-list' })
-  const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match in play right now.' })
-  const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today and next' })
+  const empty = h('p', { class: 'tlw-empty', hidden: true, text: 'No match today.' })
+  const later = h('p', { class: 'tlw-later', hidden: true, text: 'Nothing live now · today\'s matches' })
   const announcer = h('div', { class: 'tl-visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'false' })
   const frame = h('section', { class: 'tlw', 'aria-label': titleText },
     h('header', { class: 'tlw-head' }, title, legend),

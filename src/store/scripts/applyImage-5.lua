@@ -1,20 +1,21 @@
 --[[
-  Applies one change set of a fixture's odds atomically: version check of the odds image, the image, log
-  append, notification. The same log as apply-10.lua (same meta hash, same stream, same channel), so odds
-  records and fixture records share one order and one cursor space; the odds image has a version of its own.
+  Applies one change set of an image atomically: version check of the image, the image, log append,
+  notification. An image has a version of its own apart from any fixture's: a fixture's odds (keyed by the
+  fixture), a league's table (keyed by the league). The same log as apply-11.lua (same meta hash, same stream,
+  same channel), so these records and fixture records share one order and one cursor space.
 
   Input:
     KEYS[1] meta hash            fields: epoch, offset
     KEYS[2] log stream           entry id `<offset>-0`, fields f (fixture id), l (league id), r (record JSON)
-    KEYS[3] odds versions hash   fixture id -> version of its odds image
-    KEYS[4] odds hash            fixture id -> FixtureOdds JSON
+    KEYS[3] versions hash        image id -> version of the image
+    KEYS[4] images hash          image id -> image JSON (FixtureOdds, LeagueStandings)
     KEYS[5] lease key            of the writer's leadership, with ARGV[9]
 
-    ARGV[1] fixture id
+    ARGV[1] image id             (the fixture's id for odds, the league's for a table)
     ARGV[2] league id
-    ARGV[3] expected odds version (0 = none stored yet)
-    ARGV[4] odds JSON, its version already set to expected + 1
-    ARGV[5] record head: the record JSON between `{"cursor":"<cursor>",` and the odds JSON
+    ARGV[3] expected image version (0 = none stored yet)
+    ARGV[4] image JSON, its version already set to expected + 1
+    ARGV[5] record head: the record JSON between `{"cursor":"<cursor>",` and the image JSON
             (record JSON = '{"cursor":"<cursor>",' .. ARGV[5] .. ARGV[4] .. '}', as record.ts builds it)
     ARGV[6] epoch to create when the log has none
     ARGV[7] maximum log length (exact MAXLEN)
@@ -22,6 +23,7 @@
     ARGV[9] holder id the lease KEYS[5] must hold for the write to be made; '' for no such check
     ARGV[10] epoch of the highest offset the writer saw acknowledged; '' for none
     ARGV[11] that offset: a log of the same epoch whose offset is below it lost acknowledged writes
+    ARGV[12] the fixture id the log entry is filed under (`f`): the image's fixture, or 0 for a league's table
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
@@ -53,6 +55,6 @@ local epoch = redis.call('HGET', KEYS[1], 'epoch')
 local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
 local cursor = epoch .. ':' .. offset
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], offset .. '-0',
-  'f', id, 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[5] .. ARGV[4] .. '}')
+  'f', ARGV[12], 'l', ARGV[2], 'r', '{"cursor":"' .. cursor .. '",' .. ARGV[5] .. ARGV[4] .. '}')
 redis.call('PUBLISH', ARGV[8], cursor)
 return {1, epoch, tonumber(offset)}

@@ -1,5 +1,6 @@
 --[[
-  Applies one fixture change set atomically: version check, snapshot, live index, log append, notification.
+  Applies one fixture change set atomically: version check, snapshot, live index, schedule, log append,
+  notification.
   Shaped like centrifuge's broker_history_add_stream.lua (epoch and offset in a meta hash, XADD MAXLEN,
   PUBLISH in the same script), so state and log can never disagree.
 
@@ -10,10 +11,11 @@
     KEYS[4] fixtures hash     fixture id -> LiveFixture JSON
     KEYS[5] live hash         fixture id -> league id, for fixtures in the live index
     KEYS[6] live set of the fixture's league
-    KEYS[7] retired zset      fixture id -> ms it left the live index
+    KEYS[7] retired zset      fixture id -> ms from which it may be forgotten (out of the live index)
     KEYS[8] lease key         of the writer's leadership, with ARGV[14]
     KEYS[9] odds versions hash  fixture id -> version of its odds image (forgotten with the fixture)
     KEYS[10] odds hash          fixture id -> FixtureOdds JSON (forgotten with the fixture)
+    KEYS[11] schedule zset      fixture id -> kick-off, ms (every stored fixture that has one)
 
     ARGV[1]  fixture id
     ARGV[2]  league id
@@ -26,12 +28,13 @@
     ARGV[8]  maximum log length (exact MAXLEN, see redis-store.ts)
     ARGV[9]  channel to PUBLISH the new cursor on
     ARGV[10] prefix of the per-league live sets, to reach the previous league's set if the league changed
-    ARGV[11] time of the change, ms
-    ARGV[12] retention: fixtures retired longer than this before ARGV[11] are forgotten (state and version)
+    ARGV[11] time of the change, ms: fixtures whose retired score is below it are forgotten (state and version)
+    ARGV[12] when this fixture may be forgotten once out of the live index, ms (store/types.ts forgetAt)
     ARGV[13] how many to forget at most in this call
     ARGV[14] holder id the lease KEYS[8] must hold for the write to be made; '' for no such check
     ARGV[15] epoch of the highest offset the writer saw acknowledged; '' for none
     ARGV[16] that offset: a log of the same epoch whose offset is below it lost acknowledged writes
+    ARGV[17] the fixture's kick-off, ms; '' when it has none
 
   Output:
     {1, epoch, offset}        applied; the record's cursor is `<epoch>:<offset>`
@@ -63,17 +66,23 @@ if ARGV[4] == '1' then
 else
   redis.call('HDEL', KEYS[5], id)
   redis.call('SREM', KEYS[6], id)
-  redis.call('ZADD', KEYS[7], ARGV[11], id)
+  redis.call('ZADD', KEYS[7], ARGV[12], id)
+end
+if ARGV[17] ~= '' then
+  redis.call('ZADD', KEYS[11], ARGV[17], id)
+else
+  redis.call('ZREM', KEYS[11], id)
 end
 
--- Forget a few fixtures that left the live index long ago, so the state does not grow forever.
-local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[11]) - tonumber(ARGV[12])), 'LIMIT', 0, tonumber(ARGV[13]))
+-- Forget a few fixtures that left the live index long ago (and whose day is past), so the state does not grow forever.
+local old = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', '(' .. ARGV[11], 'LIMIT', 0, tonumber(ARGV[13]))
 for _, gone in ipairs(old) do
   redis.call('HDEL', KEYS[3], gone)
   redis.call('HDEL', KEYS[4], gone)
   redis.call('HDEL', KEYS[9], gone)
   redis.call('HDEL', KEYS[10], gone)
   redis.call('ZREM', KEYS[7], gone)
+  redis.call('ZREM', KEYS[11], gone)
 end
 
 -- The writer saw this epoch's log reach ARGV[15]'s offset ARGV[16] on a primary, and this one stands below it:

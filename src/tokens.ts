@@ -1,0 +1,177 @@
+/**
+ * Signed connection tokens (docs/tokens.md): a public page connects as one fan, for a limited time, with a
+ * token its app's backend signed, never with the key itself. A token is a JWT whose `iss` names the key
+ * (its `name` in the keys file) and which that key's token settings (token-settings.ts) verify: HS256 with
+ * one of its secrets, or ES256 / RS256 with one of its public keys. The algorithm a token may use follows from
+ * what the key holds, never from the token alone: an HS256 token is checked against secrets only, so a
+ * token signed with a key's public key as an HMAC secret is refused; `alg: none` and every other algorithm
+ * too. The verification is jose's.
+ *
+ * Claims: `sub` (the fan) and `exp` are required, `iat` and `nbf` honoured (5 s of clock skew allowed); the
+ * token's lifetime is at most the key's `max_lifetime_s`; a token issued before the key's `not_before` is
+ * revoked. touchline's claims narrow what the key may do, never widen it: `leagues` (ids, each one the key
+ * covers) and `features` (of the key's). A token claiming more than its key is refused, not trimmed.
+ */
+import { decodeJwt, decodeProtectedHeader, errors, importSPKI, jwtVerify, type JWTPayload } from 'jose'
+import { z } from 'zod'
+import type { ClientKey, KeyRing } from './client-keys.ts'
+import type { TokenSettings } from './token-settings.ts'
+
+/** Clock skew allowed on `exp`, `nbf` and `iat`, seconds. */
+const SKEW_S = 5
+/** The longest `sub` kept: it names the fan in logs and in the per-fan connection count. */
+const MAX_SUB = 128
+
+/** Why a token was refused; said to the client in these words, and in no more detail. */
+export type TokenRefusal = 'expired' | 'not_yet_valid' | 'invalid' | 'revoked' | 'too_long' | 'wider_than_key'
+
+export class TokenError extends Error {
+  override name = 'TokenError'
+  constructor (readonly reason: TokenRefusal, message: string) {
+    super(message)
+  }
+}
+
+/** A fan admitted by a token: the key as the token narrows it, who the fan is, and until when. */
+export interface TokenGrant {
+  key: ClientKey
+  /** The token's `sub`. */
+  fan: string
+  /** The token's `exp`, epoch ms. */
+  expiresAt: number
+  /** The token's `iat`, epoch ms, when it has one. */
+  issuedAt: number | undefined
+}
+
+const ClaimsSchema = z.object({
+  sub: z.string().min(1).max(MAX_SUB),
+  exp: z.number(),
+  iat: z.number().optional(),
+  nbf: z.number().optional(),
+  leagues: z.array(z.number().int().positive()).min(1).optional(),
+  features: z.array(z.enum(['xg', 'odds', 'predictions'])).optional()
+})
+
+/** Whether a presented credential is a JWT (three base64url parts), not a key. */
+export const looksLikeToken = (presented: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(presented) && presented.startsWith('ey')
+
+/** A public key as jose imports it. */
+type PublicKey = Awaited<ReturnType<typeof importSPKI>>
+
+/** Public keys imported once per PEM and algorithm. */
+const imported = new Map<string, Promise<PublicKey | undefined>>()
+
+function publicKey (pem: string, alg: 'ES256' | 'RS256'): Promise<PublicKey | undefined> {
+  const id = `${alg}\n${pem}`
+  let key = imported.get(id)
+  // A PEM of the other family (an RSA key for ES256) does not import: it verifies nothing.
+  if (key === undefined) imported.set(id, key = importSPKI(pem, alg).catch(() => undefined))
+  return key
+}
+
+/** The verification keys a token of `alg` may be checked against, from what the key holds. */
+async function verifiersOf (settings: TokenSettings, alg: string): Promise<Array<Uint8Array | PublicKey>> {
+  if (alg === 'HS256') return (settings.secrets ?? []).map((s) => new TextEncoder().encode(s))
+  if (alg !== 'ES256' && alg !== 'RS256') return []
+  const keys = await Promise.all((settings.public_keys ?? []).map(async (pem) => await publicKey(pem, alg)))
+  return keys.filter((k): k is PublicKey => k !== undefined)
+}
+
+/**
+ * Verifies a token against the key its `iss` names and returns the fan's grant. Throws TokenError, whose
+ * message names no secret and quotes nothing of the token.
+ */
+export async function verifyToken (token: string, keys: KeyRing, now: number = Date.now()): Promise<TokenGrant> {
+  let alg: string | undefined
+  let iss: string | undefined
+  try {
+    alg = decodeProtectedHeader(token).alg
+    iss = decodeJwt(token).iss
+  } catch {
+    throw new TokenError('invalid', 'the token is not a JWT')
+  }
+  const key = iss === undefined ? undefined : keys.all().find((k) => k.name === iss)
+  const settings = key?.tokens
+  if (key === undefined || settings === undefined) throw new TokenError('invalid', 'the token names no key that takes tokens (iss)')
+  const verifiers = alg === undefined ? [] : await verifiersOf(settings, alg)
+  if (alg === undefined || verifiers.length === 0) throw new TokenError('invalid', `the key does not take ${alg ?? 'unsigned'} tokens`)
+  const payload = await firstValid(token, verifiers, alg, key.name, now)
+  return grantOf(key, settings, payload, now)
+}
+
+/** The payload of the token under the first verifier that accepts its signature (two during a rotation). */
+async function firstValid (token: string, verifiers: ReadonlyArray<Uint8Array | PublicKey>, alg: string, issuer: string, now: number): Promise<JWTPayload> {
+  let refusal: TokenError | undefined
+  for (const verifier of verifiers) {
+    try {
+      const { payload } = await jwtVerify(token, verifier, { algorithms: [alg], issuer, requiredClaims: ['exp', 'sub'], currentDate: new Date(now), clockTolerance: SKEW_S })
+      return payload
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw new TokenError('expired', 'the token has expired')
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'nbf') throw new TokenError('not_yet_valid', 'the token is not valid yet')
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'iat') throw new TokenError('not_yet_valid', 'the token was issued in the future')
+      if (err instanceof errors.JWTClaimValidationFailed) throw new TokenError('invalid', `the token's ${err.claim} claim is missing or wrong`)
+      refusal = new TokenError('invalid', 'the token\'s signature does not verify')
+    }
+  }
+  throw refusal ?? new TokenError('invalid', 'the token\'s signature does not verify')
+}
+
+/** The fan's grant from verified claims: lifetime, revocation and narrowing checked. */
+function grantOf (key: ClientKey, settings: TokenSettings, payload: JWTPayload, now: number): TokenGrant {
+  const parsed = ClaimsSchema.safeParse(payload)
+  if (!parsed.success) throw new TokenError('invalid', `the token's claims are wrong: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  const claims = parsed.data
+  // Issued in the future: its lifetime and revocation would be measured from a time to come (jose checks
+  // `iat` only against a maximum age).
+  if (claims.iat !== undefined && claims.iat > now / 1000 + SKEW_S) throw new TokenError('not_yet_valid', 'the token was issued in the future')
+  const start = claims.iat ?? claims.nbf ?? Math.floor(now / 1000)
+  if (claims.exp - start > settings.max_lifetime_s + SKEW_S) throw new TokenError('too_long', `the token lives longer than the key allows (${settings.max_lifetime_s} s)`)
+  if (settings.not_before !== undefined && (claims.iat === undefined || claims.iat * 1000 < Date.parse(settings.not_before))) {
+    throw new TokenError('revoked', 'the token was issued before the key\'s not_before')
+  }
+  return { key: narrowed(key, claims, claims.iat), fan: claims.sub, expiresAt: claims.exp * 1000, issuedAt: claims.iat === undefined ? undefined : claims.iat * 1000 }
+}
+
+/** The narrowing claims of each key record a token made (every grant has its own), and when the token was issued, for a keys reload. */
+const narrowings = new WeakMap<ClientKey, Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features' | 'iat'>>()
+
+/**
+ * A token connection's record after a keys reload: the reloaded key narrowed again by the token's claims, or
+ * undefined when the reloaded key no longer takes tokens, no longer covers them, or now has a `not_before`
+ * after the token was issued (the connection is then ended as revoked). A connection made with the key
+ * itself gets the reloaded record as it is.
+ */
+export function renarrow (fresh: ClientKey, old: ClientKey): ClientKey | undefined {
+  const claims = narrowings.get(old)
+  if (claims === undefined) return fresh
+  if (fresh.tokens === undefined) return undefined
+  const notBefore = fresh.tokens.not_before
+  if (notBefore !== undefined && (claims.iat === undefined || claims.iat * 1000 < Date.parse(notBefore))) return undefined
+  try {
+    return narrowed(fresh, claims, claims.iat)
+  } catch {
+    return undefined
+  }
+}
+
+/** The key as the token narrows it; a claim the key does not cover refuses the token. */
+function narrowed (key: ClientKey, claims: Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features'>, iat: number | undefined): ClientKey {
+  const leagues = claims.leagues
+  if (leagues !== undefined && key.leagues !== '*') {
+    const outside = leagues.filter((id) => !(key.leagues as number[]).includes(id))
+    if (outside.length > 0) throw new TokenError('wider_than_key', `the token claims leagues its key does not cover (${outside.join(', ')})`)
+  }
+  const features = claims.features
+  if (features !== undefined) {
+    const outside = features.filter((f) => !key.features.includes(f))
+    if (outside.length > 0) throw new TokenError('wider_than_key', `the token claims features its key does not have (${outside.join(', ')})`)
+  }
+  const record: ClientKey = {
+    ...key,
+    ...(leagues !== undefined ? { leagues: [...new Set(leagues)] } : {}),
+    ...(features !== undefined ? { features } : {})
+  }
+  narrowings.set(record, { leagues, features, iat })
+  return record
+}
