@@ -25,9 +25,20 @@
  *                 server's CPU per delivery over the phase
  * BENCH_SERVER_FLAGS passes node flags to the server processes (say `--cpu-prof` or `--trace-gc`).
  * BENCH_HEARTBEAT_MS sets touchline's heartbeat (default 25,000; a huge value pings nobody), to weigh its share.
+ *
+ * Connecting with signed tokens (docs/tokens.md; the harness is described in fanout-tokens.ts):
+ *
+ *   npx tsx bench/fanout.ts --tokens none,hs256,es256 [--storm 2000] [--spread-ms 1000] [--verify 20000] [--rounds 1] [--pin] [--backlog 511]
+ *
+ * measures the gateway's `verifyToken` in process (µs per token, HS256 and ES256, against the key lookup) and
+ * storms of `--storm` connections opened within `--spread-ms` to /v1/live, each with a token of its own
+ * (one `sub` per client) or with the key alone (always run, the yardstick), alternating over `--rounds`:
+ * time until all have their hello frame, p50 / p99 connect-to-hello, server CPU per connection. With
+ * `--tokens` the delivery modes run only when `--mode` is given as well.
  */
 import { execSync, fork } from 'node:child_process'
 import { parseArgs, pinTo, type ModeResult } from './fanout-shared.ts'
+import { runTokenBench, tokenOptions } from './fanout-tokens.ts'
 
 async function runMode (mode: ModeResult['mode'], args: ReturnType<typeof parseArgs>): Promise<ModeResult> {
   const { modes: _modes, rounds: _rounds, ...rest } = args
@@ -53,6 +64,11 @@ function print (r: ModeResult): void {
 
 async function main (): Promise<void> {
   const args = parseArgs(process.argv.slice(2))
+  const tokens = tokenOptions(process.argv.slice(2))
+  if (tokens !== undefined) {
+    await runTokenBench(tokens)
+    if (!process.argv.includes('--mode')) return
+  }
   let limit = 'unknown'
   try { limit = execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim() } catch {}
   if (Number(limit) < args.subscribers + 64) console.warn(`ulimit -n is ${limit}: raise it (ulimit -n 65536) or use fewer --subscribers`)

@@ -8,10 +8,11 @@ import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { buildApp } from './app.ts'
 import { createHub, type Hub, type KeysApplied } from './fanout/hub.ts'
+import type { HubLimits } from './fanout/limits.ts'
 import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
-import { renarrow } from './tokens.ts'
+import { renarrow, verifyToken } from './tokens.ts'
 import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
 import { FEED_LEAD_MS } from './contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
@@ -65,6 +66,8 @@ export interface GatewayOverrides {
   provider?: Parameters<typeof startProvider>[0]
   /** Skip the poller (tests that drive the store by hand). */
   poll?: boolean
+  /** The hub's limits (tests: a short wait for a first-frame `auth`). */
+  hubLimits?: Partial<HubLimits>
   /** Leadership lease timing, ms. */
   leaseTtlMs?: number
   /** REST passthrough options (tests: a movable clock for quota windows and cache expiry, TTLs, timeouts). */
@@ -271,6 +274,8 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     store: engines.store,
     metrics,
     log: log.child({ component: 'hub' }),
+    authenticate: async (token) => await verifyToken(token, keys),
+    ...(overrides.hubLimits === undefined ? {} : { limits: overrides.hubLimits }),
     onLogLost: () => {
       poller.forceReconcile({ days: true })
       standings.forget()

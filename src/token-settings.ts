@@ -16,7 +16,14 @@ export const TokenSettingsSchema = z.object({
   /** Tokens issued before this time are refused (revoked). */
   not_before: z.iso.datetime({ offset: true }).optional(),
   /** Connections one fan (a token's `sub`) may hold at once on this key. */
-  max_connections_per_fan: z.number().int().positive().max(1000).default(5)
+  max_connections_per_fan: z.number().int().positive().max(1000).default(5),
+  /** Web Push devices one fan may register with a token on this key (docs/push.md); more are refused (429). */
+  max_devices_per_fan: z.number().int().positive().max(1000).default(5),
+  /**
+   * Seconds an open connection may outlive its token's `exp` while it refreshes it (the WebSocket's `auth`
+   * operation); closed with 4401 after that.
+   */
+  expiry_grace_s: z.number().int().min(0).max(300).default(10)
 }).strict().refine((t) => t.secrets !== undefined || t.public_keys !== undefined, { message: 'tokens need secrets or public_keys' })
 
 export type TokenSettings = z.infer<typeof TokenSettingsSchema>

@@ -6,14 +6,16 @@
  */
 import { RESET, type Connection, type QueuedOp } from './connection.ts'
 import { takeToken, type HubLimits } from './limits.ts'
-import { errorFrame, parseClientFrame, pongFrame } from './protocol.ts'
+import { errorFrame, parseClientFrame, pongFrame, type AuthFrame } from './protocol.ts'
 import { serveReset, serveSubscribe, serveUnsubscribe, subscribeRequest, type FlowContext } from './subscribe.ts'
 
 export class ClientOps {
   constructor (
     private readonly flow: FlowContext,
     private readonly limits: HubLimits,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
+    /** A new token on an open connection (auth.ts refreshToken). */
+    private readonly onAuth: (conn: Connection, frame: AuthFrame) => Promise<void> = async () => {}
   ) {}
 
   /** One frame from the client. Never throws. */
@@ -50,6 +52,7 @@ export class ClientOps {
     if (frame === RESET) return this.reset(conn)
     if (frame.op === 'ping') return this.flow.send(conn, pongFrame(frame.ref))
     if (frame.op === 'unsubscribe') return serveUnsubscribe(this.flow, conn, frame)
+    if (frame.op === 'auth') return this.run(conn, () => this.onAuth(conn, frame))
     const req = subscribeRequest(frame)
     this.run(conn, () => serveSubscribe(this.flow, conn, req))
   }

@@ -32,7 +32,8 @@ import { RecentLog } from './recent.ts'
 import { Recovery } from './recovery.ts'
 import { CLOSE_GOING_AWAY, CLOSE_TOO_MANY, helloFrame } from './protocol.ts'
 import { ConnectionRegistry } from './registry.ts'
-import { applyKeys, type KeysApplied } from './rescope.ts'
+import { applyKey, applyKeys, type KeysApplied } from './rescope.ts'
+import { awaitFirstAuth, refreshToken, type Authenticate } from './auth.ts'
 import { SnapshotCache, type Snapshot } from './snapshot-cache.ts'
 import { releaseInflater } from './writer.ts'
 import { serveSubscribe, sseRequest, type FlowContext, type SseSubscription } from './subscribe.ts'
@@ -50,6 +51,8 @@ export interface HubDeps {
    * were reset. The gateway reconciles the poller at once, since the state stored with the log may be as old.
    */
   onLogLost?: (epoch: string) => void
+  /** Verifies a signed connection token of an `auth` frame (auth.ts); without it `auth` is refused. */
+  authenticate?: Authenticate
 }
 
 export type { KeysApplied } from './rescope.ts'
@@ -72,6 +75,8 @@ export interface Hub {
    * `origin`, the request's Origin header, is checked again when the keys are reloaded.
    */
   acceptWebSocket: (socket: WebSocket, key: ClientKey, origin?: string, fan?: Fan) => void
+  /** Adopts a socket upgraded with no credential once its first frame, `auth`, admits it (auth.ts). */
+  acceptUnauthenticated: (socket: WebSocket, origin?: string) => void
   /** Adopts an SSE response whose headers are written; streams snapshot or replay, then changes. */
   acceptSse: (res: ServerResponse, key: ClientKey, sub: SseSubscription, origin?: string, fan?: Fan) => void
   /**
@@ -137,10 +142,20 @@ export function createHub (deps: HubDeps): Hub {
   const parts: HubParts = { deps, limits, registry, delivery, snapshots, recent, head: () => head }
   // Called only once connections exist, after `recovery` is set.
   const flow = flowContext(parts, (conn) => recovery.storeDown(conn))
-  const ops = new ClientOps(flow, limits)
+  const ops = new ClientOps(flow, limits, Date.now, async (conn, frame) => {
+    await refreshToken(conn, frame.ref, frame.token, {
+      authenticate: deps.authenticate,
+      send: (c, f) => delivery.send(c, f),
+      rekey: async (c, grant) => { await applyKey({ registry, delivery, store, metrics, log }, c, grant.key) }
+    })
+  })
+  /** Sockets upgraded with no credential, waiting for their `auth`. */
+  const unauthenticated = new Set<WebSocket>()
   const recovery = new Recovery({ store, registry, ops, log })
 
   async function shutdown (): Promise<void> {
+    for (const socket of unauthenticated) socket.close(CLOSE_GOING_AWAY, '')
+    unauthenticated.clear()
     stopHeartbeats?.()
     recovery.stop()
     await stopTail?.()
@@ -186,6 +201,19 @@ export function createHub (deps: HubDeps): Hub {
     acceptWebSocket (socket, key, origin, fan) {
       if (closing !== undefined) return socket.close(CLOSE_GOING_AWAY, head)
       adoptWebSocket(parts, ops, socket, key, origin, fan)
+    },
+    acceptUnauthenticated (socket, origin) {
+      if (closing !== undefined) return socket.close(CLOSE_GOING_AWAY, head)
+      awaitFirstAuth(socket, origin, {
+        authenticate: deps.authenticate,
+        timeoutMs: limits.authTimeoutMs,
+        maxFrameBytes: limits.maxFrameBytes,
+        waiting: unauthenticated,
+        adopt: (grant) => closing !== undefined
+          ? (socket.close(CLOSE_GOING_AWAY, head), undefined)
+          : adoptWebSocket(parts, ops, socket, grant.key, origin, { name: grant.fan, expiresAt: grant.expiresAt }),
+        receive: (conn, data, isBinary) => ops.receive(conn, data, isBinary)
+      })
     },
     acceptSse (res, key, sub, origin, fan) {
       if (closing !== undefined) res.end()
@@ -257,9 +285,15 @@ function flowContext ({ deps, limits, registry, delivery, snapshots, recent, hea
  * Registers an upgraded socket and attaches every listener synchronously (an event emitted before a listener
  * is attached, an early close or error, would be lost), then says hello.
  */
-function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined, fan: Fan | undefined): void {
-  if (registry.countFor(key.name) >= key.max_connections) return socket.close(CLOSE_TOO_MANY, 'too many connections for this key')
-  if (fan !== undefined && registry.countForFan(key.name, fan.name) >= (key.tokens?.max_connections_per_fan ?? Infinity)) return socket.close(CLOSE_TOO_MANY, 'too many connections for this fan')
+function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, ops: ClientOps, socket: WebSocket, key: ClientKey, origin: string | undefined, fan: Fan | undefined): WsConnection | undefined {
+  if (registry.countFor(key.name) >= key.max_connections) {
+    socket.close(CLOSE_TOO_MANY, 'too many connections for this key')
+    return undefined
+  }
+  if (fan !== undefined && registry.countForFan(key.name, fan.name) >= (key.tokens?.max_connections_per_fan ?? Infinity)) {
+    socket.close(CLOSE_TOO_MANY, 'too many connections for this fan')
+    return undefined
+  }
   const conn = new WsConnection(registry.nextId(), key, socket)
   conn.origin = origin
   conn.fan = fan
@@ -274,6 +308,7 @@ function adoptWebSocket ({ limits, registry, delivery, deps, head }: HubParts, o
   socket.on('close', () => registry.closed(conn))
   socket.on('error', (err) => deps.log.debug({ err, conn: conn.id }, 'websocket error'))
   delivery.send(conn, helloFrame(head(), limits.heartbeatMs))
+  return conn
 }
 
 /** Registers an SSE response whose headers are written and serves its fixed subscription. */

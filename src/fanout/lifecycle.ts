@@ -82,7 +82,8 @@ export function closeExpired (registry: ConnectionRegistry, now: number = Date.n
   let n = 0
   if (!registry.hasFans()) return 0
   for (const conn of registry.live()) {
-    if (conn.fan === undefined || conn.fan.expiresAt > now) continue
+    // The key's grace lets an open connection refresh its token (auth.ts) a little late.
+    if (conn.fan === undefined || conn.fan.expiresAt + (conn.key.tokens?.expiry_grace_s ?? 0) * 1000 > now) continue
     conn.close(CLOSE_TOKEN_EXPIRED, 'token expired')
     registry.retire(conn)
     n++

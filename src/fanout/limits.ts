@@ -29,6 +29,11 @@ export interface HubLimits {
    * the 30-60 s idle timeouts of common proxies and load balancers. @default 25_000
    */
   heartbeatMs: number
+  /**
+   * How long a WebSocket opened with no credential may take to send its `auth` frame (auth.ts) before it is
+   * closed with 4403. @default 10_000
+   */
+  authTimeoutMs: number
   /** SSE comment interval, to keep proxies from closing an idle stream. @default 15_000 */
   sseHeartbeatMs: number
   /**
@@ -90,6 +95,7 @@ export const DEFAULT_LIMITS: Readonly<HubLimits> = {
   replayCap: 1000,
   recentRecords: 1024,
   heartbeatMs: 25_000,
+  authTimeoutMs: 10_000,
   sseHeartbeatMs: 15_000,
   connectionsPerSecondPerIp: 20,
   connectionBurstPerIp: 40,

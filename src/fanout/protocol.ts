@@ -5,20 +5,21 @@
  */
 import {
   CLOSE_CODES, ClientFrameSchema, MAX_CLIENT_FRAME_BYTES, PROTOCOL_VERSION, RefSchema,
-  type ClientFrame,
+  type AuthorizedFrame, type ClientFrame,
   type ErrorCode, type ErrorFrame, type FixtureOdds, type HelloFrame, type LiveFixture, type PongFrame, type Ref, type ReplayFrame,
   type SnapshotFrame, type SubscribedFrame
 } from '../wire/model.ts'
 
-export type { ClientFrame, ErrorFrame, Ref, SubscribeFrame, UnsubscribeFrame } from '../wire/model.ts'
+export type { AuthFrame, ClientFrame, ErrorFrame, Ref, SubscribeFrame, UnsubscribeFrame } from '../wire/model.ts'
 
 export const CLOSE_KEY_REVOKED = CLOSE_CODES.keyRevoked
 export const CLOSE_SLOW_CONSUMER = CLOSE_CODES.slowConsumer
 export const CLOSE_TOO_MANY = CLOSE_CODES.tooMany
 export const CLOSE_TOKEN_EXPIRED = CLOSE_CODES.tokenExpired
+export const CLOSE_TOKEN_REFUSED = CLOSE_CODES.tokenRefused
 export const CLOSE_GOING_AWAY = CLOSE_CODES.goingAway
 
-const OPS = new Set(['subscribe', 'unsubscribe', 'ping'])
+const OPS = new Set(['subscribe', 'unsubscribe', 'ping', 'auth'])
 
 export type ParseResult = { ok: true, frame: ClientFrame } | { ok: false, error: ErrorFrame }
 
@@ -57,7 +58,7 @@ function fail (ref: Ref | undefined, code: ErrorCode, message: string): ParseRes
 // ---- server frames ---------------------------------------------------------------------------------
 
 /** Every frame except `change`, which is spliced from the store's JSON (see changeFrameJson). */
-export type ControlFrame = HelloFrame | SubscribedFrame | SnapshotFrame | ReplayFrame | PongFrame | ErrorFrame
+export type ControlFrame = AuthorizedFrame | HelloFrame | SubscribedFrame | SnapshotFrame | ReplayFrame | PongFrame | ErrorFrame
 
 export const helloFrame = (cursor: string, heartbeatMs: number): HelloFrame =>
   ({ type: 'hello', protocol: PROTOCOL_VERSION, cursor, heartbeat_ms: heartbeatMs })

@@ -72,6 +72,18 @@ export async function applyKeys (deps: RescopeDeps, lookup: (key: ClientKey) => 
   return applied
 }
 
+/**
+ * One connection's new key record (a refreshed token whose narrowing changed): applied as a reload applies
+ * its records, what the record no longer covers dropped with a `forbidden` frame. Never rejects.
+ */
+export async function applyKey (deps: RescopeDeps, conn: Connection, key: ClientKey): Promise<void> {
+  const leagueOf = scoped(key) ? await subscribedFixtureLeagues(deps.store, [conn]).catch(() => new Map<number, number>()) : new Map<number, number>()
+  if (conn.closed) return
+  const before = conn.key
+  deps.registry.rekey(conn, key)
+  narrow(deps, conn, before, leagueOf)
+}
+
 const scoped = (key: ClientKey | undefined): boolean => key !== undefined && key.leagues !== '*'
 
 /** The league of every subscribed fixture the store knows (fixtures it does not know are checked when routed). */

@@ -52,6 +52,16 @@ export function keyOf (keys: KeyRing, request: FastifyRequest, opts: { tokens?: 
   return keys.find(header === undefined ? undefined : header.replace(/^Bearer\s+/i, '').trim())
 }
 
+/**
+ * Whether a WebSocket upgrade asks to send its token in the first frame (`?auth=frame`) and presents no
+ * credential: no `api_token`, no `access_token`, no `Authorization`. Without `auth=frame` a missing key is
+ * refused before the upgrade (401), as it always was.
+ */
+function tokenInFirstFrame (request: FastifyRequest): boolean {
+  const q = request.query as { api_token?: unknown, access_token?: unknown, auth?: unknown }
+  return q.auth === 'frame' && q.api_token === undefined && q.access_token === undefined && request.headers.authorization === undefined
+}
+
 /** The fan of a request's token as the hub holds it: its `sub` and expiry. */
 export function fanOf (request: FastifyRequest): { name: string, expiresAt: number } | undefined {
   const grant = grantOf(request)
@@ -138,6 +148,23 @@ export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, r
 }
 
 /**
+ * The checks of a WebSocket upgrade with no credential, whose token comes in its first frame: the server is
+ * not closing, the address is within its connection rate. False after answering the error.
+ */
+function admitAnonymous (hub: Hub, request: FastifyRequest, reply: FastifyReply): boolean {
+  if (hub.closing) {
+    httpError(reply, 503, 'shutting_down', 'server is shutting down; reconnect to another instance')
+    return false
+  }
+  if (!hub.allowConnection(request.ip)) {
+    reply.header('retry-after', '1')
+    httpError(reply, 429, 'rate_limited', 'too many new connections from this address')
+    return false
+  }
+  return true
+}
+
+/**
  * Lets go of the upgrade's request and response once the socket is adopted. @fastify/websocket routes the
  * upgrade through a ServerResponse it assigns to the socket, and gives the socket an `error` listener that
  * closes over fastify's request and reply: both would keep the request, its headers and the response alive
@@ -156,7 +183,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
   const { hub, keys } = deps
   // The key found in preValidation and the upgrade's response, handed to the handler without decorating
   // every request of the app.
-  const admitted = new WeakMap<FastifyRequest, { key: ClientKey, response: ServerResponse }>()
+  const admitted = new WeakMap<FastifyRequest, { key: ClientKey | undefined, response: ServerResponse }>()
   const onFault = wsErrorHandler(deps.log)
 
   return async (app) => {
@@ -185,6 +212,12 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
     app.get('/v1/live', {
       websocket: true,
       preValidation: async (request, reply) => {
+        // The token comes in the first frame (fanout/auth.ts), out of the address.
+        if (tokenInFirstFrame(request)) {
+          if (!admitAnonymous(hub, request, reply)) return reply
+          admitted.set(request, { key: undefined, response: reply.raw })
+          return
+        }
         const key = admitStream(hub, keys, request, reply)
         if (key === undefined) return reply
         admitted.set(request, { key, response: reply.raw })
@@ -196,6 +229,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
         release(socket, request, admission.response, onFault)
         // acceptWebSocket attaches every listener before this handler returns: an event emitted before a
         // listener is attached (an early close or error) would be lost.
+        if (admission.key === undefined) return hub.acceptUnauthenticated(socket, request.headers.origin)
         return hub.acceptWebSocket(socket, admission.key, request.headers.origin, fanOf(request))
       }
       socket.on('error', (err) => deps.log.debug({ err }, 'websocket error'))

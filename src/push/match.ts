@@ -1,7 +1,8 @@
 /**
  * Which devices of a shard an alert goes to: those following its fixture, its league or one of its teams,
  * taking its kind, not muting its fixture, whose client key still exists and still covers its league (a
- * keys reload may narrow a key after its devices subscribed). Indexed once per version of the shard.
+ * keys reload may narrow a key after its devices subscribed), and, for a device a fan posted with a token
+ * narrowed to some leagues, one of those. Indexed once per version of the shard.
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { Alert } from './alerts.ts'
@@ -49,7 +50,8 @@ export class ShardIndex {
     const owners = new Map(keys.map((k) => [ownerOf(k.name), k]))
     return [...found].filter((sub) => {
       const key = owners.get(sub.owner)
-      return key !== undefined && leagueAllowed(key, alert.leagueId) && sub.kinds.includes(alert.wants) && !sub.muted.includes(alert.fixtureId)
+      return key !== undefined && leagueAllowed(key, alert.leagueId) && (sub.fan_leagues === undefined || sub.fan_leagues.includes(alert.leagueId)) &&
+        sub.kinds.includes(alert.wants) && !sub.muted.includes(alert.fixtureId)
     })
   }
 }

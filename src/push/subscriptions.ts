@@ -2,8 +2,9 @@
  * Where push subscriptions live (docs/push.md): in memory for one instance, in Redis for several (one hash
  * per shard, store/redis-keys.ts pushKeys). A subscription's identity is its endpoint; its device id (a
  * digest of the endpoint) names it in keys and alert state, and picks its shard. Each client key may hold
- * a bounded number (the cap is checked atomically with the write, pushPut-3.lua). Every Redis call is
- * guarded: an outage rejects as StoreUnavailableError (503 on the routes).
+ * a bounded number, and each fan who posts with a signed token a bounded number of the key's (both caps are
+ * checked atomically with the write, pushPut-4.lua). Every Redis call is guarded: an outage rejects as
+ * StoreUnavailableError (503 on the routes).
  */
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
@@ -23,18 +24,27 @@ export interface StoredSubscription {
   keys: { p256dh: string, auth: string }
   /** The client key that posted it (its name, encoded as in Redis keys): its cap and its scope. */
   owner: string
+  /** The fan (a token's `sub`) who posted it with a token: its cap, and who may see it. Absent: the key itself did. */
+  fan?: string
+  /** The leagues the fan's token was narrowed to: alerts of other leagues are not sent to this device. */
+  fan_leagues?: number[]
   follow: Follow
   kinds: PushKind[]
   muted: number[]
   created_at: string
 }
 
-export type PutResult = 'created' | 'replaced' | 'limit'
+/** `limit`: the key holds its cap already; `fan_limit`: the fan holds theirs. */
+export type PutResult = 'created' | 'replaced' | 'limit' | 'fan_limit'
 
 export interface SubscriptionStore {
   readonly shards: number
-  /** Stores `sub` unless its key already holds `maxPerKey` others. */
-  put: (sub: StoredSubscription, maxPerKey: number) => Promise<PutResult>
+  /**
+   * Stores `sub` unless its key already holds `maxPerKey` others, or, when it has a `fan`, unless that fan
+   * already holds `maxPerFan` others of the key (0: no fan cap). A fan's device that was not theirs before
+   * (none, another fan's, the key's) is `created` for them.
+   */
+  put: (sub: StoredSubscription, maxPerKey: number, maxPerFan?: number) => Promise<PutResult>
   get: (endpoint: string) => Promise<StoredSubscription | undefined>
   /** True when there was one. */
   remove: (endpoint: string) => Promise<boolean>
@@ -77,10 +87,13 @@ function redisSubscriptions (conn: Redis, shards: number, prefix?: string): Subs
   const keys = pushKeys(prefix)
   return {
     shards,
-    async put (sub, maxPerKey) {
+    async put (sub, maxPerKey, maxPerFan = 0) {
       const shard = shardOf(sub.endpoint, shards)
-      const r = await guarded(redis.tlPushPut(keys.subscriptions(shard), keys.ownerPrefix + sub.owner, keys.versions, deviceId(sub.endpoint), JSON.stringify(sub), sub.owner, keys.ownerPrefix, maxPerKey, shard))
-      return r === -1 ? 'limit' : r === 1 ? 'created' : 'replaced'
+      const r = await guarded(redis.tlPushPut(
+        keys.subscriptions(shard), keys.ownerPrefix + sub.owner, keys.versions, deviceId(sub.endpoint), JSON.stringify(sub), sub.owner, keys.ownerPrefix,
+        maxPerKey, shard, sub.fan ?? '', maxPerFan, keys.fanPrefix
+      ))
+      return r === -2 ? 'fan_limit' : r === -1 ? 'limit' : r === 1 ? 'created' : 'replaced'
     },
     async get (endpoint) {
       const json = await guarded(redis.hget(keys.subscriptions(shardOf(endpoint, shards)), deviceId(endpoint)))
@@ -89,7 +102,7 @@ function redisSubscriptions (conn: Redis, shards: number, prefix?: string): Subs
     },
     async remove (endpoint) {
       const shard = shardOf(endpoint, shards)
-      return await guarded(redis.tlPushRemove(keys.subscriptions(shard), keys.versions, deviceId(endpoint), keys.ownerPrefix, shard)) === 1
+      return await guarded(redis.tlPushRemove(keys.subscriptions(shard), keys.versions, deviceId(endpoint), keys.ownerPrefix, shard, keys.fanPrefix)) === 1
     },
     async shard (shard) {
       // The version first: a write landing between the two reads leaves an older version with newer content,
@@ -115,19 +128,27 @@ function memorySubscriptions (shards: number): SubscriptionStore {
   const versions = new Array<number>(shards).fill(0)
   const owners = new Map<string, Set<string>>()
   const ownerSet = (owner: string): Set<string> => owners.get(owner) ?? owners.set(owner, new Set()).get(owner) as Set<string>
+  // Each fan's devices, by `<owner>\n<fan>` (as the Redis store keeps a set per key and fan).
+  const fans = new Map<string, Set<string>>()
+  const fanSet = (owner: string, fan: string): Set<string> => fans.get(`${owner}\n${fan}`) ?? fans.set(`${owner}\n${fan}`, new Set()).get(`${owner}\n${fan}`) as Set<string>
   return {
     shards,
-    async put (sub, maxPerKey) {
+    async put (sub, maxPerKey, maxPerFan = 0) {
       const shard = shardOf(sub.endpoint, shards)
       const id = deviceId(sub.endpoint)
       const old = subs[shard]?.get(id)
       const set = ownerSet(sub.owner)
+      // The same key and the same fan (or none): a replacement, counted once.
+      const same = old?.owner === sub.owner && old.fan === sub.fan
       if (old?.owner !== sub.owner && set.size >= maxPerKey) return 'limit'
+      if (sub.fan !== undefined && !same && maxPerFan > 0 && fanSet(sub.owner, sub.fan).size >= maxPerFan) return 'fan_limit'
       if (old !== undefined && old.owner !== sub.owner) ownerSet(old.owner).delete(id)
+      if (old?.fan !== undefined && !same) fanSet(old.owner, old.fan).delete(id)
       subs[shard]?.set(id, structuredClone(sub))
       set.add(id)
+      if (sub.fan !== undefined) fanSet(sub.owner, sub.fan).add(id)
       versions[shard] = (versions[shard] ?? 0) + 1
-      return old === undefined ? 'created' : 'replaced'
+      return old === undefined || (sub.fan !== undefined && !same) ? 'created' : 'replaced'
     },
     async get (endpoint) {
       const sub = subs[shardOf(endpoint, shards)]?.get(deviceId(endpoint))
@@ -140,6 +161,7 @@ function memorySubscriptions (shards: number): SubscriptionStore {
       if (old === undefined) return false
       subs[shard]?.delete(id)
       ownerSet(old.owner).delete(id)
+      if (old.fan !== undefined) fanSet(old.owner, old.fan).delete(id)
       versions[shard] = (versions[shard] ?? 0) + 1
       return true
     },

@@ -158,9 +158,9 @@ export function webhookKeys (prefix: string = DEFAULT_PREFIX): WebhookKeys {
 }
 
 /**
- * Keys of Web Push alerts (src/push): subscriptions by shard, each client key's subscriptions (for its cap),
- * each device's sent alerts and hourly count, each shard's cursor and retry queue. One hash tag, so the
- * scripts that touch several of them stay in one slot.
+ * Keys of Web Push alerts (src/push): subscriptions by shard, each client key's subscriptions (for its cap)
+ * and each token fan's (for theirs), each device's sent alerts and hourly count, each shard's cursor and retry
+ * queue. One hash tag, so the scripts that touch several of them stay in one slot.
  */
 export interface PushKeys {
   /** Hash of one shard's subscriptions: device id -> subscription JSON. */
@@ -171,6 +171,12 @@ export interface PushKeys {
   readonly ownerPrefix: string
   /** The encoded key name `owner` appends (stored in each record as its owner). */
   ownerId: (keyName: string) => string
+  /**
+   * Prefix of the sets of the device ids each fan registered with a token (its cap, `max_devices_per_fan`
+   * counts them): a fan's set is this, the key's encoded name, `:` and the SHA-1 (hex) of the fan's `sub`,
+   * as the scripts name it from a record's `owner` and `fan`.
+   */
+  readonly fanPrefix: string
   /** Hash: shard -> version, bumped by every write to the shard's subscriptions (workers reload on a change). */
   readonly versions: string
   /** Hash of one device's alerts: alert id -> state (i in flight, r to retry, d delivered, x failed, c capped). */
@@ -199,6 +205,7 @@ export function pushKeys (prefix: string = DEFAULT_PREFIX): PushKeys {
     owner: (keyName) => `${tagged}owner:${ownerId(keyName)}`,
     ownerPrefix: `${tagged}owner:`,
     ownerId,
+    fanPrefix: `${tagged}fan:`,
     versions: `${tagged}versions`,
     sent: (deviceId) => `${tagged}sent:${deviceId}`,
     recent: (deviceId) => `${tagged}recent:${deviceId}`,

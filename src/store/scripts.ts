@@ -40,8 +40,8 @@ declare module 'ioredis' {
     tlLeaseRenew: (key: RedisKey, holderId: string, ttlMs: Arg) => Result<0 | 1, Context>
     tlLeaseRelease: (key: RedisKey, holderId: string) => Result<0 | 1, Context>
     tlWebhookSave: (lease: RedisKey, endpoint: RedisKey, holderId: string, ...fields: string[]) => Result<0 | 1, Context>
-    tlPushPut: (subs: RedisKey, owner: RedisKey, versions: RedisKey, deviceId: string, json: string, ownerId: string, ownerPrefix: string, max: Arg, shard: Arg) => Result<-1 | 0 | 1, Context>
-    tlPushRemove: (subs: RedisKey, versions: RedisKey, deviceId: string, ownerPrefix: string, shard: Arg) => Result<0 | 1, Context>
+    tlPushPut: (subs: RedisKey, owner: RedisKey, versions: RedisKey, deviceId: string, json: string, ownerId: string, ownerPrefix: string, max: Arg, shard: Arg, fan: string, maxPerFan: Arg, fanPrefix: string) => Result<-2 | -1 | 0 | 1, Context>
+    tlPushRemove: (subs: RedisKey, versions: RedisKey, deviceId: string, ownerPrefix: string, shard: Arg, fanPrefix: string) => Result<0 | 1, Context>
     tlPushClaim: (sent: RedisKey, recent: RedisKey, alertId: string, nowMs: Arg, windowMs: Arg, ceiling: Arg, keepMs: Arg) => Result<0 | 1 | 2, Context>
   }
 }
@@ -59,8 +59,8 @@ const SCRIPTS = {
   tlLeaseRenew: 'leaseRenew-1',
   tlLeaseRelease: 'leaseRelease-1',
   tlWebhookSave: 'webhookSave-2',
-  tlPushPut: 'pushPut-3',
-  tlPushRemove: 'pushRemove-2',
+  tlPushPut: 'pushPut-4',
+  tlPushRemove: 'pushRemove-3',
   tlPushClaim: 'pushClaim-2'
 } as const
 

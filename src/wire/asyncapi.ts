@@ -6,7 +6,7 @@
 import type { z } from 'zod'
 import { componentSchemas, idOf, type JsonSchema } from './json-schema.ts'
 import {
-  ChangeFrameSchema, ErrorFrameSchema, HelloFrameSchema, MAX_CLIENT_FRAME_BYTES, OddsFrameSchema, PingFrameSchema, PongFrameSchema, PROTOCOL_VERSION,
+  AuthFrameSchema, AuthorizedFrameSchema, ChangeFrameSchema, ErrorFrameSchema, HelloFrameSchema, MAX_CLIENT_FRAME_BYTES, OddsFrameSchema, PingFrameSchema, PongFrameSchema, PROTOCOL_VERSION,
   ReplayFrameSchema, SnapshotFrameSchema, StandingsFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
 } from './model.ts'
 
@@ -15,6 +15,8 @@ const MESSAGES: Record<string, { payload: z.ZodType, summary: string }> = {
   subscribe: { payload: SubscribeFrameSchema, summary: 'Subscribe to leagues, fixtures or teams, optionally narrowed by kinds, with a snapshot and/or a replay' },
   unsubscribe: { payload: UnsubscribeFrameSchema, summary: 'Remove ids or kinds from the subscription' },
   ping: { payload: PingFrameSchema, summary: 'Application-level ping, answered with pong' },
+  auth: { payload: AuthFrameSchema, summary: 'A signed connection token: the first frame of a connection opened without a credential, or a new token before the current one expires' },
+  authorized: { payload: AuthorizedFrameSchema, summary: 'Reply to auth: the fan and when the token expires' },
   hello: { payload: HelloFrameSchema, summary: 'First frame after the upgrade' },
   subscribed: { payload: SubscribedFrameSchema, summary: 'Reply to subscribe' },
   unsubscribed: { payload: UnsubscribedFrameSchema, summary: 'Reply to unsubscribe' },
@@ -26,16 +28,19 @@ const MESSAGES: Record<string, { payload: z.ZodType, summary: string }> = {
   pong: { payload: PongFrameSchema, summary: 'Reply to ping' },
   error: { payload: ErrorFrameSchema, summary: 'A refused or failed operation; the connection stays up' }
 }
-const SENT = ['subscribe', 'unsubscribe', 'ping']
-const RECEIVED = ['hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'odds', 'standings', 'pong', 'error']
+const SENT = ['subscribe', 'unsubscribe', 'ping', 'auth']
+const RECEIVED = ['authorized', 'hello', 'subscribed', 'unsubscribed', 'snapshot', 'replay', 'change', 'odds', 'standings', 'pong', 'error']
 
 const DESCRIPTION = [
   'Live football changes over one WebSocket at `/v1/live?api_token=<key>`. Frames are JSON text, up to',
   `${MAX_CLIENT_FRAME_BYTES / 1024} KiB from clients. Close codes: 4001 key revoked, 4008 slow consumer (more than 1 MiB buffered),`,
-  '4029 too many connections for the key, 1001 server shutting down (the reason is the cursor to resume from; empty while the connection waited for a reset: resume from the last cursor received).',
+  '4029 too many connections for the key (or for the token\'s fan), 4401 the token expired and was not refreshed (connect again with a new one),',
+  '4403 the first-frame token was refused or no `auth` came first, 1001 server shutting down (the reason is the cursor to resume from; empty while the connection waited for a reset: resume from the last cursor received).',
   'Change frames come in the format the latest subscribe named: `full` (default) or `delta`; `delta` and `kinds` cannot be combined',
   '(`invalid_message`), since a delta applies to the fixture\'s previous version and needs every change of it.',
-  'Refused upgrades answer over HTTP: 401 unknown key, 403 origin not allowed, 429 connection rate, 503 shutting down.'
+  'A signed connection token (docs/tokens.md) goes in the `Authorization: Bearer` header, in `access_token`, or, to keep it out of the address,',
+  'in an `auth` frame sent first on a connection opened with `?auth=frame` and no credential (closed with 4403 when no `auth` comes within 10 s).',
+  'Refused upgrades answer over HTTP: 401 unknown key or refused token, 403 origin not allowed, 429 connection rate or the fan\'s connections, 503 shutting down.'
 ].join(' ')
 
 export function asyncApiDocument () {
@@ -61,7 +66,7 @@ export function asyncApiDocument () {
         host: 'localhost:8080',
         protocol: 'ws',
         description: 'A touchline gateway; use wss behind TLS.',
-        security: [{ $ref: '#/components/securitySchemes/apiToken' }, { $ref: '#/components/securitySchemes/authorization' }]
+        security: [{ $ref: '#/components/securitySchemes/apiToken' }, { $ref: '#/components/securitySchemes/authorization' }, { $ref: '#/components/securitySchemes/connectionToken' }]
       }
     },
     channels: {
@@ -73,8 +78,11 @@ export function asyncApiDocument () {
             method: 'GET',
             query: {
               type: 'object',
-              properties: { api_token: { type: 'string', description: 'Client key (browsers cannot set headers on a WebSocket).' } },
-              required: ['api_token']
+              properties: {
+                api_token: { type: 'string', description: 'Client key (browsers cannot set headers on a WebSocket).' },
+                access_token: { type: 'string', description: 'A signed connection token, in place of the key (scrubbed from logs); or send it in an `auth` frame first.' },
+                auth: { type: 'string', enum: ['frame'], description: 'With no key or token: the token comes in an `auth` frame, the first one sent.' }
+              }
             }
           }
         }
@@ -87,7 +95,8 @@ export function asyncApiDocument () {
     components: {
       securitySchemes: {
         apiToken: { type: 'httpApiKey', name: 'api_token', in: 'query', description: 'A touchline client key (the form browsers can send).' },
-        authorization: { type: 'httpApiKey', name: 'Authorization', in: 'header', description: 'The same client key in the Authorization header of the upgrade request, bare or as `Bearer <key>`, for clients that can set headers.' }
+        authorization: { type: 'httpApiKey', name: 'Authorization', in: 'header', description: 'The same client key in the Authorization header of the upgrade request, bare or as `Bearer <key>`, for clients that can set headers.' },
+        connectionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A signed connection token (docs/tokens.md): `Authorization: Bearer <jwt>`, `access_token=<jwt>`, or an `auth` frame sent first.' }
       },
       schemas: componentSchemas('draft-7', Object.values(MESSAGES).map((m) => m.payload))
     }

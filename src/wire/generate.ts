@@ -10,7 +10,7 @@ import { componentSchemas, type JsonSchema } from './json-schema.ts'
 import { ODDS_KINDS } from './odds.ts'
 import { STANDINGS_KINDS } from './standings.ts'
 import {
-  CHANGE_KINDS, ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, OddsChangeSchema, OddsFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
+  AuthFrameSchema, AuthorizedFrameSchema, CHANGE_KINDS, ChangeFrameSchema, ChangeSchema, DeltaChangeSchema, ErrorFrameSchema, HelloFrameSchema, OddsChangeSchema, OddsFrameSchema, PingFrameSchema, PongFrameSchema, ReplayFrameSchema,
   SnapshotFrameSchema, StandingsFrameSchema, SubscribedFrameSchema, SubscribeFrameSchema, UnsubscribedFrameSchema, UnsubscribeFrameSchema
 } from './model.ts'
 import { openApiDocument } from './openapi.ts'
@@ -26,7 +26,7 @@ const GENERATED = {
 const CLIENT_ROOTS = [
   HelloFrameSchema, SubscribedFrameSchema, UnsubscribedFrameSchema, SnapshotFrameSchema, ReplayFrameSchema, ChangeFrameSchema, PongFrameSchema,
   ErrorFrameSchema, SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, ChangeSchema, DeltaChangeSchema, OddsFrameSchema, OddsChangeSchema,
-  StandingsFrameSchema
+  StandingsFrameSchema, AuthFrameSchema, AuthorizedFrameSchema
 ]
 
 const HEADER = [

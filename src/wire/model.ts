@@ -400,15 +400,26 @@ export type UnsubscribeFrame = z.infer<typeof UnsubscribeFrameSchema>
 
 export const PingFrameSchema = z.strictObject({ op: z.literal('ping'), ref: RefSchema.optional() }).meta({ id: 'PingFrame', description: 'Application-level ping, answered with pong.' })
 
-export const ClientFrameSchema = z.discriminatedUnion('op', [SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema])
+export const AuthFrameSchema = z.strictObject({
+  op: z.literal('auth'),
+  ref: RefSchema.optional(),
+  token: z.string().min(1).max(8192).describe('A signed connection token (docs/tokens.md), a JWT.')
+}).meta({
+  id: 'AuthFrame',
+  description: 'A signed connection token. As the first frame of a connection opened with `/v1/live?auth=frame` and no credential, so that a browser keeps the token out of the address: the connection is the fan\'s once `authorized` answers, and frames sent behind it wait for it. On a connection opened with a token: a new token of the same key and fan, before `exp`, to keep the connection (its narrowing, if changed, applies at once).'
+})
+
+export type AuthFrame = z.infer<typeof AuthFrameSchema>
+
+export const ClientFrameSchema = z.discriminatedUnion('op', [SubscribeFrameSchema, UnsubscribeFrameSchema, PingFrameSchema, AuthFrameSchema])
 export type ClientFrame = z.infer<typeof ClientFrameSchema>
 
 // ---- server frames -------------------------------------------------------------------------------------
 
-const ERROR_CODES = ['invalid_message', 'unknown_op', 'forbidden', 'limit_exceeded', 'internal', 'unavailable'] as const
+const ERROR_CODES = ['invalid_message', 'unknown_op', 'forbidden', 'limit_exceeded', 'internal', 'unavailable', 'unauthorized'] as const
 const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
   id: 'ErrorCode',
-  description: '`unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.'
+  description: '`unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`. `unauthorized`: a token refused (`auth`), with the reason in one word first in the message (`expired`, `invalid`, ...).'
 })
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>
 
@@ -459,6 +470,14 @@ export const ReplayFrameSchema = z.strictObject({
 }).meta({ id: 'ReplayFrame', description: 'Start of a replay from `since`.' })
 export type ReplayFrame = z.infer<typeof ReplayFrameSchema>
 
+export const AuthorizedFrameSchema = z.strictObject({
+  type: z.literal('authorized'),
+  ref: RefSchema.optional(),
+  fan: z.string().describe('The token\'s `sub`.'),
+  expires_at: z.iso.datetime().describe('When the token expires: send a new one (`auth`) before then. The connection is closed with 4401 once it is past by the key\'s `expiry_grace_s`.')
+}).meta({ id: 'AuthorizedFrame', description: 'Reply to `auth`: the token is accepted. After a first-frame `auth`, `hello` follows.' })
+export type AuthorizedFrame = z.infer<typeof AuthorizedFrameSchema>
+
 export const PongFrameSchema = z.strictObject({ type: z.literal('pong'), ref: RefSchema.optional() }).meta({ id: 'PongFrame', description: 'Reply to ping.' })
 export type PongFrame = z.infer<typeof PongFrameSchema>
 
@@ -481,8 +500,10 @@ export const CLOSE_CODES = {
   slowConsumer: 4008,
   /** Over the key's `max_connections` (after a keys reload). */
   tooMany: 4029,
-  /** The connection's signed token expired (docs/tokens.md): connect again with a new one. */
+  /** The connection's signed token expired and was not refreshed (docs/tokens.md): connect again with a new one. */
   tokenExpired: 4401,
+  /** The token of a first-frame `auth` was refused, or no `auth` came first (docs/tokens.md): a new token will not help unless the app's backend mints it differently. */
+  tokenRefused: 4403,
   /** The server is shutting down; the reason is the cursor to resume from. */
   goingAway: 1001
 } as const

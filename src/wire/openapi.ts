@@ -53,6 +53,10 @@ const errors = (...statuses: number[]): Record<string, JsonSchema> =>
 
 /** Operations anyone may call: no key. */
 const OPEN: JsonSchema[] = []
+/** Operations that take the client key or a fan's signed token (docs/tokens.md) in its place. */
+const KEY_OR_TOKEN: JsonSchema[] = [{ apiToken: [] }, { authorization: [] }, { accessToken: [] }, { connectionToken: [] }]
+/** The 401 of an operation that takes a token too. */
+const E401_TOKEN = json('Error', 'Missing or unknown client key, or a refused token (`unauthorized`; the message says why: `token refused: expired (...)`, `invalid`, `revoked`, ...).')
 
 const paths: Record<string, Record<string, JsonSchema>> = {
   '/v1/changes': {
@@ -147,39 +151,48 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       operationId: 'subscribePush',
       tags: ['push'],
       summary: 'Stores a device\'s push subscription and what it follows; the endpoint is its identity',
+      description: 'With a fan\'s signed token the device is the fan\'s (its `sub`): within the key\'s `max_devices_per_fan`, and within the token\'s leagues. A device that was not the fan\'s before is new for them (201).',
+      security: KEY_OR_TOKEN,
       requestBody: { required: true, content: { 'application/json': { schema: ref('PushSubscribe') } } },
       responses: {
         200: json('PushSubscription', 'The endpoint was subscribed: what it follows is replaced.'),
         201: json('PushSubscription', 'A new subscription.'),
         400: json('Error', 'The body is invalid (`invalid_request`); the message starts with the field: `subscription.endpoint` (not https on a public address), `subscription.keys.p256dh` (not a P-256 key), `subscription.keys.auth` (not 16 bytes), `follow`, `kinds`, `muted`.'),
-        403: json('Error', 'A league, team or fixture outside the key\'s scope, or an origin the key does not allow (`forbidden`).'),
+        401: E401_TOKEN,
+        403: json('Error', 'A league, team or fixture outside the key\'s scope (as a token narrows it), or an origin the key does not allow (`forbidden`).'),
         404: json('Error', 'Push alerts are not configured on this gateway (`not_found`).'),
-        429: json('Error', 'The key holds as many subscriptions as it may (`limit_exceeded`).'),
-        ...errors(401, 503)
+        429: json('Error', 'The key holds as many subscriptions as it may, or, with a token, the fan holds the key\'s `max_devices_per_fan` (`limit_exceeded`; the message says which).'),
+        ...errors(503)
       }
     },
     get: {
       operationId: 'getPushSubscription',
       tags: ['push'],
       summary: 'What a subscription follows, found by its endpoint',
+      description: 'With the key: any of the key\'s subscriptions, its fans\' too. With a fan\'s token: that fan\'s only.',
+      security: KEY_OR_TOKEN,
       parameters: [p('PushEndpoint')],
       responses: {
-        200: json('PushSubscription', 'The key\'s subscription at that endpoint.'),
+        200: json('PushSubscription', 'The key\'s (with a token: the fan\'s) subscription at that endpoint.'),
         400: json('Error', 'No `endpoint` (`invalid_request`).'),
-        404: json('Error', 'The key has no subscription at that endpoint, or push is not configured (`not_found`).'),
-        ...errors(401, 503)
+        401: E401_TOKEN,
+        404: json('Error', 'The key (with a token: the fan) has no subscription at that endpoint, or push is not configured (`not_found`).'),
+        ...errors(503)
       }
     },
     delete: {
       operationId: 'unsubscribePush',
       tags: ['push'],
-      summary: 'Deletes the key\'s subscription at that endpoint (204 whether or not there was one)',
+      summary: 'Deletes the subscription at that endpoint (with the key: 204 whether or not there was one)',
+      description: 'With the key: any of the key\'s subscriptions, its fans\' too, 204 either way. With a fan\'s token: that fan\'s only, 404 when they have none there (another fan\'s or the key\'s own is answered the same).',
+      security: KEY_OR_TOKEN,
       parameters: [p('PushEndpoint')],
       responses: {
-        204: { description: 'No subscription of the key has that endpoint any more.' },
+        204: { description: 'No subscription of the key has that endpoint any more (with a token: the fan\'s was deleted).' },
         400: json('Error', 'No `endpoint` (`invalid_request`).'),
-        404: json('Error', 'Push alerts are not configured on this gateway (`not_found`).'),
-        ...errors(401, 503)
+        401: E401_TOKEN,
+        404: json('Error', 'With a token, the fan has no subscription at that endpoint; or push is not configured on this gateway (`not_found`).'),
+        ...errors(503)
       }
     }
   },
@@ -255,7 +268,9 @@ export function openApiDocument () {
     components: {
       securitySchemes: {
         apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'A touchline client key, in the query (browsers\' EventSource cannot set headers).' },
-        authorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The same client key in the Authorization header, bare or as `Bearer <key>`.' }
+        authorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The same client key in the Authorization header, bare or as `Bearer <key>`.' },
+        accessToken: { type: 'apiKey', in: 'query', name: 'access_token', description: 'A fan\'s signed connection token (a JWT its key\'s backend signed; docs/tokens.md) in place of the key, in the query.' },
+        connectionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same signed token in the Authorization header, as `Bearer <token>`.' }
       },
       schemas: componentSchemas('draft-2020-12', ROOTS),
       parameters,

@@ -15,6 +15,7 @@ const asyncApiDocument = buildAsyncApi()
 const openApiDocument = buildOpenApi()
 
 const SERVER_FRAMES: Record<string, string> = {
+  authorized: 'AuthorizedFrame',
   hello: 'HelloFrame',
   subscribed: 'SubscribedFrame',
   unsubscribed: 'UnsubscribedFrame',
@@ -26,7 +27,7 @@ const SERVER_FRAMES: Record<string, string> = {
   pong: 'PongFrame',
   error: 'ErrorFrame'
 }
-const CLIENT_FRAMES: Record<string, string> = { subscribe: 'SubscribeFrame', unsubscribe: 'UnsubscribeFrame', ping: 'PingFrame' }
+const CLIENT_FRAMES: Record<string, string> = { subscribe: 'SubscribeFrame', unsubscribe: 'UnsubscribeFrame', ping: 'PingFrame', auth: 'AuthFrame' }
 
 // Not strict: the documents carry AsyncAPI/OpenAPI keywords (`asyncapi`, `info`, `paths`...) around the schemas.
 const asyncAjv = new Ajv({ strict: false, allErrors: true })

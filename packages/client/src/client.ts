@@ -26,10 +26,10 @@ import { backoffDelay, type BackoffOptions } from './backoff.ts'
 import { conflation, cursorAfter, formatOf, gatewayBase, idList, kindList } from './checks.ts'
 import { dateList, dayRange, isTimeZone, localTimeZone, MAX_DAYS } from './days.ts'
 import { observeServerTime } from './clock.ts'
-import { diagnose, REFUSALS } from './diagnose.ts'
+import { diagnose, REFUSALS, type Diagnosis } from './diagnose.ts'
 import { completeChanges, eventsOf, nextFixture } from './frames.ts'
 import type {
-  ClientChangeFrame, ClientEvents, ClientStatus, RefusalReason, Subscription, TouchlineClientOptions, WebSocketConstructor, WebSocketLike
+  ClientChangeFrame, ClientEvents, ClientStatus, RefusalReason, RetryReason, Subscription, TouchlineClientOptions, WebSocketConstructor, WebSocketLike
 } from './types.ts'
 import type {
   ChangeFrame, DeltaOddsFrame, ErrorFrame, FixtureOdds, Format, FullOddsFrame, LeagueStandings, LiveFixture, ReplayFrame, SnapshotFrame, StandingsFrame,
@@ -100,6 +100,15 @@ export class TouchlineClient {
   readonly #backoff: BackoffOptions
   readonly #keepRemovedMs: number
   #WebSocket: WebSocketConstructor | undefined
+  /** Where signed connection tokens come from, instead of a key (docs/tokens.md). */
+  readonly #getToken: (() => string | Promise<string>) | undefined
+  /** The token of the current connection (token mode). */
+  #token: string | undefined
+  /** When the current token expires, epoch ms, as `authorized` said. */
+  #tokenExpiresAt = 0
+  #refreshTimer: ReturnType<typeof setTimeout> | undefined
+  /** The server's words when it refused the first frame's token: said when the client stops. */
+  #tokenRefusal: { code: string, message: string } | undefined
   /** Cursor of the last frame applied per fixture: where to heal a lost one from. */
   readonly #appliedAt = new Map<number, string>()
   /** What the connection follows; sent whole (with `since`) on every connection. */
@@ -168,9 +177,12 @@ export class TouchlineClient {
    */
   constructor (opts: TouchlineClientOptions) {
     this.#base = gatewayBase(opts.url)
-    if (typeof opts.key !== 'string' || opts.key === '') throw new TypeError(`key must be a client key, a non-empty string (got ${JSON.stringify(opts.key)})`)
+    if (opts.getToken !== undefined && typeof opts.getToken !== 'function') throw new TypeError('getToken must be a function returning a signed connection token')
+    if (opts.getToken !== undefined && opts.key !== undefined) throw new TypeError('give key or getToken, not both')
+    if (opts.getToken === undefined && (typeof opts.key !== 'string' || opts.key === '')) throw new TypeError(`key must be a client key, a non-empty string (got ${JSON.stringify(opts.key)})`)
     if (opts.since !== undefined && typeof opts.since !== 'string') throw new TypeError(`since must be a cursor saved from client.cursor (got ${JSON.stringify(opts.since)})`)
-    this.#key = opts.key
+    this.#key = opts.key ?? ''
+    this.#getToken = opts.getToken
     this.#WebSocket = opts.WebSocket
     this.#backoff = { baseMs: opts.backoff?.baseMs ?? 500, capMs: opts.backoff?.capMs ?? 15_000, jitter: opts.backoff?.jitter ?? 'equal' }
     this.#keepRemovedMs = opts.keepRemovedMs ?? 0
@@ -369,8 +381,9 @@ export class TouchlineClient {
     this.#connectSocket().catch(() => {})
   }
 
-  /** Query string with the key, for the gateway's HTTP endpoints. */
+  /** Query string with the key (or the current token), for the gateway's HTTP endpoints. */
   query (extra = ''): string {
+    if (this.#getToken !== undefined) return `access_token=${encodeURIComponent(this.#token ?? '')}${extra}`
     return `api_token=${encodeURIComponent(this.#key)}${extra}`
   }
 
@@ -386,10 +399,17 @@ export class TouchlineClient {
     this.#setStatus({ state: this.#synced || this.#attempt > 0 ? 'reconnecting' : 'connecting' })
     const WebSocketImpl = this.#WebSocket ?? env.WebSocket ?? (this.#WebSocket = (await import('ws')).WebSocket as unknown as WebSocketConstructor)
     if (this.#stopped || generation !== this.#generation) return
-    const ws = new WebSocketImpl(`${this.#base.replace(/^http/, 'ws')}/v1/live?${this.query()}`)
+    const tokenMode = this.#getToken !== undefined
+    if (tokenMode && !(await this.#freshToken(generation))) return
+    // With tokens, the token goes in the first frame, never in the address.
+    const ws = new WebSocketImpl(`${this.#base.replace(/^http/, 'ws')}/v1/live?${tokenMode ? 'auth=frame' : this.query()}`)
     this.#ws = ws
     let opened = false
-    ws.onopen = () => { opened = true; this.#lastFrameAt = Date.now() }
+    ws.onopen = () => {
+      opened = true
+      this.#lastFrameAt = Date.now()
+      if (tokenMode) ws.send(JSON.stringify({ op: 'auth', ref: 'auth', token: this.#token }))
+    }
     ws.onerror = () => {} // the close that follows says what happened (and `ws` throws on an unheard error)
     ws.onmessage = (ev: { data: unknown }) => {
       this.#lastFrameAt = Date.now()
@@ -404,6 +424,52 @@ export class TouchlineClient {
     }
   }
 
+  /**
+   * Asks getToken for the token of the next connection; false when it threw (another attempt is scheduled,
+   * with the backoff) or the attempt is stale.
+   */
+  async #freshToken (generation: number): Promise<boolean> {
+    this.#tokenRefusal = undefined
+    try {
+      const token = await (this.#getToken as () => string | Promise<string>)()
+      if (typeof token !== 'string' || token === '') throw new TypeError('getToken gave no token')
+      this.#token = token
+    } catch (err) {
+      if (this.#stopped || generation !== this.#generation) return false
+      this.#emit('error', { code: 'token_unavailable', message: `getToken failed: ${err instanceof Error ? err.message : String(err)}` })
+      this.#retry(undefined)
+      return false
+    }
+    return !this.#stopped && generation === this.#generation
+  }
+
+  /** `authorized`: the token is good until `expires_at`; a new one is asked for before then. */
+  #authorized (expiresAt: string): void {
+    this.#tokenExpiresAt = Date.parse(expiresAt)
+    clearTimeout(this.#refreshTimer)
+    const left = this.#tokenExpiresAt - Date.now()
+    // A quarter of its life before it ends, at most 30 s before: a token of an hour is renewed 30 s before.
+    this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, Math.max(0, left - Math.min(30_000, left / 4)))
+  }
+
+  /** Sends a new token over the open connection; a failed getToken is tried again while the token lasts. */
+  async #refreshToken (): Promise<void> {
+    const ws = this.#ws
+    if (ws === undefined || this.#stopped) return
+    let token: string
+    try {
+      token = await (this.#getToken as () => string | Promise<string>)()
+    } catch (err) {
+      this.#emit('error', { code: 'token_unavailable', message: `getToken failed: ${err instanceof Error ? err.message : String(err)}` })
+      const left = this.#tokenExpiresAt - Date.now()
+      if (left > 1000 && this.#ws === ws) this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, Math.min(5_000, left / 2))
+      return
+    }
+    if (this.#ws !== ws || this.#stopped) return
+    this.#token = token
+    this.#send({ op: 'auth', ref: 'refresh', token })
+  }
+
   /** Forgets a socket: no more events from it, its heartbeat stopped, closed. */
   #detach (ws: WebSocketLike, code = 1000, reason = ''): void {
     ws.onopen = ws.onmessage = ws.onclose = null
@@ -414,6 +480,7 @@ export class TouchlineClient {
 
   #forgetSocket (ws: WebSocketLike): void {
     clearInterval(this.#heartbeat)
+    clearTimeout(this.#refreshTimer)
     this.#heartbeat = undefined
     this.#open = false
     if (this.#ws === ws) this.#ws = undefined
@@ -421,6 +488,7 @@ export class TouchlineClient {
 
   #handle (frame: { type?: unknown }): void {
     switch (frame.type) {
+      case 'authorized': return this.#authorized(String((frame as { expires_at?: unknown }).expires_at))
       case 'hello': return this.#hello((frame as { heartbeat_ms?: number }).heartbeat_ms ?? 0)
       case 'subscribed': this.#attempt = 0; return
       case 'snapshot': return this.#snapshot(frame as SnapshotFrame)
@@ -736,6 +804,11 @@ export class TouchlineClient {
   }
 
   #failed (frame: ErrorFrame): void {
+    // The first frame's token refused: the close that follows (4401, 4403) decides; its words are kept.
+    if (frame.ref === 'auth') {
+      this.#tokenRefusal = { code: frame.code, message: frame.message }
+      return
+    }
     const asked = typeof frame.ref === 'string' ? this.#requests.get(frame.ref) : undefined
     if (frame.code === 'internal' && asked !== undefined) {
       const ws = this.#ws
@@ -814,14 +887,30 @@ export class TouchlineClient {
     if (this.#stopped) return
     if (code === 4001) return this.#refuse('revoked')
     if (code === 4029) return this.#refuse('too_many_connections')
+    // A token refused for good (invalid, revoked, wider than its key, or the origin not allowed): a new one from
+    // the same backend would be refused the same way. An expired one (4401) is asked for again below.
+    if (code === 4403) {
+      const said = this.#tokenRefusal
+      if (said?.code === 'forbidden') return this.#refuse('origin_refused', `${REFUSALS.origin_refused} The gateway said: ${said.message}`)
+      return this.#refuse('unauthorized', `The gateway refused the token${said === undefined ? '' : `: ${said.message}`}. Check how the app's backend signs it.`)
+    }
     const generation = this.#generation
     // A socket that never opened: the upgrade was refused or the gateway is unreachable; ask why over HTTP,
     // naming one league followed (a league-limited key is refused others: that would read as forbidden).
     const league = [...this.#wanted.leagues][0]
-    const why = opened ? undefined : await diagnose(this.#base, this.query(league === undefined ? '' : `&leagues=${league}`))
+    const why: Diagnosis | undefined = opened ? undefined : await diagnose(this.#base, this.query(league === undefined ? '' : `&leagues=${league}`))
     if (this.#stopped || generation !== this.#generation) return
-    // A refusal does not go away by retrying: say which and stop.
-    if (why?.reason === 'unauthorized' || why?.reason === 'origin_refused') return this.#refuse(why.reason)
+    // A refusal does not go away by retrying: say which and stop. (With tokens, a token refused over HTTP may
+    // just be old: the next attempt asks for a new one.)
+    if (why?.reason === 'unauthorized' || why?.reason === 'origin_refused') {
+      if (this.#getToken === undefined || why.reason === 'origin_refused') return this.#refuse(why.reason)
+      return this.#retry(undefined, code)
+    }
+    this.#retry(why as (Diagnosis & { reason: RetryReason }) | undefined, code)
+  }
+
+  /** Another attempt after the backoff; `why` the diagnosis of a socket that would not open. */
+  #retry (why: (Diagnosis & { reason: RetryReason }) | undefined, code = 0): void {
     this.#attempt++
     // 1001: the server is shutting down; another instance (or this one restarted) answers at once.
     const delay = backoffDelay(code === 1001 ? 1 : this.#attempt, this.#backoff)

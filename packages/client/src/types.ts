@@ -182,8 +182,15 @@ export type WebSocketConstructor = new (url: string) => WebSocketLike
 export interface TouchlineClientOptions {
   /** Gateway origin, e.g. `https://scores.example.com` (http(s); the socket URL is derived). */
   url: string
-  /** Client key, sent as `api_token`. */
-  key: string
+  /** Client key, sent as `api_token`. Give `key` or `getToken`, not both. */
+  key?: string
+  /**
+   * Signed connection tokens instead of a key (the gateway's docs/tokens.md): called for a token on every
+   * connection and again before the current one expires. The token is sent in the socket's first frame, never
+   * in its address; a token the gateway refuses as invalid stops the client (status `refused`, reason
+   * `unauthorized`), an expired one is asked for again. A call that throws is retried with the backoff.
+   */
+  getToken?: () => string | Promise<string>
   /** WebSocket implementation. @default globalThis.WebSocket, else the `ws` package (Node 20) */
   WebSocket?: WebSocketConstructor
   backoff?: BackoffOptions

@@ -3,6 +3,10 @@
  * Generated from the gateway's src/wire/model.ts by `npm run generate`: do not edit by hand.
  */
 /**
+ * Opaque to the server, echoed in the reply; strings are the documented form.
+ */
+export type Ref = string | number
+/**
  * One typed change; `kind` tells which.
  */
 export type Change =
@@ -56,13 +60,10 @@ export type Day = string
 export type OddsChange =
   MarketRemoved | MarketAdded | MarketSuspended | MarketReopened | OddsChanged | MarketSettled | OddsStale
 /**
- * `unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`.
+ * `unavailable`: the store cannot be read; the subscription stays, and `replay` (recovered:false) and a fresh snapshot follow once it is back. `internal`: the snapshot or replay failed; subscribe again with `since`. `unauthorized`: a token refused (`auth`), with the reason in one word first in the message (`expired`, `invalid`, ...).
  */
-export type ErrorCode = 'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable'
-/**
- * Opaque to the server, echoed in the reply; strings are the documented form.
- */
-export type Ref = string | number
+export type ErrorCode =
+  'invalid_message' | 'unknown_op' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unavailable' | 'unauthorized'
 /**
  * @maxItems 1000
  */
@@ -102,6 +103,32 @@ export type SubscribedKind =
   | 'odds_stale'
   | 'standings_changed'
 
+/**
+ * A signed connection token. As the first frame of a connection opened with `/v1/live?auth=frame` and no credential, so that a browser keeps the token out of the address: the connection is the fan's once `authorized` answers, and frames sent behind it wait for it. On a connection opened with a token: a new token of the same key and fan, before `exp`, to keep the connection (its narrowing, if changed, applies at once).
+ */
+export interface AuthFrame {
+  op: 'auth'
+  ref?: Ref
+  /**
+   * A signed connection token (docs/tokens.md), a JWT.
+   */
+  token: string
+}
+/**
+ * Reply to `auth`: the token is accepted. After a first-frame `auth`, `hello` follows.
+ */
+export interface AuthorizedFrame {
+  type: 'authorized'
+  ref?: Ref
+  /**
+   * The token's `sub`.
+   */
+  fan: string
+  /**
+   * When the token expires: send a new one (`auth`) before then. The connection is closed with 4401 once it is past by the key's `expiry_grace_s`.
+   */
+  expires_at: string
+}
 /**
  * touchline holds a fixture it did not: found on a read of its day or among the upstream's latest changes, outside the live set (`fixture_added` says when it enters it).
  */

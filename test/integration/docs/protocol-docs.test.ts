@@ -195,7 +195,7 @@ describe('protocol documents', () => {
 
   it('resolve every $ref and compile every schema', () => {
     expect(documentErrors()).toEqual([])
-    expect(Object.keys((asyncApiDocument() as { channels: { live: { messages: object } } }).channels.live.messages).length).toBe(13)
+    expect(Object.keys((asyncApiDocument() as { channels: { live: { messages: object } } }).channels.live.messages).length).toBe(15)
   })
 
   it('catch an undocumented field, a wrong type and an unknown frame', () => {

@@ -25,7 +25,7 @@ async function token (claims: Record<string, unknown> = {}, opts: { sub?: string
     .setIssuedAt(s(now)).setExpirationTime(s(now) + (opts.ttlS ?? 600)).sign(new TextEncoder().encode(opts.secret ?? SECRET))
 }
 
-const KEYS = [{ key: 'site-key-never-in-the-page', name: 'site', leagues: [8, 271, 501], tokens: { secrets: [SECRET], max_connections_per_fan: 2 } }]
+const KEYS = [{ key: 'site-key-never-in-the-page', name: 'site', leagues: [8, 271, 501], tokens: { secrets: [SECRET], max_connections_per_fan: 2, expiry_grace_s: 0 } }]
 
 describe('signed connection tokens on every transport', () => {
   let gw: Gateway
