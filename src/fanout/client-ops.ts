@@ -5,7 +5,7 @@
  * the order of the requests.
  */
 import { RESET, type Connection, type QueuedOp } from './connection.ts'
-import { takeToken, type HubLimits } from './limits.ts'
+import { RateLimiter, takeToken, type HubLimits } from './limits.ts'
 import { errorFrame, parseClientFrame, pongFrame, type AuthFrame } from './protocol.ts'
 import { serveReset, serveSubscribe, serveUnsubscribe, subscribeRequest, type FlowContext } from './subscribe.ts'
 
@@ -15,7 +15,12 @@ export class ClientOps {
     private readonly limits: HubLimits,
     private readonly now: () => number = Date.now,
     /** A new token on an open connection (auth.ts refreshToken). */
-    private readonly onAuth: (conn: Connection, frame: AuthFrame) => Promise<void> = async () => {}
+    private readonly onAuth: (conn: Connection, frame: AuthFrame) => Promise<void> = async () => {},
+    /**
+     * Every fan's operations, across its connections (a token's `sub` on a key): a fan gets the rate of one
+     * connection however many it holds, so `max_connections_per_fan` does not multiply it.
+     */
+    private readonly fanOps = new RateLimiter(limits.opsPerSecond, limits.opsBurst, now)
   ) {}
 
   /** One frame from the client. Never throws. */
@@ -28,18 +33,24 @@ export class ClientOps {
     // cheap next to what a subscribe costs.
     if (!this.allow(conn)) {
       const ref = parsed.ok ? parsed.frame.ref : parsed.error.ref
-      this.flow.send(conn, errorFrame(ref, 'limit_exceeded', `more than ${this.limits.opsPerSecond} operations per second (burst ${this.limits.opsBurst})`))
+      this.flow.send(conn, errorFrame(ref, 'limit_exceeded', `more than ${this.limits.opsPerSecond} operations per second (burst ${this.limits.opsBurst})${conn.fan === undefined ? '' : ' for this fan, across its connections'}`))
       return
     }
     if (parsed.ok) this.dispatch(conn, parsed.frame)
     else this.flow.send(conn, parsed.error)
   }
 
-  /** Takes a token from the connection's operation bucket, which starts full. */
+  /** Takes a token from the connection's operation bucket, which starts full, and from its fan's. */
   private allow (conn: Connection): boolean {
     const now = this.now()
     conn.ops ??= { tokens: this.limits.opsBurst, at: now }
-    return takeToken(conn.ops, now, this.limits.opsPerSecond, this.limits.opsBurst)
+    if (!takeToken(conn.ops, now, this.limits.opsPerSecond, this.limits.opsBurst)) return false
+    return conn.fan === undefined || this.fanOps.take(`${conn.key.name}\n${conn.fan.name}`)
+  }
+
+  /** The per-fan limiter, swept with the heartbeat. */
+  get fanLimiter (): RateLimiter {
+    return this.fanOps
   }
 
   private dispatch (conn: Connection, frame: QueuedOp): void {

@@ -188,7 +188,7 @@ export function createHub (deps: HubDeps): Hub {
         recovery.logLost(epoch)
         deps.onLogLost?.(epoch)
       })
-      stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate })
+      stopHeartbeats = startHeartbeats({ registry, delivery, limits, log, rate, fanOps: ops.fanLimiter })
     },
     close () {
       closing ??= shutdown()

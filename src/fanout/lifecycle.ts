@@ -14,8 +14,9 @@ export interface LifecycleDeps {
   delivery: Delivery
   limits: HubLimits
   log: BaseLogger
-  /** The per-IP connection limiter, swept with the WebSocket heartbeat. */
+  /** The per-IP connection limiter and the per-fan operation limiter, swept with the WebSocket heartbeat. */
   rate: RateLimiter
+  fanOps?: RateLimiter
 }
 
 /**
@@ -38,7 +39,10 @@ export function startHeartbeats (deps: LifecycleDeps): () => void {
   const timers = [
     setInterval(() => {
       pingPeers(deps, slice, slices)
-      if (slice === 0) deps.rate.sweep()
+      if (slice === 0) {
+        deps.rate.sweep()
+        deps.fanOps?.sweep()
+      }
       slice = (slice + 1) % slices
     }, deps.limits.heartbeatMs / slices),
     setInterval(() => sseHeartbeat(deps), deps.limits.sseHeartbeatMs),

@@ -179,18 +179,10 @@ export interface WebSocketLike {
 }
 export type WebSocketConstructor = new (url: string) => WebSocketLike
 
-export interface TouchlineClientOptions {
+/** What every client takes, with a key or with tokens. */
+interface ClientOptionsBase {
   /** Gateway origin, e.g. `https://scores.example.com` (http(s); the socket URL is derived). */
   url: string
-  /** Client key, sent as `api_token`. Give `key` or `getToken`, not both. */
-  key?: string
-  /**
-   * Signed connection tokens instead of a key (the gateway's docs/tokens.md): called for a token on every
-   * connection and again before the current one expires. The token is sent in the socket's first frame, never
-   * in its address; a token the gateway refuses as invalid stops the client (status `refused`, reason
-   * `unauthorized`), an expired one is asked for again. A call that throws is retried with the backoff.
-   */
-  getToken?: () => string | Promise<string>
   /** WebSocket implementation. @default globalThis.WebSocket, else the `ws` package (Node 20) */
   WebSocket?: WebSocketConstructor
   backoff?: BackoffOptions
@@ -202,3 +194,22 @@ export interface TouchlineClientOptions {
   /** How long a fixture that left the live set (usually full time) stays in `fixtures`, ms. @default 0 */
   keepRemovedMs?: number
 }
+
+/** The client's options: a key, or `getToken` for signed connection tokens (one of the two). */
+export type TouchlineClientOptions = ClientOptionsBase & (
+  | {
+    /** Client key, sent as `api_token`. */
+    key: string
+    getToken?: undefined
+  }
+  | {
+    /**
+     * Signed connection tokens instead of a key (the gateway's docs/tokens.md): called for a token on every
+     * connection and again before the current one expires. The token is sent in the socket's first frame, never
+     * in its address; a token the gateway refuses as invalid stops the client (status `refused`, reason
+     * `unauthorized`), an expired one is asked for again. A call that throws is retried with the backoff.
+     */
+    getToken: () => string | Promise<string>
+    key?: undefined
+  }
+)

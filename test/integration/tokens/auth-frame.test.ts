@@ -196,4 +196,28 @@ describe('signed tokens in the auth frame', () => {
     expect(await withKey.next('error')).toMatchObject({ ref: 'k', code: 'forbidden' })
     withKey.ws.close()
   })
+
+  it('shares one operation rate among a fan\'s connections, where two key connections have one each', async () => {
+    const burst = 20
+    const fan = [peer(live()), peer(live())]
+    for (const p of fan) p.send({ op: 'auth', token: await mint({}, { sub: 'fan-busy' }) })
+    for (const p of fan) await p.next('hello')
+    for (const p of fan) for (let i = 0; i < 15; i++) p.send({ op: 'ping', ref: i })
+    const answers = async (peers: Peer[]): Promise<Frame[]> => await waitFor(() => 'an answer to every ping', () => {
+      const all = peers.flatMap((p) => p.frames.filter((f) => f.type === 'pong' || f.type === 'error'))
+      return all.length === 30 ? all : undefined
+    })
+    const fanAnswers = await answers(fan)
+    // The fan's bucket holds a burst of 20 (and refills 10 a second): about 20 pongs of 30, not 30.
+    const pongs = fanAnswers.filter((f) => f.type === 'pong').length
+    expect(pongs).toBeGreaterThanOrEqual(burst)
+    expect(pongs).toBeLessThan(30)
+    expect(fanAnswers.find((f) => f.type === 'error')).toMatchObject({ code: 'limit_exceeded', message: expect.stringContaining('for this fan') })
+
+    const keyed = [0, 1].map(() => peer(`${gw.url.replace('http', 'ws')}/v1/live?api_token=site-key-never-in-the-page`))
+    for (const p of keyed) await p.next('hello')
+    for (const p of keyed) for (let i = 0; i < 15; i++) p.send({ op: 'ping', ref: i })
+    expect((await answers(keyed)).every((f) => f.type === 'pong')).toBe(true)
+    for (const p of [...fan, ...keyed]) p.ws.close()
+  })
 })

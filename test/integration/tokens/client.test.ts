@@ -137,7 +137,7 @@ describe('TouchlineClient with getToken', () => {
   })
 
   it('refuses options that give both a key and getToken, or a getToken that is not a function', () => {
-    expect(() => new TouchlineClient({ url: gw.url, key: 'x', getToken: () => 't' })).toThrow(/key or getToken, not both/)
+    expect(() => new TouchlineClient({ url: gw.url, key: 'x', getToken: () => 't' } as never)).toThrow(/key or getToken, not both/)
     expect(() => new TouchlineClient({ url: gw.url, getToken: 'a token' as never })).toThrow(/getToken must be a function/)
   })
 })

@@ -60,7 +60,10 @@ export async function usage (): Promise<ClientStatus> {
   client.unsubscribe({ leagues: [271], teams: [53] }).unsubscribe({ leagues: '*' })
   // @ts-expect-error: unsubscribe takes no kinds (a kinds filter is changed by subscribe)
   client.unsubscribe({ kinds: ['clock'] })
-  // @ts-expect-error: the key is required
+  // @ts-expect-error: a key or getToken is required
   use(new TouchlineClient({ url: 'http://127.0.0.1:8080' }))
+  // @ts-expect-error: a key or getToken, not both
+  use(new TouchlineClient({ url: 'http://127.0.0.1:8080', key: 'k', getToken: () => 't' }))
+  use(new TouchlineClient({ url: 'http://127.0.0.1:8080', getToken: async () => await Promise.resolve('t') }))
   return await client.connect()
 }
