@@ -13,7 +13,7 @@
  * covers) and `features` (of the key's). A token claiming more than its key is refused, not trimmed.
  */
 import { decodeJwt, decodeProtectedHeader, errors, importSPKI, jwtVerify, type JWTPayload } from 'jose'
-import { createSecretKey, type KeyObject } from 'node:crypto'
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto'
 import { z } from 'zod'
 import type { ClientKey, KeyRing } from './client-keys.ts'
 import type { TokenSettings } from './token-settings.ts'
@@ -86,13 +86,26 @@ function secretKey (secret: string): KeyObject {
   return key
 }
 
+/** A verification key and which of the key's secrets or public keys it is (a digest, for a keys reload). */
+interface Verifier { key: KeyObject | PublicKey, signer: string }
+
+/** A secret's or a public key's digest: which one signed a token, without keeping it twice. */
+const signerOf = (material: string): string => createHash('sha256').update(material).digest('base64url')
+
 /** The verification keys a token of `alg` may be checked against, from what the key holds. */
-async function verifiersOf (settings: TokenSettings, alg: string): Promise<Array<KeyObject | PublicKey>> {
-  if (alg === 'HS256') return (settings.secrets ?? []).map(secretKey)
+async function verifiersOf (settings: TokenSettings, alg: string): Promise<Verifier[]> {
+  if (alg === 'HS256') return (settings.secrets ?? []).map((s) => ({ key: secretKey(s), signer: signerOf(s) }))
   if (alg !== 'ES256' && alg !== 'RS256') return []
-  const keys = await Promise.all((settings.public_keys ?? []).map(async (pem) => await publicKey(pem, alg)))
-  return keys.filter((k): k is PublicKey => k !== undefined)
+  const keys = await Promise.all((settings.public_keys ?? []).map(async (pem) => {
+    const key = await publicKey(pem, alg)
+    return key === undefined ? [] : [{ key, signer: signerOf(pem) }]
+  }))
+  return keys.flat()
 }
+
+/** Whether a key's reloaded token settings still hold the secret or public key a token was signed with. */
+const stillHolds = (settings: TokenSettings, signer: string): boolean =>
+  [...settings.secrets ?? [], ...settings.public_keys ?? []].some((m) => signerOf(m) === signer)
 
 /**
  * Verifies a token against the key its `iss` names and returns the fan's grant. Throws TokenError, whose
@@ -112,17 +125,17 @@ export async function verifyToken (token: string, keys: KeyRing, now: number = D
   if (key === undefined || settings === undefined) throw new TokenError('invalid', 'the token names no key that takes tokens (iss)')
   const verifiers = alg === undefined ? [] : await verifiersOf(settings, alg)
   if (alg === undefined || verifiers.length === 0) throw new TokenError('invalid', `the key does not take ${alg ?? 'unsigned'} tokens`)
-  const payload = await firstValid(token, verifiers, alg, key.name, now)
-  return grantOf(key, settings, payload, now)
+  const { payload, signer } = await firstValid(token, verifiers, alg, key.name, now)
+  return grantOf(key, settings, payload, signer, now)
 }
 
 /** The payload of the token under the first verifier that accepts its signature (two during a rotation). */
-async function firstValid (token: string, verifiers: ReadonlyArray<KeyObject | PublicKey>, alg: string, issuer: string, now: number): Promise<JWTPayload> {
+async function firstValid (token: string, verifiers: readonly Verifier[], alg: string, issuer: string, now: number): Promise<{ payload: JWTPayload, signer: string }> {
   let refusal: TokenError | undefined
   for (const verifier of verifiers) {
     try {
-      const { payload } = await jwtVerify(token, verifier, { algorithms: [alg], issuer, requiredClaims: ['exp', 'sub'], currentDate: new Date(now), clockTolerance: SKEW_S })
-      return payload
+      const { payload } = await jwtVerify(token, verifier.key, { algorithms: [alg], issuer, requiredClaims: ['exp', 'sub'], currentDate: new Date(now), clockTolerance: SKEW_S })
+      return { payload, signer: verifier.signer }
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new TokenError('expired', 'the token has expired')
       if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'nbf') throw new TokenError('not_yet_valid', 'the token is not valid yet')
@@ -135,7 +148,7 @@ async function firstValid (token: string, verifiers: ReadonlyArray<KeyObject | P
 }
 
 /** The fan's grant from verified claims: lifetime, revocation and narrowing checked. */
-function grantOf (key: ClientKey, settings: TokenSettings, payload: JWTPayload, now: number): TokenGrant {
+function grantOf (key: ClientKey, settings: TokenSettings, payload: JWTPayload, signer: string, now: number): TokenGrant {
   const parsed = ClaimsSchema.safeParse(payload)
   if (!parsed.success) throw new TokenError('invalid', `the token's claims are wrong: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   const claims = parsed.data
@@ -147,33 +160,39 @@ function grantOf (key: ClientKey, settings: TokenSettings, payload: JWTPayload, 
   if (settings.not_before !== undefined && (claims.iat === undefined || claims.iat * 1000 < Date.parse(settings.not_before))) {
     throw new TokenError('revoked', 'the token was issued before the key\'s not_before')
   }
-  return { key: narrowed(key, claims, claims.iat), fan: claims.sub, expiresAt: claims.exp * 1000, issuedAt: claims.iat === undefined ? undefined : claims.iat * 1000 }
+  return { key: narrowed(key, claims, { iat: claims.iat, signer }), fan: claims.sub, expiresAt: claims.exp * 1000, issuedAt: claims.iat === undefined ? undefined : claims.iat * 1000 }
 }
 
-/** The narrowing claims of each key record a token made (every grant has its own), and when the token was issued, for a keys reload. */
-const narrowings = new WeakMap<ClientKey, Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features' | 'iat'>>()
+/** The narrowing claims a token record was made with. */
+type Narrowing = Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features'>
+/** How a token was issued: when (`iat`), and with which of its key's secrets or public keys. */
+interface Issue { iat: number | undefined, signer: string }
+
+/** The narrowing claims of each key record a token made (every grant has its own), and how it was issued, for a keys reload. */
+const narrowings = new WeakMap<ClientKey, Narrowing & Issue>()
 
 /**
  * A token connection's record after a keys reload: the reloaded key narrowed again by the token's claims, or
- * undefined when the reloaded key no longer takes tokens, no longer covers them, or now has a `not_before`
- * after the token was issued (the connection is then ended as revoked). A connection made with the key
- * itself gets the reloaded record as it is.
+ * undefined when the reloaded key no longer takes tokens, no longer holds the secret or public key that
+ * signed it (a rotation's end: a secret removed may have leaked), no longer covers its claims, or now has a
+ * `not_before` after it was issued (the connection is then ended as revoked). A connection made with the
+ * key itself gets the reloaded record as it is.
  */
 export function renarrow (fresh: ClientKey, old: ClientKey): ClientKey | undefined {
   const claims = narrowings.get(old)
   if (claims === undefined) return fresh
-  if (fresh.tokens === undefined) return undefined
+  if (fresh.tokens === undefined || !stillHolds(fresh.tokens, claims.signer)) return undefined
   const notBefore = fresh.tokens.not_before
   if (notBefore !== undefined && (claims.iat === undefined || claims.iat * 1000 < Date.parse(notBefore))) return undefined
   try {
-    return narrowed(fresh, claims, claims.iat)
+    return narrowed(fresh, claims, claims)
   } catch {
     return undefined
   }
 }
 
 /** The key as the token narrows it; a claim the key does not cover refuses the token. */
-function narrowed (key: ClientKey, claims: Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features'>, iat: number | undefined): ClientKey {
+function narrowed (key: ClientKey, claims: Narrowing, issue: Issue): ClientKey {
   const leagues = claims.leagues
   if (leagues !== undefined && key.leagues !== '*') {
     const outside = leagues.filter((id) => !(key.leagues as number[]).includes(id))
@@ -189,6 +208,6 @@ function narrowed (key: ClientKey, claims: Pick<z.infer<typeof ClaimsSchema>, 'l
     ...(leagues !== undefined ? { leagues: [...new Set(leagues)] } : {}),
     ...(features !== undefined ? { features } : {})
   }
-  narrowings.set(record, { leagues, features, iat })
+  narrowings.set(record, { leagues, features, iat: issue.iat, signer: issue.signer })
   return record
 }

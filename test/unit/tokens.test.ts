@@ -135,6 +135,10 @@ describe('connection tokens', () => {
     const rotated = createKeyRing(KeysFileSchema.parse([{ key: 'site-key-hs', name: 'site', tokens: { secrets: [SECRET] } }]))
     await expect(verifyToken(await hs({}, OLD_SECRET), rotated, NOW)).rejects.toThrow(TokenError)
     expect((await verifyToken(await hs({}, SECRET), rotated, NOW)).fan).toBe('fan-1')
+    // A connection of the old secret ends when a reload removes it (it may have leaked); the new one's stays.
+    const [after] = rotated.all()
+    expect(renarrow(after!, (await verifyToken(await hs({}, OLD_SECRET), ring, NOW)).key)).toBeUndefined()
+    expect(renarrow(after!, (await verifyToken(await hs({}, SECRET), ring, NOW)).key)?.name).toBe('site')
   })
 
   it('tells a token from a key, and never quotes the token or a secret in its refusals', async () => {

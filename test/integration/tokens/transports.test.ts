@@ -155,6 +155,33 @@ describe('signed connection tokens on every transport', () => {
     }
   })
 
+  it('takes both secrets during a rotation; the reload that removes the old one ends its connections and refuses its tokens, and removing the key ends them all', async () => {
+    const OLD = 'the-secret-being-rotated-out-of-32-chars!'
+    writeFileSync(keysFile, JSON.stringify([{ ...KEYS[0], tokens: { ...KEYS[0]!.tokens, secrets: [SECRET, OLD] } }]))
+    await gw.reloadKeys()
+    const byOld = await open(await mint({}, { sub: 'old-fan', secret: OLD }))
+    const byNew = await open(await mint({}, { sub: 'new-fan' }))
+    if (typeof byOld === 'number' || typeof byNew === 'number') throw new Error('refused during the rotation')
+    try {
+      const oldClosed = new Promise<number>((resolve) => byOld.ws.once('close', (code) => resolve(code)))
+      writeFileSync(keysFile, JSON.stringify(KEYS))
+      await gw.reloadKeys()
+      expect(await oldClosed).toBe(4001)
+      expect(await reply(byNew, { op: 'ping', ref: 'still-here' })).toMatchObject({ type: 'pong' })
+      expect(await open(await mint({}, { sub: 'old-fan', secret: OLD }))).toBe(401)
+
+      const newClosed = new Promise<number>((resolve) => byNew.ws.once('close', (code) => resolve(code)))
+      writeFileSync(keysFile, JSON.stringify([{ key: 'another-key', name: 'another' }]))
+      await gw.reloadKeys()
+      expect(await newClosed).toBe(4001)
+      expect(await open(await mint({}, { sub: 'new-fan' }))).toBe(401)
+    } finally {
+      for (const c of [byOld, byNew]) c.ws.close()
+      writeFileSync(keysFile, JSON.stringify(KEYS))
+      await gw.reloadKeys()
+    }
+  })
+
   it('refuses a fan over its max_connections_per_fan, and lets another fan in', async () => {
     const first = await open(await mint({}, { sub: 'busy-fan' }))
     const second = await open(await mint({}, { sub: 'busy-fan' }))
