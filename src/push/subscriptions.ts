@@ -3,7 +3,7 @@
  * per shard, store/redis-keys.ts pushKeys). A subscription's identity is its endpoint; its device id (a
  * digest of the endpoint) names it in keys and alert state, and picks its shard. Each client key may hold
  * a bounded number, and each fan who posts with a signed token a bounded number of the key's (both caps are
- * checked atomically with the write, pushPut-4.lua). Every Redis call is guarded: an outage rejects as
+ * checked atomically with the write, pushPut-3.lua). Every Redis call is guarded: an outage rejects as
  * StoreUnavailableError (503 on the routes).
  */
 import { createHash } from 'node:crypto'

@@ -55,7 +55,7 @@ export function encodeApply (input: ApplyInput): EncodedApply {
   return { fixture, fixtureJson, head: `${fields.slice(1, -1)},"fixture":` }
 }
 
-/** The record's JSON. apply-10.lua concatenates the same parts; keep both in step. */
+/** The record's JSON. apply-11.lua concatenates the same parts; keep both in step. */
 export function recordJson (cursor: string, enc: EncodedApply): string {
   return `{"cursor":"${cursor}",${enc.head}${enc.fixtureJson}}`
 }

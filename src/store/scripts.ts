@@ -59,8 +59,8 @@ const SCRIPTS = {
   tlLeaseRenew: 'leaseRenew-1',
   tlLeaseRelease: 'leaseRelease-1',
   tlWebhookSave: 'webhookSave-2',
-  tlPushPut: 'pushPut-4',
-  tlPushRemove: 'pushRemove-3',
+  tlPushPut: 'pushPut-3',
+  tlPushRemove: 'pushRemove-2',
   tlPushClaim: 'pushClaim-2'
 } as const
 

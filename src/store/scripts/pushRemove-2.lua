@@ -7,7 +7,7 @@
     ARGV[1] device id
     ARGV[2] owner set prefix
     ARGV[3] shard
-    ARGV[4] fan set prefix (a fan's set is ARGV[4] .. owner .. ':' .. sha1hex(fan), as pushPut-4.lua names it)
+    ARGV[4] fan set prefix (a fan's set is ARGV[4] .. owner .. ':' .. sha1hex(fan), as pushPut-3.lua names it)
 
   Output:
     1 deleted; 0 there was none
