@@ -17,6 +17,9 @@ import { createHash, createSecretKey, type KeyObject } from 'node:crypto'
 import { z } from 'zod'
 import type { ClientKey, KeyRing } from './client-keys.ts'
 import type { TokenSettings } from './token-settings.ts'
+import { CHANGE_KINDS } from './wire/model.ts'
+import { ODDS_KINDS } from './wire/odds.ts'
+import { STANDINGS_KINDS } from './wire/standings.ts'
 
 /** Clock skew allowed on `exp`, `nbf` and `iat`, seconds. */
 const SKEW_S = 5
@@ -44,13 +47,20 @@ export interface TokenGrant {
   issuedAt: number | undefined
 }
 
+/** The most fixtures or teams a token may name (a connection follows at most 100 of all kinds). */
+const MAX_FOLLOWED = 100
+
 const ClaimsSchema = z.object({
   sub: z.string().min(1).max(MAX_SUB),
   exp: z.number(),
   iat: z.number().optional(),
   nbf: z.number().optional(),
   leagues: z.array(z.number().int().positive()).min(1).optional(),
-  features: z.array(z.enum(['xg', 'odds', 'predictions'])).optional()
+  features: z.array(z.enum(['xg', 'odds', 'predictions'])).optional(),
+  fixtures: z.array(z.number().int().positive()).min(1).max(MAX_FOLLOWED).optional(),
+  teams: z.array(z.number().int().positive()).min(1).max(MAX_FOLLOWED).optional(),
+  kinds: z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS])).min(1).optional(),
+  push: z.boolean().optional()
 })
 
 /** Whether a presented credential is a JWT (three base64url parts), not a key. */
@@ -164,7 +174,7 @@ function grantOf (key: ClientKey, settings: TokenSettings, payload: JWTPayload, 
 }
 
 /** The narrowing claims a token record was made with. */
-type Narrowing = Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features'>
+type Narrowing = Pick<z.infer<typeof ClaimsSchema>, 'leagues' | 'features' | 'fixtures' | 'teams' | 'kinds' | 'push'>
 /** How a token was issued: when (`iat`), and with which of its key's secrets or public keys. */
 interface Issue { iat: number | undefined, signer: string }
 
@@ -208,6 +218,47 @@ function narrowed (key: ClientKey, claims: Narrowing, issue: Issue): ClientKey {
     ...(leagues !== undefined ? { leagues: [...new Set(leagues)] } : {}),
     ...(features !== undefined ? { features } : {})
   }
-  narrowings.set(record, { leagues, features, iat: issue.iat, signer: issue.signer })
+  narrowings.set(record, { leagues, features, fixtures: claims.fixtures, teams: claims.teams, kinds: claims.kinds, push: claims.push, iat: issue.iat, signer: issue.signer })
   return record
 }
+
+/** What a subscription or a request asks to follow, for claimRefusal. */
+export interface Asked {
+  /** Every league (`leagues: "*"`, or no filter at all on an HTTP feed). */
+  all: boolean
+  leagues: readonly number[]
+  fixtures: readonly number[]
+  teams: readonly number[]
+  /** Days followed (a day is every fixture of it). */
+  dates: number
+  /** The kinds the subscription takes after it, undefined for every kind. */
+  kinds: ReadonlySet<string> | undefined
+}
+
+/**
+ * Why a token's follow claims refuse what is asked, or undefined when they allow it (always, for a key and
+ * for a token without them). A token naming `fixtures` or `teams` follows only those: no league, no day, no
+ * fixture or team beyond them. One naming `kinds` takes only those, named in every subscribe.
+ */
+export function claimRefusal (key: ClientKey, asked: Asked): string | undefined {
+  const claims = narrowings.get(key)
+  if (claims === undefined) return undefined
+  const { fixtures, teams, kinds } = claims
+  if (fixtures !== undefined || teams !== undefined) {
+    const only = [fixtures === undefined ? '' : `fixtures ${fixtures.join(',')}`, teams === undefined ? '' : `teams ${teams.join(',')}`].filter(Boolean).join(' and ')
+    if (asked.all || asked.leagues.length > 0 || asked.dates > 0) return `this token follows only ${only}: no league or day`
+    const outside = [
+      ...asked.fixtures.filter((id) => fixtures?.includes(id) !== true).map((id) => `fixture ${id}`),
+      ...asked.teams.filter((id) => teams?.includes(id) !== true).map((id) => `team ${id}`)
+    ]
+    if (outside.length > 0) return `this token follows only ${only}, not ${outside.join(', ')}`
+  }
+  if (kinds !== undefined) {
+    const beyond = asked.kinds === undefined ? ['every kind'] : [...asked.kinds].filter((k) => !(kinds as string[]).includes(k))
+    if (beyond.length > 0) return `this token takes only the kinds ${kinds.join(',')} (name them in kinds), not ${beyond.join(', ')}`
+  }
+  return undefined
+}
+
+/** Whether a token's record may use the Web Push routes (a token claiming `push: false` may not). */
+export const mayPush = (key: ClientKey): boolean => narrowings.get(key)?.push !== false

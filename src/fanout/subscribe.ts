@@ -15,6 +15,7 @@
  * returned, never serialized again.
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
+import { claimRefusal } from '../tokens.ts'
 import type { SubscribedKind } from '../wire/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, matcher, parseCursor } from '../store/record.ts'
@@ -380,6 +381,13 @@ function admit (ctx: FlowContext, conn: Connection, req: SubscribeRequest): bool
   const denied = req.leagues.filter((id) => !leagueAllowed(conn.key, id))
   if (denied.length > 0) {
     ctx.send(conn, { ...errorFrame(req.ref, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`), leagues: denied })
+    return false
+  }
+  // A token that follows only some fixtures, teams or kinds (tokens.ts).
+  const kinds = req.kinds === undefined ? conn.kinds : new Set(req.kinds)
+  const claimed = claimRefusal(conn.key, { all: req.all, leagues: req.leagues, fixtures: req.fixtures, teams: req.teams, dates: req.dates?.length ?? 0, kinds })
+  if (claimed !== undefined) {
+    ctx.send(conn, errorFrame(req.ref, 'forbidden', claimed))
     return false
   }
   const fresh = new Set(req.leagues.filter((id) => !conn.leagues.has(id))).size +

@@ -14,6 +14,7 @@ import { leagueAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { isOddsRecord, type LiveStore, type ReadSinceResult } from '../store/types.ts'
 import { admitStream, fanOf, httpError, keyOf, unauthorized } from './live.ts'
+import { claimRefusal } from '../tokens.ts'
 import { answerStoreOutages } from './outage.ts'
 import { narrowOdds, narrowsTake, readFilter, scopeFilter, takeOf, takeRefusal, type LiveFilter, type NamedTake, type Take } from '../changes/filter.ts'
 import { conflatePage } from '../changes/conflate.ts'
@@ -144,6 +145,24 @@ function authenticate (keys: KeyRing, request: FastifyRequest, reply: FastifyRep
 }
 
 /**
+ * Whether a token's follow claims (tokens.ts claimRefusal) refuse what the request asks; answers 403 then.
+ * No leagues, fixtures, teams or days at all is everything the key may see.
+ */
+function refusedByClaims (key: ClientKey, q: { leagues?: number[] | '*', fixtures?: number[], teams?: number[], dates?: string[], kinds?: readonly string[] }, reply: FastifyReply): boolean {
+  const claimed = claimRefusal(key, {
+    all: q.leagues === '*' || (q.leagues === undefined && q.fixtures === undefined && q.teams === undefined && q.dates === undefined),
+    leagues: Array.isArray(q.leagues) ? q.leagues : [],
+    fixtures: q.fixtures ?? [],
+    teams: q.teams ?? [],
+    dates: q.dates?.length ?? 0,
+    kinds: q.kinds === undefined ? undefined : new Set(q.kinds)
+  })
+  if (claimed === undefined) return false
+  httpError(reply, 403, 'forbidden', claimed)
+  return true
+}
+
+/**
  * The filter for a request within the key's scope, or undefined after a 403. Without leagues, fixtures and
  * teams, or with `leagues=*`: everything the key may see. Fixtures the store knows to be of other leagues,
  * and teams that play only outside a scoped key's leagues, are refused as a WebSocket subscribe refuses
@@ -156,6 +175,7 @@ async function scopedFilter (store: LiveStore, key: ClientKey, q: Filter, reply:
     httpError(reply, 403, 'forbidden', refusal)
     return undefined
   }
+  if (refusedByClaims(key, q, reply)) return undefined
   const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
   if (denied.length > 0) {
     httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
@@ -226,6 +246,7 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
       if (key === undefined) return reply
       const q = parseQuery(DaysQuery, request, reply)
       if (q === undefined) return reply
+      if (refusedByClaims(key, q, reply)) return reply
       const denied = (Array.isArray(q.leagues) ? q.leagues : []).filter((id) => !leagueAllowed(key, id))
       if (denied.length > 0) return httpError(reply, 403, 'forbidden', `leagues outside this key's scope: ${denied.join(',')}`)
       // The days alone: `all` would add the whole live set, fixtures of other days included.

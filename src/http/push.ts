@@ -15,6 +15,7 @@ import { lookup, subscribe, unsubscribe, viewOf, type PushFan } from '../push/ma
 import type { LiveStore } from '../store/types.ts'
 import { PushSubscribeBody } from '../wire/push.ts'
 import { admitKey, grantOf, httpError } from './live.ts'
+import { claimRefusal, mayPush } from '../tokens.ts'
 import { answerStoreOutages } from './outage.ts'
 
 export interface PushRouteDeps {
@@ -37,6 +38,10 @@ function admit (deps: PushRouteDeps, request: FastifyRequest, reply: FastifyRepl
   }
   const key = admitKey(deps.keys, request, reply, { tokens: true })
   if (key === undefined) return undefined
+  if (!mayPush(key)) {
+    httpError(reply, 403, 'forbidden', 'this token may not use Web Push (push: false)')
+    return undefined
+  }
   reply.header('cache-control', 'no-store')
   const grant = grantOf(request)
   // A token's key always has its token settings (they verified it); the cap of 1 is never used.
@@ -84,7 +89,10 @@ export function pushRoutes (deps: PushRouteDeps): FastifyPluginAsync {
         const field = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
         return httpError(reply, 400, 'invalid_request', `${field}: ${issue?.message ?? 'invalid'}`)
       }
-      const outside = await outsideScope(deps.store, admitted.key, parsed.data.follow, admitted.fan === undefined ? 'key' : 'token')
+      const { follow } = parsed.data
+      const claimed = claimRefusal(admitted.key, { all: false, leagues: follow.leagues, fixtures: follow.fixtures, teams: follow.teams, dates: 0, kinds: new Set() })
+      if (claimed !== undefined) return httpError(reply, 403, 'forbidden', claimed)
+      const outside = await outsideScope(deps.store, admitted.key, follow, admitted.fan === undefined ? 'key' : 'token')
       if (outside !== undefined) return httpError(reply, 403, 'forbidden', outside)
       const result = await subscribe(admitted.push.manage, admitted.key, parsed.data, admitted.fan)
       if (result.outcome === 'invalid') return httpError(reply, 400, 'invalid_request', `${result.problem.field}: ${result.problem.message}`)

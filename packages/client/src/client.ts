@@ -448,8 +448,11 @@ export class TouchlineClient {
     this.#tokenExpiresAt = Date.parse(expiresAt)
     clearTimeout(this.#refreshTimer)
     const left = this.#tokenExpiresAt - Date.now()
+    // A token about to end (a getToken that gave the same one again) is not renewed in a loop: the gateway
+    // closes with 4401 after its grace, and the next connection asks for a new one.
+    if (left < 2000) return
     // A quarter of its life before it ends, at most 30 s before: a token of an hour is renewed 30 s before.
-    this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, Math.max(0, left - Math.min(30_000, left / 4)))
+    this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, left - Math.min(30_000, left / 4))
   }
 
   /** Sends a new token over the open connection; a failed getToken is tried again while the token lasts. */

@@ -220,4 +220,31 @@ describe('signed tokens in the auth frame', () => {
     expect((await answers(keyed)).every((f) => f.type === 'pong')).toBe(true)
     for (const p of [...fan, ...keyed]) p.ws.close()
   })
+
+  it('holds a token to its fixtures, teams and kinds claims, on the WebSocket and the HTTP feeds', async () => {
+    await games.start(7101, 8, 'Bristol', 'Cardiff')
+    const p = peer(live())
+    p.send({ op: 'auth', token: await mint({ fixtures: [7101], kinds: ['score_changed', 'state_changed'] }, { sub: 'fan-claims' }) })
+    await p.next('hello')
+    const answer = async (frame: Frame): Promise<Frame> => {
+      const from = p.frames.length
+      p.send(frame)
+      return await waitFor(() => `an answer to ${String(frame.ref)}`, () => p.frames.slice(from).find((f) => f.ref === frame.ref))
+    }
+    expect(await answer({ op: 'subscribe', ref: 'league', leagues: [8], kinds: ['score_changed'] })).toMatchObject({ code: 'forbidden', message: expect.stringContaining('follows only fixtures 7101') })
+    expect(await answer({ op: 'subscribe', ref: 'other', fixtures: [7102], kinds: ['score_changed'] })).toMatchObject({ code: 'forbidden', message: expect.stringContaining('not fixture 7102') })
+    expect(await answer({ op: 'subscribe', ref: 'every-kind', fixtures: [7101] })).toMatchObject({ code: 'forbidden', message: expect.stringContaining('takes only the kinds') })
+    expect(await answer({ op: 'subscribe', ref: 'events', fixtures: [7101], kinds: ['event_added'] })).toMatchObject({ code: 'forbidden', message: expect.stringContaining('not event_added') })
+    expect(await answer({ op: 'subscribe', ref: 'ok', fixtures: [7101], kinds: ['score_changed'] })).toMatchObject({ type: 'subscribed', fixtures: [7101] })
+    p.ws.close()
+
+    const t = await mint({ teams: [53] }, { sub: 'fan-team' })
+    const get = async (query: string): Promise<{ status: number, body: { message?: string } }> => {
+      const res = await fetch(`${gw.url}${query}`, { headers: { authorization: `Bearer ${t}` } })
+      return { status: res.status, body: await res.json() as { message?: string } }
+    }
+    expect(await get('/v1/changes')).toMatchObject({ status: 403, body: { message: expect.stringContaining('follows only teams 53') } })
+    expect(await get('/v1/fixtures/live?leagues=8')).toMatchObject({ status: 403 })
+    expect((await get('/v1/changes?teams=53')).status).toBe(200)
+  })
 })

@@ -138,6 +138,17 @@ describe.each(['memory', 'redis'] as const)('push subscriptions with a signed to
     expect((await get(gw, erin, endpoint)).body.follow.teams).toEqual([1])
   })
 
+  it('refuses a token claiming push: false on every route, and a follow beyond a token\'s fixtures claim', async () => {
+    const gw = await startPushGateway(env())
+    const endpoint = `${FCM}frank`
+    const noPush = await token('frank', { claims: { push: false } })
+    const answers = [await follow(gw, noPush, sub(endpoint), { teams: [1] }), await get(gw, noPush, endpoint), await del(gw, noPush, endpoint)]
+    for (const r of answers) expect(r).toMatchObject({ status: 403, body: { code: 'forbidden', message: expect.stringContaining('push: false') } })
+    const oneMatch = await token('frank', { claims: { fixtures: [4242] } })
+    expect((await follow(gw, oneMatch, sub(endpoint), { teams: [1] })).body).toMatchObject({ code: 'forbidden', message: expect.stringContaining('follows only fixtures 4242') })
+    expect((await follow(gw, oneMatch, sub(endpoint), { fixtures: [4242] })).status).toBe(201)
+  })
+
   it('refuses a follow outside the token\'s leagues (403), and sends the fan\'s device no alert of another league', async () => {
     const service = await startPushService()
     const gw = await startPushGateway(env())
