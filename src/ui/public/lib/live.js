@@ -47,7 +47,9 @@ export class LiveFeed {
   /**
    * @param {object} opts
    * @param {string} opts.base gateway origin, e.g. `https://scores.example.com`
-   * @param {string} opts.key client key (sent as `api_token`)
+   * @param {string} [opts.key] client key (sent as `api_token`); or, instead:
+   * @param {() => string | Promise<string>} [opts.getToken] where signed connection tokens come from
+   *   (docs/tokens.md): asked for one per connection and again before it expires
    * @param {number[]} [opts.leagues] leagues to follow (their live set)
    * @param {number[]} [opts.fixtures] fixtures to follow, live or not
    * @param {boolean} [opts.discover] follow every league the key may see instead
@@ -66,7 +68,8 @@ export class LiveFeed {
     this.oddsBookmaker = opts.odds
     this.onUpdate = opts.onUpdate ?? (() => {})
     this.onStatus = opts.onStatus ?? (() => {})
-    this.client = new TouchlineClient({ url: opts.base, key: opts.key, keepRemovedMs: KEEP_ENDED_MS })
+    const credential = opts.getToken === undefined ? { key: opts.key } : { getToken: opts.getToken }
+    this.client = new TouchlineClient({ url: opts.base, ...credential, keepRemovedMs: KEEP_ENDED_MS })
     /** @type {Map<number, LiveFixture>} current state by fixture id */ this.fixtures = this.client.fixtures
     /** @type {FeedStatus} */ this.status = this.client.status
     /** @type {Map<number, LiveFixture>} the last state of every fixture seen in the live set */ this.carried = new Map()

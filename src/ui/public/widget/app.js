@@ -22,6 +22,13 @@
  *
  * `data-odds="<bookmaker id>"` shows that bookmaker's full-time result prices on each live row (lib/odds.js),
  * named in the header; without it no odds are asked for.
+ *
+ * Signed connection tokens instead of a key (docs/tokens.md): `data-token-url` names a route of the host
+ * site's backend that answers a fresh token, asked with the site's cookies whenever the client needs one (a
+ * connection, a renewal before the token expires); `data-token` is a fixed token the page was rendered with,
+ * which cannot be renewed: the connection ends when it expires, and the widget stops and says so. With a
+ * token the widget holds no key: the league's name, which only a key may read (the REST passthrough), is not
+ * asked for, and the heading is `data-title` or stays generic.
  */
 import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
@@ -32,8 +39,9 @@ import { bookmakerOf } from '../lib/odds.js'
 import { today } from '../lib/days.js'
 
 /**
- * @typedef {{ base: string, key: string, league: string | null, fixture: string | null, theme: string | null,
- *   title: string | null, odds?: string | null }} WidgetConfig
+ * @typedef {{ base: string, key: string | null, tokenUrl?: string | null, token?: string | null, league: string | null,
+ *   fixture: string | null, theme: string | null, title: string | null, odds?: string | null }} WidgetConfig
+ *   `key` is null when a token option is given
  * @typedef {import('../lib/live.js').LiveFixture} LiveFixture
  */
 
@@ -44,6 +52,35 @@ const ids = (list) => (list ?? '').split(',').map((s) => Number(s.trim())).filte
 const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Not connected', closed: 'Not connected', finished: 'Full time' }
 /** How often the widget looks whether midnight made "today" another date. */
 const DAY_CHECK_MS = 30_000
+
+/**
+ * A fresh token from the host site's backend (`data-token-url`), with the site's cookies (its session says
+ * which fan): the body is the token, as text or as `{ "token": "..." }`.
+ * @param {string} url
+ * @returns {Promise<string>}
+ */
+async function fetchToken (url) {
+  const res = await fetch(url, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json, text/plain' } })
+  if (!res.ok) throw new Error(`the token URL (data-token-url) answered ${res.status}`)
+  const body = (await res.text()).trim()
+  const token = body.startsWith('{') ? JSON.parse(body).token : body
+  if (typeof token !== 'string' || token === '') throw new Error('the token URL (data-token-url) answered no token: send it as text, or as { "token": "..." }')
+  return token
+}
+
+/**
+ * When a token expires (its `exp` claim, epoch ms), read without checking its signature (the gateway does);
+ * Infinity when it cannot be read.
+ * @param {string} token
+ */
+function expiryOf (token) {
+  try {
+    const claims = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/')))
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : Infinity
+  } catch {
+    return Infinity
+  }
+}
 
 /**
  * @param {HTMLElement} host the placeholder element
@@ -75,6 +112,8 @@ export function mount (host, config) {
   const nameLeague = (id) => {
     if (names.has(id) || config.title) return
     names.set(id, { id, name: `League ${id}`, country: null, category: null })
+    // Only a key may read the league (the REST passthrough): with a token the heading stays generic.
+    if (!config.key) return
     fetchLeague(config.base, config.key, id).then((l) => {
       if (l === undefined) return
       names.set(id, l)
@@ -130,9 +169,29 @@ export function mount (host, config) {
     boardEl.classList.toggle('tl-dim', (s.state === 'reconnecting' || s.state === 'offline') && !over())
   }
 
+  /**
+   * A fixed token (data-token) for a connection, while it lasts. It cannot be renewed: asked for while the
+   * connection is live (a renewal; the same token again would move nothing, and sent again and again as its
+   * expiry nears), it refuses, which the console says, and the connection ends when the token expires; once
+   * it has expired, the widget stops and says so rather than retry with it.
+   * @param {string} token
+   */
+  const fixedToken = (token) => {
+    if (expiryOf(token) <= Date.now()) {
+      stopExpired()
+      throw new Error('data-token has expired')
+    }
+    if (feed.status.state === 'live') throw new Error('data-token cannot be renewed: the connection ends when it expires (data-token-url renews tokens)')
+    return token
+  }
+  const { tokenUrl, token } = config
+  const credential = tokenUrl
+    ? { getToken: () => fetchToken(tokenUrl) }
+    : token ? { getToken: () => fixedToken(token) } : { key: config.key ?? 'demo' }
+
   const feed = new LiveFeed({
     base: config.base,
-    key: config.key,
+    ...credential,
     leagues,
     fixtures,
     ...(oneMatch ? {} : { day: today() }),
@@ -156,6 +215,15 @@ export function mount (host, config) {
   })
   /** @type {import('../lib/live.js').FeedStatus} */
   let before = feed.status
+
+  /** The page's fixed token (data-token) has expired: no connection can be made with it, so the widget stops. */
+  const stopExpired = () => {
+    feed.stop()
+    retryAt = undefined
+    feed.status = { state: 'refused', reason: 'unauthorized', message: 'the page\'s token (data-token) has expired' }
+    drawStatus(feed.status)
+    refuse('Live scores have stopped: reload the page to follow them again.', 'the page\'s data-token has expired, and a fixed token cannot be renewed: render the page with a new one, or use data-token-url.')
+  }
 
   /** Says in one line, in place of the rows, why the widget shows nothing; the owner's detail goes to the console. @param {string} text @param {string} [detail] */
   const refuse = (text, detail) => {
