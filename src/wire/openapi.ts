@@ -63,6 +63,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'listChanges',
       tags: ['live'],
+      security: KEY_OR_TOKEN,
       summary: 'The change log, paged by cursor',
       description: 'With `format=delta`, a fixture\'s first change of each page is full and its later ones are deltas on it.',
       parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Limit'), p('Conflate')],
@@ -73,6 +74,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'streamChanges',
       tags: ['live'],
+      security: KEY_OR_TOKEN,
       summary: 'The same changes as Server-Sent Events',
       description: 'Events `snapshot` (without a resume point), `replay` (when resuming), `change` (id: its cursor) and `error`, whose `data` are the WebSocket frames of the same names (`/docs/asyncapi.json`). Resume with Last-Event-ID or `since`. Comment lines are heartbeats.',
       parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Conflate'), p('LastEventId')],
@@ -86,6 +88,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'listLiveFixtures',
       tags: ['live'],
+      security: KEY_OR_TOKEN,
       summary: 'The live snapshot',
       description: '`kinds` is accepted for symmetry with the other endpoints and has nothing to narrow here: the snapshot lists fixtures, not changes.',
       parameters: filters,
@@ -96,6 +99,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'listDayFixtures',
       tags: ['live'],
+      security: KEY_OR_TOKEN,
       summary: 'Every fixture of one day or a few, whole',
       description: 'Scheduled, live, finished and postponed alike, by kick-off, with no page and no cap. Weak `ETag` and `304` to `If-None-Match`; `br` or `gzip` as `Accept-Encoding` allows.',
       parameters: [p('Date'), p('From'), p('To'), p('Tz'), p('Leagues'), p('Fixtures'), p('Teams')],
@@ -106,6 +110,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
     get: {
       operationId: 'getStandings',
       tags: ['live'],
+      security: KEY_OR_TOKEN,
       summary: 'A league\'s live table',
       description: 'The table the gateway holds: read while the league has a match in play (the matches in play counted at their score), and the last one kept after.',
       parameters: [p('League')],
