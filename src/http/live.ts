@@ -74,6 +74,12 @@ export function grantOf (request: FastifyRequest): TokenGrant | undefined {
   return presented instanceof TokenError ? undefined : presented
 }
 
+/** Why a request's token was refused, in the words a 401 says; undefined when it presented none or it was good. */
+export function tokenRefusalOf (request: FastifyRequest): string | undefined {
+  const presented = tokenGrants.get(request)
+  return presented instanceof TokenError ? `token refused: ${presented.reason} (${presented.message})` : undefined
+}
+
 /** Each request's verified token (or why it was refused), from tokenHook. */
 const tokenGrants = new WeakMap<FastifyRequest, TokenGrant | TokenError>()
 

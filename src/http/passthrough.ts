@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { Passthrough } from '../passthrough/index.ts'
+import { grantOf, tokenRefusalOf } from './live.ts'
 
 export interface PassthroughRouteDeps {
   passthrough: Passthrough
@@ -20,11 +21,17 @@ export function passthroughRoutes (deps: PassthroughRouteDeps): FastifyPluginAsy
     app.get('/v3/*', async (req, reply) => {
       const q = req.url.indexOf('?')
       const path = (q === -1 ? req.url : req.url.slice(0, q)).slice('/v3'.length)
-      const authorization = header(req.headers.authorization)
       const origin = header(req.headers.origin)
+      // A fan's signed token in place of the key (docs/tokens.md): verified by tokenHook, never sent upstream.
+      const grant = grantOf(req)
+      const refused = tokenRefusalOf(req)
+      const token = grant !== undefined ? { key: grant.key } : refused !== undefined ? { refused } : undefined
+      const { access_token: _token, ...query } = req.query as Record<string, string | string[] | undefined>
+      const authorization = token === undefined ? header(req.headers.authorization) : undefined
       const out = await deps.passthrough.handle({
         path,
-        query: req.query as Record<string, string | string[] | undefined>,
+        query: token === undefined ? req.query as Record<string, string | string[] | undefined> : query,
+        ...(token !== undefined ? { token } : {}),
         ...(authorization !== undefined ? { authorization } : {}),
         ...(origin !== undefined ? { origin } : {}),
         baseUrl: deps.publicUrl()

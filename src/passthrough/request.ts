@@ -4,6 +4,7 @@
  * requests that mean the same call share one cache entry and one upstream call.
  */
 import { presentedToken } from '../contract/auth.ts'
+import type { ClientKey } from '../client-keys.ts'
 import { encodeQueryValue } from '../contract/query.ts'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
@@ -21,6 +22,11 @@ export interface PassRequest {
   origin?: string
   /** The gateway's public base URL (TOUCHLINE_PUBLIC_URL or the listener's), e.g. `http://127.0.0.1:8080`, for links. */
   baseUrl: string
+  /**
+   * A fan's signed connection token, verified by the HTTP layer (docs/tokens.md): the key as the token
+   * narrows it, or why it was refused. The key's quota pays for what the fan asks.
+   */
+  token?: { key: ClientKey } | { refused: string }
 }
 
 /** A normalized upstream call: path and query as sent, and the key naming it in the cache and in flight. */

@@ -97,10 +97,13 @@ function passthroughContext (deps: PassthroughDeps, opts: PassthroughOptions): P
 
 /** The client key (401) and, from a browser, its origin (403). */
 async function serve (p: PassthroughContext, req: PassRequest): Promise<Reply> {
-  const presented = presentedKey(req)
+  if (req.token !== undefined && 'refused' in req.token) return unauthorized(req.token.refused)
+  // The account paths describe the key (its plan, its usage): the key holder's, not a fan's.
+  if (req.token !== undefined && canonicalPath(req.path).startsWith('/my/')) return unauthorized('This path takes the client key, not a fan\'s token.')
+  const presented = req.token !== undefined ? req.token.key.key : presentedKey(req)
   if (presented === undefined || presented === '') return unauthorized(MISSING_KEY)
   if (isMalformedToken(presented)) return unauthorized(MALFORMED_KEY)
-  const key = p.deps.keys.find(presented)
+  const key = req.token !== undefined ? req.token.key : p.deps.keys.find(presented)
   if (key === undefined) return unauthorized(INVALID_KEY)
   if (req.origin === undefined) return await serveKey(p, req, key, presented)
   if (!originAllowed(key, req.origin)) return originForbidden(req.origin)

@@ -381,6 +381,14 @@ export class TouchlineClient {
     this.#connectSocket().catch(() => {})
   }
 
+  /**
+   * The token of the current connection (with `getToken`; undefined before the first or with a key), for the
+   * gateway's HTTP endpoints: `Authorization: Bearer <token>` keeps it out of addresses.
+   */
+  get token (): string | undefined {
+    return this.#token
+  }
+
   /** Query string with the key (or the current token), for the gateway's HTTP endpoints. */
   query (extra = ''): string {
     if (this.#getToken !== undefined) return `access_token=${encodeURIComponent(this.#token ?? '')}${extra}`

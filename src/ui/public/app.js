@@ -408,7 +408,7 @@ favourites.onChange(() => { board.refresh(); schedule() })
 window.addEventListener('storage', (ev) => favourites.heard(ev))
 
 // League names (and their order) are a nicety: wait for them briefly, then start either way.
-const names = fetchLeagues(base, key).then((m) => {
+const names = fetchLeagues(base, { key }).then((m) => {
   leagues = m
   board.refresh()
   return m

@@ -108,7 +108,7 @@ function drawHeader (f) {
     leagueAsked = true
     // The league's live table comes with the league followed on the same connection.
     client.subscribe({ leagues: [f.league_id], standings: true })
-    fetchLeague(location.origin, key, f.league_id).then((l) => {
+    fetchLeague(location.origin, { key }, f.league_id).then((l) => {
       leagueName = leagueTitle(l, f.league_id)
       setText(byId('league'), leagueName)
       drawTable(f)

@@ -152,9 +152,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 5000 })
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     expect(await widget.locator('article[data-fixture="8503"]').count()).toBe(0)
-    // The league's name needs a key: not asked for, the heading stays generic.
-    expect(await widget.locator('.tlw-title').textContent()).toBe('Live scores')
-    expect(record.urls.filter((u) => u.includes('/v3/'))).toEqual([])
+    // The league's name is read with the fan's token, in a header: the heading names the league.
+    await expect.poll(async () => await widget.locator('.tlw-title').textContent()).not.toBe('Live scores')
+    expect(await widget.locator('.tlw-title').textContent()).not.toMatch(/^League \d+$/)
+    expect(record.urls.filter((u) => u.includes('/v3/football/leagues/501'))).toHaveLength(1)
 
     // The fan's token, asked with the site's session cookie, went in the first frame.
     const first = issued[0]

@@ -24,16 +24,27 @@ const KINDS = /** @type {Record<string, LeagueKind>} */ ({ international: 'inter
 const KIND_RANK = { international: 0, league: 1, cup: 2, other: 3 }
 
 /**
+ * What a read carries: the key (in the query, `api_token`, as the upstream takes it), or a fan's signed token
+ * (in the `Authorization` header, so that it stays out of addresses and logs).
+ * @typedef {{ key: string } | { token: string }} Credential
+ */
+
+/** @param {string} url @param {Credential} credential */
+const withCredential = (url, credential) => 'key' in credential
+  ? { url: `${url}&api_token=${encodeURIComponent(credential.key)}`, init: {} }
+  : { url, init: { headers: { authorization: `Bearer ${credential.token}` } } }
+
+/**
  * Every league the key may see (at most 4 pages of 50).
  * @param {string} base gateway origin
- * @param {string} key
+ * @param {Credential} credential
  * @returns {Promise<Map<number, League>>}
  */
-export async function fetchLeagues (base, key) {
+export async function fetchLeagues (base, credential) {
   /** @type {Map<number, League>} */
   const out = new Map()
   for (let page = 1; page <= 4; page++) {
-    const body = await getJson(`${base}/v3/football/leagues?api_token=${encodeURIComponent(key)}&select=name,category,sub_type&include=country&per_page=50&page=${page}`)
+    const body = await getJson(withCredential(`${base}/v3/football/leagues?select=name,category,sub_type&include=country&per_page=50&page=${page}`, credential))
     if (body === undefined || !Array.isArray(body.data)) break
     for (const l of body.data) out.set(l.id, toLeague(l))
     if (body.pagination?.has_more !== true) break
@@ -43,11 +54,11 @@ export async function fetchLeagues (base, key) {
 
 /**
  * One league by id.
- * @param {string} base @param {string} key @param {number} id
+ * @param {string} base @param {Credential} credential @param {number} id
  * @returns {Promise<League | undefined>}
  */
-export async function fetchLeague (base, key, id) {
-  const body = await getJson(`${base}/v3/football/leagues/${id}?api_token=${encodeURIComponent(key)}&select=name,category,sub_type&include=country`)
+export async function fetchLeague (base, credential, id) {
+  const body = await getJson(withCredential(`${base}/v3/football/leagues/${id}?select=name,category,sub_type&include=country`, credential))
   return body?.data?.id === undefined ? undefined : toLeague(body.data)
 }
 
@@ -96,10 +107,10 @@ export function leagueOrder (leagues, priority) {
   }
 }
 
-/** @param {string} url */
-async function getJson (url) {
+/** @param {{ url: string, init: RequestInit }} req */
+async function getJson ({ url, init }) {
   try {
-    const res = await fetch(url)
+    const res = await fetch(url, init)
     return res.ok ? await res.json() : undefined
   } catch {
     return undefined

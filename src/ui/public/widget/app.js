@@ -27,8 +27,7 @@
  * site's backend that answers a fresh token, asked with the site's cookies whenever the client needs one (a
  * connection, a renewal before the token expires); `data-token` is a fixed token the page was rendered with,
  * which cannot be renewed: the connection ends when it expires, and the widget stops and says so. With a
- * token the widget holds no key: the league's name, which only a key may read (the REST passthrough), is not
- * asked for, and the heading is `data-title` or stays generic.
+ * token the widget holds no key: the league's name is read with the token (its Authorization header) once live.
  */
 import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
@@ -112,9 +111,15 @@ export function mount (host, config) {
   const nameLeague = (id) => {
     if (names.has(id) || config.title) return
     names.set(id, { id, name: `League ${id}`, country: null, category: null })
-    // Only a key may read the league (the REST passthrough): with a token the heading stays generic.
-    if (!config.key) return
-    fetchLeague(config.base, config.key, id).then((l) => {
+    // With a token, the league is read with the fan's token once the feed holds one (when it is live).
+    if (config.key) readName(id, { key: config.key })
+    else unnamed.push(id)
+  }
+  /** @type {number[]} leagues to name once a token is held */
+  const unnamed = []
+  /** @param {number} id @param {import('../lib/leagues.js').Credential} credential */
+  const readName = (id, credential) => {
+    fetchLeague(config.base, credential, id).then((l) => {
       if (l === undefined) return
       names.set(id, l)
       if (leagues.length === 1 || oneMatch) title.textContent = leagueTitle(l, id)
@@ -205,6 +210,7 @@ export function mount (host, config) {
       drawSoon()
     },
     onStatus: (s) => {
+      if (s.state === 'live') for (const id of unnamed.splice(0)) readName(id, { token: feed.client.token ?? '' })
       retryAt = s.retryInMs === undefined ? undefined : Date.now() + s.retryInMs
       drawStatus(s)
       const said = over() ? '' : connectionAnnouncement(s, before)
