@@ -13,7 +13,7 @@
  * covers) and `features` (of the key's). A token claiming more than its key is refused, not trimmed.
  */
 import { decodeJwt, decodeProtectedHeader, errors, importSPKI, jwtVerify, type JWTPayload } from 'jose'
-import { createHash, createSecretKey, type KeyObject } from 'node:crypto'
+import { createHash, webcrypto } from 'node:crypto'
 import { z } from 'zod'
 import type { ClientKey, KeyRing } from './client-keys.ts'
 import type { TokenSettings } from './token-settings.ts'
@@ -81,30 +81,30 @@ function publicKey (pem: string, alg: 'ES256' | 'RS256'): Promise<PublicKey | un
 }
 
 /**
- * Secrets as key objects, made once per secret: jose given raw bytes imports them again for every token
+ * Secrets imported once each as WebCrypto keys: jose given raw bytes imports them again for every token
  * (bench:fanout's profile: about 70 µs of a connection's 290 µs of verification).
  */
-const secretKeys = new Map<string, KeyObject>()
+const secretKeys = new Map<string, Promise<webcrypto.CryptoKey>>()
 
-function secretKey (secret: string): KeyObject {
+function secretKey (secret: string): Promise<webcrypto.CryptoKey> {
   let key = secretKeys.get(secret)
   if (key === undefined) {
     // Bounded: the secrets of every key, and of a few reloads before.
     if (secretKeys.size > 256) secretKeys.clear()
-    secretKeys.set(secret, key = createSecretKey(Buffer.from(secret, 'utf8')))
+    secretKeys.set(secret, key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']))
   }
   return key
 }
 
 /** A verification key and which of the key's secrets or public keys it is (a digest, for a keys reload). */
-interface Verifier { key: KeyObject | PublicKey, signer: string }
+interface Verifier { key: webcrypto.CryptoKey | PublicKey, signer: string }
 
 /** A secret's or a public key's digest: which one signed a token, without keeping it twice. */
 const signerOf = (material: string): string => createHash('sha256').update(material).digest('base64url')
 
 /** The verification keys a token of `alg` may be checked against, from what the key holds. */
 async function verifiersOf (settings: TokenSettings, alg: string): Promise<Verifier[]> {
-  if (alg === 'HS256') return (settings.secrets ?? []).map((s) => ({ key: secretKey(s), signer: signerOf(s) }))
+  if (alg === 'HS256') return await Promise.all((settings.secrets ?? []).map(async (s) => ({ key: await secretKey(s), signer: signerOf(s) })))
   if (alg !== 'ES256' && alg !== 'RS256') return []
   const keys = await Promise.all((settings.public_keys ?? []).map(async (pem) => {
     const key = await publicKey(pem, alg)
