@@ -38,12 +38,14 @@ import { tabReached } from './lib/tabs.js'
 import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
 import { h, hhmm, setText } from './lib/format.js'
 import { IN_PLAY, LiveFeed } from './lib/live.js'
+import { credentialOf, fetchToken } from './lib/credential.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
 import { matchInUrl, PushChannel } from './lib/push.js'
 import { bookmakerOf } from './lib/odds.js'
 
 const params = new URLSearchParams(location.search)
-const key = params.get('key') || 'demo'
+// A client key (`?key=`), or a fan's signed tokens from the site's backend (`?token_url=`): no key in the page.
+const credential = credentialOf(params)
 const bookmaker = bookmakerOf(params.get('odds'))
 const base = location.origin
 
@@ -101,7 +103,7 @@ let retryAt
 
 const feed = new LiveFeed({
   base,
-  key,
+  ...('key' in credential ? { key: credential.key } : { getToken: () => fetchToken(credential.tokenUrl) }),
   discover: true,
   day: dateOfDay(view.day),
   dayApart: true,
@@ -382,10 +384,10 @@ window.addEventListener('hashchange', () => {
 })
 
 byId('snippet').textContent =
-  `<div data-touchline-widget></div>\n<script src="${base}/widget.js" data-league="271" data-key="${key}" async></script>`
+  `<div data-touchline-widget></div>\n<script src="${base}/widget.js" data-league="271" ${'key' in credential ? `data-key="${credential.key}"` : `data-token-url="${credential.tokenUrl}"`} async></script>`
 
 // Alerts: the bells are given their margin before the first rows are drawn, so nothing moves then.
-const channel = new PushChannel(base, key)
+const channel = new PushChannel(base, 'key' in credential ? credential : { token: () => feed.client.token })
 const alerts = channel.start().then(async (offered) => {
   if (!offered) return
   const { Follow } = await import('./lib/follow.js')
@@ -407,13 +409,15 @@ navigator.serviceWorker?.addEventListener('message', (ev) => {
 favourites.onChange(() => { board.refresh(); schedule() })
 window.addEventListener('storage', (ev) => favourites.heard(ev))
 
-// League names (and their order) are a nicety: wait for them briefly, then start either way.
-const names = fetchLeagues(base, { key }).then((m) => {
-  leagues = m
-  board.refresh()
-  return m
-})
+// League names (and their order) are a nicety: wait for them briefly, then start either way. With a token
+// they are read once the feed holds one (it is live).
 feed.start()
+const names = ('key' in credential ? Promise.resolve(credential) : feed.client.connect().then(() => ({ token: feed.client.token ?? '' })))
+  .then((c) => fetchLeagues(base, c)).then((m) => {
+    leagues = m
+    board.refresh()
+    return m
+  })
 await Promise.all([
   feed.client.connect(),
   Promise.race([Promise.all([names, alerts]), new Promise((resolve) => setTimeout(resolve, 1500, undefined))])

@@ -25,10 +25,12 @@ import { icon } from './lib/icons.js'
 import { fetchLeague, leagueTitle } from './lib/leagues.js'
 import { Favourites } from './lib/favourites.js'
 import { tabReached } from './lib/tabs.js'
+import { credentialOf, fetchToken, withCredential } from './lib/credential.js'
 import { benchList, halfTimeScore, pitchLines, stateWords, statisticRows, tableOf, timeline } from './lib/match.js'
 
 const params = new URLSearchParams(location.search)
-const key = params.get('key') || 'demo'
+// A client key (`?key=`), or a fan's signed tokens from the site's backend (`?token_url=`), as the board has.
+const credential = credentialOf(params)
 const oddsBookmaker = Number(params.get('odds') ?? '') || undefined
 const id = Number(/\/match\/(\d+)/.exec(location.pathname)?.[1] ?? NaN)
 
@@ -38,7 +40,11 @@ const byId = (name) => /** @type {HTMLElement} */ (document.getElementById(name)
 const TABS = /** @type {const} */ (['summary', 'statistics', 'lineups', 'table', 'odds'])
 /** @typedef {typeof TABS[number]} Tab */
 
-const client = new TouchlineClient({ url: location.origin, key })
+const client = new TouchlineClient('key' in credential
+  ? { url: location.origin, key: credential.key }
+  : { url: location.origin, getToken: () => fetchToken(credential.tokenUrl) })
+/** The credential of an HTTP read: the key, or the connection's current token (the client holds one once live). */
+const reads = () => 'key' in credential ? credential : { token: client.token ?? '' }
 const favourites = new Favourites()
 /** @type {string | undefined} the league's name */
 let leagueName
@@ -52,7 +58,7 @@ let left = false
 /** What the page says when the gateway does not hold the match ('' while it does): kept through status changes. */
 let notHeld = ''
 
-// Links back keep the key (and the odds) of this page.
+// Links back keep the key or the token URL (and the odds) of this page.
 const back = `/${location.search}`
 byId('all-matches').setAttribute('href', back)
 byId('back').setAttribute('href', back)
@@ -108,7 +114,7 @@ function drawHeader (f) {
     leagueAsked = true
     // The league's live table comes with the league followed on the same connection.
     client.subscribe({ leagues: [f.league_id], standings: true })
-    fetchLeague(location.origin, { key }, f.league_id).then((l) => {
+    fetchLeague(location.origin, reads(), f.league_id).then((l) => {
       leagueName = leagueTitle(l, f.league_id)
       setText(byId('league'), leagueName)
       drawTable(f)
@@ -146,7 +152,8 @@ window.addEventListener('storage', (ev) => favourites.heard(ev))
 
 /** Whether the stage is decided on the day (a knock-out round), from the passthrough. @param {number} stageId */
 async function fetchKnockout (stageId) {
-  const res = await fetch(`/v3/football/stages/${stageId}?api_token=${encodeURIComponent(key)}&select=name,type_id`)
+  const { url, init } = withCredential(`/v3/football/stages/${stageId}?select=name,type_id`, reads())
+  const res = await fetch(url, init)
   if (!res.ok) return false
   const body = /** @type {{ data?: { type_id?: number, name?: string } }} */ (await res.json())
   return body.data?.type_id === 224 || /final|knock|round of/i.test(body.data?.name ?? '')

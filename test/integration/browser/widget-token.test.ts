@@ -1,6 +1,6 @@
 /**
  * The widget with signed connection tokens instead of a key (docs/tokens.md; docs/ui.md, "The widget"): a
- * host site on another origin whose backend mints each fan a short-lived HS256 token (4 s) at `/token`, the
+ * host site on another origin whose backend mints each fan a short-lived HS256 token (8 s) at `/token`, the
  * fan named by the site's session cookie, and a host page whose widget says `data-token-url="/token"`.
  *
  * - The widget goes live with its league's matches; the token travels in the WebSocket's first frame,
@@ -13,7 +13,8 @@
  *   when it expires the connection ends, and the widget stops and says so rather than retry with it.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { decodeJwt, SignJWT } from 'jose'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,7 +25,7 @@ import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type K
 const KEY = `site-key-${randomBytes(8).toString('hex')}`
 const SECRET = 'the-daily-match-token-secret-32-chars-or-more'
 /** A token's lifetime, and how long the gateway lets a connection outlive it while it renews it. */
-const LIFETIME_S = 4
+const LIFETIME_S = 8
 const GRACE_S = 2
 
 type TokenKey = KeySpec & { tokens: { secrets: string[], max_lifetime_s: number, expiry_grace_s: number } }
@@ -55,6 +56,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   let gw: UiGateway
   let host: Server
   let hostOrigin = ''
+  /** The site serving the gateway's pages under its own address (startSite). */
+  let site: { origin: string, close: () => Promise<void> }
   let celtic: Match
   /** Tokens `/token` handed out; `/wrong-token` calls. */
   const issued: Issued[] = []
@@ -98,17 +101,58 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'set-cookie': `session=${fan}; Path=/; HttpOnly; SameSite=Lax` }).end(hostPage(option))
   }
 
+  /**
+   * The site serving the gateway's pages under its own address (a reverse proxy: HTTP and WebSocket upgrades
+   * to the gateway), with its token route beside them: `/page-token`, the fan named by the session cookie.
+   */
+  async function startSite (): Promise<{ origin: string, close: () => Promise<void> }> {
+    // The gateway starts after the site (its key must allow the site's origin): looked up per request.
+    const gateway = (): URL => new URL(gw.url)
+    const site = createServer((req, res) => {
+      if (req.url === '/page-token') {
+        const fan = sessionOf(req) ?? 'page-fan'
+        mint(fan).then((token) => {
+          issued.push({ at: Date.now(), fan, token })
+          res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' }).end(token)
+        }, () => res.writeHead(500).end())
+        return
+      }
+      const target = gateway()
+      const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      up.on('error', () => res.destroy())
+      req.pipe(up)
+    })
+    site.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      const target = gateway()
+      const upstream = connect(Number(target.port), target.hostname, () => {
+        const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`)]
+        upstream.write(`${lines.join('\r\n')}\r\n\r\n`)
+        upstream.write(head)
+        socket.pipe(upstream).pipe(socket)
+      })
+      upstream.on('error', () => socket.destroy())
+      socket.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
+    const address = site.address() as AddressInfo
+    return { origin: `http://localhost:${address.port}`, close: async () => { site.closeAllConnections(); await new Promise((resolve) => site.close(resolve)) } }
+  }
+
   beforeAll(async () => {
     host = createServer((req, res) => { answer(req, res).catch(() => res.writeHead(500).end()) })
     await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
     const address = host.address()
     // Another origin than the gateway's: another port, and `localhost` rather than 127.0.0.1.
     hostOrigin = `http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}`
+    site = await startSite()
     const keys: TokenKey[] = [{
       key: KEY,
       name: 'daily-match',
       leagues: [501, 271],
-      allowed_origins: [hostOrigin],
+      allowed_origins: [hostOrigin, site.origin],
       tokens: { secrets: [SECRET], max_lifetime_s: 60, expiry_grace_s: GRACE_S }
     }]
     gw = await startUiGateway(keys)
@@ -121,6 +165,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     await browser?.close()
     await gw?.close()
     await new Promise((resolve) => host?.close(resolve))
+    await site?.close()
   })
 
   /** Opens a host page, recording every request URL, every WebSocket (its URL, the frames sent, its close) and the console. */
@@ -134,7 +179,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
       ws.on('framesent', (f) => { record.sent.push(String(f.payload)) })
       ws.on('close', () => { record.closed++ })
     })
-    await page.goto(`${hostOrigin}${path}`)
+    await page.goto(path.startsWith('http') ? path : `${hostOrigin}${path}`)
     return { page, record }
   }
 
@@ -149,7 +194,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('goes live with a token from the host\'s backend, renews it on the open connection, and shows a goal after it expired; no key in the page', async () => {
     const { page, record } = await open('/')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 5000 })
+    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 10_000 })
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     expect(await widget.locator('article[data-fixture="8503"]').count()).toBe(0)
     // The league's name is read with the fan's token, in a header: the heading names the league.
@@ -190,12 +235,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     for (const url of [...record.sockets, ...record.urls]) for (const { token } of issued) expect(url).not.toContain(token)
     expect(record.errors).toEqual([])
     await page.close()
-  })
+  }, 60_000)
 
   it('shows its refusal line and stops when the token is signed with a wrong secret', async () => {
     const { page, record } = await open('/wrong')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 5000 })
+    await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
     expect(await widget.locator('.tlw-refused').textContent()).toBe('The widget\'s key is not valid.')
     expect(await widget.locator('article').count()).toBe(0)
     // The site's owner gets the gateway's words in the console: the token, not a key.
@@ -213,7 +258,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('with a fixed data-token: live while it lasts; when it expires, stops and says so instead of retrying', async () => {
     const { page, record } = await open('/fixed')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 5000 })
+    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 10_000 })
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     const token = frames(record)[0]?.token ?? ''
     expect(frames(record)[0]).toMatchObject({ op: 'auth' })
@@ -232,5 +277,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     expect(await html(page)).not.toContain('site-key-')
     expect(record.errors).toEqual([])
     await page.close()
-  })
+  }, 60_000)
+
+  it('the scoreboard and the match page with ?token_url=: live, league names read with the token, no key and no token in any address', async () => {
+    const from = issued.length
+    const { page, record } = await open(`${site.origin}/?token_url=/page-token`)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 }).catch(async (err: unknown) => {
+      throw new Error(`${String(err)}\n${JSON.stringify({ state: await page.locator('#connection').getAttribute('data-state'), console: record.console, errors: record.errors, sockets: record.sockets, sent: record.sent, urls: record.urls })}`)
+    })
+    // The token's league only (501), named as the passthrough names it, read with the token in a header.
+    await expect.poll(async () => await page.locator('#board article.tl-match').count()).toBe(2)
+    await expect.poll(async () => await page.locator('#board .tl-league').first().textContent()).not.toMatch(/^League \d+$/)
+    expect(issued.length).toBeGreaterThan(from)
+    expect(record.sockets.every((u) => u.endsWith('/v1/live?auth=frame'))).toBe(true)
+    // The match page, at the address the board links it with (the board's own query), goes live the same way.
+    await page.goto(`${site.origin}/match/8501${new URL(page.url()).search}`)
+    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+    await expect.poll(async () => await page.locator('#league').textContent()).not.toMatch(/^(League \d+)?$/)
+    for (const url of [...record.sockets, ...record.urls]) {
+      expect(url).not.toContain('site-key-')
+      for (const { token } of issued) expect(url).not.toContain(token)
+    }
+    expect(record.errors).toEqual([])
+    await page.close()
+  }, 60_000)
 })

@@ -12,6 +12,7 @@
  * @typedef {'international' | 'league' | 'cup' | 'other'} LeagueKind
  * @typedef {{ id: number, name: string, country: string | null, category: number | null, kind: LeagueKind }} League
  */
+import { withCredential } from './credential.js'
 
 /**
  * The upstream's ids of the competitions most fans look for first, most followed first: the World Cup, the
@@ -23,16 +24,7 @@ export const WELL_KNOWN = [732, 1326, 2, 5, 2286, 8, 564, 384, 82, 301, 24]
 const KINDS = /** @type {Record<string, LeagueKind>} */ ({ international: 'international', cup_international: 'international', domestic: 'league', domestic_cup: 'cup' })
 const KIND_RANK = { international: 0, league: 1, cup: 2, other: 3 }
 
-/**
- * What a read carries: the key (in the query, `api_token`, as the upstream takes it), or a fan's signed token
- * (in the `Authorization` header, so that it stays out of addresses and logs).
- * @typedef {{ key: string } | { token: string }} Credential
- */
-
-/** @param {string} url @param {Credential} credential */
-const withCredential = (url, credential) => 'key' in credential
-  ? { url: `${url}&api_token=${encodeURIComponent(credential.key)}`, init: {} }
-  : { url, init: { headers: { authorization: `Bearer ${credential.token}` } } }
+/** What a read carries: the key (in the query), or a fan's signed token (in a header). @typedef {{ key: string } | { token: string }} Credential */
 
 /**
  * Every league the key may see (at most 4 pages of 50).

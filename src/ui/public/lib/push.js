@@ -7,6 +7,7 @@
  * @typedef {{ teams: number[], fixtures: number[], leagues: number[] }} Followed
  * @typedef {{ follow: Followed, kinds: string[], muted: number[] }} AlertChoice
  */
+import { withCredential } from './credential.js'
 
 /** The alert kinds a subscription may ask for, with their names on screen. `goal` brings "Goal disallowed". */
 export const KINDS = /** @type {const} */ ([
@@ -34,18 +35,28 @@ function fromBase64Url (b64) {
 }
 
 export class PushChannel {
-  /** @param {string} base gateway origin @param {string} key client key (sent as `api_token`) */
-  constructor (base, key) {
+  /**
+   * @param {string} base gateway origin
+   * @param {{ key: string } | { token: () => string | undefined }} credential the client key (sent as
+   *   `api_token`), or the fan's current signed token (sent as `Authorization: Bearer`; the push routes then
+   *   manage this fan's devices only)
+   */
+  constructor (base, credential) {
     this.base = base
-    this.key = key
+    this.credential = credential
     /** @type {string | undefined} the VAPID public key, once the gateway said it */ this.publicKey = undefined
     /** @type {Promise<any> | undefined} the service worker's registration */ this.registration = undefined
     /** @type {any} this browser's PushSubscription, once known */ this.subscription = undefined
   }
 
-  /** @param {string} path @param {string} [endpoint] */
-  url (path, endpoint) {
-    return `${this.base}${path}?api_token=${encodeURIComponent(this.key)}${endpoint === undefined ? '' : `&endpoint=${encodeURIComponent(endpoint)}`}`
+  /**
+   * A request to a push route with the page's credential.
+   * @param {string} path @param {string} [endpoint] @param {RequestInit} [init]
+   */
+  request (path, endpoint, init) {
+    const url = `${this.base}${path}${endpoint === undefined ? '' : `?endpoint=${encodeURIComponent(endpoint)}`}`
+    const c = this.credential
+    return withCredential(url, 'key' in c ? c : { token: c.token() ?? '' }, init)
   }
 
   /**
@@ -59,7 +70,7 @@ export class PushChannel {
     if (!('serviceWorker' in navigator) || w.PushManager === undefined || w.Notification === undefined) return false
     // The page says when the gateway offers no push: no request for a key it does not have.
     if (document.querySelector('meta[name="touchline-push"]')?.getAttribute('content') === 'off') return false
-    const body = await fetch(this.url('/v1/push/key')).then((res) => res.ok ? res.json() : undefined).catch(() => undefined)
+    const body = await fetch(`${this.base}/v1/push/key`).then((res) => res.ok ? res.json() : undefined).catch(() => undefined)
     if (typeof body?.public_key !== 'string') return false
     this.publicKey = body.public_key
     this.registration = navigator.serviceWorker.register('/sw.js', { scope: '/' })
@@ -77,7 +88,8 @@ export class PushChannel {
     const sub = this.subscription ?? await reg?.pushManager.getSubscription()
     if (sub === null || sub === undefined) return undefined
     this.subscription = sub
-    const res = await fetch(this.url('/v1/push/subscriptions', sub.endpoint)).catch(() => undefined)
+    const { url, init } = this.request('/v1/push/subscriptions', sub.endpoint)
+    const res = await fetch(url, init).catch(() => undefined)
     return res?.ok === true ? await res.json().catch(() => undefined) : undefined
   }
 
@@ -89,11 +101,12 @@ export class PushChannel {
     const sub = await this.subscribe()
     let res
     try {
-      res = await fetch(this.url('/v1/push/subscriptions'), {
+      const { url, init } = this.request('/v1/push/subscriptions', undefined, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ subscription: sub.toJSON(), ...choice })
       })
+      res = await fetch(url, init)
     } catch {
       throw new AlertsError('The gateway could not be reached: alerts were not saved.')
     }
@@ -105,7 +118,8 @@ export class PushChannel {
     const reg = await this.registration
     const sub = this.subscription ?? await reg?.pushManager.getSubscription()
     if (sub === null || sub === undefined) return
-    const res = await fetch(this.url('/v1/push/subscriptions', sub.endpoint), { method: 'DELETE' }).catch(() => undefined)
+    const { url, init } = this.request('/v1/push/subscriptions', sub.endpoint, { method: 'DELETE' })
+    const res = await fetch(url, init).catch(() => undefined)
     if (res === undefined || (!res.ok && res.status !== 404)) throw new AlertsError('The gateway could not be reached: alerts are still on.')
   }
 

@@ -33,6 +33,7 @@ import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
 import { h } from '../lib/format.js'
 import { inPlay, LiveFeed } from '../lib/live.js'
+import { fetchToken } from '../lib/credential.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
 import { bookmakerOf } from '../lib/odds.js'
 import { today } from '../lib/days.js'
@@ -51,21 +52,6 @@ const ids = (list) => (list ?? '').split(',').map((s) => Number(s.trim())).filte
 const STATUS = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline', refused: 'Not connected', closed: 'Not connected', finished: 'Full time' }
 /** How often the widget looks whether midnight made "today" another date. */
 const DAY_CHECK_MS = 30_000
-
-/**
- * A fresh token from the host site's backend (`data-token-url`), with the site's cookies (its session says
- * which fan): the body is the token, as text or as `{ "token": "..." }`.
- * @param {string} url
- * @returns {Promise<string>}
- */
-async function fetchToken (url) {
-  const res = await fetch(url, { credentials: 'include', cache: 'no-store', headers: { accept: 'application/json, text/plain' } })
-  if (!res.ok) throw new Error(`the token URL (data-token-url) answered ${res.status}`)
-  const body = (await res.text()).trim()
-  const token = body.startsWith('{') ? JSON.parse(body).token : body
-  if (typeof token !== 'string' || token === '') throw new Error('the token URL (data-token-url) answered no token: send it as text, or as { "token": "..." }')
-  return token
-}
 
 /**
  * When a token expires (its `exp` claim, epoch ms), read without checking its signature (the gateway does);
