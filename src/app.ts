@@ -108,7 +108,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
 
   // Signed connection tokens (docs/tokens.md) are verified before anything reads a request's key.
-  app.addHook('onRequest', tokenHook(deps.keys))
+  app.addHook('onRequest', tokenHook(deps.keys, deps.metrics))
 
   // Before the routes it covers: per-key CORS for /v1/fixtures/live, /v1/changes, /v1/sse (fastify-plugin, root scope).
   await app.register(corsRoutes({ keys: deps.keys }))

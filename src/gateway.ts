@@ -12,7 +12,7 @@ import type { HubLimits } from './fanout/limits.ts'
 import type { BudgetLedger } from './budget/index.ts'
 import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
-import { renarrow, verifyToken } from './tokens.ts'
+import { checkLabels, renarrow, verifyToken } from './tokens.ts'
 import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
 import { FEED_LEAD_MS } from './contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
@@ -274,7 +274,16 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
     store: engines.store,
     metrics,
     log: log.child({ component: 'hub' }),
-    authenticate: async (token) => await verifyToken(token, keys),
+    authenticate: async (token) => {
+      try {
+        const grant = await verifyToken(token, keys)
+        metrics.tokenChecks.inc(checkLabels(grant))
+        return grant
+      } catch (err) {
+        metrics.tokenChecks.inc(checkLabels(err))
+        throw err
+      }
+    },
     ...(overrides.hubLimits === undefined ? {} : { limits: overrides.hubLimits }),
     onLogLost: () => {
       poller.forceReconcile({ days: true })

@@ -104,7 +104,13 @@ export function createMetrics (opts: MetricsOptions = {}) {
         this.set({ queue: 'in_flight' }, p.in_flight)
       }
     }),
-    passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r })
+    passthroughRequests: new Counter({ name: 'touchline_passthrough_requests_total', help: 'Passthrough responses by status', labelNames: ['status'] as const, registers: r }),
+    tokenChecks: new Counter({
+      name: 'touchline_token_checks_total',
+      help: 'Signed connection tokens checked, by key (its name; "-" when the token names no key that takes tokens) and outcome (accepted, or the refusal); never by fan',
+      labelNames: ['key', 'outcome'] as const,
+      registers: r
+    })
   }
 }
 

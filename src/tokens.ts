@@ -31,9 +31,18 @@ export type TokenRefusal = 'expired' | 'not_yet_valid' | 'invalid' | 'revoked' |
 
 export class TokenError extends Error {
   override name = 'TokenError'
+  /** The name of the key the token named, once it was found (for metrics by key). */
+  key: string | undefined
   constructor (readonly reason: TokenRefusal, message: string) {
     super(message)
   }
+}
+
+/** The metric label of a check: the key's name (or `-`) and the outcome. Known keys only, so no label comes from a token's say. */
+export function checkLabels (outcome: TokenGrant | unknown): { key: string, outcome: string } {
+  if (outcome instanceof TokenError) return { key: outcome.key ?? '-', outcome: outcome.reason }
+  const grant = outcome as TokenGrant | undefined
+  return grant?.key !== undefined ? { key: grant.key.name, outcome: 'accepted' } : { key: '-', outcome: 'invalid' }
 }
 
 /** A fan admitted by a token: the key as the token narrows it, who the fan is, and until when. */
@@ -133,10 +142,15 @@ export async function verifyToken (token: string, keys: KeyRing, now: number = D
   const key = iss === undefined ? undefined : keys.all().find((k) => k.name === iss)
   const settings = key?.tokens
   if (key === undefined || settings === undefined) throw new TokenError('invalid', 'the token names no key that takes tokens (iss)')
-  const verifiers = alg === undefined ? [] : await verifiersOf(settings, alg)
-  if (alg === undefined || verifiers.length === 0) throw new TokenError('invalid', `the key does not take ${alg ?? 'unsigned'} tokens`)
-  const { payload, signer } = await firstValid(token, verifiers, alg, key.name, now)
-  return grantOf(key, settings, payload, signer, now)
+  try {
+    const verifiers = alg === undefined ? [] : await verifiersOf(settings, alg)
+    if (alg === undefined || verifiers.length === 0) throw new TokenError('invalid', `the key does not take ${alg ?? 'unsigned'} tokens`)
+    const { payload, signer } = await firstValid(token, verifiers, alg, key.name, now)
+    return grantOf(key, settings, payload, signer, now)
+  } catch (err) {
+    if (err instanceof TokenError) err.key = key.name
+    throw err
+  }
 }
 
 /** The payload of the token under the first verifier that accepts its signature (two during a rotation). */

@@ -13,7 +13,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { BaseLogger } from 'pino'
 import type { Hub } from '../fanout/hub.ts'
 import { originAllowed, type ClientKey, type KeyRing } from '../client-keys.ts'
-import { looksLikeToken, TokenError, verifyToken, type TokenGrant } from '../tokens.ts'
+import { checkLabels, looksLikeToken, TokenError, verifyToken, type TokenGrant } from '../tokens.ts'
 import type { Metrics } from '../metrics.ts'
 import type { HttpErrorCode } from '../wire/http.ts'
 import type WebSocket from 'ws'
@@ -95,7 +95,7 @@ function presentedToken (request: FastifyRequest): string | undefined {
  * Verifies the signed connection token a request presents (docs/tokens.md), before any route or hook reads
  * its key: jose's verification is asynchronous, the key lookups after it are not.
  */
-export function tokenHook (keys: KeyRing): (request: FastifyRequest) => Promise<void> {
+export function tokenHook (keys: KeyRing, metrics?: Metrics): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     const token = presentedToken(request)
     if (token === undefined) return
@@ -104,6 +104,7 @@ export function tokenHook (keys: KeyRing): (request: FastifyRequest) => Promise<
     } catch (err) {
       tokenGrants.set(request, err instanceof TokenError ? err : new TokenError('invalid', 'the token could not be read'))
     }
+    metrics?.tokenChecks.inc(checkLabels(tokenGrants.get(request)))
   }
 }
 

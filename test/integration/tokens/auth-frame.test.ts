@@ -247,4 +247,15 @@ describe('signed tokens in the auth frame', () => {
     expect(await get('/v1/fixtures/live?leagues=8')).toMatchObject({ status: 403 })
     expect((await get('/v1/changes?teams=53')).status).toBe(200)
   })
+
+  it('counts token checks by key and outcome on /metrics, never by fan', async () => {
+    const text = await (await fetch(`${gw.url}/metrics`)).text()
+    const count = (labels: string): number => Number(new RegExp(`^touchline_token_checks_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
+    expect(count('key="site",outcome="accepted"')).toBeGreaterThan(5)
+    expect(count('key="site",outcome="wider_than_key"')).toBeGreaterThanOrEqual(1)
+    expect(count('key="site",outcome="expired"')).toBeGreaterThanOrEqual(1)
+    // alg none: jose never reaches the key's secrets, but the token named a known key.
+    expect(count('key="site",outcome="invalid"')).toBeGreaterThanOrEqual(1)
+    expect(text).not.toMatch(/touchline_token_checks_total\{[^}]*fan-/)
+  })
 })
