@@ -32,6 +32,9 @@ afterAll(async () => { await t?.close() })
 describe('live snapshot reads', () => {
   it('does not read the whole live store once per request when a client varies teams=', async () => {
     const N = 200
+    // The poller stopped: a change routed empties the shared snapshot (rightly), and on a busy machine the
+    // loop would last long enough for a change between most requests. What is left is the cache's age limit.
+    await t.gw.poller.stop()
     const start = wholeReads.length
     const startedAt = Date.now()
     for (let i = 0; i < N; i++) {
@@ -44,6 +47,11 @@ describe('live snapshot reads', () => {
     // loop: nothing changed meanwhile).
     expect(wholeReads[0]).toBeGreaterThan(0)
     // Same answer source for all of them (every live fixture, filtered by team): a handful of reads would do.
-    expect(reads, `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${Date.now() - startedAt} ms`).toBeLessThan(N / 4)
+    // At most one read per age of the shared snapshot (1 s) and a couple more: however long the loop took,
+    // not one per request.
+    const elapsed = Date.now() - startedAt
+    const what = `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${elapsed} ms`
+    expect(reads, what).toBeLessThanOrEqual(Math.ceil(elapsed / 1000) + 2)
+    expect(reads, what).toBeLessThan(N / 2)
   })
 })

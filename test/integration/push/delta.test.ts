@@ -35,7 +35,7 @@ describe('format delta over WebSocket, through a simulated match day', () => {
     expect(delta.bytes).toBeLessThan(full.bytes * 0.2)
     full.close()
     delta.close()
-  }, 90_000) // a 20-minute match day written and fanned out twice: 13 s alone, over 30 s beside the browser tests
+  }, 240_000) // a 20-minute match day written and fanned out twice: 13 s alone, over 90 s beside the browser tests and two busy loops
 
   it('a lost frame shows as a version jump; the client resubscribes with since and recovers', async () => {
     const push = await startPush()
@@ -73,5 +73,5 @@ describe('format delta over WebSocket, through a simulated match day', () => {
     expect(stored.length).toBe(delta.fixtures.size)
     for (const f of stored) expect(delta.fixtures.get(f.id)).toEqual(f)
     delta.close()
-  }, 90_000)
+  }, 240_000)
 })

@@ -107,7 +107,7 @@ describe('record a match day through the gateway, replay it, get the same match 
     })
     try {
       // A few matches from kick-off to full time, and a little more.
-      await waitFor('three whole matches recorded', () => { try { return wholeMatches(recordedLines(recordDir)).length >= 3 } catch { return false } }, 40_000)
+      await waitFor('three whole matches recorded', () => { try { return wholeMatches(recordedLines(recordDir)).length >= 3 } catch { return false } }, 120_000)
       await sleep(1000)
     } finally {
       await gw.close()
@@ -115,7 +115,7 @@ describe('record a match day through the gateway, replay it, get the same match 
     lines = recordedLines(recordDir)
     whole = wholeMatches(lines)
     recorded = new Map((await gw.store.getFixtures([...statesByFixture(lines).keys()])).map((f) => [f.id, f]))
-  }, 90_000)
+  }, 180_000)
 
   afterAll(async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => {})
