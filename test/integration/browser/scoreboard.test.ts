@@ -116,6 +116,8 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       await card(page, 7002).waitFor()
       const hearts = await gw.matches.start(7004, 501, 'Aberdeen', 'Dundee', 5)
       await card(page, 7004).waitFor({ timeout: 3000 })
+      // Both first snapshots in (the live set's, then the day's) before the link is cut (see below).
+      await expect.poll(() => received.filter((f) => f.type === 'snapshot').length).toBe(2)
       proxy.pause()
       proxy.cut()
       await page.locator('#connection[data-state="reconnecting"], #connection[data-state="offline"]').waitFor({ timeout: 5000 })
@@ -150,6 +152,9 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
     it('applies a fresh snapshot when the server cannot replay (recovered: false)', async () => {
       const { page, received } = await open(`${proxy.url}/`)
       await card(page, 7004).waitFor()
+      // Both first snapshots in (the live set's, then the day's) before the link is cut: a row shows from the
+      // first, and a busy machine can cut the link before the second.
+      await expect.poll(() => received.filter((f) => f.type === 'snapshot').length).toBe(2)
       proxy.pause()
       proxy.cut()
       await page.locator('#connection[data-state="reconnecting"], #connection[data-state="offline"]').waitFor({ timeout: 5000 })
