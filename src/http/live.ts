@@ -142,23 +142,14 @@ export function admitStream (hub: Hub, keys: KeyRing, request: FastifyRequest, r
     httpError(reply, 429, 'too_many_connections', `this fan holds ${key.tokens?.max_connections_per_fan ?? 0} connections already (max_connections_per_fan)`)
     return undefined
   }
-  if (hub.closing) {
-    httpError(reply, 503, 'shutting_down', 'server is shutting down; reconnect to another instance')
-    return undefined
-  }
-  if (!hub.allowConnection(request.ip)) {
-    reply.header('retry-after', '1')
-    httpError(reply, 429, 'rate_limited', 'too many new connections from this address')
-    return undefined
-  }
-  return key
+  return admitOpening(hub, request, reply) ? key : undefined
 }
 
 /**
- * The checks of a WebSocket upgrade with no credential, whose token comes in its first frame: the server is
- * not closing, the address is within its connection rate. False after answering the error.
+ * The checks of every new long-lived connection, with a credential or with its token in its first frame: the
+ * server is not closing, the address is within its connection rate. False after answering the error.
  */
-function admitAnonymous (hub: Hub, request: FastifyRequest, reply: FastifyReply): boolean {
+function admitOpening (hub: Hub, request: FastifyRequest, reply: FastifyReply): boolean {
   if (hub.closing) {
     httpError(reply, 503, 'shutting_down', 'server is shutting down; reconnect to another instance')
     return false
@@ -221,7 +212,7 @@ export function liveRoutes (deps: LiveRouteDeps): FastifyPluginAsync {
       preValidation: async (request, reply) => {
         // The token comes in the first frame (fanout/auth.ts), out of the address.
         if (tokenInFirstFrame(request)) {
-          if (!admitAnonymous(hub, request, reply)) return reply
+          if (!admitOpening(hub, request, reply)) return reply
           admitted.set(request, { key: undefined, response: reply.raw })
           return
         }
