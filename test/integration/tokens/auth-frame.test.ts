@@ -7,7 +7,7 @@
  * does not is closed 4401 once the key's grace is over. The frames validate against docs/asyncapi.json.
  */
 import { Writable } from 'node:stream'
-import { SignJWT, UnsecuredJWT } from 'jose'
+import { UnsecuredJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -17,6 +17,7 @@ import { matches, type Matches } from '../../helpers/matches.ts'
 import { serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { writeKeys } from '../webhooks/harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
 const GRACE_S = 1
@@ -27,10 +28,7 @@ const KEYS = [
 type Frame = Record<string, unknown>
 
 async function token (claims: Record<string, unknown> = {}, opts: { sub?: string, ttlS?: number, expired?: boolean } = {}): Promise<string> {
-  const now = Math.floor(Date.now() / 1000)
-  const iat = opts.expired === true ? now - 120 : now
-  return await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('site').setSubject(opts.sub ?? 'fan-1')
-    .setIssuedAt(iat).setExpirationTime(opts.expired === true ? now - 60 : now + (opts.ttlS ?? 600)).sign(new TextEncoder().encode(SECRET))
+  return await mintToken({ iss: 'site', secret: SECRET, sub: opts.sub ?? 'fan-1', claims, ...opts })
 }
 
 /** A socket, its frames as they come, and its close (code and reason) once it closed. */

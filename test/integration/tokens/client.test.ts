@@ -7,7 +7,7 @@
  * gateway refuses for good stops the client with the gateway's words; one refused as expired is asked for
  * again.
  */
-import { decodeJwt, SignJWT } from 'jose'
+import { decodeJwt } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
@@ -17,15 +17,13 @@ import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { matches, type Matches } from '../../helpers/matches.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { writeKeys } from '../webhooks/harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-apps-backend-secret-of-32-characters!!'
 const KEYS = [{ key: 'app-key-kept-on-the-server', name: 'app', leagues: [8, 271], tokens: { secrets: [SECRET], expiry_grace_s: 1 } }]
 
 async function token (opts: { sub?: string, ttlS: number, secret?: string, expired?: boolean }): Promise<string> {
-  const now = Math.floor(Date.now() / 1000)
-  return await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('app').setSubject(opts.sub ?? 'fan-1')
-    .setIssuedAt(opts.expired === true ? now - 120 : now).setExpirationTime(opts.expired === true ? now - 60 : now + opts.ttlS)
-    .sign(new TextEncoder().encode(opts.secret ?? SECRET))
+  return await mintToken({ iss: 'app', sub: opts.sub ?? 'fan-1', ...opts, secret: opts.secret ?? SECRET })
 }
 
 /** The `ws` WebSocket, keeping the address of every socket the client opens. */

@@ -4,7 +4,6 @@
  * its key's quota; the token is never forwarded upstream; the account paths (`/v3/my/...`, the key's plan
  * and usage) stay the key holder's.
  */
-import { SignJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
@@ -12,14 +11,13 @@ import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { startProxy, type RunningProxy } from '../../helpers/http-proxy.ts'
 import { writeKeys } from '../webhooks/harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
 const KEYS = [{ key: 'site-key-for-reads', name: 'site', leagues: [8, 501], tokens: { secrets: [SECRET] } }]
 
 async function token (claims: Record<string, unknown> = {}, secret = SECRET): Promise<string> {
-  const now = Math.floor(Date.now() / 1000)
-  return await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('site').setSubject('reader')
-    .setIssuedAt(now).setExpirationTime(now + 600).sign(new TextEncoder().encode(secret))
+  return await mintToken({ iss: 'site', secret, sub: 'reader', claims })
 }
 
 let gw: Gateway

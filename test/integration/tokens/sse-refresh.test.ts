@@ -4,7 +4,6 @@
  * id it received, then closes the old one. Every change goes out once across the two streams, none lost in
  * the switch, and the old stream ends at its token's expiry (plus the key's grace).
  */
-import { SignJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
@@ -12,14 +11,13 @@ import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { matches } from '../../helpers/matches.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { writeKeys } from '../webhooks/harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
 const KEYS = [{ key: 'site-key', name: 'site', leagues: [8], tokens: { secrets: [SECRET], expiry_grace_s: 1 } }]
 
 async function token (ttlS: number): Promise<string> {
-  const now = Math.floor(Date.now() / 1000)
-  return await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('site').setSubject('fan-sse')
-    .setIssuedAt(now).setExpirationTime(now + ttlS).sign(new TextEncoder().encode(SECRET))
+  return await mintToken({ iss: 'site', secret: SECRET, sub: 'fan-sse', ttlS })
 }
 
 interface SseEvent { event: string, id: string, goals: number }

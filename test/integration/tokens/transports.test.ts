@@ -8,21 +8,18 @@
  */
 import { writeFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
-import { SignJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { writeKeys } from '../webhooks/harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
-const s = (ms: number): number => Math.floor(ms / 1000)
 
 async function token (claims: Record<string, unknown> = {}, opts: { sub?: string, ttlS?: number, secret?: string } = {}): Promise<string> {
-  const now = Date.now()
-  return await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('site').setSubject(opts.sub ?? 'fan-1')
-    .setIssuedAt(s(now)).setExpirationTime(s(now) + (opts.ttlS ?? 600)).sign(new TextEncoder().encode(opts.secret ?? SECRET))
+  return await mintToken({ iss: 'site', sub: opts.sub ?? 'fan-1', claims, ...opts, secret: opts.secret ?? SECRET })
 }
 
 const KEYS = [{ key: 'site-key-never-in-the-page', name: 'site', leagues: [8, 271, 501], tokens: { secrets: [SECRET], max_connections_per_fan: 2, expiry_grace_s: 0 } }]

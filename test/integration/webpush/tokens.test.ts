@@ -6,7 +6,6 @@
  * again; a refused token gets 401; the token's leagues bound what a fan may follow, and what reaches the
  * fan's device.
  */
-import { SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { browserKeys, startPushService } from '../../helpers/push-service.ts'
 import { matches } from '../../helpers/matches.ts'
@@ -14,6 +13,7 @@ import { responseErrors } from '../../helpers/protocol-docs.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { call, follow, startPushGateway, writeKeys, type Reply } from './harness.ts'
+import { mintToken } from '../../helpers/tokens.ts'
 
 const redis = useRedis()
 const FCM = 'https://fcm.googleapis.com/fcm/send/'
@@ -24,11 +24,8 @@ const SECRET = 'the-sites-backend-secret-of-32-characters!'
 const SITE = { key: 'push-site-key', name: 'site', leagues: [501, 502], tokens: { secrets: [SECRET] } }
 const OTHER = { key: 'push-other-key', name: 'other', leagues: [501, 502], tokens: { secrets: [SECRET] } }
 
-const s = (ms: number): number => Math.floor(ms / 1000)
 async function token (sub: string, opts: { claims?: Record<string, unknown>, iss?: string, ttlS?: number, secret?: string } = {}): Promise<string> {
-  const now = Date.now()
-  return await new SignJWT(opts.claims ?? {}).setProtectedHeader({ alg: 'HS256' }).setIssuer(opts.iss ?? SITE.name).setSubject(sub)
-    .setIssuedAt(s(now)).setExpirationTime(s(now) + (opts.ttlS ?? 600)).sign(new TextEncoder().encode(opts.secret ?? SECRET))
+  return await mintToken({ sub, ...opts, iss: opts.iss ?? SITE.name, secret: opts.secret ?? SECRET })
 }
 
 const get = async (gw: { url: string }, credential: string, endpoint: string): Promise<Reply> =>
