@@ -408,6 +408,7 @@ export class TouchlineClient {
     const WebSocketImpl = this.#WebSocket ?? env.WebSocket ?? (this.#WebSocket = (await import('ws')).WebSocket as unknown as WebSocketConstructor)
     if (this.#stopped || generation !== this.#generation) return
     const tokenMode = this.#getToken !== undefined
+    this.#tokenExpiresAt = 0
     if (tokenMode && !(await this.#freshToken(generation))) return
     // With tokens, the token goes in the first frame, never in the address.
     const ws = new WebSocketImpl(`${this.#base.replace(/^http/, 'ws')}/v1/live?${tokenMode ? 'auth=frame' : this.query()}`)
@@ -453,14 +454,15 @@ export class TouchlineClient {
 
   /** `authorized`: the token is good until `expires_at`; a new one is asked for before then. */
   #authorized (expiresAt: string): void {
+    const before = this.#tokenExpiresAt
     this.#tokenExpiresAt = Date.parse(expiresAt)
     clearTimeout(this.#refreshTimer)
-    const left = this.#tokenExpiresAt - Date.now()
-    // A token about to end (a getToken that gave the same one again) is not renewed in a loop: the gateway
+    // A renewal that moved nothing (getToken gave the same token again) is not tried in a loop: the gateway
     // closes with 4401 after its grace, and the next connection asks for a new one.
-    if (left < 2000) return
+    if (this.#tokenExpiresAt === before) return
+    const left = this.#tokenExpiresAt - Date.now()
     // A quarter of its life before it ends, at most 30 s before: a token of an hour is renewed 30 s before.
-    this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, left - Math.min(30_000, left / 4))
+    this.#refreshTimer = setTimeout(() => { this.#refreshToken().catch(() => {}) }, Math.max(0, left - Math.min(30_000, left / 4)))
   }
 
   /** Sends a new token over the open connection; a failed getToken is tried again while the token lasts. */
