@@ -130,7 +130,7 @@ function dayFixtures (day) {
 }
 
 /** @param {LiveFixture} f @param {Tab} tab */
-const shownIn = (f, tab) => tab === 'live' ? IN_PLAY.has(f.state.phase) : tab === 'mine' ? favourites.mine(f) : TAB_PHASES[tab].has(f.state.phase)
+const shownIn = (f, tab) => tab === 'all' || (tab === 'live' ? IN_PLAY.has(f.state.phase) : tab === 'mine' ? favourites.mine(f) : TAB_PHASES[tab].has(f.state.phase))
 
 /** @param {Tab} tab @param {Map<number, LiveFixture>} all */
 const inTab = (tab, all) => tab === 'all' ? all : new Map([...all].filter(([, f]) => shownIn(f, tab)))
@@ -157,7 +157,8 @@ function render () {
     board.loading()
     byId('board').setAttribute('aria-busy', 'true')
   } else {
-    board.show(inTab(view.tab === 'live' ? 'all' : view.tab, dayRows))
+    // The Live tab keeps a match that ended in its place until it leaves (one move, not two).
+    board.show(inTab(view.tab === 'live' ? 'all' : view.tab, dayRows), { inPlayFirst: view.tab !== 'live' })
     byId('board').removeAttribute('aria-busy')
   }
   drawControls()
@@ -320,7 +321,7 @@ function drawEmpty (rows) {
     const next = [...(dayFixtures(0)?.values() ?? [])].filter((f) => f.state.phase === 'scheduled' && f.starting_at !== null)
       .sort((a, b) => (a.starting_at ?? '').localeCompare(b.starting_at ?? ''))[0]
     el.replaceChildren(h('p', { text: 'No matches in play right now. They appear here as they kick off.' }),
-      next === undefined ? null : h('p', {}, `Next kick-off: ${hhmm(new Date(next.starting_at ?? 0))}, ${next.home.name} v ${next.away.name}. `, h('a', { href: '#scheduled', text: 'All of today\'s kick-offs' })))
+      ...(next === undefined ? [] : [h('p', {}, `Next kick-off: ${hhmm(new Date(next.starting_at ?? 0))}, ${next.home.name} v ${next.away.name}. `, h('a', { href: '#scheduled', text: 'All of today\'s kick-offs' }))]))
   } else {
     const what = { all: `No matches ${when} in these leagues.`, finished: `No results ${when} yet.`, scheduled: `No more kick-offs ${when}.` }[/** @type {'all' | 'finished' | 'scheduled'} */ (view.tab)]
     el.replaceChildren(h('p', { text: what }))

@@ -23,12 +23,12 @@
  * module imported from the gateway, which serves its scripts with `Access-Control-Allow-Origin: *`.
  */
 (function () {
-  const script = document.currentScript
-  if (!script || !script.src) return
+  const current = document.currentScript
+  if (!(current instanceof window.HTMLScriptElement) || !current.src) return
+  const script = current
   const src = new URL(script.src, location.href)
-  let host = placeholder(script)
-  if (!host) {
-    host = document.createElement('div')
+  const host = placeholder(script) || document.createElement('div')
+  if (!host.isConnected) {
     host.setAttribute('data-touchline-widget', '')
     script.insertAdjacentElement('afterend', host)
   }

@@ -34,6 +34,84 @@ export const CLS_METER = `
 `
 
 /**
+ * Counts how rows move by transform, from `window.__moveMeter.start()` on. A row's place is the sum of the
+ * `translateY` of its own element and of its league section (lib/stack.js places both); it is read after a
+ * frame's rendering when anything on the board changed, so a row whose place changed between two reads
+ * moved once (in one frame, one paint).
+ * What may move rows is a match starting or ending: a row that appears on the board or leaves it, or a row
+ * whose phase passes from kick-off to in play or from in play to result (either way). A read in which rows
+ * moved with no such change since the last read is kept in `unexplained`, with the rows that moved.
+ */
+export const MOVE_METER = `
+(() => {
+  const GROUP = { scheduled: 'kick-off', postponed: 'kick-off', live: 'in play', break: 'in play', suspended: 'in play', unknown: 'in play', finished: 'result', cancelled: 'result' }
+  const m = window.__moveMeter = { on: false, reads: 0, moves: 0, events: 0, perRow: {}, unexplained: [], start: () => { m.on = true; last = places(); sizes = measure() } }
+  let last = new Map()
+  let phases = []
+  let due = false
+  const place = (row) => {
+    let y = 0
+    for (let el = row; el !== null && el.id !== 'board'; el = el.parentElement) {
+      const t = /translateY\\((-?[0-9.]+)px\\)/.exec(el.style.transform)
+      if (t !== null) y += Number(t[1])
+    }
+    return y
+  }
+  const places = () => new Map([...document.querySelectorAll('#board article.tl-match')].map((r) => [r.getAttribute('data-fixture'), place(r)]))
+  // What the board's sections and rows measured at the last read: the diagnosis of a move not explained.
+  let sizes = new Map()
+  const measure = () => new Map([...document.querySelectorAll('#board .tl-stack > *')].map((e) => [(e.getAttribute('data-fixture') || 'league ' + e.getAttribute('data-league')), e.offsetHeight]))
+  const read = () => {
+    due = false
+    if (!m.on) return
+    const now = places()
+    const came = [...now.keys()].filter((id) => !last.has(id))
+    const left = [...last.keys()].filter((id) => !now.has(id))
+    const events = came.length + left.length + phases.length
+    const moved = [...now].filter(([id, y]) => last.has(id) && Math.abs(last.get(id) - y) > 0.5).map(([id]) => id)
+    m.reads++
+    m.events += events
+    m.moves += moved.length
+    for (const id of moved) m.perRow[id] = (m.perRow[id] || 0) + 1
+    const measured = measure()
+    if (moved.length > 0 && events === 0) {
+      const grew = [...measured].filter(([k, h]) => sizes.has(k) && sizes.get(k) !== h).map(([k, h]) => k + ' ' + sizes.get(k) + '->' + h)
+      m.unexplained.push({ at: Math.round(performance.now()), moved: moved.map((id) => id + ' ' + last.get(id) + '->' + now.get(id)), grew })
+    }
+    sizes = measured
+    last = now
+    phases = []
+  }
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type !== 'attributes' || r.attributeName !== 'data-phase' || r.oldValue === null) continue
+      const to = r.target.getAttribute('data-phase')
+      if (GROUP[r.oldValue] !== GROUP[to]) phases.push(r.target.getAttribute('data-fixture') + ' ' + r.oldValue + '->' + to)
+    }
+    // Read after the frame's rendering: its layout, and the stacks' own layout after it (a ResizeObserver's,
+    // lib/stack.js) that places the sections below one that grew, all in the same frame before its paint.
+    if (!due) { due = true; requestAnimationFrame(() => setTimeout(read, 0)) }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['style', 'data-phase'], attributeOldValue: true })
+})()
+`
+
+export interface Moves { reads: number, moves: number, events: number, perRow: Record<string, number>, unexplained: Array<{ at: number, moved: string[], grew: string[] }> }
+
+/** What the move meter (MOVE_METER) counted since it was started. */
+export async function moves (page: Page): Promise<Moves> {
+  return await page.evaluate(() => {
+    const { reads, moves, events, perRow, unexplained } = (globalThis as unknown as { __moveMeter: Moves }).__moveMeter
+    return { reads, moves, events, perRow, unexplained }
+  })
+}
+
+/** Starts the move meter, once the board has its rows in place. */
+export async function startMoveMeter (page: Page): Promise<void> {
+  await settled(page)
+  await page.evaluate(() => { (globalThis as unknown as { __moveMeter: { start: () => void } }).__moveMeter.start() })
+}
+
+/**
  * Opens a page of the gateway in a view (a phone is a touch screen), with the layout-shift meter and an
  * `en-US` locale (whose own clock is 12-hour: the page must still write 24-hour times).
  */

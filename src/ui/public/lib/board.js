@@ -3,9 +3,10 @@
  * scoreboard page and the widget; styles are in `card.css`.
  *
  * - Order: leagues by the caller's order (importance), and within a league the matches in play first,
- *   then results, then kick-offs, each by kick-off time.
- * - Rows and league sections are placed by transform (lib/stack.js), so a match that starts, ends or gains
- *   a scorer line slides the others instead of pushing them: the page does not jump.
+ *   then results, then kick-offs, each by kick-off time (or by kick-off time only: show()).
+ * - Rows and league sections are placed by transform (lib/stack.js), so a match that starts or ends slides
+ *   the others instead of pushing them: the page does not jump. Nothing else moves a row: a started match
+ *   holds its scorer line from kick-off (card.css), so a goal changes no row's height.
  * - Each row is built once and updated in place, so focus stays on a row's button while it updates.
  * - A goal flashes its row once and is announced in the aria-live region, once. Goals replayed after a
  *   reconnection (or found in the fresh snapshot that replaced a lost replay) flash and are announced too,
@@ -18,7 +19,7 @@
  * @typedef {import('./live.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
-import { announcements, cancelledIn, goalsIn, h, scoreLine, setText } from './format.js'
+import { announcements, cancelledIn, goalsIn, h, levelInKnockout, scoreLine, setText } from './format.js'
 import { icon } from './icons.js'
 import { OddsView } from './odds.js'
 import { placeholderRow, Row } from './row.js'
@@ -39,9 +40,7 @@ const PLACEHOLDER_ROWS = 12
 const RANK = { live: 0, break: 0, suspended: 0, unknown: 0, finished: 1, cancelled: 1, scheduled: 2, postponed: 2 }
 
 /** @param {LiveFixture} a @param {LiveFixture} b */
-export const byPlayOrder = (a, b) =>
-  (RANK[/** @type {keyof typeof RANK} */ (a.state.phase)] ?? 0) - (RANK[/** @type {keyof typeof RANK} */ (b.state.phase)] ?? 0) ||
-  (a.starting_at ?? '').localeCompare(b.starting_at ?? '') || a.id - b.id
+const byKickOff = (a, b) => (a.starting_at ?? '').localeCompare(b.starting_at ?? '') || a.id - b.id
 
 export class Board {
   /**
@@ -50,10 +49,10 @@ export class Board {
    * @param {object} [opts]
    * @param {boolean} [opts.grouped] one section per league, with a heading
    * @param {(leagueId: number) => string} [opts.leagueName]
-   * @param {(a: number, b: number) => number} [opts.leagueOrder] league ids, most important first @default by name
-   * @param {string} [opts.headingLevel] heading tag of league sections @default 'h2'
-   * @param {boolean} [opts.expanded] events open from the start (a one-match widget) @default false
-   * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page @default 'tl'
+   * @param {(a: number, b: number) => number} [opts.leagueOrder] league ids, most important first (default: by name)
+   * @param {string} [opts.headingLevel] heading tag of league sections (default: h2)
+   * @param {boolean} [opts.expanded] events open from the start (a one-match widget)
+   * @param {string} [opts.idPrefix] prefix of element ids, unique per board on a page (default: tl)
    * @param {(row: Row, f: LiveFixture) => void} [opts.onRow] called after a row is drawn (the scoreboard's alert bells)
    * @param {(id: number) => string} [opts.matchHref] the address of a match's page, linked from its open events (the scoreboard's)
    * @param {{ bookmaker: number, images: () => Map<number, import('./odds.js').FixtureOdds> }} [opts.odds] show this
@@ -93,6 +92,7 @@ export class Board {
     /** @type {Map<string, number>} when each sentence was last said */ this.said = new Map()
     /** @type {Set<number>} fixtures whose row has a goal to flash (it may only appear with the next show()) */
     this.pendingFlash = new Set()
+    /** @type {{ inPlayFirst?: boolean }} the order of the last show() */ this.shownWith = {}
     /** Whether placeholder rows are shown. */
     this.placeholders = false
     /** Whether the scores may be stale (the feed down, the browser offline): the clocks stand still. */
@@ -193,14 +193,19 @@ export class Board {
   /**
    * Shows exactly these fixtures: rows updated in place, added and removed, sections and rows put in order.
    * @param {Map<number, LiveFixture>} fixtures
+   * @param {{ inPlayFirst?: boolean }} [opts] `inPlayFirst` (default true): within a league, the matches in
+   *   play first, then results, then kick-offs; false: by kick-off only (a list of matches in play, where
+   *   one that ends keeps its place until it leaves the list)
    */
-  show (fixtures) {
+  show (fixtures, opts = {}) {
+    const inPlayFirst = opts.inPlayFirst !== false
+    this.shownWith = opts
     this.placeholders = false
     this.fixtures = fixtures
     const active = document.activeElement
     const focusedRow = [...this.rows.values()].find((r) => active instanceof HTMLElement && r.el.contains(active))
     for (const f of fixtures.values()) this.draw(f)
-    const all = [...fixtures.values()].sort(byPlayOrder)
+    const all = [...fixtures.values()].sort(inPlayFirst ? (a, b) => this.rank(a) - this.rank(b) || byKickOff(a, b) : byKickOff)
     // Only a change of which rows or in what order moves anything (a row that grows is the stack's to follow).
     if (!this.grouped) {
       setIfChanged(this.stack, all.map((f) => this.rowOf(f).el))
@@ -223,11 +228,22 @@ export class Board {
     this.pendingFlash.clear()
   }
 
+  /**
+   * Where a match stands in its league's order (in play, results, kick-offs). A cup tie level at full time
+   * that is still in the live set is in play: it awaits extra time, and does not go down to the results
+   * and back up when extra time starts.
+   * @param {LiveFixture} f
+   */
+  rank (f) {
+    if (f.state.phase === 'finished' && levelInKnockout(f) && this.inLiveSet(f.id)) return RANK.live
+    return RANK[/** @type {keyof typeof RANK} */ (f.state.phase)] ?? 0
+  }
+
   /** Re-renders every row and heading (league names arrived, a favourite changed...). */
   refresh () {
     for (const [id, s] of this.sections) this.drawHeading(id, s)
     for (const row of this.rows.values()) row.signature = ''
-    this.show(this.fixtures)
+    this.show(this.fixtures, this.shownWith)
   }
 
   /** @param {number} id */

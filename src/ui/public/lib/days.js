@@ -66,7 +66,7 @@ export function longDate (day) {
 /** A day on the scoreboard's strip: `Yesterday`, `Today`, `Tomorrow`, else `Thu 3`. @param {Day} day */
 export function shortDate (day) {
   const named = Object.entries(NAMED).find(([, n]) => n === day)
-  if (named !== undefined) return named[0][0].toUpperCase() + named[0].slice(1)
+  if (named !== undefined) return named[0].charAt(0).toUpperCase() + named[0].slice(1)
   const noon = new Date(`${dateOfDay(day)}T12:00:00Z`)
   return `${noon.toLocaleDateString([], { weekday: 'short', timeZone: 'UTC' })} ${noon.getUTCDate()}`
 }

@@ -5,9 +5,7 @@
  *
  * @typedef {import('./live.js').LiveFixture} LiveFixture
  * @typedef {import('./live.js').ChangeFrame} ChangeFrame
- * @typedef {{ id: number, type: string, minute: number | null, extra_minute: number | null, side: 'home' | 'away' | null,
- *   player: { name: string | null } | null, related_player: { name: string | null } | null, result: string | null,
- *   info?: string | null, addition?: string | null }} LiveEvent
+ * @typedef {import('./client.js').LiveEvent} LiveEvent
  */
 
 import { runningMinute } from './clock.js'
@@ -244,9 +242,9 @@ export const latestGoal = (f) => (f.events ?? []).filter((e) => isGoalType(e.typ
  * @returns {Goal[]}
  */
 export function goalsIn (frame) {
-  const score = frame.changes.find((c) => c.kind === 'score_changed' && !c.score_type)
+  const score = frame.changes.filter((c) => c.kind === 'score_changed').find((c) => !c.score_type)
   if (score === undefined) return []
-  const events = score.goals ?? frame.changes.filter((c) => c.kind === 'event_added' && isGoalType(c.event.type)).map((c) => c.event)
+  const events = score.goals ?? frame.changes.filter((c) => c.kind === 'event_added').map((c) => c.event).filter((e) => isGoalType(e.type))
   /** @type {Goal[]} */
   const goals = events.filter((e) => creditedSide(e) !== null)
     .map((e) => ({ side: /** @type {'home' | 'away'} */ (creditedSide(e)), scorer: playerName(e), minute: eventMinute(e), own: e.type === 'OWNGOAL' }))
@@ -258,7 +256,7 @@ export function goalsIn (frame) {
 
 /** Goals cancelled in a change frame (an event that disappeared: VAR). @param {ChangeFrame} frame @returns {LiveEvent[]} */
 export const cancelledIn = (frame) => frame.changes
-  .filter((c) => c.kind === 'event_removed' && isGoalType(c.event.type)).map((c) => c.event)
+  .filter((c) => c.kind === 'event_removed').map((c) => c.event).filter((e) => isGoalType(e.type))
 
 /** `Celtic 1, Kilmarnock 0` @param {LiveFixture} f */
 export const scoreLine = (f) => `${f.home.name} ${goalsText(f.home.score)}, ${f.away.name} ${goalsText(f.away.score)}`

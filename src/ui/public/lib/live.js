@@ -19,7 +19,7 @@
  * - the client's events folded into the one `onUpdate` callback Board takes.
  *
  * @typedef {import('./client.js').LiveFixture} LiveFixture
- * @typedef {import('./client.js').ChangeFrame} ChangeFrame
+ * @typedef {import('./client.js').ClientChangeFrame} ChangeFrame
  * @typedef {import('./client.js').ConnectionState} FeedState
  * @typedef {import('./client.js').ClientStatus} FeedStatus
  * @typedef {{ kind: 'snapshot', partial: boolean } | { kind: 'change', frame: ChangeFrame, replayed: boolean }
@@ -68,7 +68,7 @@ export class LiveFeed {
     this.oddsBookmaker = opts.odds
     this.onUpdate = opts.onUpdate ?? (() => {})
     this.onStatus = opts.onStatus ?? (() => {})
-    const credential = opts.getToken === undefined ? { key: opts.key } : { getToken: opts.getToken }
+    const credential = opts.getToken === undefined ? { key: opts.key ?? '' } : { getToken: opts.getToken }
     this.client = new TouchlineClient({ url: opts.base, ...credential, keepRemovedMs: KEEP_ENDED_MS })
     /** @type {Map<number, LiveFixture>} current state by fixture id */ this.fixtures = this.client.fixtures
     /** @type {FeedStatus} */ this.status = this.client.status

@@ -85,6 +85,15 @@ export class Stack {
     this.layout()
   }
 
+  /** @returns {Stack | undefined} the stack one of whose items holds this one */
+  outer () {
+    for (let el = this.el.parentElement; el !== null; el = el.parentElement) {
+      const stack = stacks.get(el)
+      if (stack !== undefined) return stack
+    }
+    return undefined
+  }
+
   /** Places every item under the one before it and sizes the container to hold them all. */
   layout () {
     // Every height first, then every write: one layout pass, not one per item.
@@ -96,7 +105,13 @@ export class Stack {
       y += (heights[i] ?? 0) + this.gap
     })
     const height = `${Math.max(0, y - (this.items.length > 0 ? this.gap : 0))}px`
-    if (this.el.style.height !== height) this.el.style.height = height
+    if (this.el.style.height !== height) {
+      this.el.style.height = height
+      // Grown or shrunk, this stack moves the items after it in the stack that holds it (a league's rows in
+      // the board's leagues): they are placed now, in this frame. Left to the ResizeObserver, they would
+      // move a frame later, as it delivers a shallower element's resize in the next frame only.
+      this.outer()?.layout()
+    }
     const placing = this.items.filter((item) => item.classList.contains('tl-placing'))
     // A new item takes its first place without sliding; from the next frame on, it slides like the rest.
     if (placing.length > 0) window.requestAnimationFrame(() => { for (const item of placing) item.classList.remove('tl-placing') })

@@ -9,7 +9,7 @@
  *
  * Its height does not move the host page for a connection's sake: the connection is written on the footer's
  * line, which is always there ("Live", "Reconnecting in 4 s", "Full time"), and a widget keeps each started
- * match's scorer line (tl-steady). A refusal says why in one line, in place of the rows.
+ * match's scorer line (lib/card.css). A refusal says why in one line, in place of the rows.
  *
  * What it shows, from the gateway's day model (never the upstream's rows):
  * - a league widget: every match of its league today (the reader's day, in the browser's time zone), in
@@ -91,12 +91,11 @@ export function mount (host, config) {
     idPrefix: 'tlw',
     odds: bookmaker === undefined ? undefined : { bookmaker, images: () => feed.client.odds }
   })
-  boardEl.classList.add('tl-steady')
 
   /** Names the widget after its league (one league, or the league of its match). @param {number} id */
   const nameLeague = (id) => {
     if (names.has(id) || config.title) return
-    names.set(id, { id, name: `League ${id}`, country: null, category: null })
+    names.set(id, { id, name: `League ${id}`, country: null, category: null, kind: 'other' })
     // With a token, the league is read with the fan's token once the feed holds one (when it is live).
     if (config.key) readName(id, { key: config.key })
     else unnamed.push(id)
