@@ -270,7 +270,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
       expect(errors).toEqual([])
       await ctx.close()
     }
-  })
+  }, 90_000) // two views, four axe runs and six screenshots: 18 s alone, over 30 s on a loaded machine
 })
 
 describe.skipIf(!HAVE_CHROMIUM)('a gateway without push', () => {

@@ -243,6 +243,6 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         for (const n of Object.values(m.perRow)) expect(n).toBeLessThanOrEqual(m.events)
       }
       for (const page of pages) await page.close()
-    }, 200_000)
+    }, 300_000) // two minutes of play, and four pages opened and read beside them: a ceiling
   })
 })
