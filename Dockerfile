@@ -3,7 +3,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The client library is a workspace package: `npm ci` installs it and builds it (its `prepare`).
+# The core package and the client library are workspace packages: `npm ci` installs and builds them (the
+# root's `prepare`).
+COPY packages/core/package.json packages/core/tsconfig.json ./packages/core/
+COPY packages/core/src ./packages/core/src
 COPY packages/client/package.json packages/client/tsconfig.json ./packages/client/
 COPY packages/client/src ./packages/client/src
 RUN npm ci --no-audit --no-fund
@@ -16,7 +19,10 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-# The client library's build: the gateway uses it, and bundles it for browsers at /lib/client.js.
+# The core package's and the client library's builds: the gateway uses them, and bundles them for browsers
+# at /lib/core.js and /lib/client.js.
+COPY --from=build --chown=node:node /app/packages/core/package.json ./packages/core/
+COPY --from=build --chown=node:node /app/packages/core/dist ./packages/core/dist
 COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
 COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
 COPY --chown=node:node package.json ./

@@ -43,7 +43,7 @@ export default [
   ...neostandard({ ts: true, ignores: ['scratch/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] }),
   { files: ['src/ui/public/**/*.js'], languageOptions: { globals: browser } },
   {
-    files: ['src/**/*.ts', 'packages/client/src/**/*.ts'],
+    files: ['src/**/*.ts', 'packages/core/src/**/*.ts', 'packages/client/src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       // Imports name the .ts file itself (allowImportingTsExtensions): the node resolver finds it as is.

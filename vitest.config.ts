@@ -45,8 +45,13 @@ const integration = {
 }
 
 export default defineConfig({
-  // The client library's source, not its build, as tsconfig.json's `paths` says.
-  resolve: { alias: [{ find: /^@touchline\/client$/, replacement: fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) }] },
+  // The client library's and the core package's source, not their builds, as tsconfig.json's `paths` says.
+  resolve: {
+    alias: [
+      { find: /^@touchline\/client$/, replacement: fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) },
+      { find: /^@touchline\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) }
+    ]
+  },
   test: {
     sequence: { sequencer: LongFirst },
     projects: [

@@ -9,7 +9,7 @@
  * running the clock does not already show. Those are not stored: the stored `minute` is the minute at the
  * fixture's last change, and clients tick from `clock`. Pure: the caller passes the time.
  */
-import { runningMinute } from '@touchline/client'
+import { runningMinute } from '@touchline/core'
 import { sameValue } from '../util/same-value.ts'
 import type { Change, LiveFixture, MatchClock } from '../wire/model.ts'
 

@@ -24,7 +24,7 @@
  * the stored one, the minute is given (and always when `fixture_updated` sets the clock). So a client that
  * applies every delta in version order holds exactly the stored fixture.
  */
-import { applyDelta } from '@touchline/client'
+import { applyDelta } from '@touchline/core'
 import { sameValue } from '../util/same-value.ts'
 import {
   EVENT_DETAILS, type Change, type ChangeRecord, type DeltaChange, type DeltaChangeFrame, type DeltaEvent, type LiveEvent, type LiveFixture

@@ -9,7 +9,7 @@
  * So no price moves between a market's `market_suspended` and its `market_reopened`.
  * Applying them in order to the first image gives the second (the client library's applyOddsChanges).
  */
-import { applyOddsChanges, marketKey, type MarketRef } from '@touchline/client'
+import { applyOddsChanges, marketKey, type MarketRef } from '@touchline/core'
 import type { FixtureOdds, OddsChange, OddsMarket, OddsSelection, SelectionKey } from '../wire/model.ts'
 import { sameValue } from '../util/same-value.ts'
 import { selectionKey } from './normalize.ts'

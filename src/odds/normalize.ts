@@ -3,7 +3,7 @@
  * (`/inplay/fixtures/{id}`) gives every market the upstream offers for the fixture; a `latest` answer gives only
  * the rows that changed in its window, merged into the markets held.
  */
-import { byMarket, marketKey, type MarketRef } from '@touchline/client'
+import { byMarket, marketKey, type MarketRef } from '@touchline/core'
 import type { OddsMarket, OddsSelection } from '../wire/model.ts'
 import type { OddRow } from '../upstream/odds-schemas.ts'
 

@@ -22,7 +22,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 import { pollerFloor } from '../budget/share.ts'
 import type { BudgetLedger } from '../budget/index.ts'
 import { LATEST_WINDOW_MS } from '../contract/livescores.ts'

@@ -13,7 +13,7 @@
  *   goes on to extra time), so it waits for the fixture to leave the live set; AET, after penalties, awarded
  *   and walk-over are final at once.
  */
-import { scoringSide } from '@touchline/client'
+import { isGoalType, minuteText, scoringSide } from '@touchline/core'
 import type { ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
 import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire/push.ts'
 
@@ -36,7 +36,6 @@ export interface Alert {
   importance: number
 }
 
-const GOALS = new Set(['GOAL', 'PENALTY', 'OWNGOAL'])
 const REDS = new Set(['REDCARD', 'YELLOWREDCARD'])
 /** States that end a match for good, as soon as they are seen. */
 const FINAL_AT_ONCE = new Set(['AET', 'FT_PEN', 'AWARDED', 'WO'])
@@ -54,9 +53,9 @@ const RULES: Record<AlertKind, KindRules> = {
 /** The Topic of a fixture's kind family: at most 32 URL-safe base64 characters (a 16-digit id fits). */
 export const topicOf = (fixtureId: number, kind: AlertKind): string => `f${fixtureId}-${RULES[kind].family}`
 
-const minuteOf = (e: LiveEvent): string => e.minute === null ? '' : e.extra_minute !== null && e.extra_minute > 0 ? `${e.minute}+${e.extra_minute}'` : `${e.minute}'`
 const score = (f: LiveFixture, home = f.home.score, away = f.away.score): string => `${f.home.name} ${home ?? '?'}-${away ?? '?'} ${f.away.name}`
-const teamOf = (f: LiveFixture, e: LiveEvent): string | undefined => e.side === null ? undefined : f[e.side].name
+/** The team a goal counts for (an own goal: the other side's), by name. */
+const scoredFor = (f: LiveFixture, e: LiveEvent): string | undefined => { const side = scoringSide(e); return side === null ? undefined : f[side].name }
 
 /** The score after a goal: the event's own `result` ("2-1") when it has one, else the fixture's. */
 function scoreAfter (f: LiveFixture, e: LiveEvent): string {
@@ -66,17 +65,17 @@ function scoreAfter (f: LiveFixture, e: LiveEvent): string {
 
 function goalLine (f: LiveFixture, e: LiveEvent): string {
   // An own goal's event is the conceding side's (its player's): the goal is the other side's.
-  const side = scoringSide(e)
-  const who = e.player?.name ?? `Goal for ${side === null ? 'unknown' : f[side].name}`
+  const who = e.player?.name ?? `Goal for ${scoredFor(f, e) ?? 'unknown'}`
   const what = e.type === 'PENALTY' ? ' (pen)' : e.type === 'OWNGOAL' ? ' (o.g.)' : ''
-  return `${minuteOf(e)} ${who}${what}`.trim()
+  return `${minuteText(e)} ${who}${what}`.trim()
 }
 
 /** "Furuhashi 23', 67'; Tavernier 55' (pen)": the goals so far, for half and full time. */
 function scorers (f: LiveFixture): string {
-  const goals = f.events.filter((e) => GOALS.has(e.type))
+  const goals = f.events.filter((e) => isGoalType(e.type))
   if (goals.length === 0) return 'No goals'
-  return goals.map((e) => `${e.player?.name ?? teamOf(f, e) ?? '?'} ${minuteOf(e)}${e.type === 'PENALTY' ? ' (pen)' : e.type === 'OWNGOAL' ? ' (o.g.)' : ''}`.trim()).join(', ')
+  // A goal with no scorer named is its team's: an own goal the other side's.
+  return goals.map((e) => `${e.player?.name ?? scoredFor(f, e) ?? '?'} ${minuteText(e)}${e.type === 'PENALTY' ? ' (pen)' : e.type === 'OWNGOAL' ? ' (o.g.)' : ''}`.trim()).join(', ')
 }
 
 function make (f: LiveFixture, kind: AlertKind, idPart: string, title: string, body: string): Alert {
@@ -106,7 +105,7 @@ function goalAlerts (record: ChangeRecord): Alert[] {
       for (const e of c.goals ?? []) events.set(e.id, e)
       if ((c.home ?? 0) > (c.previous.home ?? 0) || (c.away ?? 0) > (c.previous.away ?? 0)) rose = { home: c.home, away: c.away }
     }
-    if (c.kind === 'event_added' && GOALS.has(c.event.type)) events.set(c.event.id, c.event)
+    if (c.kind === 'event_added' && isGoalType(c.event.type)) events.set(c.event.id, c.event)
   }
   const out = [...events.values()].map((e) => make(f, 'goal', `e${e.id}`, `GOAL! ${scoreAfter(f, e)}`, goalLine(f, e)))
   if (out.length === 0 && rose !== undefined) {
@@ -119,13 +118,13 @@ function eventAlerts (record: ChangeRecord): Alert[] {
   const f = record.fixture
   const out: Alert[] = []
   for (const c of record.changes) {
-    if (c.kind === 'event_removed' && GOALS.has(c.event.type)) {
+    if (c.kind === 'event_removed' && isGoalType(c.event.type)) {
       const who = c.event.player?.name
-      out.push(make(f, 'goal_disallowed', `e${c.event.id}`, `Goal disallowed: ${score(f)}`, `${minuteOf(c.event)} ${who === undefined || who === null ? 'The goal' : `${who}'s goal`} ruled out`.trim()))
+      out.push(make(f, 'goal_disallowed', `e${c.event.id}`, `Goal disallowed: ${score(f)}`, `${minuteText(c.event)} ${who === undefined || who === null ? 'The goal' : `${who}'s goal`} ruled out`.trim()))
     }
     if (c.kind === 'event_added' && REDS.has(c.event.type)) {
-      const team = teamOf(f, c.event)
-      out.push(make(f, 'red_card', `e${c.event.id}`, `Red card: ${score(f)}`, `${minuteOf(c.event)} ${c.event.player?.name ?? 'A player'}${team === undefined ? '' : ` (${team})`}`.trim()))
+      const team = c.event.side === null ? undefined : f[c.event.side].name
+      out.push(make(f, 'red_card', `e${c.event.id}`, `Red card: ${score(f)}`, `${minuteText(c.event)} ${c.event.player?.name ?? 'A player'}${team === undefined ? '' : ` (${team})`}`.trim()))
     }
   }
   return out

@@ -13,7 +13,7 @@
  */
 import type { Logger } from 'pino'
 import type { Agent } from 'undici'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 import type { KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import { inLiveSet } from '../changes/filter.ts'

@@ -9,15 +9,13 @@
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
 import { STATE_BY_ID } from '../contract/states.ts'
-import { marketKey, runningMinute, type MarketRef } from '@touchline/client'
+import { isGoalType, marketKey, minuteText, runningMinute, type MarketRef } from '@touchline/core'
 import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire/model.ts'
 
 export interface FormatOptions {
   /** ANSI colours (goals green, VAR yellow, red cards red). */
   color?: boolean
 }
-
-const GOAL_TYPES = new Set(['GOAL', 'PENALTY', 'OWNGOAL'])
 
 /** What follows the score line for an added event, or undefined for events not shown (substitutions...). */
 const EVENT_WORDS: Record<string, string> = {
@@ -59,7 +57,8 @@ export function clockLabel (f: LiveFixture, atMs = Date.now()): string {
   return STATE_BY_ID.get(f.state.id)?.short_name ?? clean(f.state.code)
 }
 
-const minuteOf = (e: LiveEvent): string => `${e.minute ?? '?'}${e.extra_minute !== null && e.extra_minute > 0 ? `+${e.extra_minute}` : ''}'`
+/** An event's minute (`90+4'`); `?'` when the feed gave none, so the column stays. */
+const minuteOf = (e: LiveEvent): string => minuteText(e) || '?\''
 
 /**
  * A feed-supplied name made safe for a terminal: control characters (ANSI escape sequences included, which
@@ -102,7 +101,7 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { 
     lines.push(paint(`${clock} ${score}${words === '' ? '' : `  ${words}`}`, colour, opts))
   }
   const has = (kind: Change['kind']): boolean => record.changes.some((c) => c.kind === kind)
-  const goalEvent = record.changes.some((c) => (c.kind === 'event_added' || c.kind === 'event_removed') && GOAL_TYPES.has(c.event.type))
+  const goalEvent = record.changes.some((c) => (c.kind === 'event_added' || c.kind === 'event_removed') && isGoalType(c.event.type))
 
   for (const c of record.changes) {
     switch (c.kind) {
@@ -116,12 +115,12 @@ export function describe (record: Pick<ChangeRecord, 'changes' | 'fixture'> & { 
       case 'event_added': {
         const words = EVENT_WORDS[c.event.type]
         if (words === undefined) break
-        const colour = GOAL_TYPES.has(c.event.type) ? 'green' : c.event.type === 'REDCARD' || c.event.type === 'YELLOWREDCARD' ? 'red' : undefined
-        line(minuteOf(c.event), words + who(c.event, f, !GOAL_TYPES.has(c.event.type)), colour)
+        const colour = isGoalType(c.event.type) ? 'green' : c.event.type === 'REDCARD' || c.event.type === 'YELLOWREDCARD' ? 'red' : undefined
+        line(minuteOf(c.event), words + who(c.event, f, !isGoalType(c.event.type)), colour)
         break
       }
       case 'event_removed':
-        if (GOAL_TYPES.has(c.event.type)) line(minuteOf(c.event), `goal cancelled by VAR${who(c.event, f, false)}`, 'yellow')
+        if (isGoalType(c.event.type)) line(minuteOf(c.event), `goal cancelled by VAR${who(c.event, f, false)}`, 'yellow')
         else if (EVENT_WORDS[c.event.type] !== undefined) line(minuteOf(c.event), `${EVENT_WORDS[c.event.type] ?? ''} withdrawn${who(c.event, f, true)}`, 'yellow')
         break
       case 'score_changed':

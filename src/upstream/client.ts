@@ -14,7 +14,7 @@
  */
 import { Pool } from 'undici'
 import { redactUrl } from '../logger.ts'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 import { sleep } from './abort.ts'
 import { DEFAULT_HEADERS, getOnce, send, settle, type UpstreamContext } from './attempt.ts'
 import { nextPage, OFFSET_ROWS_CAP, parseJson, resolveTarget, type Query } from './request.ts'

@@ -6,7 +6,7 @@
  * outage.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 
 export abstract class WakeableLoop {
   protected woken = false

@@ -1,6 +1,6 @@
 /**
  * What is generated from the wire model and committed: the two protocol documents (docs/asyncapi.json,
- * docs/openapi.json) and the client package's type declarations (packages/client/src/wire.ts). `npm run
+ * docs/openapi.json) and the wire model's type declarations (packages/core/src/wire.ts). `npm run
  * generate` writes them; a test checks that the committed files are what the model generates, so they are
  * never edited by hand and never out of date.
  */
@@ -19,7 +19,7 @@ import { openApiDocument } from './openapi.ts'
 const GENERATED = {
   asyncapi: 'docs/asyncapi.json',
   openapi: 'docs/openapi.json',
-  clientTypes: 'packages/client/src/wire.ts'
+  clientTypes: 'packages/core/src/wire.ts'
 } as const
 
 /** What the client declares: the frames both ways, and through them the fixture, the changes and the errors. */

@@ -6,7 +6,8 @@
  * Everything else is derived from this file and never written by hand:
  * - the gateway's TypeScript types (`z.infer`, exported beside each schema under the same name);
  * - the JSON Schemas inside `/docs/asyncapi.json` and `/docs/openapi.json` (src/wire/documents.ts);
- * - the client package's type declarations, packages/client/src/wire.ts (`npm run generate`).
+ * - the wire model's type declarations, packages/core/src/wire.ts (`npm run generate`), shared by the
+ *   client library and the pages.
  *
  * Each schema a document or the client names carries `meta({ id })`: that id is its name in both documents
  * (`#/components/schemas/<id>`) and in the client's declarations. Objects are strict, so a field the server

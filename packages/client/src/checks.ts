@@ -3,7 +3,7 @@
  * gateway would take. A mistake an app makes (a URL without its scheme, a kind that does not exist, an id
  * that is not one) throws at once, naming it, instead of surfacing later as an `error` frame, or never.
  */
-import { SUBSCRIBED_KINDS, type SubscribedKind } from './wire.ts'
+import { SUBSCRIBED_KINDS, type SubscribedKind } from '@touchline/core'
 
 const KINDS: ReadonlySet<string> = new Set(SUBSCRIBED_KINDS)
 

@@ -22,10 +22,10 @@
  * nothing (the server sends replay recovered:false and a snapshot once its store is back); others are passed
  * on as `error` events.
  */
-import { backoffDelay, type BackoffOptions } from './backoff.ts'
+import { backoffDelay, type BackoffOptions } from '@touchline/core'
 import { conflation, cursorAfter, formatOf, gatewayBase, idList, kindList } from './checks.ts'
 import { dateList, dayRange, isTimeZone, localTimeZone, MAX_DAYS } from './days.ts'
-import { observeServerTime } from './clock.ts'
+import { observeServerTime } from '@touchline/core'
 import { diagnose, REFUSALS, type Diagnosis } from './diagnose.ts'
 import { completeChanges, eventsOf, nextFixture } from './frames.ts'
 import type {
@@ -34,8 +34,8 @@ import type {
 import type {
   ChangeFrame, DeltaOddsFrame, ErrorFrame, FixtureOdds, Format, FullOddsFrame, LeagueStandings, LiveFixture, ReplayFrame, SnapshotFrame, StandingsFrame,
   SubscribedKind, SubscribeFrame
-} from './wire.ts'
-import { applyOddsChanges } from './odds.ts'
+} from '@touchline/core'
+import { applyOddsChanges } from '@touchline/core'
 
 /** Leagues, fixtures and teams one connection may follow. */
 export const MAX_SUBSCRIPTIONS = 100

@@ -2,9 +2,9 @@
  * Change frames as the client takes them (pure, no IO): whether a frame applies to the fixture held, the
  * full form of a delta's changes, and the `goal` and `state` events a change makes.
  */
-import { applyDelta, fullEvent } from './delta.ts'
+import { applyDelta, fullEvent, scoringSide } from '@touchline/core'
+import type { Change, DeltaChange, DeltaChangeFrame, FullChangeFrame, LiveFixture } from '@touchline/core'
 import type { GoalEvent, StateEvent } from './types.ts'
-import type { Change, DeltaChange, DeltaChangeFrame, FullChangeFrame, LiveEvent, LiveFixture, Side } from './wire.ts'
 
 /** What a change frame does to the fixture held: applied (the fixture after it), stale (not newer) or a gap (a lost frame). */
 export type NextFixture = { status: 'applied', fixture: LiveFixture } | { status: 'stale' } | { status: 'gap' }
@@ -22,15 +22,6 @@ export function nextFixture (held: LiveFixture | undefined, frame: FullChangeFra
   if (held !== undefined && frame.version <= held.version) return { status: 'stale' }
   if (held === undefined || frame.version !== held.version + 1) return { status: 'gap' }
   return { status: 'applied', fixture: applyDelta(held, frame) }
-}
-
-/** Event types that score for the side they name (an own goal scores for the other side). */
-const GOAL_TYPES = new Set(['GOAL', 'PENALTY', 'OWNGOAL'])
-
-/** The side a goal event scores for. */
-export function scoringSide (event: Pick<LiveEvent, 'type' | 'side'>): Side | null {
-  if (!GOAL_TYPES.has(event.type) || event.side === null) return null
-  return event.type === 'OWNGOAL' ? (event.side === 'home' ? 'away' : 'home') : event.side
 }
 
 /**

@@ -8,12 +8,9 @@
  * ```
  */
 export { TouchlineClient, MAX_SUBSCRIPTIONS } from './client.ts'
-export { backoffDelay, type BackoffOptions } from './backoff.ts'
-export { observeServerTime, runningMinute, serverNow } from './clock.ts'
-export { applyDelta, fullEvent, EVENT_DETAILS } from './delta.ts'
-export { applyOddsChanges, byMarket, marketKey, type MarketRef } from './odds.ts'
+export { observeServerTime, runningMinute, serverNow, applyDelta, fullEvent, EVENT_DETAILS, applyOddsChanges, scoringSide, type BackoffOptions, type MarketRef } from '@touchline/core'
 export { REFUSALS, type Diagnosis } from './diagnose.ts'
 export { dateIn, dayRange, localTimeZone, MAX_DAYS } from './days.ts'
-export { completeChanges, eventsOf, nextFixture, scoringSide, type NextFixture } from './frames.ts'
+export { completeChanges, eventsOf, nextFixture, type NextFixture } from './frames.ts'
 export type * from './types.ts'
-export type * from './wire.ts'
+export type * from '@touchline/core'

@@ -2,8 +2,8 @@
  * The client's own types: its options, its connection status and the events it emits. The wire model's
  * types (the fixture, the changes, the frames) are generated, in wire.ts.
  */
-import type { BackoffOptions } from './backoff.ts'
-import type { Change, FixtureOdds, LeagueStandings, LiveEvent, LiveFixture, LiveState, OddsChange, Side, StandingsChanged, SubscribedKind } from './wire.ts'
+import type { BackoffOptions } from '@touchline/core'
+import type { Change, FixtureOdds, LeagueStandings, LiveEvent, LiveFixture, LiveState, OddsChange, Side, StandingsChanged, SubscribedKind } from '@touchline/core'
 
 /** A kind of change of the match (the odds kinds are in SubscribedKind). */
 export type ChangeKind = Change['kind']

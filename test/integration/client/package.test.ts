@@ -46,16 +46,20 @@ async function app (dir: string, args: string[], onLine: (line: Record<string, u
 describe('@touchline/client installed from its tarball', () => {
   let dir: string
   let packed: Packed
+  let core: Packed
   let gw: UiGateway
   let celtic: Match
   let hearts: Match
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'touchline-app-'))
-    const { stdout } = await run('npm', ['pack', '-w', '@touchline/client', '--pack-destination', dir, '--json'], { cwd: ROOT })
-    packed = (JSON.parse(stdout) as Packed[])[0] as Packed
+    // The client and the core package it depends on, as both would be published.
+    const { stdout } = await run('npm', ['pack', '-w', '@touchline/core', '-w', '@touchline/client', '--pack-destination', dir, '--json'], { cwd: ROOT })
+    const tarballs = JSON.parse(stdout) as Array<Packed & { name: string }>
+    packed = tarballs.find((t) => t.name === '@touchline/client') as Packed
+    core = tarballs.find((t) => t.name === '@touchline/core') as Packed
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'an-app', private: true, type: 'module' }))
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${packed.filename}`], { cwd: dir })
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${core.filename}`, `./${packed.filename}`], { cwd: dir })
     copyFileSync(APP, join(dir, 'app.mjs'))
     gw = await startUiGateway()
     celtic = await gw.matches.start(9101, 501, 'Celtic', 'Kilmarnock', 10)
@@ -66,18 +70,20 @@ describe('@touchline/client installed from its tarball', () => {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('holds the built library and its declarations only: no source map, test or bench file', () => {
-    const paths = packed.files.map((f) => f.path)
-    expect(paths).toContain('dist/index.js')
-    expect(paths).toContain('dist/index.d.ts')
-    expect(paths).toContain('package.json')
-    for (const path of paths) expect(path).toMatch(/^(dist\/[\w-]+\.(js|d\.ts)|package\.json|README\.md)$/)
+  it('holds the built library and its declarations only: no source map, test or bench file (the core package too)', () => {
+    for (const tarball of [packed, core]) {
+      const paths = tarball.files.map((f) => f.path)
+      expect(paths).toContain('dist/index.js')
+      expect(paths).toContain('dist/index.d.ts')
+      expect(paths).toContain('package.json')
+      for (const path of paths) expect(path).toMatch(/^(dist\/[\w-]+\.(js|d\.ts)|package\.json|README\.md)$/)
+    }
   })
 
-  it('pulls in ws and nothing of the server', async () => {
+  it('pulls in the core package, ws and nothing of the server', async () => {
     const { stdout } = await run('npm', ['ls', '--all', '--parseable'], { cwd: dir })
     const installed = stdout.split('\n').filter((l) => l.includes('node_modules')).map((l) => l.slice(l.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort()
-    expect(installed).toEqual(['@touchline/client', 'ws'])
+    expect(installed).toEqual(['@touchline/client', '@touchline/core', 'ws'])
     expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['.package-lock.json', '@touchline', 'ws'])
   })
 

@@ -71,8 +71,8 @@ describe('changing one field of a change kind in the model', () => {
 
   it('changes the client\'s declarations, in ScoreChanged only', () => {
     const block = (ts: string, name: string): string => ts.slice(ts.indexOf(`export interface ${name} {`), ts.indexOf('\n}\n', ts.indexOf(`export interface ${name} {`)))
-    const was = before['packages/client/src/wire.ts'] ?? ''
-    const now = after['packages/client/src/wire.ts'] ?? ''
+    const was = before['packages/core/src/wire.ts'] ?? ''
+    const now = after['packages/core/src/wire.ts'] ?? ''
     expect(block(was, 'ScoreChanged')).toContain('score_type?: string')
     expect(block(now, 'ScoreChanged')).toContain('score_kind?: string')
     expect(block(now, 'ScoreChanged')).not.toContain('score_type')

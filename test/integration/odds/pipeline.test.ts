@@ -6,7 +6,7 @@
  * neither poller touches the other's bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { marketKey } from '@touchline/client'
+import { marketKey } from '@touchline/core'
 import { standingGoals, suspensions } from '../../../src/provider/odds/line.ts'
 import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
 import { serverFrameErrors } from '../../helpers/protocol-docs.ts'

@@ -3,7 +3,8 @@
  * package's own export of the built @touchline/client: the API is typed as documented, misuse does not compile,
  * and its LiveFixture and Change, generated from the wire model, are the gateway's own (src/wire/model.ts).
  */
-import { TouchlineClient, backoffDelay, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
+import * as api from 'touchline/client'
+import { TouchlineClient, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
 import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/wire/model.ts'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -40,8 +41,11 @@ export async function usage (): Promise<ClientStatus> {
   client.on('fixture', (e) => { const removed: boolean = e.removed; use(removed) })
   const held: LiveFixture | undefined = client.fixtures.get(1)
   use(held)
-  const pause: number = backoffDelay(3, { baseMs: 500, capMs: 15_000 })
-  use(pause)
+  // The gateway's own helpers are @touchline/core's, not the client's API.
+  // @ts-expect-error: not exported
+  use(api.backoffDelay)
+  // @ts-expect-error: not exported
+  use(api.byMarket, api.marketKey)
 
   // @ts-expect-error: no such event
   client.on('goals', () => {})

@@ -75,6 +75,10 @@ describe('alertsOf', () => {
     const ht = fixture({ state: state('HT'), events: goals })
     expect(alertsOf(record([{ kind: 'state_changed', state: state('HT'), previous: state('INPLAY_1ST_HALF') }], ht)).map((a) => [a.kind, a.body]))
       .toEqual([['half_time', 'Furuhashi 23\', Tavernier 55\' (pen)']])
+    // A goal with no scorer named is its team's in the list: an own goal filed under Celtic is Rangers'.
+    const unnamed = fixture({ state: state('HT'), events: [event(3, 'OWNGOAL', 31, null, 'home'), event(4, 'GOAL', 40, null, 'home')] })
+    expect(alertsOf(record([{ kind: 'state_changed', state: state('HT'), previous: state('INPLAY_1ST_HALF') }], unnamed)).map((a) => a.body))
+      .toEqual(['Rangers 31\' (o.g.), Celtic 40\''])
     // FT while still in the live feed is not final (a cup tie may go on); leaving the live set makes it so.
     const ft = fixture({ state: state('FT'), events: goals })
     expect(alertsOf(record([{ kind: 'state_changed', state: state('FT'), previous: state('INPLAY_2ND_HALF') }], ft))).toEqual([])

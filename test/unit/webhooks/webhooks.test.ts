@@ -9,7 +9,7 @@ import { KeysFileSchema } from '../../../src/client-keys.ts'
 import { loggerOptions } from '../../../src/logger.ts'
 import { selfTarget } from '../../../src/webhooks/post.ts'
 import { signWebhook, verifyWebhook } from '../../../src/webhooks/signature.ts'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 
 const SECRET = 'whsec-0123456789abcdef'
 const NOW = Date.parse('2026-11-24T20:00:00Z')

@@ -1,6 +1,6 @@
 /**
  * The files generated from the wire model are committed (docs/asyncapi.json, docs/openapi.json,
- * packages/client/src/wire.ts) and must be exactly what the model generates: run `npm run generate` after
+ * packages/core/src/wire.ts) and must be exactly what the model generates: run `npm run generate` after
  * changing src/wire, and commit what it writes.
  */
 import { readFileSync } from 'node:fs'
@@ -18,7 +18,7 @@ describe('files generated from the wire model', async () => {
   })
 
   it('declare every change kind and frame for the client, and carry the model\'s descriptions', () => {
-    const types = files['packages/client/src/wire.ts'] ?? ''
+    const types = files['packages/core/src/wire.ts'] ?? ''
     for (const name of ['LiveFixture', 'Change', 'DeltaChange', 'ScoreChanged', 'ChangeFrame', 'SubscribeFrame', 'ErrorFrame', 'ErrorCode', 'MatchClock']) {
       expect(types).toMatch(new RegExp(`export (interface|type) ${name}\\b`))
     }

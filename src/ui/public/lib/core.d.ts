@@ -1,3 +1,4 @@
-// The page's `/lib/clock.js` is the client library's clock module bundled for browsers at run time
-// (src/http/client-bundle.ts); this declaration types it as that module's source, for `npm run typecheck`.
-export * from '../../../../packages/client/src/clock.ts'
+// The page's `/lib/core.js` is the core package (packages/core: the goal and minute rules, the clock, the wire
+// types) bundled for browsers at run time (src/http/client-bundle.ts); this declaration types it as that
+// package's source, for `npm run typecheck`.
+export * from '../../../../packages/core/src/index.ts'

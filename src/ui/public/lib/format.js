@@ -8,7 +8,9 @@
  * @typedef {import('./client.js').LiveEvent} LiveEvent
  */
 
-import { runningMinute } from './clock.js'
+import { isGoalType, minuteText, runningMinute, scoringSide } from './core.js'
+
+export { isGoalType }
 
 /**
  * Creates an element. Attributes set to null/undefined/false are skipped; `class` and `text` are shortcuts.
@@ -66,9 +68,6 @@ const SPOKEN = {
 }
 
 /** @param {string} type */
-export const isGoalType = (type) => type === 'GOAL' || type === 'PENALTY' || type === 'OWNGOAL'
-
-/** @param {string} type */
 const isRed = (type) => type === 'REDCARD' || type === 'YELLOWREDCARD'
 
 /**
@@ -99,8 +98,8 @@ export function eventText (e) {
   return (playerName(e) || kind?.spoken || e.type) + (kind?.note ?? '')
 }
 
-/** `45+2'`, or '' when upstream gave no minute @param {{ minute: number | null, extra_minute: number | null }} e */
-export const eventMinute = (e) => e.minute === null ? '' : `${e.minute}${e.extra_minute ? `+${e.extra_minute}` : ''}'`
+/** `45+2'`, or '' when upstream gave no minute (the core package's rule, as the gateway's alerts write it). */
+export const eventMinute = minuteText
 
 /** A side's goals; '–' when unknown (upstream sent no score) @param {number | null} score */
 export const goalsText = (score) => score === null || score === undefined ? '–' : String(score)
@@ -218,7 +217,7 @@ export function winner (f) {
  * @param {LiveEvent} e
  * @returns {'home' | 'away' | null}
  */
-export const creditedSide = (e) => e.type === 'OWNGOAL' && e.side ? (e.side === 'home' ? 'away' : 'home') : e.side
+export const creditedSide = (e) => scoringSide(e) ?? e.side
 
 /** Red cards (second yellows included) each side has had. @param {LiveFixture} f */
 export function redCards (f) {

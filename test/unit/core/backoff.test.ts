@@ -3,7 +3,7 @@
  * every pause and jitter still spreads clients that reached the cap together.
  */
 import { describe, expect, it } from 'vitest'
-import { backoffDelay } from '@touchline/client'
+import { backoffDelay } from '@touchline/core'
 
 const at = (value: number) => () => value
 
