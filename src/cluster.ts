@@ -13,6 +13,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import { availableParallelism } from 'node:os'
 import { pino, type Logger } from 'pino'
+import { backoffDelay } from '@touchline/core'
 import { KeysFileError } from './client-keys.ts'
 import { ConfigError, parseWorkers, WORKERS_NEED_REDIS, type Config } from './config.ts'
 import { startEmbeddedProvider, type Gateway } from './gateway.ts'
@@ -24,7 +25,7 @@ import { banner, runServer } from './server.ts'
 const QUICK_DEATH_MS = 10_000
 /** Deaths at start in a row, over all the workers, after which the primary gives up. */
 const MAX_QUICK_DEATHS = 5
-/** The delay before starting a worker again after the first death at start; doubled for each next one. */
+/** The delay before starting a worker again after the first death at start; doubled for each next one (backoffDelay: jittered, capped). */
 const RESTART_BASE_MS = 500
 const RESTART_MAX_MS = 8000
 /**
@@ -234,7 +235,7 @@ class Primary {
       this.stop(undefined, { line: `workers keep failing at start (${this.#quickDeaths} in a row); the last: ${reason}`, code: 1 }).catch(() => process.exit(1))
       return
     }
-    const delay = quick ? Math.min(RESTART_BASE_MS * 2 ** (this.#quickDeaths - 1), RESTART_MAX_MS) : 0
+    const delay = quick ? backoffDelay(this.#quickDeaths, { baseMs: RESTART_BASE_MS, capMs: RESTART_MAX_MS }) : 0
     this.#metrics.workerRestarts.inc({ exit: signal ?? `code ${String(code)}` })
     this.#log.warn({ worker: worker.id, pid: worker.process.pid, reason, restart_in_ms: delay }, 'worker exited; starting another in its place')
     slot.restart = setTimeout(() => { if (!this.#stopping) this.#fork(slot) }, delay)

@@ -7,6 +7,7 @@
  * A cache failure is never a client failure: the passthrough logs it and calls the upstream instead.
  */
 import type { Redis } from 'ioredis'
+import { LRUCache } from 'lru-cache'
 import { deserializeEntry, entrySize, serializeEntry, type CachedEntry } from './entry.ts'
 import { passthroughKeys } from '../store/redis-keys.ts'
 import { requestDigest } from './digest.ts'
@@ -31,44 +32,30 @@ export interface MemoryCacheOptions {
 
 export function createMemoryCache (opts: MemoryCacheOptions = {}): ResponseCache {
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024
-  const maxEntries = opts.maxEntries ?? 10_000
-  // A Map iterates in insertion order; re-inserting on every read makes the first key the least recently used.
-  const entries = new Map<string, { entry: CachedEntry, size: number }>()
-  let bytes = 0
-
-  const drop = (key: string): void => {
-    const found = entries.get(key)
-    if (found === undefined) return
-    entries.delete(key)
-    bytes -= found.size
-  }
+  // Least recently used first out, bounded in entries and in bytes. Expiry is the entries' own `expiresAt`
+  // on the caller's clock (checked on read), not the library's timer.
+  const entries = new LRUCache<string, CachedEntry>({ max: opts.maxEntries ?? 10_000, maxSize: maxBytes, sizeCalculation: entrySize })
 
   return {
     async get (key, now) {
       const found = entries.get(key)
       if (found === undefined) return undefined
-      if (found.entry.expiresAt <= now) {
-        drop(key)
+      if (found.expiresAt <= now) {
+        entries.delete(key)
         return undefined
       }
-      entries.delete(key)
-      entries.set(key, found)
-      return found.entry
+      return found
     },
     async set (key, entry, now) {
-      drop(key)
-      const size = entrySize(entry)
-      if (size > maxBytes || entry.expiresAt <= now) return
-      entries.set(key, { entry, size })
-      bytes += size
-      for (const oldest of entries.keys()) {
-        if (bytes <= maxBytes && entries.size <= maxEntries) break
-        drop(oldest)
+      // An entry too big to hold, or already expired, replaces the one before it with nothing.
+      if (entrySize(entry) > maxBytes || entry.expiresAt <= now) {
+        entries.delete(key)
+        return
       }
+      entries.set(key, entry)
     },
     async close () {
       entries.clear()
-      bytes = 0
     }
   }
 }

@@ -7,6 +7,7 @@
  * Bounded: each map keeps its most recently learned `maxEntries` ids (a fixture's league never changes, so
  * an entry never goes stale; an evicted one is learned again when next needed).
  */
+import { LRUCache } from 'lru-cache'
 
 export interface LeagueIndex {
   fixture: (id: number) => number | undefined
@@ -20,28 +21,16 @@ export interface LeagueIndex {
 /** 200,000 fixtures is several seasons of every league a large plan covers; about 20 MB at most. */
 const DEFAULT_MAX_ENTRIES = 200_000
 
-function boundedMap (max: number): { get: (id: number) => number | undefined, set: (id: number, league: number) => void, size: () => number } {
-  const map = new Map<number, number>()
-  return {
-    get: (id) => map.get(id),
-    set (id, league) {
-      map.delete(id)
-      map.set(id, league)
-      if (map.size > max) map.delete(map.keys().next().value as number)
-    },
-    size: () => map.size
-  }
-}
-
 export function createLeagueIndex (opts: { maxEntries?: number } = {}): LeagueIndex {
   const max = opts.maxEntries ?? DEFAULT_MAX_ENTRIES
-  const fixtures = boundedMap(max)
-  const seasons = boundedMap(max)
+  // `peek`, not `get`: an id's place is when it was learned, not when it was last asked for.
+  const fixtures = new LRUCache<number, number>({ max })
+  const seasons = new LRUCache<number, number>({ max })
   return {
-    fixture: fixtures.get,
-    season: seasons.get,
-    learnFixture: fixtures.set,
-    learnSeason: seasons.set,
-    size: () => fixtures.size() + seasons.size()
+    fixture: (id) => fixtures.peek(id),
+    season: (id) => seasons.peek(id),
+    learnFixture: (id, league) => { fixtures.set(id, league) },
+    learnSeason: (id, league) => { seasons.set(id, league) },
+    size: () => fixtures.size + seasons.size
   }
 }

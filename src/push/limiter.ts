@@ -1,4 +1,6 @@
 /** At most `max` tasks at once (TOUCHLINE_PUSH_CONCURRENCY: push requests in flight per instance), first come first served. */
+import pLimit from 'p-limit'
+
 export interface Limiter {
   run: <T>(task: () => Promise<T>) => Promise<T>
   /** Tasks running and waiting. */
@@ -6,21 +8,9 @@ export interface Limiter {
 }
 
 export function createLimiter (max: number): Limiter {
-  let running = 0
-  const waiting: Array<() => void> = []
+  const limit = pLimit(max)
   return {
-    get pending () { return running + waiting.length },
-    async run (task) {
-      // A finished task hands its slot to the next waiter directly, so a newcomer cannot take it between.
-      if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve))
-      else running++
-      try {
-        return await task()
-      } finally {
-        const next = waiting.shift()
-        if (next !== undefined) next()
-        else running--
-      }
-    }
+    get pending () { return limit.activeCount + limit.pendingCount },
+    run: async (task) => await limit(task)
   }
 }

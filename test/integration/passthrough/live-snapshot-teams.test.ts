@@ -32,9 +32,11 @@ afterAll(async () => { await t?.close() })
 describe('live snapshot reads', () => {
   it('does not read the whole live store once per request when a client varies teams=', async () => {
     const N = 200
-    // The poller stopped: a change routed empties the shared snapshot (rightly), and on a busy machine the
-    // loop would last long enough for a change between most requests. What is left is the cache's age limit.
+    // The pollers stopped (the live one and the tables'): a record routed empties the shared snapshot
+    // (rightly), and on a busy machine the loop would last long enough for one between most requests. What
+    // is left is the cache's age limit.
     await t.gw.poller.stop()
+    await t.gw.standings.stop()
     const start = wholeReads.length
     const startedAt = Date.now()
     for (let i = 0; i < N; i++) {
