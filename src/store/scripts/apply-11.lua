@@ -41,8 +41,8 @@
     {0, current version}      rejected, nothing written
     {2}                       fenced: the lease is not the writer's (any more), nothing written
 ]]
--- A leader that stalled past its lease (GC pause, SIGSTOP, a VM paused) must not write over its successor.
-if ARGV[14] ~= '' and redis.call('GET', KEYS[8]) ~= ARGV[14] then
+--!include lib/log.lua
+if fenced(KEYS[8], ARGV[14]) then
   return {2}
 end
 local id = ARGV[1]
@@ -85,19 +85,7 @@ for _, gone in ipairs(old) do
   redis.call('ZREM', KEYS[11], gone)
 end
 
--- The writer saw this epoch's log reach ARGV[15]'s offset ARGV[16] on a primary, and this one stands below it:
--- a failover to a replica that lacked acknowledged writes. Offsets below would be handed out again with
--- other records under cursors readers already hold: the log is lost, a new epoch begins (next lines).
-local known = redis.call('HMGET', KEYS[1], 'epoch', 'offset')
-if ARGV[15] ~= '' and known[1] == ARGV[15] and tonumber(known[2] or '0') < tonumber(ARGV[16]) then
-  redis.call('DEL', KEYS[1])
-end
--- A missing epoch means the log was lost (flush, or eviction of the meta hash): start a new epoch and
--- drop any stream left behind, so offsets restart at 1 without colliding with old entry ids.
-if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[7]) == 1 then
-  redis.call('DEL', KEYS[2])
-end
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
+local epoch = openEpoch(KEYS[1], KEYS[2], ARGV[7], ARGV[15], ARGV[16])
 -- %d, not tostring: Lua prints large numbers as 1e+14.
 local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
 local cursor = epoch .. ':' .. offset

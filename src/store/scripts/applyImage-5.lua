@@ -30,7 +30,8 @@
     {0, current version}      rejected, nothing written
     {2}                       fenced: the lease is not the writer's (any more), nothing written
 ]]
-if ARGV[9] ~= '' and redis.call('GET', KEYS[5]) ~= ARGV[9] then
+--!include lib/log.lua
+if fenced(KEYS[5], ARGV[9]) then
   return {2}
 end
 local id = ARGV[1]
@@ -41,17 +42,7 @@ end
 redis.call('HSET', KEYS[3], id, current + 1)
 redis.call('HSET', KEYS[4], id, ARGV[4])
 
--- The writer saw this epoch's log reach ARGV[10]'s offset ARGV[11] on a primary, and this one stands below it:
--- a failover to a replica that lacked acknowledged writes. Offsets below would be handed out again with
--- other records under cursors readers already hold: the log is lost, a new epoch begins (next lines).
-local known = redis.call('HMGET', KEYS[1], 'epoch', 'offset')
-if ARGV[10] ~= '' and known[1] == ARGV[10] and tonumber(known[2] or '0') < tonumber(ARGV[11]) then
-  redis.call('DEL', KEYS[1])
-end
-if redis.call('HSETNX', KEYS[1], 'epoch', ARGV[6]) == 1 then
-  redis.call('DEL', KEYS[2])
-end
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
+local epoch = openEpoch(KEYS[1], KEYS[2], ARGV[6], ARGV[10], ARGV[11])
 local offset = string.format('%d', redis.call('HINCRBY', KEYS[1], 'offset', 1))
 local cursor = epoch .. ':' .. offset
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[7], offset .. '-0',
