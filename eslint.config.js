@@ -13,7 +13,7 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
 const LAYERS = [
   ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/contract', 'src/wire', 'src/util'],
   ['src/diff', 'src/odds', 'src/live', 'src/budget', 'src/store', 'src/upstream', 'src/changes', 'src/client-keys.ts', 'src/webhook-settings.ts', 'src/token-settings.ts', 'src/tokens.ts', 'src/fanout/protocol.ts'],
-  ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/push', 'src/record', 'src/status'],
+  ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/webpush', 'src/record', 'src/status'],
   ['src/http'],
   ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
   ['src/server.ts', 'src/cluster.ts', 'src/cli.ts', 'src/tail']

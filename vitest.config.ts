@@ -22,7 +22,7 @@ const DEADLINES = [
   'test/integration/ops/start-checks.test.ts',
   'test/integration/ops/upstream-pools.test.ts',
   'test/integration/ops/workers.test.ts',
-  'test/integration/push/ws-lifecycle.test.ts',
+  'test/integration/fanout/ws-lifecycle.test.ts',
   'test/integration/resilience/frozen-link.test.ts',
   'test/integration/resilience/leader-kill.test.ts',
   'test/integration/resilience/lease-loss.test.ts',

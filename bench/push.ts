@@ -1,5 +1,5 @@
 /**
- * Push benchmark: goal alerts by Web Push (src/push) from a real gateway (in this process, its store driven
+ * Push benchmark: goal alerts by Web Push (src/webpush) from a real gateway (in this process, its store driven
  * by hand) to 10,000 subscriptions that follow the teams of a busy simulated board (the browser tests' busy
  * board: 22 matches, 21 in play, 44 teams), sent to a local push service in a separate process, so the
  * receiving side does not take the gateway's event loop. The push service answers 201 as soon as a request's
@@ -40,7 +40,7 @@ import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { loadConfig } from '../src/config.ts'
 import { startGateway } from '../src/gateway.ts'
-import { defaultThreads } from '../src/push/encrypt.ts'
+import { defaultThreads } from '../src/webpush/encrypt.ts'
 import { decryptAes128gcm } from '../test/helpers/push-service.ts'
 import { matches, type Match } from '../test/helpers/matches.ts'
 import { deleteMatching } from '../test/helpers/redis.ts'

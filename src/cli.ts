@@ -99,7 +99,7 @@ async function main (argv: string[]): Promise<void> {
     }
     case 'push-keys': {
       if (rest.length > 0) fail(`push-keys takes no options\n${USAGE}`, 2)
-      const { pushKeysText } = await import('./push/keys.ts')
+      const { pushKeysText } = await import('./webpush/vapid.ts')
       process.stdout.write(pushKeysText())
       return
     }

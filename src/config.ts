@@ -200,7 +200,7 @@ const ConfigSchema = z.object({
   TOUCHLINE_WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int().min(1000).max(7 * 24 * 3600_000).default(3600_000),
   /** Over Redis, the lease that makes one instance deliver to each endpoint; a dead holder's endpoints move within it. */
   TOUCHLINE_WEBHOOK_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
-  /** Web Push (src/push, docs/push.md): the VAPID key pair, base64url, as `touchline push-keys` prints it. Unset: no push. */
+  /** Web Push (src/webpush, docs/push.md): the VAPID key pair, base64url, as `touchline push-keys` prints it. Unset: no push. */
   TOUCHLINE_VAPID_PUBLIC_KEY: z.string().refine((k) => vapidPublicKey(k) !== undefined, 'must be an uncompressed P-256 public key, base64url (65 bytes)').optional(),
   TOUCHLINE_VAPID_PRIVATE_KEY: z.string().refine((k) => b64urlBytes(k)?.length === 32, 'must be a P-256 private key, base64url (32 bytes)').optional(),
   /** Who runs this gateway, for the push services (`mailto:` or an `https:` URL): required with the keys. */

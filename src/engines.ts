@@ -16,8 +16,8 @@ import { createLease, createStatusBoard, createStore, type Lease, type LiveStore
 import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
 import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
-import { createSubscriptionStore, type SubscriptionStore } from './push/subscriptions.ts'
-import { createAlertLedger, type AlertLedger } from './push/ledger.ts'
+import { createSubscriptionStore, type SubscriptionStore } from './webpush/subscriptions.ts'
+import { createAlertLedger, type AlertLedger } from './webpush/ledger.ts'
 
 export interface Engines {
   store: LiveStore

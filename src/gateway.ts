@@ -29,7 +29,7 @@ import type { Lease, LiveStore } from './store/index.ts'
 import { createUpstreamClient, type UpstreamClient } from './upstream/index.ts'
 import { probeUpstream } from './upstream/probe.ts'
 import { createWebhooks, webhookSettings, type Webhooks } from './webhooks/index.ts'
-import { createPush, pushSettings, type Push } from './push/index.ts'
+import { createPush, pushSettings, type Push } from './webpush/index.ts'
 
 export interface Gateway {
   app: FastifyInstance

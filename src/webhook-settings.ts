@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, STANDINGS_KINDS } from './wire/model.ts'
-import { namesOdds, narrowsTake, takeOf } from './changes/take.ts'
+import { namesOdds, narrowsTake, takeOf } from './wire/take.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
 

@@ -5,10 +5,10 @@
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { ChangeRecord, FixtureOdds, LiveFixture, OddsRecord, SubscribedKind } from '../wire/model.ts'
-import type { OddsTake, Take } from './take.ts'
+import type { OddsTake, Take } from '../wire/take.ts'
 
-export type { NamedTake, OddsTake, Take } from './take.ts'
-export { namesOdds, namesStandings, narrowsTake, takeOf } from './take.ts'
+export type { NamedTake, OddsTake, Take } from '../wire/take.ts'
+export { namesOdds, namesStandings, narrowsTake, takeOf } from '../wire/take.ts'
 import { isChangeRecord, isOddsRecord, isStandingsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
 import { inRange, recordKickoffs, type DayRange } from './days.ts'
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP side of the push layer (docs/protocol.md): `GET /v1/changes` (the change log, paged by cursor),
+ * The HTTP side of the live fan-out, the hub (docs/protocol.md): `GET /v1/changes` (the change log, paged by cursor),
  * `GET /v1/sse` (the same changes as Server-Sent Events, resumable with Last-Event-ID) and
  * `GET /v1/fixtures/live` (the live snapshot). All answered from the store and the hub, never upstream.
  */

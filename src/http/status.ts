@@ -19,7 +19,7 @@ import type { LiveStore, StoreEngine, StoreSummary } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { Phase } from '../wire/model.ts'
 import type { Webhooks, WebhooksSummary } from '../webhooks/index.ts'
-import type { Push, PushSummary } from '../push/index.ts'
+import type { Push, PushSummary } from '../webpush/index.ts'
 
 export interface StatusRouteDeps {
   ledger: BudgetLedger

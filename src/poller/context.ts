@@ -13,8 +13,7 @@ import { createAnomalyReporter, type AnomalySink } from '../upstream/index.ts'
 import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 import { createClaimKeeper, type ClaimKeeper } from './claim.ts'
 import { createCallDeadline, type CallDeadline } from './deadline.ts'
-import type { DaysProgress, DayWindow } from './days.ts'
-import { createKickoffSchedule, KICKOFF_LIST_EVERY_MS, type KickoffSchedule } from './kickoffs.ts'
+import { createKickoffSchedule, KICKOFF_LIST_EVERY_MS, type Kickoff, type KickoffSchedule } from './kickoffs.ts'
 import type { PacingOptions } from './pacing.ts'
 import { LIVESCORES_ENTITY, type PollerDeps, type PollerOptions } from './types.ts'
 
@@ -28,6 +27,22 @@ const LATEST_TIMEOUT_MS = 2500
  * call (which the upstream does not count), and once it is back the next poll is at most this late.
  */
 const MAX_BACKOFF_MS = 4000
+
+/** Days read before and after today (UTC). */
+export interface DayWindow {
+  back: number
+  ahead: number
+}
+
+/** A read of the days under way: its request, the next page to read, the kick-offs of the pages read. */
+export interface DaysProgress {
+  path: string
+  query: Record<string, string>
+  page: number
+  found: Kickoff[]
+  /** When it started: the time the kick-offs are judged against. */
+  startedAt: number
+}
 
 /** How each fixture is applied (ingest.ts ingestFixture). */
 interface IngestOptions { clockRate: number, everyTick: boolean, fence?: ApplyFence }

@@ -18,8 +18,8 @@
 import { LATEST_WINDOW_MS } from '../contract/livescores.ts'
 import { parseFixtures } from '../upstream/schemas.ts'
 import { fixturesByIds, MULTI_MAX, PollSkipped, reserveCall } from './calls.ts'
-import type { PollerContext } from './context.ts'
-import { KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, upcomingKickoffs, type Kickoff } from './kickoffs.ts'
+import type { DaysProgress, DayWindow, PollerContext } from './context.ts'
+import { KICKOFF_LIST_RETRY_MS, KICKOFF_LIST_TIMEOUT_MS, upcomingKickoffs } from './kickoffs.ts'
 import { ingest } from './tracking.ts'
 
 const DAY_MS = 86_400_000
@@ -34,12 +34,6 @@ const LINEUPS_AHEAD_MS = 75 * 60_000
 /** Rows per page of a read with includes: the most the upstream gives (docs/upstream.md, "Pagination"). */
 const DAY_PAGE = '50'
 
-/** Days read before and after today (UTC). */
-export interface DayWindow {
-  back: number
-  ahead: number
-}
-
 const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
 
 /**
@@ -51,16 +45,6 @@ export function daysRequest (now: number, window: DayWindow, query: Readonly<Rec
     path: `/football/fixtures/between/${dayOf(now - window.back * DAY_MS)}/${dayOf(now + window.ahead * DAY_MS)}`,
     query: { ...query, per_page: DAY_PAGE }
   }
-}
-
-/** A read of the days under way: its request, the next page to read, the kick-offs of the pages read. */
-export interface DaysProgress {
-  path: string
-  query: Record<string, string>
-  page: number
-  found: Kickoff[]
-  /** When it started: the time the kick-offs are judged against. */
-  startedAt: number
 }
 
 /**

@@ -158,7 +158,7 @@ export function webhookKeys (prefix: string = DEFAULT_PREFIX): WebhookKeys {
 }
 
 /**
- * Keys of Web Push alerts (src/push): subscriptions by shard, each client key's subscriptions (for its cap)
+ * Keys of Web Push alerts (src/webpush): subscriptions by shard, each client key's subscriptions (for its cap)
  * and each token fan's (for theirs), each device's sent alerts and hourly count, each shard's cursor and retry
  * queue. One hash tag, so the scripts that touch several of them stay in one slot.
  */

@@ -10,7 +10,7 @@ import type { LiveStore } from '../store/types.ts'
 import type { LeagueStandings } from '../wire/model.ts'
 import type { WebhookConfig } from '../webhook-settings.ts'
 import { narrowOdds, readFilter, readSnapshot, scopeFilter, type LiveFilter } from '../changes/filter.ts'
-import { takeOf, type Take } from '../changes/take.ts'
+import { takeOf, type Take } from '../wire/take.ts'
 import { pageFrames, LastVersions } from '../changes/frames.ts'
 
 /** A request body ready to send, retried as is (same delivery id) until acknowledged. */

@@ -7,7 +7,7 @@
 import { ChangesPage, DayFixtures, ErrorBody, Health, LiveFixtures, Readiness, StandingsAnswer, Status, WebhookResumed, Webhooks } from './http.ts'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
 import { DaySchema, FormatSchema, PROTOCOL_VERSION, TimeZoneSchema } from './model.ts'
-import { PushKeyBody, PushPayloadSchema, PushSubscribeBody, PushSubscriptionView } from './push.ts'
+import { PushKeyBody, PushPayloadSchema, PushSubscribeBody, PushSubscriptionView } from './webpush.ts'
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: string, description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref(schema) } } })

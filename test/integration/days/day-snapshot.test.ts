@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LiveFixture } from '../../../src/wire/model.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { openSse } from '../push/harness.ts'
+import { openSse } from '../fanout/harness.ts'
 import { dayOf, ENGINES, startSteppedGateway, type SteppedRig } from './harness.ts'
 
 const DAY_MS = 86_400_000

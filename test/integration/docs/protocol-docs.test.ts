@@ -18,7 +18,7 @@ import { httpGet } from '../../helpers/http.ts'
 import { startPipeline, type Pipeline } from '../../helpers/pipeline.ts'
 import { clientFrameErrors, documentErrors, responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { clientKey, openSse } from '../push/harness.ts'
+import { clientKey, openSse } from '../fanout/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 let pipeline: Pipeline | undefined

@@ -9,7 +9,7 @@ import { createKeyRing } from '../../../src/client-keys.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { applier, clientKey, startPush } from '../push/harness.ts'
+import { applier, clientKey, startPush } from '../fanout/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 describe('a keys reload during a subscribe', () => {

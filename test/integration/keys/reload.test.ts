@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { applier, openSse, type PushServer } from '../push/harness.ts'
+import { applier, openSse, type PushServer } from '../fanout/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tl-reload-'))

@@ -11,7 +11,7 @@ import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { openSse, type SseStream } from '../push/harness.ts'
+import { openSse, type SseStream } from '../fanout/harness.ts'
 import { acknowledged, SECRET, startReceiver, writeKeys, type Receiver } from '../webhooks/harness.ts'
 import { plannedMatch, providerMarkets, startRig, startUpstream, type Planned, type Rig, type Upstream } from './harness.ts'
 

@@ -7,7 +7,7 @@
 import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { openSse } from '../push/harness.ts'
+import { openSse } from '../fanout/harness.ts'
 import { spawnGateway } from './gateway-process.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

@@ -14,7 +14,7 @@ import { WsTestClient } from '../../helpers/ws-client.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { openSse } from '../push/harness.ts'
+import { openSse } from '../fanout/harness.ts'
 import { spawnGateway } from './gateway-process.ts'
 import { freshPrefix } from '../../helpers/redis.ts'
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
-import { openSse } from '../push/harness.ts'
+import { openSse } from '../fanout/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
 import { freshPrefix } from '../../helpers/redis.ts'
 

@@ -12,7 +12,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket from 'ws'
 import { openTestRedis } from '../../helpers/redis.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { openSse } from '../push/harness.ts'
+import { openSse } from '../fanout/harness.ts'
 import { spawnGateway, type GatewayProcess } from './gateway-process.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

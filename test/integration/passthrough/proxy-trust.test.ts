@@ -13,7 +13,7 @@ import { createKeyRing } from '../../../src/client-keys.ts'
 import { createMetrics } from '../../../src/metrics.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { createUpstreamClient } from '../../../src/upstream/index.ts'
-import { clientKey, openSse } from '../push/harness.ts'
+import { clientKey, openSse } from '../fanout/harness.ts'
 
 async function startApp (trustProxy?: boolean | number | string[]): Promise<string> {
   const log = pino({ level: 'silent' })

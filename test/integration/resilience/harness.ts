@@ -14,7 +14,7 @@ import type { LiveFixture } from '../../../src/wire/model.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import { parseFixtures, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
-import { openSse, type SseStream } from '../push/harness.ts'
+import { openSse, type SseStream } from '../fanout/harness.ts'
 import { lastFixtureCursor, wholeLog } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

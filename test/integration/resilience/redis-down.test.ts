@@ -14,7 +14,7 @@ import { counterValue } from '../../helpers/pipeline.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
-import { openSse, type SseStream } from '../push/harness.ts'
+import { openSse, type SseStream } from '../fanout/harness.ts'
 import { startTestGateway, startUpstream, type Upstream } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

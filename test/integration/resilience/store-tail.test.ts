@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LogRecord } from '../../../src/store/types.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 let server: PrivateRedis

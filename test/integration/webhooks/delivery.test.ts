@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest'
 import { webhookKeys } from '../../../src/store/redis-keys.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import type { LeagueStandings } from '../../../src/wire/model.ts'
 import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys, type Received } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'

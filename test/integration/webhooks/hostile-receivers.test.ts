@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { expect, it, onTestFinished } from 'vitest'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { hookKey, SECRET, startHookGateway, startReceiver, writeKeys } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

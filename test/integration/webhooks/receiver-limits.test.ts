@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import { expect, it, onTestFinished } from 'vitest'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { hookKey, SECRET, startHookGateway, startReceiver, writeKeys } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

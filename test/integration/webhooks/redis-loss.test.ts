@@ -4,7 +4,7 @@
  * whose write the lease refused waits for its leader rather than ending).
  */
 import { expect, it } from 'vitest'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { hookKey, SECRET, startHookGateway, startReceiver, writeKeys } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { useRedis } from '../../helpers/redis.ts'

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { acknowledged, hookKey, SECRET, startHookGateway, startReceiver, wholeLog, writeKeys } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest'
 import { freePort } from '../../helpers/redis-server.ts'
-import { applier } from '../push/harness.ts'
+import { applier } from '../fanout/harness.ts'
 import { hookKey, SECRET, startHookGateway, writeKeys } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

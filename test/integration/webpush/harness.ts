@@ -10,7 +10,7 @@ import { request } from 'undici'
 import { onTestFinished } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
-import { newVapidKeys } from '../../../src/push/keys.ts'
+import { newVapidKeys } from '../../../src/webpush/vapid.ts'
 
 /** One VAPID pair for every gateway of a test run (a new pair per gateway works as well). */
 export const VAPID = newVapidKeys()

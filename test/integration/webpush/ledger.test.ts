@@ -1,10 +1,10 @@
 /**
- * The push senders' memory (src/push/ledger.ts) on both engines: one alert id per device once, again only
+ * The push senders' memory (src/webpush/ledger.ts) on both engines: one alert id per device once, again only
  * when it is to be retried; the hourly window and its ceilings; the fenced shard cursor; the retry queue.
  */
 import { describe, expect, it } from 'vitest'
-import { createAlertLedger, type RetryEntry } from '../../../src/push/ledger.ts'
-import { alertsOf } from '../../../src/push/alerts.ts'
+import { createAlertLedger, type RetryEntry } from '../../../src/webpush/ledger.ts'
+import { alertsOf } from '../../../src/webpush/alerts.ts'
 import { createLease } from '../../../src/store/index.ts'
 import { useRedis } from '../../helpers/redis.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../../src/config.ts'
-import { newVapidKeys, pushKeysText } from '../../../src/push/keys.ts'
+import { newVapidKeys, pushKeysText } from '../../../src/webpush/vapid.ts'
 
 const refused = (env: Record<string, string>): string[] => {
   try {

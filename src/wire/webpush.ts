@@ -3,7 +3,7 @@
  * worker receives, as zod schemas. The OpenAPI document takes its schemas from here (src/wire/openapi.ts).
  *
  * The checks that need more than a shape (a `p256dh` that is a point of P-256, an endpoint on a public
- * address) are made by the push module (src/push/validate.ts); the schemas say what the fields are.
+ * address) are made by the push module (src/webpush/validate.ts); the schemas say what the fields are.
  */
 import { z } from 'zod'
 

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { PushKind } from '../wire/push.ts'
+import type { PushKind } from '../wire/webpush.ts'
 import { pushKeys } from '../store/redis-keys.ts'
 import { defineStoreCommands } from '../store/scripts.ts'
 import { guarded } from '../store/unavailable.ts'

@@ -2,7 +2,7 @@
  * What a consumer of the log takes (docs/protocol.md, "Odds"): the kinds of change, and the fixtures' odds or
  * not. A subscription, a feed request and a webhook name it the same way; this is the one reading of it.
  */
-import { ODDS_KINDS, type SubscribedKind } from '../wire/model.ts'
+import { ODDS_KINDS, type SubscribedKind } from './model.ts'
 
 /** What a consumer takes of the odds: every odds change, or those of some bookmakers and markets. */
 export interface OddsTake {

@@ -1,7 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEncryptor, type Encryptor } from '../../../src/push/encrypt.ts'
+import { createEncryptor, type Encryptor } from '../../../src/webpush/encrypt.ts'
 import { decryptAes128gcm } from '../../helpers/push-service.ts'
 
 const device = (): { ecdh: ReturnType<typeof createECDH>, publicKey: Buffer, auth: Buffer, keys: { p256dh: string, auth: string } } => {

@@ -6,8 +6,8 @@
  * TOUCHLINE_PUSH_ALLOW_LOCAL lets the loopback through, and only the loopback.
  */
 import { describe, expect, it } from 'vitest'
-import { isPublicAddress, reachable } from '../../../src/push/address.ts'
-import { checkEndpoint } from '../../../src/push/validate.ts'
+import { isPublicAddress, reachable } from '../../../src/webpush/address.ts'
+import { checkEndpoint } from '../../../src/webpush/validate.ts'
 
 /** [endpoint, why it is not a push service's, whether it is the loopback (let through with the test setting)]. */
 const REFUSED: Array<[string, string, boolean]> = [

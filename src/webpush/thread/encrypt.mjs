@@ -1,5 +1,5 @@
 // The payload encryption of a batch of push requests (RFC 8291, aes128gcm, by web-push), run in a worker
-// thread by src/push/encrypt.ts (or, with no threads, on the event loop). Plain JavaScript so that a worker
+// thread by src/webpush/encrypt.ts (or, with no threads, on the event loop). Plain JavaScript so that a worker
 // thread loads it as it is, from the sources (tsx, vitest) as from the build.
 import webpush from 'web-push'
 

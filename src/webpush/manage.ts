@@ -8,8 +8,8 @@
  * made with the key itself finds and deletes every device of the key, its fans' too.
  */
 import type { ClientKey } from '../client-keys.ts'
-import { PUSH_KINDS, type PushKind, type PushSubscribeInput, type PushSubscriptionViewBody } from '../wire/push.ts'
-import { MAX_FOLLOWED } from '../wire/push.ts'
+import { PUSH_KINDS, type PushKind, type PushSubscribeInput, type PushSubscriptionViewBody } from '../wire/webpush.ts'
+import { MAX_FOLLOWED } from '../wire/webpush.ts'
 import { ownerOf, type StoredSubscription, type SubscriptionStore } from './subscriptions.ts'
 import { checkEndpoint, checkKeys, type FieldProblem } from './validate.ts'
 

@@ -1,10 +1,10 @@
 import { createECDH, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { isPublicAddress, reachable } from '../../../src/push/address.ts'
-import { createLimiter } from '../../../src/push/limiter.ts'
-import { createAlertLedger } from '../../../src/push/ledger.ts'
-import { checkEndpoint, checkKeys } from '../../../src/push/validate.ts'
-import { retryAfterMs } from '../../../src/push/send.ts'
+import { isPublicAddress, reachable } from '../../../src/webpush/address.ts'
+import { createLimiter } from '../../../src/webpush/limiter.ts'
+import { createAlertLedger } from '../../../src/webpush/ledger.ts'
+import { checkEndpoint, checkKeys } from '../../../src/webpush/validate.ts'
+import { retryAfterMs } from '../../../src/webpush/send.ts'
 
 const keys = (): { p256dh: string, auth: string } => {
   const ecdh = createECDH('prime256v1')

@@ -15,7 +15,7 @@
  */
 import { isGoalType, minuteText, scoringSide } from '@touchline/core'
 import type { ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
-import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire/push.ts'
+import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire/webpush.ts'
 
 export interface Alert {
   id: string
