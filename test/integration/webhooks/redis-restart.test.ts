@@ -136,7 +136,7 @@ async function quietHead (gw: Gateway): Promise<string> {
     const head = await gw.store.head()
     await sleep(1000)
     return head === await gw.store.head() ? head : undefined
-  }, 30_000)
+  }, 60_000) // a ceiling: on a loaded machine the days' read of the frozen upstream went on past 30 s
 }
 
 const epochOf = (cursor: string): string => cursor.split(':')[0] ?? ''
@@ -179,7 +179,7 @@ describe('webhooks across a Redis restart that outlasts the endpoint lease', () 
       if (during === 500) await waitFor('a delivery failing and retried', () => receiver.requests.slice(before).filter((q) => q.answer === 500).length >= 2, 10_000)
       const oldEpoch = await restartRedis(gw)
       await expectResynced(gw, receiver, oldEpoch, respond)
-    }, 90_000)
+    }, 150_000)
   }
 
   it('the instance that takes the endpoint over after the restart never delivered to it: still a resync first', async () => {
@@ -196,5 +196,5 @@ describe('webhooks across a Redis restart that outlasts the endpoint lease', () 
       await a.close()
     })
     await expectResynced(b, receiver, oldEpoch, respond)
-  }, 90_000)
+  }, 150_000)
 })
