@@ -131,10 +131,11 @@ let dir: string
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'touchline-relay-'))
-  const { stdout } = await run('npm', ['pack', '-w', '@touchline/client', '--pack-destination', dir, '--json'], { cwd: ROOT })
-  const packed = (JSON.parse(stdout) as Array<{ filename: string }>)[0] as { filename: string }
+  // The client and the core package it is built on, as both would be published.
+  const { stdout } = await run('npm', ['pack', '-w', '@touchline/core', '-w', '@touchline/client', '--pack-destination', dir, '--json'], { cwd: ROOT })
+  const tarballs = (JSON.parse(stdout) as Array<{ filename: string }>).map((t) => `./${t.filename}`)
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'a-relay', private: true, type: 'module' }))
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${packed.filename}`], { cwd: dir })
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], { cwd: dir })
   copyFileSync(APP, join(dir, 'app.mjs'))
 }, 120_000)
 afterAll(() => { if (dir !== undefined) rmSync(dir, { recursive: true, force: true }) })

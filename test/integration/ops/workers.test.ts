@@ -184,15 +184,18 @@ describe('serve --workers 2 over a private Redis', () => {
 
   it('/metrics, from whichever worker answers, is every worker\'s aggregated', async () => {
     expect((await statuses(cluster.url)).size).toBe(2)
+    const metrics = async (): Promise<string> => await new Promise<string>((resolve, reject) => {
+      get(`${cluster.url}/metrics`, { agent: false }, (res) => {
+        let body = ''
+        res.on('data', (d: Buffer) => { body += d.toString() })
+        res.on('end', () => resolve(body))
+      }).on('error', reject)
+    })
+    // The poller's first successful poll, awaited: on a loaded machine it may come after the tests before.
+    await waitFor('a successful poll', async () => /^touchline_polls_total\{kind="latest",outcome="ok"\} [1-9]/m.test(await metrics()), 20_000)
     // Twice, on connections of their own: once from each worker, the same sums.
     for (let i = 0; i < 2; i++) {
-      const text = await new Promise<string>((resolve, reject) => {
-        get(`${cluster.url}/metrics`, { agent: false }, (res) => {
-          let body = ''
-          res.on('data', (d: Buffer) => { body += d.toString() })
-          res.on('end', () => resolve(body))
-        }).on('error', reject)
-      })
+      const text = await metrics()
       expect(text).toMatch(/^touchline_workers 2$/m)
       // Six WebSocket connections over the two workers: the sum, not one worker's share.
       expect(text).toMatch(/^touchline_connections\{transport="ws"\} 6$/m)
