@@ -105,10 +105,18 @@ export async function moves (page: Page): Promise<Moves> {
   })
 }
 
-/** Starts the move meter, once the board has its rows in place. */
+/**
+ * Starts the move meter once the board's fonts are in and a frame has been rendered. The meter reads where
+ * rows are placed (their transforms' targets), not where a slide has brought them, so it need not wait for
+ * slides to end: on a busy day at 60x a row is sliding somewhere almost all the time.
+ */
 export async function startMoveMeter (page: Page): Promise<void> {
-  await settled(page)
-  await page.evaluate(() => { (globalThis as unknown as { __moveMeter: { start: () => void } }).__moveMeter.start() })
+  await page.evaluate(async () => {
+    const g = globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } }, requestAnimationFrame: (f: () => void) => void, __moveMeter: { start: () => void } }
+    await g.document.fonts.ready
+    await new Promise<void>((resolve) => { g.requestAnimationFrame(() => { g.requestAnimationFrame(resolve) }) })
+    g.__moveMeter.start()
+  })
 }
 
 /**
@@ -148,7 +156,7 @@ export async function rowsAboveFold (page: Page): Promise<number> {
 export async function settled (page: Page): Promise<void> {
   // A function, not a string: the pages' CSP forbids evaluating strings.
   await page.waitForFunction(() => (globalThis as unknown as { document: { getAnimations: () => Array<{ constructor: { name: string }, playState: string }> } })
-    .document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'), undefined, { timeout: 5000 })
+    .document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running'), undefined, { timeout: 15_000 })
 }
 
 export interface Box { x: number, y: number, width: number, height: number }
