@@ -13,12 +13,12 @@
  * full frames without the match centre (statistics and line-ups), for what it costs a `full` subscriber.
  */
 import { Outgoing } from '../src/fanout/outgoing.ts'
-import type { Format } from '../src/wire/model.ts'
+import type { Format } from '../src/wire-model/model.ts'
 import { fixtureIdOf, type LogRecord } from '../src/store/types.ts'
 import { createStore } from '../src/store/index.ts'
 import { runMatchDay } from '../test/helpers/match-day.ts'
-import { LastVersions } from '../src/changes/frames.ts'
-import { inLiveSet } from '../src/changes/filter.ts'
+import { LastVersions } from '../src/protocol/frames.ts'
+import { inLiveSet } from '../src/protocol/filter.ts'
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`)

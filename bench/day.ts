@@ -50,7 +50,7 @@ import type { Simulator } from '../src/provider/sim/engine.ts'
 import { LIVESCORES_WINDOW_SECONDS } from '../src/provider/sim/engine.ts'
 import { createUpstreamClient } from '../src/upstream/index.ts'
 import { LIVE_INCLUDES, parseFixture } from '../src/upstream/schemas.ts'
-import type { Statistics } from '../src/wire/model.ts'
+import type { Statistics } from '../src/wire-model/model.ts'
 
 const { values: args } = parseArgs({ options: { minutes: { type: 'string', default: '60' }, speed: { type: 'string', default: '60' } } })
 const RUN_MS = Number(args.minutes) * 60_000

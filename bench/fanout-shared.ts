@@ -2,7 +2,7 @@
  * What the fan-out benchmark's three processes share: the IPC messages, the payload, the clock.
  */
 import { execFileSync } from 'node:child_process'
-import type { LiveFixture } from '../src/wire/model.ts'
+import type { LiveFixture } from '../src/wire-model/model.ts'
 
 export type Mode = 'touchline' | 'baseline' | 'floor' | 'stack'
 

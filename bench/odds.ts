@@ -42,7 +42,7 @@ import { startProvider, type RunningProvider } from '../src/provider/index.ts'
 import { createStore } from '../src/store/index.ts'
 import { isOddsRecord } from '../src/store/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../src/upstream/index.ts'
-import { ODDS_KINDS, type OddsChange } from '../src/wire/model.ts'
+import { ODDS_KINDS, type OddsChange } from '../src/wire-model/model.ts'
 
 const { values: args } = parseArgs({
   options: {

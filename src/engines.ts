@@ -16,7 +16,7 @@ import { createLease, createStatusBoard, createStore, type Lease, type LiveStore
 import { watchFailovers, type FailoverWatch } from './util/redis-failover.ts'
 import { parseRedisUrl, redactRedisUrl, redisOptions } from './util/redis-url.ts'
 import { createEndpointStore, type EndpointStore } from './webhooks/state.ts'
-import { createSubscriptionStore, type SubscriptionStore } from './webpush/subscriptions.ts'
+import { createDeviceStore, type DeviceStore } from './webpush/devices.ts'
 import { createAlertLedger, type AlertLedger } from './webpush/ledger.ts'
 
 export interface Engines {
@@ -29,7 +29,7 @@ export interface Engines {
   /** Each webhook endpoint's cursor and state. */
   endpoints: EndpointStore
   /** Push subscriptions, by shard (TOUCHLINE_PUSH_SHARDS). */
-  subscriptions: SubscriptionStore
+  subscriptions: DeviceStore
   /** What the push senders remember: each device's alerts, each shard's cursor and retry queue. */
   alerts: AlertLedger
   /** Leases over Redis; undefined in memory, where this instance is the only one and leads alone. */
@@ -69,8 +69,8 @@ export async function createEngines (cfg: Config, log: Logger, opts: EnginesOpti
   /** The ledger's limit (the operator's) and clock. */
   const ledger: LedgerOptions = { ...(cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT === undefined ? {} : { limit: cfg.TOUCHLINE_UPSTREAM_HOURLY_LIMIT }), ...(opts.ledgerNow === undefined ? {} : { now: opts.ledgerNow }) }
   const engines: Engines = redis === undefined
-    ? { ...memoryEngines(maxLength, ledger), subscriptions: createSubscriptionStore({ kind: 'memory', shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'memory' }), dropIfUnresponsive: async () => false }
-    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, ledger), subscriptions: createSubscriptionStore({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX, shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
+    ? { ...memoryEngines(maxLength, ledger), subscriptions: createDeviceStore({ kind: 'memory', shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'memory' }), dropIfUnresponsive: async () => false }
+    : { ...redisEngines(redis, cfg.TOUCHLINE_REDIS_PREFIX, log, maxLength, ledger), subscriptions: createDeviceStore({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX, shards: cfg.TOUCHLINE_PUSH_SHARDS }), alerts: createAlertLedger({ kind: 'redis', redis, prefix: cfg.TOUCHLINE_REDIS_PREFIX }), dropIfUnresponsive: async (ms) => await dropIfUnresponsive(redis, log, ms) }
   opts.defer(async () => { await engines.store.close() })
   opts.defer(async () => { await engines.ledger.close() })
   return engines

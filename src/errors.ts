@@ -3,10 +3,10 @@
  * gateway raises carries so that callers and log readers branch on the code, never on message text; and
  * the bodies it answers with when a request fails on its side (a 500 in the upstream's shape: error,
  * message, error_id, never a stack trace or an internal message). The upstream's own numeric codes are
- * contract/query.ts UpstreamInternalCode; the live protocol's error codes are part of the wire model.
+ * upstream-contract/query.ts UpstreamInternalCode; the live protocol's error codes are part of the wire model.
  */
 import { randomUUID } from 'node:crypto'
-import { badRequestBody } from './contract/query.ts'
+import { badRequestBody } from './upstream-contract/query.ts'
 
 export const ErrorCodes = {
   /** A setting (TOUCHLINE_*) is invalid, or the gateway cannot start with it (a port taken, Redis unreachable). */

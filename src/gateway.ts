@@ -14,7 +14,7 @@ import { ConfigError, type Config } from './config.ts'
 import { createKeyRing, demoKeys, loadKeysFile, type KeyRing } from './client-keys.ts'
 import { checkLabels, renarrow, verifyToken } from './tokens.ts'
 import { createEngines, REDIS_COMMAND_TIMEOUT_MS, type Engines } from './engines.ts'
-import { FEED_LEAD_MS } from './contract/livescores.ts'
+import { FEED_LEAD_MS } from './upstream-contract/livescores.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { createLiveMirror, createPassthrough, type LiveMirror, type PassthroughOptions } from './passthrough/index.ts'
 import { startLeadership, type Leader } from './store/leadership.ts'
@@ -245,7 +245,7 @@ async function assemble (cfg: Config, log: Logger, overrides: GatewayOverrides, 
   const upstream = upstreamClient(a, 'poller')
   if (overrides.probeUpstream === true) await checkUpstream(a, upstream)
   const passthroughUpstream = upstreamClient(a, 'passthrough')
-  // The passthrough answers livescores from the poller's own last payloads (src/passthrough/live.ts).
+  // The passthrough answers livescores from the poller's own last payloads (src/passthrough/mirror.ts).
   const live = createLiveMirror(overrides.passthrough?.now !== undefined ? { now: overrides.passthrough.now } : {})
   const { poller, odds, standings, leader, stopPolling } = startPoller(a, live, upstream)
   // What /v1/status says of the pollers, the same on every process: the one that polls publishes, the rest read.

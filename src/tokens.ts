@@ -17,9 +17,9 @@ import { createHash, webcrypto } from 'node:crypto'
 import { z } from 'zod'
 import type { ClientKey, KeyRing } from './client-keys.ts'
 import type { TokenSettings } from './token-settings.ts'
-import { CHANGE_KINDS } from './wire/model.ts'
-import { ODDS_KINDS } from './wire/odds.ts'
-import { STANDINGS_KINDS } from './wire/standings.ts'
+import { CHANGE_KINDS } from './wire-model/model.ts'
+import { ODDS_KINDS } from './wire-model/odds.ts'
+import { STANDINGS_KINDS } from './wire-model/standings.ts'
 
 /** Clock skew allowed on `exp`, `nbf` and `iat`, seconds. */
 const SKEW_S = 5

@@ -5,8 +5,8 @@
  * redacts `secret`) and never returned by `GET /v1/webhooks`.
  */
 import { z } from 'zod'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, STANDINGS_KINDS } from './wire/model.ts'
-import { namesOdds, narrowsTake, takeOf } from './wire/take.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, FORMATS, ODDS_KINDS, STANDINGS_KINDS } from './wire-model/model.ts'
+import { namesOdds, narrowsTake, takeOf } from './wire-model/take.ts'
 
 const Ids = z.array(z.number().int().positive()).max(1000)
 

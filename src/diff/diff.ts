@@ -18,8 +18,8 @@
  * Nothing here treats FT as final: FT → BREAK → INPLAY_ET, a score going down (correction, VAR) or an event
  * changing type are plain changes like any other.
  */
-import type { Change, LiveEvent, LiveFixture, LiveTeam } from '../wire/model.ts'
-import { EventType } from '../contract/types.ts'
+import type { Change, LiveEvent, LiveFixture, LiveTeam } from '../wire-model/model.ts'
+import { EventType } from '../upstream-contract/types.ts'
 import { sameValue } from '../util/same-value.ts'
 import { CURRENT_SCORE, SHOOTOUT_SCORE } from './normalize.ts'
 
@@ -87,7 +87,7 @@ function eventChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   return [...removed, ...updated, ...added]
 }
 
-/** The minute, and the running clock (src/live/clock.ts) when it changed, in one change. */
+/** The minute, and the running clock (src/protocol/clock.ts) when it changed, in one change. */
 function clockChanges (prev: LiveFixture, next: LiveFixture): Change[] {
   const clockMoved = !sameValue(prev.clock ?? null, next.clock ?? null)
   if (prev.minute === next.minute && !clockMoved) return []

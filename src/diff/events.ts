@@ -1,8 +1,8 @@
 /**
  * Event normalization (docs/upstream.md, "Event types"): upstream event rows → LiveEvent, in a stable order.
  */
-import { EventType } from '../contract/types.ts'
-import type { LiveEvent, Side } from '../wire/model.ts'
+import { EventType } from '../upstream-contract/types.ts'
+import type { LiveEvent, Side } from '../wire-model/model.ts'
 import type { EventInput } from './input.ts'
 
 const EVENT_TYPE_NAMES: ReadonlyMap<number, string> = new Map(

@@ -3,7 +3,7 @@
  * and both teams' line-ups with their formations, from the upstream's `statistics`, `lineups` and
  * `formations` includes (docs/upstream.md, "The match centre"). Pure.
  */
-import type { Lineups, LineupPlayer, Side, Statistics, TeamLineup } from '../wire/model.ts'
+import type { Lineups, LineupPlayer, Side, Statistics, TeamLineup } from '../wire-model/model.ts'
 import type { FormationInput, LineupInput, StatisticInput } from './input.ts'
 
 /**

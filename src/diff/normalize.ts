@@ -2,13 +2,13 @@
  * Upstream fixture → LiveFixture (docs/protocol.md, "LiveFixture"). Pure: no IO, no clock; the store assigns `version` and the
  * caller passes the detection time as `now`.
  */
-import { STATE_BY_ID } from '../contract/states.ts'
-import { SCORE_DESCRIPTIONS } from '../contract/types.ts'
-import type { LiveFixture, LiveState, LiveTeam, Side } from '../wire/model.ts'
+import { STATE_BY_ID } from '../upstream-contract/states.ts'
+import { SCORE_DESCRIPTIONS } from '../upstream-contract/types.ts'
+import type { LiveFixture, LiveState, LiveTeam, Side } from '../wire-model/model.ts'
 import { normalizeEvents } from './events.ts'
 import { normalizeLineups, normalizeStatistics } from './match-centre.ts'
 import type { FixtureInput, ParticipantInput, PeriodInput, ScoreInput } from './input.ts'
-import { anchoredClock } from '../live/clock.ts'
+import { anchoredClock } from '../protocol/clock.ts'
 
 export interface NormalizeOptions {
   /**

@@ -15,9 +15,9 @@
 import type WebSocket from 'ws'
 import { originAllowed } from '../client-keys.ts'
 import { TokenError, type TokenGrant } from '../tokens.ts'
-import type { AuthorizedFrame } from '../wire/model.ts'
+import type { AuthorizedFrame } from '../wire-model/model.ts'
 import type { Connection, Fan } from './connection.ts'
-import { CLOSE_TOKEN_EXPIRED, CLOSE_TOKEN_REFUSED, errorFrame, parseClientFrame, type ErrorFrame, type Ref } from './protocol.ts'
+import { CLOSE_TOKEN_EXPIRED, CLOSE_TOKEN_REFUSED, errorFrame, parseClientFrame, type ErrorFrame, type Ref } from '../protocol/control.ts'
 
 /** Verifies a token and gives the fan's grant; throws TokenError. */
 export type Authenticate = (token: string) => Promise<TokenGrant>

@@ -6,7 +6,7 @@
  */
 import { RESET, type Connection, type QueuedOp } from './connection.ts'
 import { RateLimiter, takeToken, type HubLimits } from './limits.ts'
-import { errorFrame, parseClientFrame, pongFrame, type AuthFrame } from './protocol.ts'
+import { errorFrame, parseClientFrame, pongFrame, type AuthFrame } from '../protocol/control.ts'
 import { serveReset, serveSubscribe, serveUnsubscribe, subscribeRequest, type FlowContext } from './subscribe.ts'
 
 export class ClientOps {

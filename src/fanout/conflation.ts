@@ -5,7 +5,7 @@
  * interval. One timer per connection, for the earliest fixture due; nothing is held for a fixture whose
  * interval has passed.
  */
-import type { OddsRecord } from '../wire/model.ts'
+import type { OddsRecord } from '../wire-model/model.ts'
 import { Outgoing } from './outgoing.ts'
 
 export class OddsConflation {

@@ -7,16 +7,16 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type WebSocket from 'ws'
 import type { ClientKey } from '../client-keys.ts'
-import { inDays, teamsOf, type OddsTake, type Take } from '../changes/filter.ts'
-import type { DayRange } from '../changes/days.ts'
-import type { SubscribedKind } from '../wire/model.ts'
+import { inDays, teamsOf, type OddsTake, type Take } from '../protocol/filter.ts'
+import type { DayRange } from '../protocol/days.ts'
+import type { SubscribedKind } from '../wire-model/model.ts'
 import type { OddsConflation } from './conflation.ts'
 import type { Bucket } from './limits.ts'
 import type { Outgoing } from './outgoing.ts'
 import { compressedFrame, deflateWindow, directSocket, writeFrame, type Transport } from './writer.ts'
-import type { ChangeRecord, Format } from '../wire/model.ts'
+import type { ChangeRecord, Format } from '../wire-model/model.ts'
 import { fixtureIdOf, isStandingsRecord } from '../store/types.ts'
-import { CLOSE_SLOW_CONSUMER, joinParts, type ClientFrame, type ControlFrame, type SnapshotParts } from './protocol.ts'
+import { CLOSE_SLOW_CONSUMER, joinParts, type ClientFrame, type ControlFrame, type SnapshotParts } from '../protocol/control.ts'
 import { DEFLATE_FROM, deflatedSnapshot } from './deflate.ts'
 
 /** Queued in place of a client frame: the hub's reset after a lost log or store (ClientOps.reset). */
@@ -59,7 +59,7 @@ export abstract class Connection {
   readonly fixtures = new Set<number>()
   /**
    * Teams followed: a change matches when either participant is one of them. The shared empty set until
-   * the first team (SubscriptionIndex.add), so a connection that follows none costs no set of its own.
+   * the first team (RoutingIndex.add), so a connection that follows none costs no set of its own.
    */
   teams: ReadonlySet<number> = NO_TEAMS
   /** Every league the key may see, including leagues that appear later (`leagues: "*"`). */
@@ -71,7 +71,7 @@ export abstract class Connection {
   /**
    * The kinds of change delivered, undefined for all (every match kind, and every odds kind when the
    * connection takes odds). `takeKey` names what the connection takes (sorted kinds, odds filters), so every
-   * connection that takes the same shares one filtered frame per change (see subscriptions.ts).
+   * connection that takes the same shares one filtered frame per change (see routing.ts).
    */
   kinds: ReadonlySet<SubscribedKind> | undefined
   /** The odds the connection takes: undefined for none (no odds frames, no images in snapshots). */
@@ -137,7 +137,7 @@ export abstract class Connection {
     this.unscoped = key.leagues === '*'
   }
 
-  /** What the connection takes of the log (changes/filter.ts). */
+  /** What the connection takes of the log (protocol/filter.ts). */
   get take (): Take {
     return { kinds: this.kinds, odds: this.odds, standings: this.standings }
   }

@@ -1,7 +1,7 @@
 /**
  * Snapshots compressed for the WebSocket's permessage-deflate (RFC 7692), and nothing else: a day's snapshot
  * is hundreds of KB of JSON (827 fixtures: 617 KB) and goes to every page that opens, while a change frame is
- * a few hundred bytes that per-socket compression would only make slower (http/live.ts).
+ * a few hundred bytes that per-socket compression would only make slower (http/websocket.ts).
  *
  * The extension is negotiated with no context takeover on either side, so each compressed message stands
  * alone, and ws itself compresses nothing (its threshold is out of reach): the change frames keep going
@@ -13,7 +13,7 @@
  * bytes (the empty stored block of the flush) are dropped, as RFC 7692 §7.2.1 has it.
  */
 import { constants, deflateRawSync } from 'node:zlib'
-import type { SnapshotParts } from './protocol.ts'
+import type { SnapshotParts } from '../protocol/control.ts'
 
 /** Snapshots smaller than this go as they are: compressing them saves little. */
 export const DEFLATE_FROM = 16 * 1024

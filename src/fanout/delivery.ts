@@ -17,10 +17,10 @@ import type { Connection } from './connection.ts'
 import type { Transport } from './writer.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { snapshotFrameParts, type ControlFrame, type Ref, type SnapshotExtras } from './protocol.ts'
+import { snapshotFrameParts, type ControlFrame, type Ref, type SnapshotExtras } from '../protocol/control.ts'
 import type { ConnectionRegistry } from './registry.ts'
 import { inOneWrite } from './writer.ts'
-import { LastVersions } from '../changes/frames.ts'
+import { LastVersions } from '../protocol/frames.ts'
 
 export interface DeliveryDeps {
   registry: ConnectionRegistry

@@ -6,7 +6,7 @@ import type { BaseLogger } from 'pino'
 import { SseConnection, WsConnection } from './connection.ts'
 import type { Delivery } from './delivery.ts'
 import type { HubLimits, RateLimiter } from './limits.ts'
-import { CLOSE_GOING_AWAY, CLOSE_KEY_REVOKED, CLOSE_TOKEN_EXPIRED } from './protocol.ts'
+import { CLOSE_GOING_AWAY, CLOSE_KEY_REVOKED, CLOSE_TOKEN_EXPIRED } from '../protocol/control.ts'
 import type { ConnectionRegistry } from './registry.ts'
 
 export interface LifecycleDeps {

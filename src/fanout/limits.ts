@@ -2,7 +2,7 @@
  * The hub's limits (docs/protocol.md, "Limits"), each with the reason for its default, and the token buckets behind the
  * per-IP connection rate and the per-connection operation rate.
  */
-import { MAX_CLIENT_FRAME_BYTES } from '../wire/model.ts'
+import { MAX_CLIENT_FRAME_BYTES } from '../wire-model/model.ts'
 
 export interface HubLimits {
   /** Largest client frame answered; larger ones get `invalid_message`. @default 16_384 */

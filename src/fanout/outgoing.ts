@@ -2,9 +2,9 @@
  * One change on its way out: the record, its position in the log, and the bytes each transport sends in
  * each format, built lazily and at most once per record however many clients receive it.
  */
-import { conflateOdds } from '../changes/conflate.ts'
-import { deltaFrame, fullFrameJson, oddsDeltaJson } from '../changes/frames.ts'
-import type { FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire/model.ts'
+import { conflateOdds } from '../protocol/conflate.ts'
+import { deltaFrame, fullFrameJson, oddsDeltaJson } from '../protocol/frames.ts'
+import type { FixtureOdds, Format, LiveFixture, OddsRecord } from '../wire-model/model.ts'
 import { parseCursor } from '../store/record.ts'
 import { isOddsRecord, isStandingsRecord, type LogRecord } from '../store/types.ts'
 import { textFrame, type Transport } from './writer.ts'
@@ -46,7 +46,7 @@ export class Outgoing {
   }
 
   /**
-   * Odds changes of one fixture, routed in log order to one connection, as one (changes/conflate.ts); its
+   * Odds changes of one fixture, routed in log order to one connection, as one (protocol/conflate.ts); its
    * `delta` frame applies to the version the first one did, when that one had a delta. Undefined when
    * nothing is left to send.
    */

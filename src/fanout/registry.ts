@@ -5,10 +5,10 @@
 import type { ClientKey } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { Connection } from './connection.ts'
-import { SubscriptionIndex } from './subscriptions.ts'
+import { RoutingIndex } from './routing.ts'
 
 export class ConnectionRegistry {
-  readonly index = new SubscriptionIndex()
+  readonly index = new RoutingIndex()
   private readonly conns = new Set<Connection>()
   private readonly perKey = new Map<string, number>()
   /** Connections per fan of a key (`<key name>\n<sub>`), for tokens' `max_connections_per_fan`. */

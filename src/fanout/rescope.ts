@@ -16,7 +16,7 @@ import type { LiveStore } from '../store/types.ts'
 import { SseConnection, type Connection } from './connection.ts'
 import type { Delivery } from './delivery.ts'
 import { fixtureLeagues } from './scope-check.ts'
-import { CLOSE_KEY_REVOKED, CLOSE_TOO_MANY, errorFrame } from './protocol.ts'
+import { CLOSE_KEY_REVOKED, CLOSE_TOO_MANY, errorFrame } from '../protocol/control.ts'
 import type { ConnectionRegistry } from './registry.ts'
 
 export interface RescopeDeps {

@@ -10,9 +10,9 @@
  * so the snapshot leaves it no gap. Once the hub routes another record the entries no longer satisfy that
  * for new subscribes, and all of them are dropped.
  */
-import { fixtureMatcher, readFilter, readSnapshot, type LiveFilter } from '../changes/filter.ts'
+import { fixtureMatcher, readFilter, readSnapshot, type LiveFilter } from '../protocol/filter.ts'
 import type { ClientKey } from '../client-keys.ts'
-import type { LiveFixture } from '../wire/model.ts'
+import type { LiveFixture } from '../wire-model/model.ts'
 import type { LiveStore } from '../store/types.ts'
 
 export interface Snapshot {

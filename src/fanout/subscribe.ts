@@ -16,7 +16,7 @@
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import { claimRefusal } from '../tokens.ts'
-import type { SubscribedKind } from '../wire/model.ts'
+import type { SubscribedKind } from '../wire-model/model.ts'
 import type { Metrics } from '../metrics.ts'
 import { formatCursor, matcher, parseCursor } from '../store/record.ts'
 import { fixtureIdOf, isOddsRecord, isStandingsRecord, type LiveStore, type LogRecord, type StoreFilter } from '../store/types.ts'
@@ -26,13 +26,13 @@ import type { RecentRecord } from './recent.ts'
 import type { Connection } from './connection.ts'
 import type { HubLimits } from './limits.ts'
 import { Outgoing } from './outgoing.ts'
-import { CHANGE_KINDS, DELTA_WITH_KINDS, MAX_DAYS, ODDS_KINDS, STANDINGS_KINDS, type Format, type SubscribedFrame } from '../wire/model.ts'
-import { dayRange, type DayRange } from '../changes/days.ts'
-import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SnapshotExtras, type SubscribeFrame, type UnsubscribeFrame } from './protocol.ts'
+import { CHANGE_KINDS, DELTA_WITH_KINDS, MAX_DAYS, ODDS_KINDS, STANDINGS_KINDS, type Format, type SubscribedFrame } from '../wire-model/model.ts'
+import { dayRange, type DayRange } from '../protocol/days.ts'
+import { errorFrame, replayFrame, subscribedFrame, type ControlFrame, type ErrorFrame, type Ref, type SnapshotExtras, type SubscribeFrame, type UnsubscribeFrame } from '../protocol/control.ts'
 import { type Snapshot } from './snapshot-cache.ts'
-import { takenView, type SubscriptionIds } from './subscriptions.ts'
+import { takenView, type RouteIds } from './routing.ts'
 import { fixtureLeagues, fixturesOutside, teamsOutsideScope } from './scope-check.ts'
-import { namesOdds, namesStandings, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../changes/filter.ts'
+import { namesOdds, namesStandings, narrowOdds, readFilter, recordMatcher, takeOf, takeRefusal, type LiveFilter, type OddsTake } from '../protocol/filter.ts'
 
 /** A subscribe, normalized from a WebSocket frame or an SSE request. */
 export interface SubscribeRequest {
@@ -75,8 +75,8 @@ export interface FlowContext {
   /** The records after `since` up to `head` (the hub's head) when the hub still holds them all, else undefined. */
   recent: (since: string, head: string) => RecentRecord[] | undefined
   /** Adds the request's ids (or `all`) to the connection's subscription. */
-  link: (conn: Connection, ids: SubscriptionIds) => void
-  unlink: (conn: Connection, ids: SubscriptionIds) => void
+  link: (conn: Connection, ids: RouteIds) => void
+  unlink: (conn: Connection, ids: RouteIds) => void
   send: (conn: Connection, frame: ControlFrame) => void
   /** The live snapshot for a filter as the key may see it, shared with other askers while nothing changes. */
   snapshot: (filter: LiveFilter | undefined, key: ClientKey) => Promise<Snapshot>

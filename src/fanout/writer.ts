@@ -12,7 +12,7 @@
  * Why writing under ws is safe: with ws compressing nothing and no Blob ever sent, ws' Sender writes each
  * frame to the socket synchronously and queues nothing (its queue is only for deflating and for reading a
  * Blob), so frames written here and control frames sent through ws reach the socket in call order. The hub's
- * permessage-deflate (http/live.ts) is negotiated with a threshold ws never reaches: ws compresses nothing,
+ * permessage-deflate (http/websocket.ts) is negotiated with a threshold ws never reaches: ws compresses nothing,
  * and the only compressed messages, snapshots (deflate.ts), are compressed here and written like the rest.
  * Which extensions a connection negotiated is known once it is open: `directSocket` decides then, and one
  * with another extension (never one of the hub's) has every frame go through `ws.send`. Deciding

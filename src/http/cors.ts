@@ -20,7 +20,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { originAllowed, type KeyRing } from '../client-keys.ts'
-import { httpError, keyOf } from './live.ts'
+import { httpError, keyOf } from './websocket.ts'
 
 export interface CorsDeps {
   keys: KeyRing

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { Snapshot } from '../fanout/snapshot-cache.ts'
-import type { LiveFixture } from '../wire/model.ts'
+import type { LiveFixture } from '../wire-model/model.ts'
 import { bySchedule } from '../store/types.ts'
 
 const brotli = promisify(brotliCompress)

@@ -1,11 +1,11 @@
 /**
  * `/docs/asyncapi.json` and `/docs/openapi.json`: the WebSocket protocol and the HTTP endpoints as
- * machine-readable documents, generated from the wire model (src/wire) for developers and code generators.
+ * machine-readable documents, generated from the wire model (src/wire-model) for developers and code generators.
  * Built and serialized once, on the first request.
  */
 import type { FastifyPluginAsync } from 'fastify'
-import { asyncApiDocument } from '../wire/asyncapi.ts'
-import { openApiDocument } from '../wire/openapi.ts'
+import { asyncApiDocument } from '../wire-model/asyncapi.ts'
+import { openApiDocument } from '../wire-model/openapi.ts'
 
 export function docsRoutes (): FastifyPluginAsync {
   const documents = { '/docs/asyncapi.json': asyncApiDocument, '/docs/openapi.json': openApiDocument }

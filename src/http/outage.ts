@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { isStoreUnavailable, OUTAGE_RETRY_AFTER_S } from '../store/unavailable.ts'
-import { httpError } from './live.ts'
+import { httpError } from './websocket.ts'
 
 /** Sets the plugin's error handler: a StoreUnavailableError becomes 503 `unavailable`. */
 export function answerStoreOutages (app: FastifyInstance): void {

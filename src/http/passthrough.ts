@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { Passthrough } from '../passthrough/index.ts'
-import { grantOf, tokenRefusalOf } from './live.ts'
+import { grantOf, tokenRefusalOf } from './websocket.ts'
 
 export interface PassthroughRouteDeps {
   passthrough: Passthrough

@@ -9,7 +9,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { BudgetLedger, LimitSource } from '../budget/index.ts'
-import { IN_PLAY_PHASES } from '../contract/states.ts'
+import { IN_PLAY_PHASES } from '../upstream-contract/states.ts'
 import type { Metrics } from '../metrics.ts'
 import { ODDS_ENTITY, type OddsPoller } from '../poller/odds.ts'
 import { LIVESCORES_ENTITY, type Poller } from '../poller/poller.ts'
@@ -17,7 +17,7 @@ import { createStatusHistory, type BurnRate, type StatusSample } from '../status
 import { localPollerView, processIdentity, type PollerReport, type PollerView } from '../status/poller-view.ts'
 import type { LiveStore, StoreEngine, StoreSummary } from '../store/types.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
-import type { Phase } from '../wire/model.ts'
+import type { Phase } from '../wire-model/model.ts'
 import type { Webhooks, WebhooksSummary } from '../webhooks/index.ts'
 import type { Push, PushSummary } from '../webpush/index.ts'
 

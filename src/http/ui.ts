@@ -142,7 +142,7 @@ function withSettings (page: Asset, priority: readonly number[], push: boolean):
   return asset(Buffer.from(html), page.type)
 }
 
-/** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/live.js`). */
+/** Reads every servable file under `root`, keyed by URL path (`/app.js`, `/lib/feed.js`). */
 function loadAssets (root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   for (const file of walk(root)) {

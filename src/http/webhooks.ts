@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { KeyRing } from '../client-keys.ts'
 import type { Webhooks } from '../webhooks/index.ts'
-import { keyOf, unauthorized } from './live.ts'
+import { keyOf, unauthorized } from './websocket.ts'
 import { answerStoreOutages } from './outage.ts'
 
 export interface WebhookRouteDeps {

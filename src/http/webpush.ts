@@ -1,7 +1,7 @@
 /**
  * Web Push subscriptions (docs/push.md): `GET /v1/push/key` (the VAPID public key, no client key needed;
  * 404 when push is not configured), and `POST`, `GET`, `DELETE /v1/push/subscriptions` with a client key
- * or a fan's signed token (docs/tokens.md). Thin: the shape is the wire model's (src/wire/webpush.ts), the rest
+ * or a fan's signed token (docs/tokens.md). Thin: the shape is the wire model's (src/wire-model/webpush.ts), the rest
  * of the checks and the storing are the push module's. The key's scope, as a token narrows it, is checked as
  * for a WebSocket subscribe (fanout/scope-check.ts): leagues outside it, teams that play only outside it and
  * fixtures known to be outside it are refused (403). With a token the fan manages their own devices only,
@@ -13,8 +13,8 @@ import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.t
 import type { Push } from '../webpush/index.ts'
 import { lookup, subscribe, unsubscribe, viewOf, type PushFan } from '../webpush/manage.ts'
 import type { LiveStore } from '../store/types.ts'
-import { PushSubscribeBody } from '../wire/webpush.ts'
-import { admitKey, grantOf, httpError } from './live.ts'
+import { PushSubscribeBody } from '../wire-model/webpush.ts'
+import { admitKey, grantOf, httpError } from './websocket.ts'
 import { claimRefusal, mayPush } from '../tokens.ts'
 import { answerStoreOutages } from './outage.ts'
 

@@ -10,7 +10,7 @@
  * Applying them in order to the first image gives the second (the client library's applyOddsChanges).
  */
 import { applyOddsChanges, marketKey, type MarketRef } from '@touchline/core'
-import type { FixtureOdds, OddsChange, OddsMarket, OddsSelection, SelectionKey } from '../wire/model.ts'
+import type { FixtureOdds, OddsChange, OddsMarket, OddsSelection, SelectionKey } from '../wire-model/model.ts'
 import { sameValue } from '../util/same-value.ts'
 import { selectionKey } from './normalize.ts'
 

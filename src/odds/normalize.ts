@@ -4,7 +4,7 @@
  * the rows that changed in its window, merged into the markets held.
  */
 import { byMarket, marketKey, type MarketRef } from '@touchline/core'
-import type { OddsMarket, OddsSelection } from '../wire/model.ts'
+import type { OddsMarket, OddsSelection } from '../wire-model/model.ts'
 import type { OddRow } from '../upstream/odds-schemas.ts'
 
 /**

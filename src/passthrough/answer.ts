@@ -3,12 +3,12 @@
  * own account data, the live mirror, or a loaded upstream answer (sources.ts) put in the key's scope, with
  * the key's quota in its `rate_limit` and headers.
  */
-import { SELECTABLE, type Kind } from '../contract/resources.ts'
+import { SELECTABLE, type Kind } from '../upstream-contract/resources.ts'
 import { leagueAllowed } from '../client-keys.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { withGatewayLinks } from './links.ts'
-import type { Rec } from './live.ts'
-import { shapeLive } from './live-shape.ts'
+import type { Rec } from './mirror.ts'
+import { shapeLive } from './mirror-shape.ts'
 import { resourcesParts, usageParts } from './my.ts'
 import type { QuotaState } from './quota.ts'
 import {

@@ -1,14 +1,14 @@
 /**
  * What the passthrough sends back: the upstream's error bodies in their exact shapes (the shared builders of
- * src/contract/error-bodies.ts), worded for a touchline key. Only the 429 body carries `rate_limit`.
+ * src/upstream-contract/error-bodies.ts), worded for a touchline key. Only the 429 body carries `rate_limit`.
  */
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type BucketReport
-} from '../contract/error-bodies.ts'
-import type { Feature } from '../contract/resources.ts'
+} from '../upstream-contract/error-bodies.ts'
+import type { Feature } from '../upstream-contract/resources.ts'
 
-export { rateLimitBody, rateLimitHeaders } from '../contract/error-bodies.ts'
+export { rateLimitBody, rateLimitHeaders } from '../upstream-contract/error-bodies.ts'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {

@@ -3,9 +3,9 @@
  * cache key, the coalescing key and what is actually sent upstream are one and the same thing, so two
  * requests that mean the same call share one cache entry and one upstream call.
  */
-import { presentedToken } from '../contract/auth.ts'
+import { presentedToken } from '../upstream-contract/auth.ts'
 import type { ClientKey } from '../client-keys.ts'
-import { encodeQueryValue } from '../contract/query.ts'
+import { encodeQueryValue } from '../upstream-contract/query.ts'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
 export interface PassRequest {
@@ -13,7 +13,7 @@ export interface PassRequest {
   path: string
   /**
    * Query parameters as parsed by the HTTP layer. The HTTP binding passes one value per name (the last of a
-   * repeated one, see `singleValues` in contract/query.ts); an array here is refused as a repeated parameter.
+   * repeated one, see `singleValues` in upstream-contract/query.ts); an array here is refused as a repeated parameter.
    */
   query: Record<string, string | string[] | undefined>
   /** The `Authorization` header (the header form of the key, as the upstream accepts its token). */
@@ -36,7 +36,7 @@ export interface UpstreamRequest {
   key: string
 }
 
-/** The presented key, read as the upstream reads tokens (contract/auth.ts). */
+/** The presented key, read as the upstream reads tokens (upstream-contract/auth.ts). */
 export const presentedKey = (req: Pick<PassRequest, 'query' | 'authorization'>): string | undefined =>
   presentedToken(req.query, req.authorization)
 

@@ -7,10 +7,10 @@
 import { diffFixtures } from '../diff/diff.ts'
 import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
-import { LIVE_STATE_IDS } from '../contract/states.ts'
+import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
 import { AppError, ErrorCodes } from '../errors.ts'
-import { isPredictedTick, settleClock } from '../live/clock.ts'
-import type { Change, ChangeRecord, LiveFixture } from '../wire/model.ts'
+import { isPredictedTick, settleClock } from '../protocol/clock.ts'
+import type { Change, ChangeRecord, LiveFixture } from '../wire-model/model.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 
 /**
@@ -61,7 +61,7 @@ function changesOf (prev: { fixture: LiveFixture, live: boolean } | undefined, n
 
 /**
  * Applies one upstream fixture. A clock tick that the stored clock already shows is not stored (see
- * src/live/clock.ts): clients run the clock themselves, so it would be a frame telling them nothing.
+ * src/protocol/clock.ts): clients run the clock themselves, so it would be a frame telling them nothing.
  * `clockRate`: match seconds per real second of the upstream's clock (the simulator's speed);
  * `everyTick`: store predicted ticks too, as the gateway did before clients ran the clock (for clients that do not run it).
  */

@@ -23,7 +23,7 @@ import { diffStandings, sameTables, standingsOf } from '../standings/table.ts'
 import type { ApplyFence, LiveStore } from '../store/index.ts'
 import { UpstreamError, type UpstreamClient } from '../upstream/index.ts'
 import { parseStandings } from '../upstream/standings-schemas.ts'
-import type { LeagueStandings, LiveFixture } from '../wire/model.ts'
+import type { LeagueStandings, LiveFixture } from '../wire-model/model.ts'
 import { createClaimKeeper, type ClaimKeeper } from './claim.ts'
 
 /** The upstream's budget entity of standings. */

@@ -6,8 +6,8 @@
  * One the upstream no longer returns by id (a 404, or a 200 "No result(s)") at RETIRE_AFTER_MISSES
  * reconciles in a row is retired with `fixture_removed`.
  */
-import { LIVE_STATE_IDS } from '../contract/states.ts'
-import type { Change } from '../wire/model.ts'
+import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
+import type { Change } from '../wire-model/model.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { UpstreamFixture } from '../upstream/schemas.ts'
 import { fixturesByIds, MULTI_MAX, pollCall } from './calls.ts'

@@ -1,8 +1,8 @@
 /** Plan checks: a valid token gets 403 for a league outside its plan, and for includes or endpoints its plan has not paid for. */
-import type { Endpoint } from '../contract/endpoints.ts'
-import { missingFeature } from '../contract/features.ts'
-import type { IncludeNode } from '../contract/query.ts'
-import type { Feature, Kind } from '../contract/resources.ts'
+import type { Endpoint } from '../upstream-contract/endpoints.ts'
+import { missingFeature } from '../upstream-contract/features.ts'
+import type { IncludeNode } from '../upstream-contract/query.ts'
+import type { Feature, Kind } from '../upstream-contract/resources.ts'
 import { forbidden, type ErrorReply } from './error-replies.ts'
 import type { Plan } from './plans.ts'
 

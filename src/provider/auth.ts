@@ -2,7 +2,7 @@
  * Authentication (docs/upstream.md, "Authentication"): the token comes in the `api_token` query parameter, or in the
  * `Authorization` header, the second scheme the real API accepts (bare token or `Bearer <token>`).
  */
-import { isMalformedToken } from '../contract/auth.ts'
+import { isMalformedToken } from '../upstream-contract/auth.ts'
 import { PLANS, type Plan, type TokenRecord } from './plans.ts'
 import { unauthorized, type ErrorReply } from './error-replies.ts'
 

@@ -4,7 +4,7 @@
  * rivals). Built from the dataset alone, once per world (World builds them on first use), and the same on
  * every call. Field names follow the docs' example responses; ids are the provider's own.
  */
-import type { Kind } from '../contract/resources.ts'
+import type { Kind } from '../upstream-contract/resources.ts'
 import type { Dataset } from './dataset/types.ts'
 import type { Rec } from './records.ts'
 import { hashInt } from './rng.ts'

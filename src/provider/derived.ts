@@ -6,8 +6,8 @@
  * example responses; ids are the provider's own. What it cannot derive meaningfully (news, trends, sidelined,
  * metadata, statistics of seasons...) it does not invent: the provider answers those with empty lists.
  */
-import { State } from '../contract/states.ts'
-import { EventType } from '../contract/types.ts'
+import { State } from '../upstream-contract/states.ts'
+import { EventType } from '../upstream-contract/types.ts'
 import { TV_STATIONS } from './derived-tables.ts'
 import { formationOf, matchdaySquad } from './matchday.ts'
 import type { Rec } from './records.ts'

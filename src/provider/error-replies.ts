@@ -1,11 +1,11 @@
 /**
- * The provider's error replies (docs/upstream.md, "Errors"), built on the shared bodies of src/contract/error-bodies.ts with
+ * The provider's error replies (docs/upstream.md, "Errors"), built on the shared bodies of src/upstream-contract/error-bodies.ts with
  * the upstream's own wording.
  */
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, notFoundBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type ErrorBody
-} from '../contract/error-bodies.ts'
+} from '../upstream-contract/error-bodies.ts'
 
 export interface ErrorReply {
   status: number

@@ -3,7 +3,7 @@
  * filters and other options"): leagues, stages, season, states, venues, team search, today; and the odds
  * filters (markets, bookmakers) of the odds feeds and the fixtures' odds includes.
  */
-import { filterIds, type ParsedFilter } from '../contract/query.ts'
+import { filterIds, type ParsedFilter } from '../upstream-contract/query.ts'
 import type { Rec } from './records.ts'
 import type { World } from './world.ts'
 

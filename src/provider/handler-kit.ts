@@ -2,10 +2,10 @@
  * What every provider handler shares: the context it gets, what it answers, and the steps most lists take
  * (plan scope, the generic filters, 404/403 for the records a list hangs off, date parameters).
  */
-import type { Endpoint } from '../contract/endpoints.ts'
-import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
-import type { Kind } from '../contract/resources.ts'
-import type { WindowState } from '../contract/hourly-window.ts'
+import type { Endpoint } from '../upstream-contract/endpoints.ts'
+import { badRequestBody, type ParsedQuery } from '../upstream-contract/query.ts'
+import type { Kind } from '../upstream-contract/resources.ts'
+import type { WindowState } from '../upstream-contract/hourly-window.ts'
 import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import type { Caller } from './auth.ts'
 import { notFound, type ErrorReply } from './error-replies.ts'

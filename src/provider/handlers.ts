@@ -2,7 +2,7 @@
  * What each endpoint returns, before rendering (includes, select, timezone) and pagination. A handler gets
  * the validated query and answers with records, or with a 403/404 reply (which costs no budget).
  */
-import { badRequestBody } from '../contract/query.ts'
+import { badRequestBody } from '../upstream-contract/query.ts'
 import { leagueForbidden, leagueOf, leagueVisible } from './access.ts'
 import { notFound } from './error-replies.ts'
 import { billingFormat } from './envelope.ts'

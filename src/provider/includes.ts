@@ -1,11 +1,11 @@
 /**
- * Include resolvers: for each `kind.include` pair of the resource graph (src/contract/resources.ts), the
+ * Include resolvers: for each `kind.include` pair of the resource graph (src/upstream-contract/resources.ts), the
  * related record(s) of one record. Fixture includes come from the simulator's live view. A single relation
  * without a resolver follows the record's `<name>_id` field; a list relation without one is empty.
  */
-import { filterIds, type ParsedQuery } from '../contract/query.ts'
-import { RELATIONS, type Kind } from '../contract/resources.ts'
-import { STATE_BY_ID } from '../contract/states.ts'
+import { filterIds, type ParsedQuery } from '../upstream-contract/query.ts'
+import { RELATIONS, type Kind } from '../upstream-contract/resources.ts'
+import { STATE_BY_ID } from '../upstream-contract/states.ts'
 import { commentaries, fixtureCoaches, fixtureTvStations, formations, lineups, statePeriodType, topscorers, weatherReport } from './derived.ts'
 import { filterOdds } from './fixture-filters.ts'
 import type { Plan } from './plans.ts'

@@ -8,8 +8,8 @@
  * of another list a 400 too.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Pagination } from '../contract/envelope.ts'
-import { badRequestBody, type ParsedQuery } from '../contract/query.ts'
+import type { Pagination } from '../upstream-contract/envelope.ts'
+import { badRequestBody, type ParsedQuery } from '../upstream-contract/query.ts'
 import type { ErrorReply } from './error-replies.ts'
 import type { Rec } from './records.ts'
 

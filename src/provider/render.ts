@@ -2,11 +2,11 @@
  * Turns records into what the client asked for: the live view of fixtures, `select`, nested `include`s
  * (with per-include field lists, lower-cased response keys) and datetimes in the requested `timezone`.
  */
-import type { IncludeNode } from '../contract/query.ts'
-import type { Kind } from '../contract/resources.ts'
-import { pickSelected } from '../contract/select.ts'
+import type { IncludeNode } from '../upstream-contract/query.ts'
+import type { Kind } from '../upstream-contract/resources.ts'
+import { pickSelected } from '../upstream-contract/select.ts'
 import type { Caller } from './auth.ts'
-import { formatInZone } from '../contract/time.ts'
+import { formatInZone } from '../upstream-contract/time.ts'
 import { leagueOf, leagueVisible } from './access.ts'
 import { resolveInclude, type IncludeContext } from './includes.ts'
 import type { Rec } from './records.ts'

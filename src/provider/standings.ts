@@ -14,7 +14,7 @@
  * The `details` include carries the figures behind a row, with the real API's type ids: played (129), won
  * (130), drawn (131), lost (132), goals for (133) and against (134), goal difference (179), points (187).
  */
-import { LIVE_STATE_IDS, State } from '../contract/states.ts'
+import { LIVE_STATE_IDS, State } from '../upstream-contract/states.ts'
 import type { DatasetFixture, Standing } from './dataset/types.ts'
 import { standingRule } from './dataset/standings.ts'
 import type { Rec } from './records.ts'

@@ -1,11 +1,11 @@
 /**
- * Handlers for the real API's paths beyond the core ones (src/contract/endpoints.ts): what the provider can derive
+ * Handlers for the real API's paths beyond the core ones (src/upstream-contract/endpoints.ts): what the provider can derive
  * from its dataset and simulator (derived.ts). Paths without a handler here or in handlers.ts answer the
  * generic way: 404/403 for the records their path names, then, for kinds the provider holds no records of,
  * an empty list with the right envelope.
  */
-import { badRequestBody } from '../contract/query.ts'
-import { State } from '../contract/states.ts'
+import { badRequestBody } from '../upstream-contract/query.ts'
+import { State } from '../upstream-contract/states.ts'
 import { commentaries, showsOn, squad, stationsOf, topscorers } from './derived.ts'
 import { dateParam, fixtureScoped, listOf, many, num, pathRecordsGate, seasonScoped, type Handler, type HandlerContext, type HandlerResult } from './handler-kit.ts'
 import { PRICED_MARKETS } from './odds/markets.ts'

@@ -3,14 +3,14 @@
  * (state, scores, events, periods...) taken from the match simulator. Handlers and the renderer only talk
  * to this facade, so the dataset's layout stays in one place.
  */
-import type { Kind } from '../contract/resources.ts'
-import { filterIds, type ParsedFilter } from '../contract/query.ts'
+import type { Kind } from '../upstream-contract/resources.ts'
+import { filterIds, type ParsedFilter } from '../upstream-contract/query.ts'
 import type { Dataset, DatasetFixture } from './dataset/types.ts'
 import type { FixtureLive } from './sim/model.ts'
-import type { FixtureEvent } from '../contract/football.ts'
+import type { FixtureEvent } from '../upstream-contract/football.ts'
 import type { Plan } from './plans.ts'
-import { ENDPOINTS } from '../contract/endpoints.ts'
-import { STATES } from '../contract/states.ts'
+import { ENDPOINTS } from '../upstream-contract/endpoints.ts'
+import { STATES } from '../upstream-contract/states.ts'
 import { derivedTables, type DerivedTables } from './derived-tables.ts'
 import type { Rec } from './records.ts'
 import { inplayOdds, preMatchOdds, type OddsLine, type PlacedLine, type TimedOdd } from './odds/book.ts'

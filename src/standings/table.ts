@@ -1,5 +1,5 @@
 /**
- * A league's live table in touchline's shape (src/wire/standings.ts), from the upstream's standing rows, and
+ * A league's live table in touchline's shape (src/wire-model/standings.ts), from the upstream's standing rows, and
  * the `standings_changed` between two of them. Pure: no IO, no clock.
  *
  * The figures behind a row come from its `details` by the real API's type ids: played 129, won 130, drawn
@@ -7,7 +7,7 @@
  * the upstream did not give is null.
  */
 import type { StandingRow } from '../upstream/standings-schemas.ts'
-import type { LeagueStandings, StandingsMove, StandingsRow, StandingsTable } from '../wire/model.ts'
+import type { LeagueStandings, StandingsMove, StandingsRow, StandingsTable } from '../wire-model/model.ts'
 
 const DETAIL = { played: 129, won: 130, drawn: 131, lost: 132, goals_for: 133, goals_against: 134, goal_difference: 179, points: 187 } as const
 const RESULTS = new Set(['up', 'down', 'equal'])

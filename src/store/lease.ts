@@ -5,7 +5,7 @@
  * its successor's lease.
  */
 import type { Redis } from 'ioredis'
-import { storeKeys } from './redis-keys.ts'
+import { redisKeys } from './redis-keys.ts'
 import { defineStoreCommands } from './scripts.ts'
 
 export interface Lease {
@@ -37,7 +37,7 @@ function checkTtl (ttlMs: number): number {
 
 function redisLease (conn: Redis, prefix?: string): Lease {
   const redis = defineStoreCommands(conn)
-  const keys = storeKeys(prefix)
+  const keys = redisKeys(prefix)
   return {
     async acquire (name, holderId, ttlMs) {
       return await redis.tlLeaseAcquire(keys.lease(name), holderId, checkTtl(ttlMs)) === 1

@@ -7,7 +7,7 @@
  * and listeners get their own objects, and a caller that later mutates the fixture it applied (or one it
  * read) cannot change what the store holds.
  */
-import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire/model.ts'
+import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire-model/model.ts'
 import {
   appliedAt, buildOddsRecord, buildRecord, buildStandingsRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply,
   encodeStandingsApply, formatCursor, matcher, newEpoch, NO_FIXTURE, oddsRecordJson, parseCursor, recordJson, standingsRecordJson

@@ -2,7 +2,7 @@
  * Cursor and record encoding shared by both engines, so they hand out identical cursors and identical JSON.
  */
 import { randomBytes } from 'node:crypto'
-import type { ChangeRecord, FixtureOdds, LeagueStandings, LiveFixture, OddsRecord, StandingsRecord } from '../wire/model.ts'
+import type { ChangeRecord, FixtureOdds, LeagueStandings, LiveFixture, OddsRecord, StandingsRecord } from '../wire-model/model.ts'
 import type { ApplyInput, OddsApplyInput, StandingsApplyInput, StoreFilter } from './types.ts'
 
 /** A fresh log epoch: 64 random bits in hex, so cursors of a lost log can never be mistaken for new ones. */

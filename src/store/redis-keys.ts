@@ -14,7 +14,7 @@
 /** Prefix used when none is configured. @default 'tl:' */
 export const DEFAULT_PREFIX = 'tl:'
 
-export interface StoreKeys {
+export interface RedisKeys {
   readonly prefix: string
   /** Hash: `epoch` (random id of the current log) and `offset` (last appended offset). */
   readonly meta: string
@@ -66,7 +66,7 @@ function checkPrefix (prefix: string): string {
 }
 
 /** Builds the key set for one deployment prefix. */
-export function storeKeys (prefix: string = DEFAULT_PREFIX): StoreKeys {
+export function redisKeys (prefix: string = DEFAULT_PREFIX): RedisKeys {
   checkPrefix(prefix)
   const tagged = `${prefix}{store}:`
   const liveLeaguePrefix = `${tagged}live:`
@@ -140,7 +140,7 @@ export interface WebhookKeys {
    * worker's last state), `paused` (`1` after failing too long; `0` once resumed).
    */
   endpoint: (keyName: string, endpointId: string) => string
-  /** Lease name (for `StoreKeys.lease`) of the one instance that delivers to the endpoint. */
+  /** Lease name (for `RedisKeys.lease`) of the one instance that delivers to the endpoint. */
   leaseName: (keyName: string, endpointId: string) => string
   /** SCAN MATCH pattern covering every endpoint hash under this prefix. */
   readonly pattern: string
@@ -189,7 +189,7 @@ export interface PushKeys {
   retries: (shard: number) => string
   /** Hash of one shard's alerts to send again: `<device id>|<alert id>` -> what to send (JSON). */
   retryData: (shard: number) => string
-  /** Lease name (for `StoreKeys.lease`) of the one instance that sends a shard's alerts. */
+  /** Lease name (for `RedisKeys.lease`) of the one instance that sends a shard's alerts. */
   leaseName: (shard: number) => string
   /** Sorted set: each sending instance's holder id, scored by its last heartbeat (ms): how many share the shards. */
   readonly instances: string

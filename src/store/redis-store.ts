@@ -24,8 +24,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire/model.ts'
-import { storeKeys, type StoreKeys } from './redis-keys.ts'
+import type { FixtureOdds, LeagueStandings, LiveFixture, Phase } from '../wire-model/model.ts'
+import { redisKeys, type RedisKeys } from './redis-keys.ts'
 import {
   appliedAt, buildOddsRecord, buildRecord, buildStandingsRecord, checkLimit, checkMaxLength, encodeApply, encodeOddsApply,
   encodeStandingsApply, formatCursor, newEpoch, NO_FIXTURE, oddsRecordJson, parseCursor, recordJson, standingsRecordJson
@@ -98,7 +98,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
   // ioredis' keyPrefix rewrites KEYS but not the league-set prefix the scripts get in ARGV; use `prefix`.
   if (opts.redis.options.keyPrefix) throw new TypeError('use the store prefix option, not the ioredis keyPrefix')
   const redis = defineStoreCommands(opts.redis)
-  const keys = storeKeys(opts.prefix)
+  const keys = redisKeys(opts.prefix)
   const maxLength = checkMaxLength(opts.maxLength ?? DEFAULT_MAX_LENGTH)
   const retainMs = opts.retainFinishedMs ?? DEFAULT_RETAIN_FINISHED_MS
   const tails = new Set<() => Promise<void>>()
@@ -259,7 +259,7 @@ export function createRedisStore (opts: RedisStoreOptions): LiveStore {
  * a cursor the log no longer holds or of another epoch. `head` opens the epoch when there is none.
  */
 async function readLog (
-  redis: ReturnType<typeof defineStoreCommands>, keys: StoreKeys, seen: Seen, head: () => Promise<string>, cursor: string | undefined, opts: ReadSinceOptions
+  redis: ReturnType<typeof defineStoreCommands>, keys: RedisKeys, seen: Seen, head: () => Promise<string>, cursor: string | undefined, opts: ReadSinceOptions
 ): Promise<ReadSinceResult> {
   checkLimit(opts.limit)
   const parsed = cursor === undefined ? { epoch: '', offset: 0 } : parseCursor(cursor)
@@ -289,7 +289,7 @@ async function readLog (
 
 /** Tails the log from `start` on a duplicate connection until the returned function is called. */
 function startTail (
-  redis: Redis, keys: StoreKeys, start: { epoch: string, offset: number }, ensureEpoch: EnsureEpoch, seen: Seen,
+  redis: Redis, keys: RedisKeys, start: { epoch: string, offset: number }, ensureEpoch: EnsureEpoch, seen: Seen,
   listeners: { onRecord: RecordListener, onError: ((err: unknown) => void) | undefined, onReset: ResetListener | undefined },
   blockMs: number
 ): () => Promise<void> {

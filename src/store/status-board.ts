@@ -6,7 +6,7 @@
  * (one string key per notice, `<prefix>status:<name>`) for several.
  */
 import type { Redis } from 'ioredis'
-import { storeKeys } from './redis-keys.ts'
+import { redisKeys } from './redis-keys.ts'
 import { guarded } from './unavailable.ts'
 
 export interface StatusBoard {
@@ -27,7 +27,7 @@ export function createStatusBoard (opts: StatusBoardOptions): StatusBoard {
 }
 
 function redisBoard (redis: Redis, prefix?: string): StatusBoard {
-  const keys = storeKeys(prefix)
+  const keys = redisKeys(prefix)
   return {
     async put (name, value, ttlMs) {
       await guarded(redis.set(keys.status(name), value, 'PX', ttlMs))

@@ -3,7 +3,7 @@
  * event log with epoch-scoped cursors. Two engines implement it (memory-store.ts, redis-store.ts) and one
  * contract suite (test/integration/store/contract.ts) runs against both.
  */
-import type { Change, ChangeRecord, FixtureOdds, LeagueStandings, LiveFixture, OddsChange, OddsRecord, Phase, StandingsChanged, StandingsRecord } from '../wire/model.ts'
+import type { Change, ChangeRecord, FixtureOdds, LeagueStandings, LiveFixture, OddsChange, OddsRecord, Phase, StandingsChanged, StandingsRecord } from '../wire-model/model.ts'
 
 /**
  * An entry of the event log: a fixture's changes, its odds', or a league's table (told apart by

@@ -8,7 +8,7 @@
  * `json`); connection news goes to stderr.
  */
 import { TouchlineClient, type ClientStatus, type SubscribedKind, type TouchlineClientOptions } from '@touchline/client'
-import type { ChangeRecord, LiveFixture } from '../wire/model.ts'
+import type { ChangeRecord, LiveFixture } from '../wire-model/model.ts'
 import { cannotReachLine, clean, describe, fixtureLine, oddsLines } from './format.ts'
 
 export interface TailOptions {

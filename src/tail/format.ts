@@ -8,9 +8,9 @@
  *
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
-import { STATE_BY_ID } from '../contract/states.ts'
+import { STATE_BY_ID } from '../upstream-contract/states.ts'
 import { isGoalType, marketKey, minuteText, runningMinute, type MarketRef } from '@touchline/core'
-import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire/model.ts'
+import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire-model/model.ts'
 
 export interface FormatOptions {
   /** ANSI colours (goals green, VAR yellow, red cards red). */

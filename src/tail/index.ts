@@ -4,7 +4,7 @@
  * gateway, not part of one, so the gateway's TOUCHLINE_* variables do not apply to it.
  */
 import { parseArgs } from 'node:util'
-import { CHANGE_KINDS, ODDS_KINDS, type SubscribedKind } from '../wire/model.ts'
+import { CHANGE_KINDS, ODDS_KINDS, type SubscribedKind } from '../wire-model/model.ts'
 import { runTail } from './client.ts'
 
 const badValue = (message: string): TypeError => Object.assign(new TypeError(message), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' })

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto'
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { LiveStore } from '../store/types.ts'
-import type { LeagueStandings } from '../wire/model.ts'
+import type { LeagueStandings } from '../wire-model/model.ts'
 import type { WebhookConfig } from '../webhook-settings.ts'
-import { narrowOdds, readFilter, readSnapshot, scopeFilter, type LiveFilter } from '../changes/filter.ts'
-import { takeOf, type Take } from '../wire/take.ts'
-import { pageFrames, LastVersions } from '../changes/frames.ts'
+import { narrowOdds, readFilter, readSnapshot, scopeFilter, type LiveFilter } from '../protocol/filter.ts'
+import { takeOf, type Take } from '../wire-model/take.ts'
+import { pageFrames, LastVersions } from '../protocol/frames.ts'
 
 /** A request body ready to send, retried as is (same delivery id) until acknowledged. */
 export interface Delivery {

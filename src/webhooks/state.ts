@@ -7,7 +7,7 @@
  * ioredis error.
  */
 import type { Redis } from 'ioredis'
-import { storeKeys, webhookKeys } from '../store/redis-keys.ts'
+import { redisKeys, webhookKeys } from '../store/redis-keys.ts'
 import { defineStoreCommands } from '../store/scripts.ts'
 import { guarded } from '../store/unavailable.ts'
 
@@ -76,7 +76,7 @@ function encode (fields: EndpointFields): string[] {
 function redisEndpoints (conn: Redis, prefix?: string): EndpointStore {
   const redis = defineStoreCommands(conn)
   const keys = webhookKeys(prefix)
-  const leases = storeKeys(prefix)
+  const leases = redisKeys(prefix)
   return {
     async read (keyName, id) {
       const h = await guarded(redis.hgetall(keys.endpoint(keyName, id)))

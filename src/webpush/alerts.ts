@@ -14,8 +14,8 @@
  *   and walk-over are final at once.
  */
 import { isGoalType, minuteText, scoringSide } from '@touchline/core'
-import type { ChangeRecord, LiveEvent, LiveFixture } from '../wire/model.ts'
-import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire/webpush.ts'
+import type { ChangeRecord, LiveEvent, LiveFixture } from '../wire-model/model.ts'
+import { MAX_PAYLOAD_BYTES, type AlertKind, type PushKind, type PushPayload } from '../wire-model/webpush.ts'
 
 export interface Alert {
   id: string

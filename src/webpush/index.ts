@@ -1,6 +1,6 @@
 /**
  * Goal alerts by Web Push (docs/push.md). Devices subscribe through `/v1/push/subscriptions` (manage.ts,
- * kept in subscriptions.ts); one sender per shard of subscriptions (worker.ts) reads the event log, turns
+ * kept in devices.ts); one sender per shard of subscriptions (worker.ts) reads the event log, turns
  * each change into alerts (alerts.ts) and sends each to the shard's devices that follow it (send.ts).
  *
  * Without Redis every shard's sender runs here. With Redis each shard has a lease, as each webhook endpoint
@@ -22,7 +22,7 @@ import type { AlertLedger } from './ledger.ts'
 import { createLimiter } from './limiter.ts'
 import type { ManageOptions } from './manage.ts'
 import { createPushAgent } from './send.ts'
-import type { SubscriptionStore } from './subscriptions.ts'
+import type { DeviceStore } from './devices.ts'
 import { ShardSender } from './worker.ts'
 
 export interface PushSettings {
@@ -43,7 +43,7 @@ export interface PushSettings {
 
 export interface PushDeps {
   settings: PushSettings
-  subscriptions: SubscriptionStore
+  subscriptions: DeviceStore
   ledger: AlertLedger
   store: LiveStore
   keys: KeyRing

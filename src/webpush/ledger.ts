@@ -9,11 +9,11 @@
  *  - per shard, the alerts to send again (429, 5xx, no answer), by when.
  */
 import type { Redis } from 'ioredis'
-import { pushKeys, storeKeys } from '../store/redis-keys.ts'
+import { pushKeys, redisKeys } from '../store/redis-keys.ts'
 import { defineStoreCommands } from '../store/scripts.ts'
 import { guarded } from '../store/unavailable.ts'
 import type { Alert } from './alerts.ts'
-import { deviceId } from './subscriptions.ts'
+import { deviceId } from './devices.ts'
 
 /** How long a device's alert states are kept: a match day, with extra time and a late final whistle. */
 export const KEEP_SENT_MS = 36 * 3600_000
@@ -63,7 +63,7 @@ const member = (e: RetryEntry): string => `${deviceId(e.endpoint)}|${e.alert.id}
 function redisLedger (conn: Redis, prefix?: string): AlertLedger {
   const redis = defineStoreCommands(conn)
   const keys = pushKeys(prefix)
-  const leases = storeKeys(prefix)
+  const leases = redisKeys(prefix)
   const data = keys.retryData
   return {
     async claim (endpoint, alertId, ceiling, now) {

@@ -8,9 +8,9 @@
  * made with the key itself finds and deletes every device of the key, its fans' too.
  */
 import type { ClientKey } from '../client-keys.ts'
-import { PUSH_KINDS, type PushKind, type PushSubscribeInput, type PushSubscriptionViewBody } from '../wire/webpush.ts'
-import { MAX_FOLLOWED } from '../wire/webpush.ts'
-import { ownerOf, type StoredSubscription, type SubscriptionStore } from './subscriptions.ts'
+import { PUSH_KINDS, type PushKind, type PushSubscribeInput, type PushSubscriptionViewBody } from '../wire-model/webpush.ts'
+import { MAX_FOLLOWED } from '../wire-model/webpush.ts'
+import { ownerOf, type StoredDevice, type DeviceStore } from './devices.ts'
 import { checkEndpoint, checkKeys, type FieldProblem } from './validate.ts'
 
 export type SubscribeResult =
@@ -27,7 +27,7 @@ export interface PushFan {
 }
 
 export interface ManageOptions {
-  store: SubscriptionStore
+  store: DeviceStore
   allowLocal: boolean
   maxPerKey: number
   now?: () => number
@@ -35,7 +35,7 @@ export interface ManageOptions {
 
 const sorted = (ids: readonly number[]): number[] => [...new Set(ids)].sort((a, b) => a - b)
 
-export function viewOf (sub: StoredSubscription): PushSubscriptionViewBody {
+export function viewOf (sub: StoredDevice): PushSubscriptionViewBody {
   return { endpoint: sub.endpoint, follow: sub.follow, kinds: sub.kinds, muted: sub.muted, created_at: sub.created_at }
 }
 
@@ -52,7 +52,7 @@ export function checkSubscribe (input: PushSubscribeInput, allowLocal: boolean):
 }
 
 /** Who holds a device: the fan who posted it with a token, else the key (undefined). */
-type Holder = Pick<StoredSubscription, 'fan' | 'fan_leagues'>
+type Holder = Pick<StoredDevice, 'fan' | 'fan_leagues'>
 
 /**
  * Stores the device for the key, or for the key's fan when `fan` is given (within their cap). The key
@@ -69,7 +69,7 @@ export async function subscribe (opts: ManageOptions, key: ClientKey, input: Pus
   // A fan's device that was someone else's starts anew for them: nothing of its past is shown.
   const kept = fan === undefined || (old?.owner === owner && old.fan === fan.name)
   const kinds: PushKind[] = PUSH_KINDS.filter((k) => (input.kinds ?? PUSH_KINDS).includes(k))
-  const sub: StoredSubscription = {
+  const sub: StoredDevice = {
     endpoint: input.subscription.endpoint,
     keys: { p256dh: input.subscription.keys.p256dh, auth: input.subscription.keys.auth },
     owner,
@@ -89,12 +89,12 @@ export async function subscribe (opts: ManageOptions, key: ClientKey, input: Pus
  * The key's subscription at `endpoint`, or with `fan`, that fan's; another key's, another fan's and (for a
  * fan) the key's own are not shown (undefined, as for none).
  */
-export async function lookup (store: SubscriptionStore, key: ClientKey, endpoint: string, fan?: string): Promise<StoredSubscription | undefined> {
+export async function lookup (store: DeviceStore, key: ClientKey, endpoint: string, fan?: string): Promise<StoredDevice | undefined> {
   const sub = await store.get(endpoint)
   return sub?.owner === ownerOf(key.name) && (fan === undefined || sub.fan === fan) ? sub : undefined
 }
 
 /** Deletes the key's subscription at `endpoint` (with `fan`, only if it is that fan's); true when there was one. */
-export async function unsubscribe (store: SubscriptionStore, key: ClientKey, endpoint: string, fan?: string): Promise<boolean> {
+export async function unsubscribe (store: DeviceStore, key: ClientKey, endpoint: string, fan?: string): Promise<boolean> {
   return await lookup(store, key, endpoint, fan) !== undefined && await store.remove(endpoint)
 }

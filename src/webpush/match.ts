@@ -6,11 +6,11 @@
  */
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import type { Alert } from './alerts.ts'
-import { ownerOf, type StoredSubscription } from './subscriptions.ts'
+import { ownerOf, type StoredDevice } from './devices.ts'
 
-type Index = Map<number, StoredSubscription[]>
+type Index = Map<number, StoredDevice[]>
 
-function add (index: Index, id: number, sub: StoredSubscription): void {
+function add (index: Index, id: number, sub: StoredDevice): void {
   const list = index.get(id)
   if (list === undefined) index.set(id, [sub])
   else list.push(sub)
@@ -20,9 +20,9 @@ export class ShardIndex {
   private readonly teams: Index = new Map()
   private readonly fixtures: Index = new Map()
   private readonly leagues: Index = new Map()
-  private readonly endpoints = new Map<string, StoredSubscription>()
+  private readonly endpoints = new Map<string, StoredDevice>()
 
-  constructor (readonly version: string, subscriptions: readonly StoredSubscription[]) {
+  constructor (readonly version: string, subscriptions: readonly StoredDevice[]) {
     for (const sub of subscriptions) {
       this.endpoints.set(sub.endpoint, sub)
       for (const id of sub.follow.teams) add(this.teams, id, sub)
@@ -35,13 +35,13 @@ export class ShardIndex {
     return this.endpoints.size
   }
 
-  get (endpoint: string): StoredSubscription | undefined {
+  get (endpoint: string): StoredDevice | undefined {
     return this.endpoints.get(endpoint)
   }
 
   /** The devices the alert goes to, each once. `keys`: the client keys now. */
-  match (alert: Alert, keys: readonly ClientKey[]): StoredSubscription[] {
-    const found = new Set<StoredSubscription>([
+  match (alert: Alert, keys: readonly ClientKey[]): StoredDevice[] {
+    const found = new Set<StoredDevice>([
       ...this.fixtures.get(alert.fixtureId) ?? [],
       ...this.leagues.get(alert.leagueId) ?? [],
       ...this.teams.get(alert.teams[0]) ?? [],

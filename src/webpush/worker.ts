@@ -16,7 +16,7 @@ import type { Agent } from 'undici'
 import { backoffDelay } from '@touchline/core'
 import type { KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
-import { inLiveSet } from '../changes/filter.ts'
+import { inLiveSet } from '../protocol/filter.ts'
 import { changeRecords, type LiveStore } from '../store/types.ts'
 import { alertsOf, ceilingOf, payloadOf, type Alert } from './alerts.ts'
 import type { AlertLedger, RetryEntry } from './ledger.ts'
@@ -25,12 +25,12 @@ import { ShardIndex } from './match.ts'
 import { BATCH, type Encryptor } from './encrypt.ts'
 import { giveUpReason, type FailureReport } from './failures.ts'
 import { pushHeaders, sendPush, type SendResult, type Vapid } from './send.ts'
-import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts'
+import type { StoredDevice, DeviceStore } from './devices.ts'
 import { WakeableLoop } from '../util/wakeable-loop.ts'
 
 export interface SenderDeps {
   store: LiveStore
-  subscriptions: SubscriptionStore
+  subscriptions: DeviceStore
   ledger: AlertLedger
   keys: KeyRing
   metrics: Metrics
@@ -127,18 +127,18 @@ export class ShardSender extends WakeableLoop {
    * threads) while the one before it is sent, and no further ahead, so a goal to thousands of devices holds
    * two batches of bodies at once, not all of them, and each payload's `sent_at` is its batch's time.
    */
-  private async deliverAll (subs: StoredSubscription[], alert: Alert, attempt: number, firstAt: number): Promise<void> {
-    const batches: StoredSubscription[][] = []
+  private async deliverAll (subs: StoredDevice[], alert: Alert, attempt: number, firstAt: number): Promise<void> {
+    const batches: StoredDevice[][] = []
     for (let i = 0; i < subs.length; i += BATCH) batches.push(subs.slice(i, i + BATCH))
-    const encrypt = async (batch: StoredSubscription[]): Promise<Array<Buffer | null>> =>
+    const encrypt = async (batch: StoredDevice[]): Promise<Array<Buffer | null>> =>
       await this.deps.encryptor.encrypt(payloadOf(alert, new Date(this.now()).toISOString()), batch.map((s) => s.keys))
-    let encrypting = batches.length > 0 ? encrypt(batches[0] as StoredSubscription[]) : undefined
+    let encrypting = batches.length > 0 ? encrypt(batches[0] as StoredDevice[]) : undefined
     let sending: Promise<unknown> = Promise.resolve()
     for (let i = 0; i < batches.length; i++) {
-      const batch = batches[i] as StoredSubscription[]
+      const batch = batches[i] as StoredDevice[]
       const bodies = await (encrypting as Promise<Array<Buffer | null>>)
       await sending
-      encrypting = i + 1 < batches.length ? encrypt(batches[i + 1] as StoredSubscription[]) : undefined
+      encrypting = i + 1 < batches.length ? encrypt(batches[i + 1] as StoredDevice[]) : undefined
       sending = Promise.all(batch.map(async (sub, j) => { await this.deliver(sub, alert, bodies[j] ?? null, attempt, firstAt) }))
     }
     await sending
@@ -148,7 +148,7 @@ export class ShardSender extends WakeableLoop {
    * Claims, sends and records one alert for one device, its body encrypted (null: its keys cannot be used).
    * `attempt`: attempts made before this one.
    */
-  private async deliver (sub: StoredSubscription, alert: Alert, body: Buffer | null, attempt: number, firstAt: number): Promise<void> {
+  private async deliver (sub: StoredDevice, alert: Alert, body: Buffer | null, attempt: number, firstAt: number): Promise<void> {
     const { ledger, metrics, log } = this.deps
     // In a slot, with the body encrypted and the headers signed beforehand, so that the claim is followed by
     // the request's write at once: a sender killed between the two loses the alert for that device, and this
@@ -171,7 +171,7 @@ export class ShardSender extends WakeableLoop {
       .catch((err: unknown) => log.warn({ err, shard: this.shard, alert: alert.id }, 'push: outcome not recorded'))
   }
 
-  private async record (sub: StoredSubscription, alert: Alert, result: SendResult, entry: RetryEntry): Promise<void> {
+  private async record (sub: StoredDevice, alert: Alert, result: SendResult, entry: RetryEntry): Promise<void> {
     const { ledger, metrics, log, failures } = this.deps
     if (result.outcome === 'retry') {
       const wait = result.retryAfterMs ?? backoffDelay(entry.attempt, { baseMs: this.deps.retryBaseMs ?? 1000, capMs: this.deps.retryMaxMs ?? 60_000 })

@@ -5,7 +5,7 @@
  * them) and the records of fixtures outside the live set (a fixture of a day read before kick-off or after its
  * end: only those following its day or the fixture itself get them).
  */
-import { inLiveSet } from '../../src/changes/filter.ts'
+import { inLiveSet } from '../../src/protocol/filter.ts'
 import { isChangeRecord, type LiveStore } from '../../src/store/types.ts'
 
 /** Every live-set fixture record after `since` (the whole log without it), with its JSON as stored. */

@@ -7,8 +7,8 @@
  */
 import WebSocket from 'ws'
 import { applyDelta } from '@touchline/client'
-import type { DeltaChangeFrame as DeltaFrame } from '../../src/wire/model.ts'
-import type { LiveFixture } from '../../src/wire/model.ts'
+import type { DeltaChangeFrame as DeltaFrame } from '../../src/wire-model/model.ts'
+import type { LiveFixture } from '../../src/wire-model/model.ts'
 
 export interface MirrorOptions {
   url: string

@@ -7,8 +7,8 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { asyncApiDocument as buildAsyncApi } from '../../src/wire/asyncapi.ts'
-import { openApiDocument as buildOpenApi } from '../../src/wire/openapi.ts'
+import { asyncApiDocument as buildAsyncApi } from '../../src/wire-model/asyncapi.ts'
+import { openApiDocument as buildOpenApi } from '../../src/wire-model/openapi.ts'
 
 /** The AsyncAPI schema of each server frame `type`. */
 const asyncApiDocument = buildAsyncApi()

@@ -1,6 +1,6 @@
 /**
  * The wire model of the touchline live protocol: the live fixture, the typed changes, the frames both ways.
- * Generated from the gateway's src/wire/model.ts by `npm run generate`: do not edit by hand.
+ * Generated from the gateway's src/wire-model/model.ts by `npm run generate`: do not edit by hand.
  */
 /**
  * Opaque to the server, echoed in the reply; strings are the documented form.

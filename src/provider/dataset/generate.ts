@@ -14,7 +14,7 @@ import { PeopleFactory } from './people.ts'
 import { Rng } from '../rng.ts'
 import { buildSeason } from './season.ts'
 import { TYPE_RECORDS } from './type-records.ts'
-import type { FixtureBase } from '../../contract/football.ts'
+import type { FixtureBase } from '../../upstream-contract/football.ts'
 import type { Dataset, DatasetFixture, DatasetRecords, League, Team } from './types.ts'
 
 export interface GenerateOptions {

@@ -3,7 +3,7 @@
  * documentation and recorded responses show them (docs/upstream.md).
  * The HTTP layer serializes these as they are, minus the dataset-only fields of `DatasetFixture`.
  */
-import type { FixtureBase, Team } from '../../contract/football.ts'
+import type { FixtureBase, Team } from '../../upstream-contract/football.ts'
 
 export interface Continent {
   id: number

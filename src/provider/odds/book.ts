@@ -9,7 +9,7 @@
  * every market is suspended and shows its last price, and reopens at new prices. A market is stopped when
  * settled (settle.ts). Pre-match rows carry the price of the kick-off instant, so the two feeds agree there.
  */
-import type { HomeAway } from '../../contract/football.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
 import { hashSeed, Rng } from '../rng.ts'
 import { clockAt, realMsAt } from '../sim/clock.ts'
 import type { Rec } from '../records.ts'

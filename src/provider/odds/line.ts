@@ -4,9 +4,9 @@
  * from the scheduled kick-off, as in a MatchScript (sim/model.ts). Built from a script here; from a played-back
  * recording in playback-line.ts. Extra time and the shoot-out play no part: every market is a regular-time one.
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { State } from '../../contract/states.ts'
-import { EventType } from '../../contract/types.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { State } from '../../upstream-contract/states.ts'
+import { EventType } from '../../upstream-contract/types.ts'
 import type { MatchScript, PeriodPlan } from '../sim/model.ts'
 import { playedAt } from '../sim/timeline.ts'
 

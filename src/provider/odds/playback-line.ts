@@ -4,9 +4,9 @@
  * An event counts from the first view that shows it; a goal that a later view no longer shows was taken back
  * then (VAR). The clock is each view's regular-time period, running from its `minutes` and `seconds`.
  */
-import type { FixtureEvent, HomeAway, Period } from '../../contract/football.ts'
-import { LIVE_STATE_IDS, State } from '../../contract/states.ts'
-import { EventType, PeriodType } from '../../contract/types.ts'
+import type { FixtureEvent, HomeAway, Period } from '../../upstream-contract/football.ts'
+import { LIVE_STATE_IDS, State } from '../../upstream-contract/states.ts'
+import { EventType, PeriodType } from '../../upstream-contract/types.ts'
 import type { FixtureLive } from '../sim/model.ts'
 import { alarmsOf, endOf, type ClockPoint, type LineGoal, type MatchLine } from './line.ts'
 

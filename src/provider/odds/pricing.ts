@@ -4,7 +4,7 @@
  * from those, with goals as independent Poisson counts, the fair probability of every selection; then a
  * bookmaker's margin and the formats a price is shown in. docs/provider.md ("Odds") explains it in words.
  */
-import type { HomeAway } from '../../contract/football.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
 import { hashSeed } from '../rng.ts'
 import { Market, OU_LINE, type MarketId } from './markets.ts'
 

@@ -2,8 +2,8 @@
  * Turns drafts into events, in time order, keeping track of who is on the pitch, who is booked, the running
  * score (for `result`) and the per-type counters behind `addition` ("2nd Goal") and `sort_order`.
  */
-import type { FixtureEvent, HomeAway } from '../../contract/football.ts'
-import { EventType } from '../../contract/types.ts'
+import type { FixtureEvent, HomeAway } from '../../upstream-contract/football.ts'
+import { EventType } from '../../upstream-contract/types.ts'
 import { MAX_SUBS, type Draft } from './drafts.ts'
 import type { Happening, PeriodPlan, SimPlayer, SimTeam } from './model.ts'
 import type { Rng } from '../rng.ts'

@@ -3,7 +3,7 @@
  * (assign.ts). Rates follow typical top-flight numbers: ~2.7 goals per match with home advantage, ~3.8 yellow
  * cards, a straight red every ~10 matches, 3-5 substitutions per team mostly after 55'.
  */
-import type { HomeAway } from '../../contract/football.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
 import type { PeriodPlan } from './model.ts'
 import type { Rng } from '../rng.ts'
 import { matchSecondOf, otherSide, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'

@@ -19,7 +19,7 @@
  * `latestFixtures` (the real `fixtures/latest`) lists it for 10 s, whatever the date of the fixture; the
  * livescores sets only see it if the fixture is near its kick-off then.
  */
-import { LIVE_STATE_IDS, State } from '../../contract/states.ts'
+import { LIVE_STATE_IDS, State } from '../../upstream-contract/states.ts'
 import { clockAt, DEFAULT_SIM_SPEED, realDurationMs, realMsAt } from './clock.ts'
 import { POSTPONED_AT } from './frame.ts'
 import { currentScore, materialize } from './materialize.ts'

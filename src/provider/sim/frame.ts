@@ -2,7 +2,7 @@
  * The time frame of a generated match: when each period is played, stoppage time, and the occasional
  * disruption (delay, suspension, interruption, abandonment, postponement). Durations are match seconds.
  */
-import { State } from '../../contract/states.ts'
+import { State } from '../../upstream-contract/states.ts'
 import type { Pause, PeriodKey, PeriodPlan } from './model.ts'
 import type { Rng } from '../rng.ts'
 import { matchSecondOf, PERIOD_DEFS, periodId } from './timeline.ts'

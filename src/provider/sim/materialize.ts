@@ -2,9 +2,9 @@
  * `materialize`: what a script shows at one instant of the match clock, in the upstream wire shapes.
  * Everything is recomputed from the script, so a view never depends on earlier calls.
  */
-import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '../../contract/football.ts'
-import { State } from '../../contract/states.ts'
-import { SCORE_DESCRIPTIONS, ScoreType } from '../../contract/types.ts'
+import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '../../upstream-contract/football.ts'
+import { State } from '../../upstream-contract/states.ts'
+import { SCORE_DESCRIPTIONS, ScoreType } from '../../upstream-contract/types.ts'
 import { unixAt, type MatchClock } from './clock.ts'
 import type { FixtureLive, Happening, MatchScript, ParticipantMeta, PeriodKey, PeriodPlan, StatStep } from './model.ts'
 import { STAT_TYPES } from './stats.ts'

@@ -3,7 +3,7 @@
  * scheduled kick-off (0); it never depends on the real kick-off time, so the same script can be placed
  * anywhere on the real clock (see clock.ts). `materialize` turns a script and a clock into `FixtureLive`.
  */
-import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '../../contract/football.ts'
+import type { FixtureEvent, FixtureStatistic, HomeAway, Period, Score } from '../../upstream-contract/football.ts'
 
 export interface SimPlayer {
   id: number

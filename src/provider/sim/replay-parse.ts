@@ -3,7 +3,7 @@
  * envelope under `data`), checked with zod. Only the parts a replay needs are described; the rest passes.
  */
 import { z } from 'zod'
-import type { FixtureBase, FixtureEvent } from '../../contract/football.ts'
+import type { FixtureBase, FixtureEvent } from '../../upstream-contract/football.ts'
 
 const side = z.enum(['home', 'away'])
 

@@ -12,8 +12,8 @@
  * - A response may omit includes an earlier one had (a `latest` without events): each observation is laid
  *   over the previous one, so what was known stays known.
  */
-import type { FixtureEvent, Period } from '../../contract/football.ts'
-import { LIVE_STATE_IDS, State } from '../../contract/states.ts'
+import type { FixtureEvent, Period } from '../../upstream-contract/football.ts'
+import { LIVE_STATE_IDS, State } from '../../upstream-contract/states.ts'
 import { LATEST_WINDOW_MS } from './engine.ts'
 import type { FixtureLive, ParticipantMeta } from './model.ts'
 import { eventFields } from './replay-parse.ts'

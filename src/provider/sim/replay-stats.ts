@@ -2,8 +2,8 @@
  * Statistics of a replay: the recorded final corners, shots on target and possession, reached evenly over the
  * match (the recordings only hold final values), and yellow cards counted from the recorded events.
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { EventType } from '../../contract/types.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { EventType } from '../../upstream-contract/types.ts'
 import type { Happening, PeriodPlan, StatStep } from './model.ts'
 import type { Recording } from './replay-parse.ts'
 import { counter, StatType } from './stats.ts'

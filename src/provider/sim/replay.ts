@@ -4,9 +4,9 @@
  * minute keep their id order); periods come from the `periods` include, else from the events' nested
  * `period`, else standard timings. A recorded single extra-time period (type 3) is split into its halves.
  */
-import type { FixtureBase, FixtureEvent, HomeAway } from '../../contract/football.ts'
-import { State } from '../../contract/states.ts'
-import { EventType, PeriodType } from '../../contract/types.ts'
+import type { FixtureBase, FixtureEvent, HomeAway } from '../../upstream-contract/football.ts'
+import { State } from '../../upstream-contract/states.ts'
+import { EventType, PeriodType } from '../../upstream-contract/types.ts'
 import { BREAK_BEFORE_ET, HALF_TIME, kickAt, makePeriod, PEN_BREAK, PERIOD_INDEX, shootoutSeconds } from './frame.ts'
 import type { Happening, MatchScript, PeriodKey, PeriodPlan, ScoreRowPlan, SimFixtureInput, SimTeam } from './model.ts'
 import { BASE_FIELDS, eventFields, formatStartingAt, parseRecording, type RecordedPeriodT, type Recording } from './replay-parse.ts'

@@ -3,8 +3,8 @@
  * Pure: the same input and seed give the same script, and the real kick-off time plays no part (so a
  * schedule can ask how long a match lasts before placing it).
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { State } from '../../contract/states.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { State } from '../../upstream-contract/states.ts'
 import { resolveDrafts, startMatch } from './assign.ts'
 import { byTime, cardDrafts, goalDrafts, subDrafts, type Draft } from './drafts.ts'
 import { drawDisruption, extraTimePeriods, penaltiesPeriod, regulationFrame, type Frame } from './frame.ts'

@@ -3,8 +3,8 @@
  * (missed) carry the kick number as `minute` and the shoot-out score as `result`, as in the PSG–Arsenal
  * recording.
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { EventType } from '../../contract/types.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { EventType } from '../../upstream-contract/types.ts'
 import { pushEvent, shotOf, type MatchState } from './assign.ts'
 import { kickAt } from './frame.ts'
 import type { PeriodPlan, SimPlayer } from './model.ts'

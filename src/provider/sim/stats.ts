@@ -15,8 +15,8 @@
  *
  * Steps carry absolute values so that materializing is a lookup; rows exist from kick-off, at 0.
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { EventType } from '../../contract/types.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { EventType } from '../../upstream-contract/types.ts'
 import type { Happening, PeriodPlan, StatStep, TeamRef } from './model.ts'
 import type { Rng } from '../rng.ts'
 import { matchSecondOf, playedAt, SECONDS_PER_90, SIDES } from './timeline.ts'

@@ -4,7 +4,7 @@
  * the moment of play it happened, for the side it counts for. No player is named: the script does not know
  * who took the corner or the shot.
  */
-import type { FixtureEvent } from '../../contract/football.ts'
+import type { FixtureEvent } from '../../upstream-contract/football.ts'
 import type { MatchScript } from './model.ts'
 import { minuteOf, playedAt } from './timeline.ts'
 

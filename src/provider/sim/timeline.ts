@@ -2,9 +2,9 @@
  * The frame of a match shared by generated and replayed scripts: period definitions, ids, the mapping between
  * time played in a period and match seconds, the state sequence implied by the periods, and the score rows.
  */
-import type { HomeAway } from '../../contract/football.ts'
-import { State } from '../../contract/states.ts'
-import { PeriodType, ScoreType } from '../../contract/types.ts'
+import type { HomeAway } from '../../upstream-contract/football.ts'
+import { State } from '../../upstream-contract/states.ts'
+import { PeriodType, ScoreType } from '../../upstream-contract/types.ts'
 import type { PeriodKey, PeriodPlan, ScoreRowPlan, StateStep, TeamRef } from './model.ts'
 
 export const SIDES: readonly HomeAway[] = ['home', 'away']

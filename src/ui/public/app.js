@@ -9,7 +9,7 @@
  * Favourites are kept in this browser, with no permission asked: a star on each row stars the match, a
  * league's star pins it to the top (its name folds it away), a team is starred on its match page.
  *
- * Where the rows come from: one live feed (lib/live.js) follows every league the key may see (`leagues:
+ * Where the rows come from: one live feed (lib/feed.js) follows every league the key may see (`leagues:
  * "*"`: the live set, so a match in play is on the Live tab whatever its day) and the day shown, in the
  * browser's time zone (`dates`: every fixture kicking off in it, from the gateway's day model, kept current
  * by the feed: a kick-off moved, a postponement, a result). Switching day follows the new day instead of
@@ -37,7 +37,7 @@ import { Favourites, pinnedFirst } from './lib/favourites.js'
 import { tabReached } from './lib/tabs.js'
 import { connectionAnnouncement, connectionText, problemText } from './lib/connection.js'
 import { h, hhmm, setText } from './lib/format.js'
-import { IN_PLAY, LiveFeed } from './lib/live.js'
+import { IN_PLAY, LiveFeed } from './lib/feed.js'
 import { credentialOf, fetchToken } from './lib/credential.js'
 import { fetchLeagues, leagueOrder, leagueTitle, priorityList } from './lib/leagues.js'
 import { matchInUrl, PushChannel } from './lib/push.js'
@@ -52,7 +52,7 @@ const base = location.origin
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
 
-/** @typedef {import('./lib/live.js').LiveFixture} LiveFixture */
+/** @typedef {import('./lib/feed.js').LiveFixture} LiveFixture */
 /** @typedef {'live' | 'all' | 'finished' | 'scheduled' | 'mine'} Tab */
 /** @typedef {import('./lib/days.js').Day} Day */
 
@@ -96,7 +96,7 @@ drawTabs()
 /** Rows are drawn once the feed's first snapshot (and, briefly awaited, the league names) are in. */
 let ready = false
 
-/** @type {import('./lib/live.js').FeedStatus} */
+/** @type {import('./lib/feed.js').FeedStatus} */
 let status = { state: 'connecting' }
 /** @type {number | undefined} when the next connection attempt is due */
 let retryAt
@@ -335,7 +335,7 @@ function drawStatus () {
   if (label.textContent !== text) label.textContent = text
 }
 
-/** @param {import('./lib/live.js').FeedStatus} s */
+/** @param {import('./lib/feed.js').FeedStatus} s */
 function showStatus (s) {
   const before = status
   status = s

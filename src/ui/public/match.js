@@ -13,7 +13,7 @@
  * or the connection drops), the page says it at once: the pill, the header dimmed, the clock stopped at its
  * last minute.
  *
- * @typedef {import('./lib/live.js').LiveFixture} LiveFixture
+ * @typedef {import('./lib/feed.js').LiveFixture} LiveFixture
  * @typedef {import('./lib/format.js').LiveEvent} LiveEvent
  * @typedef {import('./lib/client.js').LeagueStandings} LeagueStandings
  * @typedef {import('./lib/client.js').ClientStatus} ClientStatus

@@ -11,7 +11,7 @@
  */
 import type { Browser, Page, WebSocket } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 import { dayOf } from './seed-days.ts'
 

@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { LeagueStandings, LiveFixture } from '../../../src/wire/model.ts'
+import type { LeagueStandings, LiveFixture } from '../../../src/wire-model/model.ts'
 import { cls, CLS_METER, VIEWS, viewName, type View } from './board-page.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 

@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
 import { cls, CLS_METER, openView, VIEWS, viewName } from './board-page.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 

@@ -10,12 +10,12 @@
  * old reads of the passthrough had them) unless asked: the poller's also take statistics, line-ups and
  * formations, four times the bytes for nothing the board draws (day.test.ts runs the poller itself).
  */
-import { LIVE_STATE_IDS, STATE_BY_CODE } from '../../../src/contract/states.ts'
+import { LIVE_STATE_IDS, STATE_BY_CODE } from '../../../src/upstream-contract/states.ts'
 import type { Gateway } from '../../../src/gateway.ts'
 import { daysRequest } from '../../../src/poller/days.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 
 /** What a row shows of a fixture: its teams, score, state and events. */
 export const ROW_INCLUDES = 'participants;scores;events;periods;state'

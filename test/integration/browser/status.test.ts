@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StatusBody } from '../../../src/http/status.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { startPushService } from '../../helpers/push-service.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { follow, VAPID } from '../webpush/harness.ts'
@@ -67,7 +67,7 @@ const secs = (s: number | null): string => s === null ? '–' : `${s < 10 ? s.to
 /** A budget row's burn cell as the page writes it. */
 const burnText = (b: StatusBody['budget'][number]): string =>
   b.burn === null ? 'measuring…' : `${num(b.burn.per_hour)} / h${b.burn.of_limit === null ? '' : ` ${Math.round(b.burn.of_limit * 100)} % of the limit`}`
-/** The phases the scoreboard's Live tab counts (src/ui/public/lib/live.js IN_PLAY). */
+/** The phases the scoreboard's Live tab counts (src/ui/public/lib/feed.js IN_PLAY). */
 const IN_PLAY = new Set(['live', 'break', 'suspended', 'unknown'])
 
 describe.skipIf(!HAVE_CHROMIUM)('status page', () => {

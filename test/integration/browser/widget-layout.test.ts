@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
 import type { Match } from '../../helpers/matches.ts'
-import type { FixtureOdds } from '../../../src/wire/model.ts'
+import type { FixtureOdds } from '../../../src/wire-model/model.ts'
 import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
 
 describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {

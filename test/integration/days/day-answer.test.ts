@@ -15,7 +15,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { responseErrors } from '../../helpers/protocol-docs.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { dayOf, ENGINES, startSteppedGateway, upcoming, upstreamDay, type SteppedRig, type UpstreamRow } from './harness.ts'

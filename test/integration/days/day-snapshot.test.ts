@@ -11,7 +11,7 @@
  */
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { openSse } from '../fanout/harness.ts'

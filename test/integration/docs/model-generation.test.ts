@@ -1,6 +1,6 @@
 /**
- * One model: changing one field of one change kind in src/wire/model.ts changes the gateway's own types, the
- * client's declarations and both protocol documents, and nothing else. The test edits a copy of src/wire
+ * One model: changing one field of one change kind in src/wire-model/model.ts changes the gateway's own types, the
+ * client's declarations and both protocol documents, and nothing else. The test edits a copy of src/wire-model
  * (inside the repository, so its imports resolve), runs the generator and the TypeScript compiler on it, and
  * compares with the model as it is.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { generatedFiles } from '../../../src/wire/generate.ts'
+import { generatedFiles } from '../../../src/wire-model/generate.ts'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -53,7 +53,7 @@ describe('changing one field of a change kind in the model', () => {
     original = join(work, 'original')
     edited = join(work, 'edited')
     for (const dir of [original, edited]) {
-      cpSync(join(ROOT, 'src/wire'), dir, { recursive: true })
+      cpSync(join(ROOT, 'src/wire-model'), dir, { recursive: true })
       writeFileSync(join(dir, 'probe.ts'), PROBE)
       writeFileSync(join(dir, 'print.ts'), "import { generatedFiles } from './generate.ts'\nprocess.stdout.write(JSON.stringify(await generatedFiles()))\n")
     }

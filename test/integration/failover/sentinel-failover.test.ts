@@ -17,7 +17,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Gateway } from '../../../src/gateway.ts'
-import { storeKeys } from '../../../src/store/redis-keys.ts'
+import { redisKeys } from '../../../src/store/redis-keys.ts'
 import { startSentinelGroup, type SentinelGroup } from '../../helpers/redis-sentinel.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { startUpstream, type Upstream } from '../resilience/harness.ts'
@@ -71,7 +71,7 @@ async function startAll (): Promise<Running> {
 
 /** The log's head on one node. */
 async function headOn (conn: SentinelGroup['primary']['conn']): Promise<string> {
-  const [epoch, offset] = await conn.hmget(storeKeys().meta, 'epoch', 'offset')
+  const [epoch, offset] = await conn.hmget(redisKeys().meta, 'epoch', 'offset')
   return `${epoch ?? ''}:${offset ?? '0'}`
 }
 const primaryHead = async (g: SentinelGroup): Promise<string> => await headOn(g.primary.conn)
@@ -123,7 +123,7 @@ describe('a Sentinel failover under 500 WebSocket and 100 SSE subscribers, two w
     await g.waitForMaster(g.replica.port)
     const promotedMs = Date.now() - fault.at
     // Every subscriber had seen records the new primary lacks: each is reset to the new log.
-    const newPrimary = await g.replica.conn.hmget(storeKeys().meta, 'epoch', 'offset')
+    const newPrimary = await g.replica.conn.hmget(redisKeys().meta, 'epoch', 'offset')
     await waitFor(() => `every client reset to a new epoch (${clients.filter((c) => c.mirror.resets === 0).length} not reset; the old primary was at ${head}, the new one at ${newPrimary.join(':')} when promoted)`,
       () => clients.every((c) => c.mirror.resets > 0 && epochOf(c.mirror.segments.at(-1)?.from ?? '') !== run.primaryEpoch), 30_000, 100)
     await expectRecovered('SIGKILL', run, promotedMs)
@@ -136,7 +136,7 @@ describe('a Sentinel failover under 500 WebSocket and 100 SSE subscribers, two w
     // The log's head and the sleep in one pipeline: Redis runs them back to back, so `head` is the last
     // record the hung primary took, and a change past it was written by the new primary. Both answers come
     // when the primary wakes, 30 s on: the changes are judged then.
-    const sleeping = g.primary.conn.pipeline().hmget(storeKeys().meta, 'epoch', 'offset').call('DEBUG', 'SLEEP', '30').exec()
+    const sleeping = g.primary.conn.pipeline().hmget(redisKeys().meta, 'epoch', 'offset').call('DEBUG', 'SLEEP', '30').exec()
     await g.waitForMaster(g.replica.port)
     const promotedMs = Date.now() - fault.at
     // The old primary wakes up and is turned into a replica of the new one; nothing of it reaches a client.

@@ -7,7 +7,7 @@
  * documents.
  */
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import { httpGet as rawGet, type HttpResponse } from '../../helpers/http.ts'
 import { responseErrors, serverFrameErrors } from '../../helpers/protocol-docs.ts'

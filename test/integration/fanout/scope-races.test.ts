@@ -7,7 +7,7 @@
 import type { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { ClientKey } from '../../../src/client-keys.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { createStore } from '../../../src/store/index.ts'
 import type { LiveStore, StoreFilter } from '../../../src/store/types.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'

@@ -48,7 +48,7 @@ describe('npm run lint', () => {
   }, 60_000)
 
   it('fails on an import that runs up a layer, and on one feature importing another', async () => {
-    const up = probe(`src/contract/up-${randomUUID().slice(0, 8)}.ts`, "import { createPoller } from '../poller/poller.ts'\n\nexport const probe = createPoller\n")
+    const up = probe(`src/upstream-contract/up-${randomUUID().slice(0, 8)}.ts`, "import { createPoller } from '../poller/poller.ts'\n\nexport const probe = createPoller\n")
     const sideways = probe(`src/webhooks/sideways-${randomUUID().slice(0, 8)}.ts`, "import { createHub } from '../fanout/hub.ts'\n\nexport const probe = createHub\n")
     expect(await ruleIds([up])).toEqual(['import-x/no-restricted-paths'])
     expect(await ruleIds([sideways])).toEqual(['import-x/no-restricted-paths'])

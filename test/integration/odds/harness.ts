@@ -16,7 +16,7 @@ import { realMsAt } from '../../../src/provider/sim/clock.ts'
 import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
 import { parseOdds } from '../../../src/upstream/odds-schemas.ts'
-import type { FixtureOdds, OddsChange, OddsMarket } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange, OddsMarket } from '../../../src/wire-model/model.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 
 export const START = Date.now()

@@ -23,7 +23,7 @@ import { startProvider } from '../../../src/provider/index.ts'
 import { createStore } from '../../../src/store/index.ts'
 import { isOddsRecord } from '../../../src/store/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/index.ts'
-import type { OddsRecord } from '../../../src/wire/model.ts'
+import type { OddsRecord } from '../../../src/wire-model/model.ts'
 
 const MINUTES = 8
 /** The poller's share of the Pro plan's 3,000 an hour (20 % kept for the passthrough), for the run. */

@@ -21,7 +21,7 @@ import { startProvider, type RunningProvider } from '../../../src/provider/index
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { isOddsRecord } from '../../../src/store/types.ts'
 import { createUpstreamClient, type UpstreamClient } from '../../../src/upstream/index.ts'
-import type { OddsRecord } from '../../../src/wire/model.ts'
+import type { OddsRecord } from '../../../src/wire-model/model.ts'
 
 const TOKEN = 'stale-pro'
 /** A small plan: the other client spends it in a few hundred requests. */

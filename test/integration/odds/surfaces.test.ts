@@ -7,7 +7,7 @@
 import { TouchlineClient } from '@touchline/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import type { FixtureOdds, OddsChange } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'

@@ -1,11 +1,11 @@
 /**
- * Livescores answered from the live mirror (src/passthrough/live.ts) while the poller's last poll is fresh:
+ * Livescores answered from the live mirror (src/passthrough/mirror.ts) while the poller's last poll is fresh:
  * shaped exactly like the upstream's answer, no upstream call, the key's quota and scope applied; anything
  * the mirror cannot answer exactly, or a stale mirror, falls through to the cache and the upstream.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { formatInZone } from '../../../src/contract/time.ts'
-import { LIVE_STATE_IDS } from '../../../src/contract/states.ts'
+import { formatInZone } from '../../../src/upstream-contract/time.ts'
+import { LIVE_STATE_IDS } from '../../../src/upstream-contract/states.ts'
 import { countRequests, expectNoLeaks, get, startTestGateway, type Res, type TestGateway } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

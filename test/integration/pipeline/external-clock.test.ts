@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from '../../../src/provider/index.ts'
-import type { ChangeRecord } from '../../../src/wire/model.ts'
+import type { ChangeRecord } from '../../../src/wire-model/model.ts'
 import { wholeLog } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

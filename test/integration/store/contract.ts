@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { changeRecords, fixtureIdOf, isStandingsRecord, type ApplyResult, type LiveStore, type LogRecord } from '../../../src/store/types.ts'
 import { fixture } from './fixture.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import type { LeagueStandings, LiveFixture, StandingsChanged } from '../../../src/wire/model.ts'
+import type { LeagueStandings, LiveFixture, StandingsChanged } from '../../../src/wire-model/model.ts'
 
 export interface StoreHarness {
   store: LiveStore

@@ -1,5 +1,5 @@
 /** A complete, valid LiveFixture for store tests; pure, so unit tests can use it too. */
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 
 export function fixture (id: number, leagueId: number, overrides: Partial<LiveFixture> = {}): LiveFixture {
   const team = (teamId: number, name: string) => ({ id: teamId, name, short_code: null, image_path: null, score: 0 })

@@ -2,7 +2,7 @@
 import { expect, it, onTestFinished } from 'vitest'
 import { fixtureIdOf, type LogRecord } from '../../../src/store/types.ts'
 import { ingestFixture, LeaseLostError } from '../../../src/poller/ingest.ts'
-import { storeKeys } from '../../../src/store/redis-keys.ts'
+import { redisKeys } from '../../../src/store/redis-keys.ts'
 import { createLease, createStore } from '../../../src/store/index.ts'
 import { fixture } from './fixture.ts'
 import { redisStores } from './helpers.ts'
@@ -41,7 +41,7 @@ it('resumes a tail without loss or duplicates after its connection is killed', a
 it('writes only the keys built by redis-keys.ts and announces each cursor on the changes channel', async () => {
   const env = redisStores()
   onTestFinished(env.close)
-  const keys = storeKeys(env.prefix)
+  const keys = redisKeys(env.prefix)
   const sub = env.connect()
   const announced: string[] = []
   sub.on('message', (_channel: string, cursor: string) => announced.push(cursor))
@@ -104,7 +104,7 @@ it('a poll whose fenced write is refused fails (LeaseLostError) rather than pass
 it('a log that comes back shorter under the same epoch (a failover that lost acknowledged writes) begins a new epoch', async () => {
   const env = redisStores()
   onTestFinished(env.close)
-  const keys = storeKeys(env.prefix)
+  const keys = redisKeys(env.prefix)
   const writer = env.open()
   const tailStore = createStore({ kind: 'redis', redis: env.connect(), prefix: env.prefix, tailBlockMs: 200 })
   onTestFinished(() => tailStore.close())
@@ -138,7 +138,7 @@ it('a log that comes back shorter under the same epoch (a failover that lost ack
 it('a process that only read the log detects the shorter log too, at its next look (head), without any append', async () => {
   const env = redisStores()
   onTestFinished(env.close)
-  const keys = storeKeys(env.prefix)
+  const keys = redisKeys(env.prefix)
   const writer = env.open()
   for (let id = 1; id <= 4; id++) await writer.apply({ fixture: fixture(id, 271), changes: [], expectedVersion: 0, live: true, at: AT })
   const reader = env.open()

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { PENDING, createEndpointStore, type EndpointStatus, type EndpointStore } from '../../../src/webhooks/state.ts'
-import { storeKeys } from '../../../src/store/redis-keys.ts'
+import { redisKeys } from '../../../src/store/redis-keys.ts'
 import { openTestRedis, type TestRedis } from '../../helpers/redis.ts'
 
 const ACTIVE: EndpointStatus = { ...PENDING, state: 'active', last_status: 200, last_attempt_at: '2026-12-07T15:00:00.000Z', last_ack_at: '2026-12-07T15:00:00.000Z' }
@@ -31,7 +31,7 @@ const ENGINES: Array<[string, Engine]> = [
       writer: createEndpointStore({ kind: 'redis', redis: redisEnv.connect(), prefix: redisEnv.prefix }),
       reader: createEndpointStore({ kind: 'redis', redis: redisEnv.connect(), prefix: redisEnv.prefix })
     }),
-    hold: async (store, keyName, id, holder) => { await redisEnv.redis.set(storeKeys(redisEnv.prefix).lease(store.leaseName(keyName, id)), holder) }
+    hold: async (store, keyName, id, holder) => { await redisEnv.redis.set(redisKeys(redisEnv.prefix).lease(store.leaseName(keyName, id)), holder) }
   }]
 ]
 

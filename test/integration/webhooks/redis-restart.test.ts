@@ -21,8 +21,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
-import { storeKeys, webhookKeys } from '../../../src/store/redis-keys.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
+import { redisKeys, webhookKeys } from '../../../src/store/redis-keys.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
@@ -82,7 +82,7 @@ async function restartRedis (gw: Gateway, whileDown: () => Promise<void> = async
   await Promise.all([sleep(OUTAGE_MS), whileDown()])
   await redis!.start()
   const direct = redis!.connect()
-  await direct.set(storeKeys().lease(webhookKeys().leaseName('hooks', 'all')), 'another-instance', 'PX', HELD_MS)
+  await direct.set(redisKeys().lease(webhookKeys().leaseName('hooks', 'all')), 'another-instance', 'PX', HELD_MS)
   proxy!.resume()
   return oldEpoch
 }

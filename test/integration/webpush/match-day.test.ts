@@ -7,7 +7,7 @@
  * and left the live set.
  */
 import { expect, it } from 'vitest'
-import type { ChangeRecord, LiveEvent } from '../../../src/wire/model.ts'
+import type { ChangeRecord, LiveEvent } from '../../../src/wire-model/model.ts'
 import { wholeLog } from '../../helpers/log.ts'
 import { startProvider } from '../../../src/provider/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'

@@ -1,11 +1,11 @@
 /**
  * Type test of the client library (checked by `tsc --noEmit`, not run) as `touchline/client`, the gateway
  * package's own export of the built @touchline/client: the API is typed as documented, misuse does not compile,
- * and its LiveFixture and Change, generated from the wire model, are the gateway's own (src/wire/model.ts).
+ * and its LiveFixture and Change, generated from the wire model, are the gateway's own (src/wire-model/model.ts).
  */
 import * as api from 'touchline/client'
 import { TouchlineClient, type ChangeFrame, type Change, type ClientStatus, type LiveFixture } from 'touchline/client'
-import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/wire/model.ts'
+import type { Change as GatewayChange, ChangeRecord, LiveFixture as GatewayFixture } from '../../../src/wire-model/model.ts'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const assert = <T extends true>(): T => true as T

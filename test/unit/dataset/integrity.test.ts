@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SELECT_ALIASES, SELECTABLE, type Kind } from '../../../src/contract/resources.ts'
+import { SELECT_ALIASES, SELECTABLE, type Kind } from '../../../src/upstream-contract/resources.ts'
 import { fixtureBase, generateDataset } from '../../../src/provider/dataset/generate.ts'
 import type { Dataset } from '../../../src/provider/dataset/types.ts'
 

@@ -4,7 +4,7 @@
  */
 import type { EventInput, FixtureInput, PeriodInput, ScoreInput } from '../../../src/diff/input.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 
 export const HOME_ID = 100
 export const AWAY_ID = 200

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { EventType, ScoreType } from '../../../src/contract/types.ts'
+import { EventType, ScoreType } from '../../../src/upstream-contract/types.ts'
 import { diffFixtures, fixtureRemoved } from '../../../src/diff/diff.ts'
 import { sameValue } from '../../../src/util/same-value.ts'
-import type { Change } from '../../../src/wire/model.ts'
+import type { Change } from '../../../src/wire-model/model.ts'
 import { event, live, scoreRows, ticking } from './builders.ts'
 
 const kinds = (changes: Change[]): string[] => changes.map((c) => c.kind)

@@ -8,7 +8,7 @@ import { diffFixtures } from '../../../src/diff/diff.ts'
 import { normalizeLineups, normalizeStatistics, statisticName } from '../../../src/diff/match-centre.ts'
 import { keepUnsent, normalizeFixture } from '../../../src/diff/normalize.ts'
 import { parseFixtures } from '../../../src/upstream/schemas.ts'
-import type { LiveFixture } from '../../../src/wire/model.ts'
+import type { LiveFixture } from '../../../src/wire-model/model.ts'
 
 const body = JSON.parse(readFileSync(new URL('../../fixtures/upstream/recorded/fixture-19683241-psg-arsenal-penalties.json', import.meta.url), 'utf8')) as { data: Record<string, any> }
 const [upstream] = parseFixtures(body)

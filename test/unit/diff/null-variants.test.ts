@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { diffFixtures } from '../../../src/diff/diff.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import type { Change, LiveFixture } from '../../../src/wire/model.ts'
+import type { Change, LiveFixture } from '../../../src/wire-model/model.ts'
 import type { Anomaly } from '../../../src/upstream/anomalies.ts'
 import { parseFixture } from '../../../src/upstream/schemas.ts'
 import { liveShootout } from '../../helpers/real-upstream.ts'

@@ -4,13 +4,13 @@
  * left; a change outside the live set reaches only the day's and the fixture's followers, never a league's.
  */
 import { describe, expect, it } from 'vitest'
-import { dateAt, dayRange, recordKickoffs } from '../../../src/changes/days.ts'
-import { inLiveSet, recordMatcher } from '../../../src/changes/filter.ts'
+import { dateAt, dayRange, recordKickoffs } from '../../../src/protocol/days.ts'
+import { inLiveSet, recordMatcher } from '../../../src/protocol/filter.ts'
 import { Connection } from '../../../src/fanout/connection.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
-import { SubscriptionIndex } from '../../../src/fanout/subscriptions.ts'
+import { RoutingIndex } from '../../../src/fanout/routing.ts'
 import type { ClientKey } from '../../../src/client-keys.ts'
-import type { Change, ChangeRecord } from '../../../src/wire/model.ts'
+import type { Change, ChangeRecord } from '../../../src/wire-model/model.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const key = (leagues: ClientKey['leagues'] = '*'): ClientKey =>
@@ -31,7 +31,7 @@ let offset = 0
 function record (fixtureId: number, leagueId: number, startingAt: string, live: boolean, changes: Change[] = []): ChangeRecord {
   return { cursor: `e:${++offset}`, fixture_id: fixtureId, league_id: leagueId, at: 'now', live, changes, fixture: fixture(fixtureId, leagueId, { starting_at: startingAt }) }
 }
-const routed = (index: SubscriptionIndex, r: ChangeRecord): number[] => {
+const routed = (index: RoutingIndex, r: ChangeRecord): number[] => {
   const out: number[] = []
   index.forEachMatch(Outgoing.of(r, JSON.stringify(r)), (c) => out.push(c.id))
   return out.sort((a, b) => a - b)
@@ -60,7 +60,7 @@ describe('a day in a time zone', () => {
 
 describe('routing days', () => {
   it('reaches the followers of the day, in their own zone, each once', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const utc = new FakeConnection(1, key())
     const tokyo = new FakeConnection(2, key())
     const both = new FakeConnection(3, key())
@@ -76,7 +76,7 @@ describe('routing days', () => {
   })
 
   it('keeps a change outside the live set from league, team and every-league followers, not from the fixture\'s', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const league = new FakeConnection(1, key())
     const team = new FakeConnection(2, key())
     const all = new FakeConnection(3, key())
@@ -94,7 +94,7 @@ describe('routing days', () => {
   })
 
   it('keeps a scoped key to its leagues on days too, and forgets a day unfollowed', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const scoped = new FakeConnection(1, key([501]))
     index.add(scoped, { ...none, days: days(['2026-11-28', 'UTC']) })
     expect(routed(index, record(1, 271, '2026-11-28T20:00:00.000Z', false))).toEqual([])

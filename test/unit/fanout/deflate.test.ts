@@ -6,7 +6,7 @@
 import { constants, inflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { deflatedSnapshot } from '../../../src/fanout/deflate.ts'
-import { joinParts, snapshotFrameParts } from '../../../src/fanout/protocol.ts'
+import { joinParts, snapshotFrameParts } from '../../../src/protocol/control.ts'
 
 const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const inflate = (payload: Buffer, windowBits = 15): string => inflateRawSync(Buffer.concat([payload, TAIL]), { windowBits, finishFlush: constants.Z_SYNC_FLUSH }).toString()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { changeFrameJson } from '../../../src/changes/frames.ts'
-import { errorFrame, parseClientFrame, snapshotFrame, snapshotFrameBytes } from '../../../src/fanout/protocol.ts'
+import { changeFrameJson } from '../../../src/protocol/frames.ts'
+import { errorFrame, parseClientFrame, snapshotFrame, snapshotFrameBytes } from '../../../src/protocol/control.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const parse = (value: unknown) => parseClientFrame(typeof value === 'string' ? value : JSON.stringify(value))

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { Connection } from '../../../src/fanout/connection.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
-import { SubscriptionIndex } from '../../../src/fanout/subscriptions.ts'
+import { RoutingIndex } from '../../../src/fanout/routing.ts'
 import type { ClientKey } from '../../../src/client-keys.ts'
-import type { ChangeRecord } from '../../../src/wire/model.ts'
+import type { ChangeRecord } from '../../../src/wire-model/model.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 
 const key = (leagues: ClientKey['leagues'] = '*'): ClientKey =>
@@ -28,15 +28,15 @@ function change (offset: number, fixtureId: number, leagueId: number): Outgoing 
 
 const ids = (leagues: number[], fixtures: number[], teams: number[] = []) => ({ leagues, fixtures, teams })
 
-function matches (index: SubscriptionIndex, out: Outgoing): number[] {
+function matches (index: RoutingIndex, out: Outgoing): number[] {
   const ids: number[] = []
   index.forEachMatch(out, (c) => ids.push(c.id))
   return ids.sort()
 }
 
-describe('SubscriptionIndex', () => {
+describe('RoutingIndex', () => {
   it('matches by league or fixture, once per connection', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const both = new FakeConnection(1, key())
     const fixtureOnly = new FakeConnection(2, key())
     const none = new FakeConnection(3, key())
@@ -50,7 +50,7 @@ describe('SubscriptionIndex', () => {
   })
 
   it('keeps fixtures of leagues outside a scoped key away', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const scoped = new FakeConnection(1, key([271]))
     index.add(scoped, ids([], [7]))
     expect(matches(index, change(1, 7, 501))).toEqual([])
@@ -58,7 +58,7 @@ describe('SubscriptionIndex', () => {
   })
 
   it('routes everything in scope to an all-leagues connection, and forgets a dropped one', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const all = new FakeConnection(1, key())
     const scopedAll = new FakeConnection(2, key([271]))
     index.add(all, { all: true, ...ids([], []) })
@@ -72,7 +72,7 @@ describe('SubscriptionIndex', () => {
   })
 
   it('matches by either team, once per connection, and never outside a scoped key\'s leagues', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     // fixture(7, ...) is team 70 at home against team 71.
     const home = new FakeConnection(1, key())
     const away = new FakeConnection(2, key())
@@ -93,7 +93,7 @@ describe('SubscriptionIndex', () => {
   })
 
   it('gives a kinds-filtered connection only its kinds, one shared view per kinds set, nothing when none is left', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const every = new FakeConnection(1, key())
     const goals = new FakeConnection(2, key())
     const goalsToo = new FakeConnection(3, key())
@@ -116,7 +116,7 @@ describe('SubscriptionIndex', () => {
   })
 
   it('counts only ids that were actually added or removed', () => {
-    const index = new SubscriptionIndex()
+    const index = new RoutingIndex()
     const c = new FakeConnection(1, key())
     expect(index.add(c, ids([1, 1, 2], []))).toBe(2)
     expect(index.add(c, ids([2, 3], []))).toBe(1)

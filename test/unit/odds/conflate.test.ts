@@ -5,14 +5,14 @@
  */
 import { applyOddsChanges } from '@touchline/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { conflateChanges, conflateOdds } from '../../../src/changes/conflate.ts'
+import { conflateChanges, conflateOdds } from '../../../src/protocol/conflate.ts'
 import { OddsConflation } from '../../../src/fanout/conflation.ts'
 import { fixtureIdOf } from '../../../src/store/types.ts'
 import { Outgoing } from '../../../src/fanout/outgoing.ts'
 import { diffOdds } from '../../../src/odds/diff.ts'
 import { marketsOf } from '../../../src/odds/normalize.ts'
 import type { OddRow } from '../../../src/upstream/odds-schemas.ts'
-import type { FixtureOdds, OddsChange, OddsRecord } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsChange, OddsRecord } from '../../../src/wire-model/model.ts'
 
 let nextId = 1
 const row = (bookmaker: number, market: number, label: string, value: string, extra: Partial<OddRow> = {}): OddRow =>

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { diffOdds } from '../../../src/odds/diff.ts'
 import { marketsOf, mergeMarkets } from '../../../src/odds/normalize.ts'
 import { parseOdds, type OddRow } from '../../../src/upstream/odds-schemas.ts'
-import type { FixtureOdds, OddsMarket } from '../../../src/wire/model.ts'
+import type { FixtureOdds, OddsMarket } from '../../../src/wire-model/model.ts'
 
 let nextId = 1
 const row = (bookmaker: number, market: number, label: string, value: string, extra: Partial<OddRow> = {}): OddRow =>

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { createMemoryLedger } from '../../../src/budget/index.ts'
 import { createKeyRing } from '../../../src/client-keys.ts'
 import { createMemoryCache, createMemoryQuota, createPassthrough } from '../../../src/passthrough/index.ts'
-import type { LiveSource } from '../../../src/passthrough/live.ts'
+import type { LiveSource } from '../../../src/passthrough/mirror.ts'
 import type { RawResponse, UpstreamClient } from '../../../src/upstream/index.ts'
 
 type Json = Record<string, any>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint, parseQuery } from '../../../src/contract/query.ts'
-import { createLiveMirror } from '../../../src/passthrough/live.ts'
-import { shapeLive } from '../../../src/passthrough/live-shape.ts'
+import { matchEndpoint, parseQuery } from '../../../src/upstream-contract/query.ts'
+import { createLiveMirror } from '../../../src/passthrough/mirror.ts'
+import { shapeLive } from '../../../src/passthrough/mirror-shape.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
 import { LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 

@@ -4,11 +4,11 @@
  * the pitch.
  */
 import { describe, expect, it } from 'vitest'
-import { EventType } from '../../../src/contract/types.ts'
+import { EventType } from '../../../src/upstream-contract/types.ts'
 import { startOfTodayUtc } from '../../../src/provider/dataset/dates.ts'
 import { generateDataset } from '../../../src/provider/dataset/generate.ts'
 import { formations, lineups } from '../../../src/provider/derived.ts'
-import { createLiveSource } from '../../../src/provider/live.ts'
+import { createLiveSource } from '../../../src/provider/simulation.ts'
 import { formationOf, formationRows, matchdaySquad, Position } from '../../../src/provider/matchday.ts'
 import type { Rec } from '../../../src/provider/records.ts'
 import { World } from '../../../src/provider/world.ts'

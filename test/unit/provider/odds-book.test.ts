@@ -4,8 +4,8 @@
  * penalty award and a VAR review, settlement by the final regular-time score, and determinism.
  */
 import { describe, expect, it } from 'vitest'
-import { EventType, ScoreType } from '../../../src/contract/types.ts'
-import { State } from '../../../src/contract/states.ts'
+import { EventType, ScoreType } from '../../../src/upstream-contract/types.ts'
+import { State } from '../../../src/upstream-contract/states.ts'
 import { inplayOdds, preMatchOdds, type PlacedLine } from '../../../src/provider/odds/book.ts'
 import { lineOfScript, standingGoals, suspensions, SUSPEND } from '../../../src/provider/odds/line.ts'
 import { Market } from '../../../src/provider/odds/markets.ts'

@@ -1,6 +1,6 @@
 /** Cursor pages of the embedded provider (src/provider/paging.ts): signed, bound to their list, resumed by row. */
 import { describe, expect, it } from 'vitest'
-import { parseQuery, matchEndpoint, type ParsedQuery } from '../../../src/contract/query.ts'
+import { parseQuery, matchEndpoint, type ParsedQuery } from '../../../src/upstream-contract/query.ts'
 import { CursorCodec, pageOf, type Page, type PageRequest } from '../../../src/provider/paging.ts'
 import type { Rec } from '../../../src/provider/records.ts'
 

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS } from '../../../src/contract/states.ts'
+import { LIVE_STATE_IDS } from '../../../src/upstream-contract/states.ts'
 import { realMsAt } from '../../../src/provider/sim/clock.ts'
 import { changePoints, createSimulator, LATEST_WINDOW_MS, MAX_SCRIPT_SECONDS, type Simulator } from '../../../src/provider/sim/engine.ts'
 import { planSchedule } from '../../../src/provider/sim/schedule.ts'

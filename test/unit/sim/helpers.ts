@@ -1,5 +1,5 @@
-import type { FixtureEvent, HomeAway, Score } from '../../../src/contract/football.ts'
-import { State } from '../../../src/contract/states.ts'
+import type { FixtureEvent, HomeAway, Score } from '../../../src/upstream-contract/football.ts'
+import { State } from '../../../src/upstream-contract/states.ts'
 import { changePoints } from '../../../src/provider/sim/engine.ts'
 import { materialize } from '../../../src/provider/sim/materialize.ts'
 import type { FixtureLive, MatchScript, SimFixtureInput, SimTeam } from '../../../src/provider/sim/model.ts'

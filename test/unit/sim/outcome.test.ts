@@ -4,7 +4,7 @@
  * and cup ties (scripted).
  */
 import { describe, expect, it } from 'vitest'
-import { ScoreType } from '../../../src/contract/types.ts'
+import { ScoreType } from '../../../src/upstream-contract/types.ts'
 import { matchOutcome, scriptMatch } from '../../../src/provider/sim/script.ts'
 import { fixtures, row, viewAt } from './helpers.ts'
 

@@ -4,7 +4,7 @@
  * before and after each announcement, drawn or forced.
  */
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS, State } from '../../../src/contract/states.ts'
+import { LIVE_STATE_IDS, State } from '../../../src/upstream-contract/states.ts'
 import { createSimulator, LATEST_WINDOW_MS } from '../../../src/provider/sim/engine.ts'
 import { changeFrom, drawChange, type ScheduleChange } from '../../../src/provider/sim/reschedule.ts'
 import { planDay, planSchedule } from '../../../src/provider/sim/schedule.ts'

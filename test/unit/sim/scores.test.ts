@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { State } from '../../../src/contract/states.ts'
-import { ScoreType } from '../../../src/contract/types.ts'
+import { State } from '../../../src/upstream-contract/states.ts'
+import { ScoreType } from '../../../src/upstream-contract/types.ts'
 import type { MatchScript } from '../../../src/provider/sim/model.ts'
 import { scriptMatch } from '../../../src/provider/sim/script.ts'
 import { fixtures, goalsFromEvents, MATCHES, row, samplePoints, SCRIPTS, sideOf, viewAt } from './helpers.ts'

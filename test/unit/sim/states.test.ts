@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS, State } from '../../../src/contract/states.ts'
+import { LIVE_STATE_IDS, State } from '../../../src/upstream-contract/states.ts'
 import { scriptMatch } from '../../../src/provider/sim/script.ts'
 import type { MatchScript } from '../../../src/provider/sim/model.ts'
 import { fixtures, LEGAL, SCRIPTS, samplePoints, viewAt } from './helpers.ts'

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { FixtureLive } from '../../../src/provider/sim/model.ts'
-import type { HomeAway } from '../../../src/contract/football.ts'
-import { ScoreType } from '../../../src/contract/types.ts'
+import type { HomeAway } from '../../../src/upstream-contract/football.ts'
+import { ScoreType } from '../../../src/upstream-contract/types.ts'
 import { StatType, STAT_TYPES } from '../../../src/provider/sim/stats.ts'
 import { timelineAt } from '../../../src/provider/sim/timeline-rows.ts'
 import type { MatchScript } from '../../../src/provider/sim/model.ts'

@@ -1,11 +1,11 @@
 /**
  * `/v1/status` counts the live fixtures as the scoreboard's Live tab does: the phases of IN_PLAY_PHASES
- * (src/contract/states.ts) are those of IN_PLAY in the page's src/ui/public/lib/live.js, read from its
+ * (src/upstream-contract/states.ts) are those of IN_PLAY in the page's src/ui/public/lib/feed.js, read from its
  * source (the module imports the client bundle, which Node cannot load).
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { IN_PLAY_PHASES } from '../../../src/contract/states.ts'
+import { IN_PLAY_PHASES } from '../../../src/upstream-contract/states.ts'
 
 describe('the phases counted as live', () => {
   it('are the scoreboard\'s Live tab\'s', () => {

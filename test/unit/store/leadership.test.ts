@@ -71,18 +71,25 @@ describe('leadership with a local deadline', () => {
   it('a renewal that fails once (a blip) does not stop polling while the deadline is still ahead', async () => {
     const shared = createLease({ kind: 'memory' })
     let failNext = false
+    let renewedAfterBlip = 0
     const flaky: Lease = {
       ...shared,
       renew: async (...a) => {
         if (failNext) { failNext = false; throw new Error('Command timed out') }
-        return await shared.renew(...a)
+        const renewed = await shared.renew(...a)
+        if (!failNext && blipped) renewedAfterBlip++
+        return renewed
       }
     }
+    let blipped = false
     const events: string[] = []
-    const la = start(flaky, 'a', events)
-    await sleep(100)
+    // A lease of 5 s: a busy machine's event-loop stalls stay far inside its local deadline.
+    const la = start(flaky, 'a', events, 5000)
+    await waitFor('a leads', () => la.isLeader(), 5000, 5)
     failNext = true
-    await sleep(800)
+    blipped = true
+    // The failed renewal, then two that succeed after it: the blip is behind the holder.
+    await waitFor('two renewals after the failed one', () => !failNext && renewedAfterBlip >= 2, 10_000, 5)
     expect(la.isLeader()).toBe(true)
     expect(events.filter((e) => e.includes('deposed'))).toEqual([])
   })

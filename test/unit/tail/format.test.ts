@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Change, FixtureOdds, LiveEvent, LiveFixture, OddsMarket } from '../../../src/wire/model.ts'
+import type { Change, FixtureOdds, LiveEvent, LiveFixture, OddsMarket } from '../../../src/wire-model/model.ts'
 import { clean, clockLabel, cannotReachLine, describe as describeRecord, fixtureLine, oddsLines } from '../../../src/tail/format.ts'
 import { fixture } from '../../integration/store/fixture.ts'
 

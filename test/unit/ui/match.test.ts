@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error the page's plain JavaScript module (no declarations)
 import { benchList, halfTimeScore, pitchLines, stateWords, statisticRows, tableOf, timeline } from '../../../src/ui/public/lib/match.js'
-import type { LeagueStandings, LiveEvent, LiveFixture, TeamLineup } from '../../../src/wire/model.ts'
+import type { LeagueStandings, LiveEvent, LiveFixture, TeamLineup } from '../../../src/wire-model/model.ts'
 
 const event = (id: number, type: string, minute: number, side: 'home' | 'away', player: string, related?: string): LiveEvent => ({
   id, type_id: 0, type, minute, extra_minute: null, side, team_id: null, player: { id, name: player }, related_player: related === undefined ? null : { id: id + 1000, name: related }, result: null, info: null, addition: null, sort_order: null

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { alertsOf, ceilingOf, payloadOf, topicOf } from '../../../src/webpush/alerts.ts'
-import { STATE_BY_CODE } from '../../../src/contract/states.ts'
-import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../../../src/wire/model.ts'
-import { MAX_PAYLOAD_BYTES } from '../../../src/wire/webpush.ts'
+import { STATE_BY_CODE } from '../../../src/upstream-contract/states.ts'
+import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../../../src/wire-model/model.ts'
+import { MAX_PAYLOAD_BYTES } from '../../../src/wire-model/webpush.ts'
 
 const state = (code: string): LiveFixture['state'] => {
   const s = STATE_BY_CODE.get(code)

@@ -15,8 +15,8 @@
  *   league's heading folds its matches away and pins the league to the top (its star); the margin the row
  *   stars sit in is given before the first rows are drawn, so nothing moves when they come.
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
- * @typedef {import('./live.js').FeedUpdate} FeedUpdate
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
 import { announcements, cancelledIn, goalsIn, h, levelInKnockout, scoreLine, setText } from './format.js'

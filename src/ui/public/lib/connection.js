@@ -4,7 +4,7 @@
  * host, a port or an error code: the client library's own messages are for developers (the widget writes
  * them to the console).
  *
- * @typedef {import('./live.js').FeedStatus} FeedStatus
+ * @typedef {import('./feed.js').FeedStatus} FeedStatus
  */
 
 /** Why a connection waits, in a fan's words: never a host or a port. */

@@ -5,9 +5,9 @@
  * so "tomorrow" is the next day whenever it is asked; the gateway holds 3 days back and 3 ahead.
  *
  * A day's fixtures come from the gateway's day model, never from the upstream's rows: the scoreboard and
- * the widget follow their day on the live feed (lib/live.js, `dates` in this time zone).
+ * the widget follow their day on the live feed (lib/feed.js, `dates` in this time zone).
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
  * @typedef {number} Day a day by its distance from today: 0 today, -1 yesterday, 1 tomorrow
  * @typedef {{ from: number, to: number }} DayRange kick-offs from `from` (included) to `to` (excluded), epoch ms
  */

@@ -12,7 +12,7 @@
  * - Nothing moves: the bell sits in a margin the rows get before their first drawing (only when the
  *   gateway offers alerts), and the menu and the panel float above the page.
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
  * @typedef {import('./push.js').AlertChoice} AlertChoice
  * @typedef {'teams' | 'fixtures' | 'leagues'} What
  */

@@ -3,8 +3,8 @@
  * names from the feed cannot inject markup), and the wording of clocks, results and events.
  * Times are written in 24-hour form everywhere (19:45, 20:23:05), as livescore sites do.
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
- * @typedef {import('./live.js').ChangeFrame} ChangeFrame
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').ChangeFrame} ChangeFrame
  * @typedef {import('./client.js').LiveEvent} LiveEvent
  */
 

@@ -4,7 +4,7 @@
  * substitutions marked), the league table with this match's teams, and the header's half-time score and
  * state. The match page (match.js) draws them; they are unit-tested in Node (test/unit/ui/match.test.ts).
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  * @typedef {import('./client.js').LeagueStandings} LeagueStandings
  * @typedef {import('./client.js').StandingsTable} StandingsTable

@@ -107,7 +107,7 @@ export class OddsView {
    * that differs from the one the cell showed gets an arrow the way it went (from the decimal values), so an
    * arrow always tells the move a reader saw, however many frames came between two draws.
    * @param {Cells} cells
-   * @param {import('./live.js').LiveFixture} f
+   * @param {import('./feed.js').LiveFixture} f
    */
   draw (cells, f) {
     const image = this.images().get(f.id)
@@ -145,7 +145,7 @@ export class OddsView {
  * for screen readers (who, and which way it moved or that it won).
  * @param {Price} p
  * @param {OddsMarket | undefined} market
- * @param {import('./live.js').LiveFixture} f
+ * @param {import('./feed.js').LiveFixture} f
  * @param {number} now
  */
 function drawPrice (p, market, f, now) {

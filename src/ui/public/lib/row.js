@@ -12,7 +12,7 @@
  * with its decision; goals cancelled by VAR stay, struck through. Goals, red cards, missed penalties and
  * VAR always show; the others show the three latest and "+N more", which then offers "Show fewer".
  *
- * @typedef {import('./live.js').LiveFixture} LiveFixture
+ * @typedef {import('./feed.js').LiveFixture} LiveFixture
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  * @typedef {{ open: boolean, all: boolean, scoredUntil: { home: number, away: number }, cancelled: LiveEvent[], mayGoOn?: boolean }} RowView
  *   `mayGoOn`: the match is still in the live set (a level FT of a knock-out tie is then awaiting extra time)

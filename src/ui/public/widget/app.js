@@ -14,7 +14,7 @@
  * What it shows, from the gateway's day model (never the upstream's rows):
  * - a league widget: every match of its league today (the reader's day, in the browser's time zone), in
  *   play first, then results, then kick-offs, and its league's matches in play whatever their day. The feed
- *   follows the league (its live set) and today (`dates`, lib/live.js): each fixture of the day comes with
+ *   follows the league (its live set) and today (`dates`, lib/feed.js): each fixture of the day comes with
  *   the snapshot and every change of it is pushed (a kick-off moved, a postponement, a result); nothing is
  *   read again. At midnight it follows the new day.
  * - a fixture widget: its match, followed by id: the gateway holds it live or not, so one loaded after full
@@ -32,7 +32,7 @@
 import { Board } from '../lib/board.js'
 import { connectionAnnouncement, connectionText, problemText } from '../lib/connection.js'
 import { h } from '../lib/format.js'
-import { inPlay, LiveFeed } from '../lib/live.js'
+import { inPlay, LiveFeed } from '../lib/feed.js'
 import { fetchToken } from '../lib/credential.js'
 import { fetchLeague, leagueTitle } from '../lib/leagues.js'
 import { bookmakerOf } from '../lib/odds.js'
@@ -42,7 +42,7 @@ import { today } from '../lib/days.js'
  * @typedef {{ base: string, key: string | null, tokenUrl?: string | null, token?: string | null, league: string | null,
  *   fixture: string | null, theme: string | null, title: string | null, odds?: string | null }} WidgetConfig
  *   `key` is null when a token option is given
- * @typedef {import('../lib/live.js').LiveFixture} LiveFixture
+ * @typedef {import('../lib/feed.js').LiveFixture} LiveFixture
  */
 
 /** @param {string | null} list `271` or `271,501` @returns {number[]} */
@@ -149,7 +149,7 @@ export function mount (host, config) {
 
   /** @type {number | undefined} */
   let retryAt
-  /** @param {import('../lib/live.js').FeedStatus} s */
+  /** @param {import('../lib/feed.js').FeedStatus} s */
   const drawStatus = (s) => {
     const word = over() ? 'finished' : s.state
     conn.dataset.state = word
@@ -204,7 +204,7 @@ export function mount (host, config) {
       if (s.state === 'refused') refuse(problemText(s, 'widget'), s.message)
     }
   })
-  /** @type {import('../lib/live.js').FeedStatus} */
+  /** @type {import('../lib/feed.js').FeedStatus} */
   let before = feed.status
 
   /** The page's fixed token (data-token) has expired: no connection can be made with it, so the widget stops. */
