@@ -3,12 +3,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The core package and the client library are workspace packages: `npm ci` installs and builds them (the
+# The workspace packages (core, client, upstream-contract, provider): `npm ci` installs and builds them (the
 # root's `prepare`).
-COPY packages/core/package.json packages/core/tsconfig.json ./packages/core/
-COPY packages/core/src ./packages/core/src
-COPY packages/client/package.json packages/client/tsconfig.json ./packages/client/
-COPY packages/client/src ./packages/client/src
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -19,12 +16,16 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
-# The core package's and the client library's builds: the gateway uses them, and bundles them for browsers
-# at /lib/core.js and /lib/client.js.
+# The workspace packages' builds: the gateway uses them, and bundles core and client for browsers at
+# /lib/core.js and /lib/client.js.
 COPY --from=build --chown=node:node /app/packages/core/package.json ./packages/core/
 COPY --from=build --chown=node:node /app/packages/core/dist ./packages/core/dist
 COPY --from=build --chown=node:node /app/packages/client/package.json ./packages/client/
 COPY --from=build --chown=node:node /app/packages/client/dist ./packages/client/dist
+COPY --from=build --chown=node:node /app/packages/upstream-contract/package.json ./packages/upstream-contract/
+COPY --from=build --chown=node:node /app/packages/upstream-contract/dist ./packages/upstream-contract/dist
+COPY --from=build --chown=node:node /app/packages/provider/package.json ./packages/provider/
+COPY --from=build --chown=node:node /app/packages/provider/dist ./packages/provider/dist
 COPY --chown=node:node package.json ./
 USER node
 EXPOSE 8080 8081

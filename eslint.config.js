@@ -10,12 +10,12 @@ const browser = Object.fromEntries(['window', 'document', 'location', 'navigator
  * (but see SIBLINGS) and the layers below it, never one above.
  */
 const LAYERS = [
-  ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/upstream-contract', 'src/wire-model', 'src/util'],
+  ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/metrics.ts', 'src/wire-model', 'src/util'],
   ['src/diff', 'src/odds', 'src/budget', 'src/store', 'src/upstream', 'src/protocol', 'src/client-keys.ts', 'src/webhook-settings.ts', 'src/token-settings.ts', 'src/tokens.ts'],
   ['src/poller', 'src/fanout', 'src/passthrough', 'src/webhooks', 'src/webpush', 'src/record', 'src/status'],
   ['src/http'],
   ['src/app.ts', 'src/gateway.ts', 'src/engines.ts'],
-  ['src/server.ts', 'src/cluster.ts', 'src/cli.ts', 'src/tail']
+  ['src/server.ts', 'src/cluster.ts', 'src/cli.ts', 'src/provider-command.ts', 'src/tail']
 ]
 /** In layer 2 each folder is a feature of its own: what two of them share lives below them. */
 const SIBLINGS = LAYERS[2]
@@ -27,20 +27,16 @@ const layerZones = LAYERS.flatMap((layer, i) => LAYERS.slice(i + 1).flat()
 const siblingZones = SIBLINGS.flatMap((target) => SIBLINGS.filter((from) => from !== target)
   .map((from) => zone([target], from, 'layer 2 features may not import each other: move what they share down a layer.')))
 /**
- * The embedded provider is a layer-0 client of the contract that only gateway.ts and cli.ts start: nothing
- * else imports it, and it imports nothing above layer 0.
+ * The embedded provider is a package of its own (packages/provider) that only gateway.ts and the
+ * `touchline provider` command start: nothing else in the gateway imports it.
  */
-const STARTS_PROVIDER = ['src/gateway.ts', 'src/cli.ts']
-const providerZones = [
-  ...LAYERS.flat().filter((p) => !STARTS_PROVIDER.includes(p)).map((p) => zone([p], 'src/provider', 'only gateway.ts and cli.ts start the embedded provider.')),
-  ...LAYERS.slice(1).flat().map((from) => zone(['src/provider'], from, 'the provider imports nothing above layer 0.'))
-]
+const STARTS_PROVIDER = ['src/gateway.ts', 'src/provider-command.ts']
 
 export default [
   ...neostandard({ ts: true, ignores: ['scratch/**', '**/dist/**', 'node_modules/**', 'coverage/**', 'test-results/**'] }),
   { files: ['src/ui/public/**/*.js'], languageOptions: { globals: browser } },
   {
-    files: ['src/**/*.ts', 'packages/core/src/**/*.ts', 'packages/client/src/**/*.ts'],
+    files: ['src/**/*.ts', 'packages/*/src/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
       // Imports name the .ts file itself (allowImportingTsExtensions): the node resolver finds it as is.
@@ -50,7 +46,12 @@ export default [
     rules: {
       // Type-only imports are erased at run time and not followed (the rule's own choice).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...siblingZones, ...providerZones] }]
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...siblingZones] }]
     }
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: STARTS_PROVIDER,
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@touchline/provider', message: 'only gateway.ts and the provider command start the embedded provider.' }] }] }
   }
 ]

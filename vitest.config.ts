@@ -45,11 +45,13 @@ const integration = {
 }
 
 export default defineConfig({
-  // The client library's and the core package's source, not their builds, as tsconfig.json's `paths` says.
+  // The workspace packages' source, not their builds, as tsconfig.json's `paths` says.
   resolve: {
     alias: [
       { find: /^@touchline\/client$/, replacement: fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) },
-      { find: /^@touchline\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) }
+      { find: /^@touchline\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
+      { find: /^@touchline\/provider$/, replacement: fileURLToPath(new URL('./packages/provider/src/index.ts', import.meta.url)) },
+      { find: /^@touchline\/upstream-contract\/(.*)$/, replacement: fileURLToPath(new URL('./packages/upstream-contract/src/', import.meta.url)) + '$1.ts' }
     ]
   },
   test: {

@@ -24,7 +24,7 @@ import { loadConfig } from '../src/config.ts'
 import { normalizeFixture } from '../src/diff/normalize.ts'
 import { startGateway } from '../src/gateway.ts'
 import type { LiveFixture } from '../src/wire-model/model.ts'
-import { startProvider } from '../src/provider/index.ts'
+import { startProvider } from '../packages/provider/src/index.ts'
 import { parseFixtures, LIVE_INCLUDES } from '../src/upstream/schemas.ts'
 import { startPrivateRedis } from '../test/helpers/redis-server.ts'
 

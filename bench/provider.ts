@@ -3,7 +3,7 @@
  * from this process on 127.0.0.1): a paged list and a fixture by id with includes. Later work compares to it.
  */
 import autocannon from 'autocannon'
-import { startProvider } from '../src/provider/index.ts'
+import { startProvider } from '../packages/provider/src/index.ts'
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10)
 const provider = await startProvider({ port: 0, hourlyLimits: { Enterprise: 100_000_000 } })

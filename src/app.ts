@@ -26,7 +26,8 @@ import type { PollerView } from './status/poller-view.ts'
 import type { LiveStore } from './store/index.ts'
 import type { UpstreamClient } from './upstream/index.ts'
 import type { Webhooks } from './webhooks/index.ts'
-import { frameworkErrorBody, internalErrorBody } from './errors.ts'
+import { internalErrorBody } from './errors.ts'
+import { frameworkErrorBody } from '@touchline/upstream-contract/query'
 
 export interface AppDeps {
   log: Logger

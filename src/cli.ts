@@ -80,7 +80,7 @@ async function main (argv: string[]): Promise<void> {
         strict: true
       })
       const cfg = config()
-      const { runProvider } = await import('./provider/main.ts')
+      const { runProvider } = await import('./provider-command.ts')
       await runProvider(cfg, values)
       return
     }

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { isMalformedToken } from './upstream-contract/auth.ts'
+import { isMalformedToken } from '@touchline/upstream-contract/auth'
 import { AppError, ErrorCodes } from './errors.ts'
 import { TokenSettingsSchema } from './token-settings.ts'
 import { checkWebhooks, WebhookSchema } from './webhook-settings.ts'

@@ -6,7 +6,7 @@ import { createECDH, createPublicKey } from 'node:crypto'
 import { accessSync, constants, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { z } from 'zod'
-import { isMalformedToken } from './upstream-contract/auth.ts'
+import { isMalformedToken } from '@touchline/upstream-contract/auth'
 import { AppError, ErrorCodes } from './errors.ts'
 import { parseRedisUrl } from './util/redis-url.ts'
 

@@ -6,7 +6,6 @@
  * upstream-contract/query.ts UpstreamInternalCode; the live protocol's error codes are part of the wire model.
  */
 import { randomUUID } from 'node:crypto'
-import { badRequestBody } from './upstream-contract/query.ts'
 
 export const ErrorCodes = {
   /** A setting (TOUCHLINE_*) is invalid, or the gateway cannot start with it (a port taken, Redis unreachable). */
@@ -52,12 +51,4 @@ export class AppError extends Error {
 
 export function internalErrorBody (errorId: string = randomUUID()): { error: string, message: string, error_id: string } {
   return { error: 'Internal Server Error', message: 'Something went wrong on our side. Quote the error_id when you report it.', error_id: errorId }
-}
-
-/**
- * fastify's own errors for a request it cannot route (a malformed URL, bad percent-encoding) echo the
- * URL, and with it a caller's `api_token`. Answered instead with the upstream's 400 shape and no URL.
- */
-export function frameworkErrorBody (): { message: string, errors: Record<string, string[]> } {
-  return badRequestBody('url', 'The request URL is malformed (invalid percent-encoding or characters).')
 }

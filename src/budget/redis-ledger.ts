@@ -16,7 +16,7 @@ import { scriptLoader } from '../util/redis-scripts.ts'
 import type { StoredClaim } from './share.ts'
 import type { BucketView, BudgetLedger, LedgerOptions, Spender } from './types.ts'
 import { checkClaim, checkCount, checkObservation, resetsAtOf, SAME_WINDOW_SLACK_MS, viewOf, type StoredBucket } from './window.ts'
-import { WINDOW_MS } from '../upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '@touchline/upstream-contract/hourly-window'
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

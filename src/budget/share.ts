@@ -11,8 +11,8 @@
  * the mix of paths it is asked for; the pollers spend down to the passthrough's reserve (`pollerFloor`), and
  * into it once it is all that is left.
  */
-import { WINDOW_MS } from '../upstream-contract/hourly-window.ts'
-import { LATEST_WINDOW_MS } from '../upstream-contract/livescores.ts'
+import { WINDOW_MS } from '@touchline/upstream-contract/hourly-window'
+import { LATEST_WINDOW_MS } from '@touchline/upstream-contract/livescores'
 import type { BucketView, PollerClaim } from './types.ts'
 
 /**

@@ -8,7 +8,7 @@
  * stores the absolute `resetsAt = arrival + resets_in_seconds` and tells windows apart by it: two
  * responses of one window give nearly the same `resetsAt`, two windows give values at least an hour apart.
  */
-import { WINDOW_MS } from '../upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '@touchline/upstream-contract/hourly-window'
 import { claimsNeed, type StoredClaim } from './share.ts'
 import type { BucketObservation, BucketView, LimitSource, PollerClaim, Spender } from './types.ts'
 

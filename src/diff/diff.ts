@@ -19,7 +19,7 @@
  * changing type are plain changes like any other.
  */
 import type { Change, LiveEvent, LiveFixture, LiveTeam } from '../wire-model/model.ts'
-import { EventType } from '../upstream-contract/types.ts'
+import { EventType } from '@touchline/upstream-contract/types'
 import { sameValue } from '../util/same-value.ts'
 import { CURRENT_SCORE, SHOOTOUT_SCORE } from './normalize.ts'
 

@@ -1,7 +1,7 @@
 /**
  * Event normalization (docs/upstream.md, "Event types"): upstream event rows → LiveEvent, in a stable order.
  */
-import { EventType } from '../upstream-contract/types.ts'
+import { EventType } from '@touchline/upstream-contract/types'
 import type { LiveEvent, Side } from '../wire-model/model.ts'
 import type { EventInput } from './input.ts'
 

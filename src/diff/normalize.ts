@@ -2,8 +2,8 @@
  * Upstream fixture → LiveFixture (docs/protocol.md, "LiveFixture"). Pure: no IO, no clock; the store assigns `version` and the
  * caller passes the detection time as `now`.
  */
-import { STATE_BY_ID } from '../upstream-contract/states.ts'
-import { SCORE_DESCRIPTIONS } from '../upstream-contract/types.ts'
+import { STATE_BY_ID } from '@touchline/upstream-contract/states'
+import { SCORE_DESCRIPTIONS } from '@touchline/upstream-contract/types'
 import type { LiveFixture, LiveState, LiveTeam, Side } from '../wire-model/model.ts'
 import { normalizeEvents } from './events.ts'
 import { normalizeLineups, normalizeStatistics } from './match-centre.ts'

@@ -9,7 +9,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify'
 import type { BudgetLedger, LimitSource } from '../budget/index.ts'
-import { IN_PLAY_PHASES } from '../upstream-contract/states.ts'
+import { IN_PLAY_PHASES } from '@touchline/upstream-contract/states'
 import type { Metrics } from '../metrics.ts'
 import { ODDS_ENTITY, type OddsPoller } from '../poller/odds.ts'
 import { LIVESCORES_ENTITY, type Poller } from '../poller/poller.ts'

@@ -3,7 +3,7 @@
  * own account data, the live mirror, or a loaded upstream answer (sources.ts) put in the key's scope, with
  * the key's quota in its `rate_limit` and headers.
  */
-import { SELECTABLE, type Kind } from '../upstream-contract/resources.ts'
+import { SELECTABLE, type Kind } from '@touchline/upstream-contract/resources'
 import { leagueAllowed } from '../client-keys.ts'
 import { renderEnvelope, type EnvelopeParts } from './entry.ts'
 import { withGatewayLinks } from './links.ts'

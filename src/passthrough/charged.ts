@@ -7,7 +7,7 @@
  * request (its charge key) decides where later ones of that kind are reserved. Calls made before that answer
  * came back are reserved against the guess.
  */
-import type { Endpoint } from '../upstream-contract/endpoints.ts'
+import type { Endpoint } from '@touchline/upstream-contract/endpoints'
 
 /** Charge keys remembered: one per catalogue endpoint and one per path family (`/football/<family>`) forwarded. */
 const MAX_KEYS = 1024

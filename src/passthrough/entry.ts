@@ -3,8 +3,8 @@
  * the upstream sent (re-serialized once, at fill time), and the small parts around it (pagination,
  * subscription, timezone) are stitched back with the caller's own `rate_limit` on every response.
  */
-import type { Pagination } from '../upstream-contract/envelope.ts'
-import type { Kind } from '../upstream-contract/resources.ts'
+import type { Pagination } from '@touchline/upstream-contract/envelope'
+import type { Kind } from '@touchline/upstream-contract/resources'
 
 /** The upstream's envelope without `rate_limit`, which is per caller. */
 export interface EnvelopeParts {

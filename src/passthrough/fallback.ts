@@ -11,7 +11,7 @@
  * answered locally during an outage are not charged to the shared window afterwards).
  */
 import type { Logger } from 'pino'
-import { serverErrorBody } from '../upstream-contract/error-bodies.ts'
+import { serverErrorBody } from '@touchline/upstream-contract/error-bodies'
 import { isRedisOutage, OUTAGE_RETRY_AFTER_S, StoreUnavailableError } from '../store/unavailable.ts'
 import { createMemoryCache, type ResponseCache } from './cache.ts'
 import { createMemoryQuota, type QuotaStore } from './quota.ts'

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
-import type { Kind } from '../upstream-contract/resources.ts'
+import type { Kind } from '@touchline/upstream-contract/resources'
 import { parseRetryAfter, UpstreamError, UpstreamErrorCode, type UpstreamClient } from '../upstream/index.ts'
 import { requestedEntity, type ChargedEntities } from './charged.ts'
 import { leaguesOf, partsOf, type CachedEntry } from './entry.ts'

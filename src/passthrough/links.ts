@@ -5,8 +5,8 @@
  * Never the upstream's host or token: whatever the upstream wrote, only a page number or a cursor token
  * is taken from it.
  */
-import type { Pagination } from '../upstream-contract/envelope.ts'
-import { encodeQueryValue } from '../upstream-contract/query.ts'
+import type { Pagination } from '@touchline/upstream-contract/envelope'
+import { encodeQueryValue } from '@touchline/upstream-contract/query'
 import { readCursor } from '../upstream/request.ts'
 import type { EnvelopeParts } from './entry.ts'
 import type { PassRequest } from './request.ts'

@@ -10,9 +10,9 @@
  * Anything else (nested includes such as `events.player`, other includes, eventTypes and the other
  * include-level filters, participantSearch, todayDate) falls through.
  */
-import type { ParsedQuery } from '../upstream-contract/query.ts'
-import { pickSelected } from '../upstream-contract/select.ts'
-import { formatInZone } from '../upstream-contract/time.ts'
+import type { ParsedQuery } from '@touchline/upstream-contract/query'
+import { pickSelected } from '@touchline/upstream-contract/select'
+import { formatInZone } from '@touchline/upstream-contract/time'
 import type { Rec } from './mirror.ts'
 import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 

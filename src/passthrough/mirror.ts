@@ -18,8 +18,8 @@
  * Only in-process: over Redis, instances that do not hold the poller lease see no polls and fall through to
  * the cache and upstream.
  */
-import { LATEST_WINDOW_MS } from '../upstream-contract/livescores.ts'
-import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
+import { LATEST_WINDOW_MS } from '@touchline/upstream-contract/livescores'
+import { LIVE_STATE_IDS } from '@touchline/upstream-contract/states'
 import type { Query, RequestOptions, UpstreamClient, UpstreamResponse } from '../upstream/index.ts'
 import { LIVE_INCLUDES } from '../upstream/schemas.ts'
 

@@ -11,7 +11,7 @@
  */
 import type { ClientKey } from '../client-keys.ts'
 import type { EnvelopeParts } from './entry.ts'
-import { WINDOW_MS } from '../upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '@touchline/upstream-contract/hourly-window'
 import type { QuotaState } from './quota.ts'
 
 /** Account paths the passthrough serves (the rest of `/my/` is never forwarded). */

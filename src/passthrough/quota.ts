@@ -9,7 +9,7 @@
  * for `/my/usage`, and follow the gateway's clock, which tests move.
  */
 import type { Redis, RedisKey, Result } from 'ioredis'
-import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '../upstream-contract/hourly-window.ts'
+import { HourlyWindows, WINDOW_MS, windowState, type WindowState } from '@touchline/upstream-contract/hourly-window'
 import { passthroughKeys } from '../store/redis-keys.ts'
 import { scriptLoader } from '../util/redis-scripts.ts'
 

@@ -1,14 +1,14 @@
 /**
  * What the passthrough sends back: the upstream's error bodies in their exact shapes (the shared builders of
- * src/upstream-contract/error-bodies.ts), worded for a touchline key. Only the 429 body carries `rate_limit`.
+ * packages/upstream-contract/src/error-bodies.ts), worded for a touchline key. Only the 429 body carries `rate_limit`.
  */
 import { randomUUID } from 'node:crypto'
 import {
   endpointNotFoundBody, forbiddenBody, serverErrorBody, tooManyRequestsReply, unauthorizedBody, type BucketReport
-} from '../upstream-contract/error-bodies.ts'
-import type { Feature } from '../upstream-contract/resources.ts'
+} from '@touchline/upstream-contract/error-bodies'
+import type { Feature } from '@touchline/upstream-contract/resources'
 
-export { rateLimitBody, rateLimitHeaders } from '../upstream-contract/error-bodies.ts'
+export { rateLimitBody, rateLimitHeaders } from '@touchline/upstream-contract/error-bodies'
 
 /** A finished HTTP answer: the fastify plugin only copies it onto the reply. */
 export interface Reply {

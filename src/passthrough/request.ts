@@ -3,9 +3,9 @@
  * cache key, the coalescing key and what is actually sent upstream are one and the same thing, so two
  * requests that mean the same call share one cache entry and one upstream call.
  */
-import { presentedToken } from '../upstream-contract/auth.ts'
+import { presentedToken } from '@touchline/upstream-contract/auth'
 import type { ClientKey } from '../client-keys.ts'
-import { encodeQueryValue } from '../upstream-contract/query.ts'
+import { encodeQueryValue } from '@touchline/upstream-contract/query'
 
 /** What the HTTP layer hands the passthrough: nothing fastify-specific. */
 export interface PassRequest {

@@ -2,7 +2,7 @@
  * What the passthrough makes of a path and query before it counts anything; it never refuses what the real
  * API accepts (docs/passthrough.md, "Local validation"):
  *
- * - known: a path of the catalogue (src/upstream-contract) whose every name it knows is validated in full, as the
+ * - known: a path of the catalogue (packages/upstream-contract/src) whose every name it knows is validated in full, as the
  *   upstream does, and answered as before;
  * - forward: a path the catalogue does not know, or an include, filter or select name it does not know, is
  *   checked for syntax only (syntax.ts) and sent to the upstream, whose 4xx is then cached for an hour, so a
@@ -12,10 +12,10 @@
  * `cursor` (cursor pagination, docs/upstream.md "Pagination") is judged by the catalogue's query rules on known paths and
  * by syntax.ts on forwarded ones. `/my/*` is never forwarded: the upstream's answer would describe the gateway's account.
  */
-import { ENDPOINT_FEATURES, SINGLE_PARAMS, type Endpoint } from '../upstream-contract/endpoints.ts'
-import { UpstreamInternalCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '../upstream-contract/query.ts'
-import { RELATIONS, type Feature } from '../upstream-contract/resources.ts'
-import { ENDPOINTS } from '../upstream-contract/endpoints.ts'
+import { ENDPOINT_FEATURES, SINGLE_PARAMS, type Endpoint } from '@touchline/upstream-contract/endpoints'
+import { UpstreamInternalCode, matchEndpoint, parseQuery, type ParsedQuery, type QueryError } from '@touchline/upstream-contract/query'
+import { RELATIONS, type Feature } from '@touchline/upstream-contract/resources'
+import { ENDPOINTS } from '@touchline/upstream-contract/endpoints'
 import { chargeKeyOf } from './charged.ts'
 import type { FetchInput } from './fetch.ts'
 import { pathNotFound, reply, type Reply } from './replies.ts'

@@ -19,9 +19,9 @@
  *   established is withheld (fail closed). Records with none of these (teams, players, countries, types)
  *   are not league-bound. Keys with every league (`*`) skip all of this.
  */
-import type { Endpoint } from '../upstream-contract/endpoints.ts'
-import type { ParsedQuery } from '../upstream-contract/query.ts'
-import { RELATIONS, type Kind } from '../upstream-contract/resources.ts'
+import type { Endpoint } from '@touchline/upstream-contract/endpoints'
+import type { ParsedQuery } from '@touchline/upstream-contract/query'
+import { RELATIONS, type Kind } from '@touchline/upstream-contract/resources'
 import { leagueAllowed, type ClientKey } from '../client-keys.ts'
 import { leagueOf, type CachedEntry, type EnvelopeParts, type LeagueRefs } from './entry.ts'
 import type { LeagueIndex } from './league-index.ts'

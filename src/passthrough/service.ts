@@ -18,9 +18,9 @@
  * `hourly_quota`.
  */
 import { randomUUID } from 'node:crypto'
-import { isMalformedToken } from '../upstream-contract/auth.ts'
-import { missingFeature } from '../upstream-contract/features.ts'
-import { singleValues } from '../upstream-contract/query.ts'
+import { isMalformedToken } from '@touchline/upstream-contract/auth'
+import { missingFeature } from '@touchline/upstream-contract/features'
+import { singleValues } from '@touchline/upstream-contract/query'
 import { leagueAllowed, originAllowed, type ClientKey } from '../client-keys.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import { createSingleFlight } from '../util/singleflight.ts'

@@ -3,7 +3,7 @@
  * call shared by every identical request in flight; and the reads the scope makes on a scoped key's behalf
  * to learn the league of a season, a fixture or the rows of an answer.
  */
-import { matchEndpoint } from '../upstream-contract/query.ts'
+import { matchEndpoint } from '@touchline/upstream-contract/query'
 import { StoreUnavailableError } from '../store/unavailable.ts'
 import { fetchUpstream, type Fetched, type FetchInput } from './fetch.ts'
 import type { Reply } from './replies.ts'

@@ -4,7 +4,7 @@
  * names, punctuation, spaces, nesting depth, ranges, time zone), so that a malformed request still costs
  * nothing upstream while a well-formed one with a new name reaches the API that may know it.
  */
-import { badRequestBody, UpstreamInternalCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '../upstream-contract/query.ts'
+import { badRequestBody, UpstreamInternalCode, isValidTimezone, PER_PAGE_MAX, PER_PAGE_POPULATE_MAX, type QueryError } from '@touchline/upstream-contract/query'
 
 /** Every parameter the real API documents; anything else is the upstream's "unknown parameter". */
 export const DOCUMENTED_PARAMS: ReadonlySet<string> = new Set([

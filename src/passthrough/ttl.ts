@@ -3,9 +3,9 @@
  * upstream budget: reference data changes a few times a day, fixtures change during matches, livescores
  * change every few seconds (and are normally answered from the live mirror, see live.ts).
  */
-import type { Endpoint } from '../upstream-contract/endpoints.ts'
-import type { IncludeNode } from '../upstream-contract/query.ts'
-import type { Kind } from '../upstream-contract/resources.ts'
+import type { Endpoint } from '@touchline/upstream-contract/endpoints'
+import type { IncludeNode } from '@touchline/upstream-contract/query'
+import type { Kind } from '@touchline/upstream-contract/resources'
 
 export interface TtlPolicy {
   /** Core data, leagues, seasons, stages, rounds, teams, people, venues, states, account listings. @default 1 h */

@@ -4,8 +4,8 @@
  */
 import type { Logger } from 'pino'
 import type { BudgetLedger } from '../budget/index.ts'
-import type { Endpoint } from '../upstream-contract/endpoints.ts'
-import type { ParsedQuery } from '../upstream-contract/query.ts'
+import type { Endpoint } from '@touchline/upstream-contract/endpoints'
+import type { ParsedQuery } from '@touchline/upstream-contract/query'
 import type { ClientKey, KeyRing } from '../client-keys.ts'
 import type { Metrics } from '../metrics.ts'
 import type { UpstreamClient } from '../upstream/index.ts'

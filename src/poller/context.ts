@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Logger } from 'pino'
 import { SLOWEST_POLL_MS } from '../budget/share.ts'
-import { FEED_LEAD_MS } from '../upstream-contract/livescores.ts'
+import { FEED_LEAD_MS } from '@touchline/upstream-contract/livescores'
 import type { ApplyFence } from '../store/index.ts'
 import { createAnomalyReporter, type AnomalySink } from '../upstream/index.ts'
 import { LIVE_INCLUDES } from '../upstream/schemas.ts'

@@ -15,7 +15,7 @@
  * read never holds one up; with a bucket too small for that, the days are not read (every poll is a
  * reconcile then, and the budget has nothing to spare for them).
  */
-import { LATEST_WINDOW_MS } from '../upstream-contract/livescores.ts'
+import { LATEST_WINDOW_MS } from '@touchline/upstream-contract/livescores'
 import { parseFixtures } from '../upstream/schemas.ts'
 import { fixturesByIds, MULTI_MAX, PollSkipped, reserveCall } from './calls.ts'
 import type { DaysProgress, DayWindow, PollerContext } from './context.ts'

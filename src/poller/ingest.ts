@@ -7,7 +7,7 @@
 import { diffFixtures } from '../diff/diff.ts'
 import { keepUnsent, normalizeFixture } from '../diff/normalize.ts'
 import type { FixtureInput } from '../diff/input.ts'
-import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
+import { LIVE_STATE_IDS } from '@touchline/upstream-contract/states'
 import { AppError, ErrorCodes } from '../errors.ts'
 import { isPredictedTick, settleClock } from '../protocol/clock.ts'
 import type { Change, ChangeRecord, LiveFixture } from '../wire-model/model.ts'

@@ -11,7 +11,7 @@
  * Pure bookkeeping: the poller makes the calls, reserves them in the budget ledger, and reports what each
  * reconcile saw.
  */
-import { FEED_LEAD_MS } from '../upstream-contract/livescores.ts'
+import { FEED_LEAD_MS } from '@touchline/upstream-contract/livescores'
 
 /** How often the poller reads the days, and the upcoming kick-offs with them. */
 export const KICKOFF_LIST_EVERY_MS = 3_600_000

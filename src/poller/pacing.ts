@@ -10,7 +10,7 @@
  */
 import type { BucketView, PollerClaim } from '../budget/index.ts'
 import { CLAIM_TTL_MS, claimNeed, reserveCount } from '../budget/share.ts'
-import { WINDOW_MS } from '../upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '@touchline/upstream-contract/hourly-window'
 
 export interface PacingOptions {
   /** Share of the hourly limit kept for the REST passthrough. @default 0.2 */

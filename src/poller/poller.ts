@@ -42,8 +42,8 @@
  * of the loop.
  */
 import { ErrorCodes } from '../errors.ts'
-import { LATEST_WINDOW_MS } from '../upstream-contract/livescores.ts'
-import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
+import { LATEST_WINDOW_MS } from '@touchline/upstream-contract/livescores'
+import { LIVE_STATE_IDS } from '@touchline/upstream-contract/states'
 import { UpstreamError, UpstreamRateLimitedError } from '../upstream/index.ts'
 import { backoffDelay } from '@touchline/core'
 import { FAILURES_AT_FLOOR, PollSkipped, pollCall } from './calls.ts'

@@ -6,7 +6,7 @@
  * One the upstream no longer returns by id (a 404, or a 200 "No result(s)") at RETIRE_AFTER_MISSES
  * reconciles in a row is retired with `fixture_removed`.
  */
-import { LIVE_STATE_IDS } from '../upstream-contract/states.ts'
+import { LIVE_STATE_IDS } from '@touchline/upstream-contract/states'
 import type { Change } from '../wire-model/model.ts'
 import { isStoreUnavailable } from '../store/unavailable.ts'
 import type { UpstreamFixture } from '../upstream/schemas.ts'

@@ -8,7 +8,7 @@
  *
  * Clock ticks, period changes and other bookkeeping print nothing. Pure functions, no IO.
  */
-import { STATE_BY_ID } from '../upstream-contract/states.ts'
+import { STATE_BY_ID } from '@touchline/upstream-contract/states'
 import { isGoalType, marketKey, minuteText, runningMinute, type MarketRef } from '@touchline/core'
 import type { Change, ChangeRecord, FixtureOdds, LiveEvent, LiveFixture, OddsChange, SelectionKey } from '../wire-model/model.ts'
 

@@ -13,7 +13,7 @@
  * read, there is no check (the start goes on).
  */
 import type { BudgetLedger } from '../budget/types.ts'
-import { matchEndpoint } from '../upstream-contract/query.ts'
+import { matchEndpoint } from '@touchline/upstream-contract/query'
 import type { UpstreamClient } from './client.ts'
 import { UpstreamError, UpstreamErrorCode } from './upstream-errors.ts'
 

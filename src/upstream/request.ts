@@ -3,8 +3,8 @@
  * (with the token, only ever handed to undici) and how it is shown (without it), the real API's data
  * quirks, and how pagination moves on.
  */
-import type { Mode } from '../upstream-contract/endpoints.ts'
-import { encodeQueryValue, matchEndpoint } from '../upstream-contract/query.ts'
+import type { Mode } from '@touchline/upstream-contract/endpoints'
+import { encodeQueryValue, matchEndpoint } from '@touchline/upstream-contract/query'
 import { redactUrl } from '../logger.ts'
 import type { Envelope } from './schemas.ts'
 

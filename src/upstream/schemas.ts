@@ -14,8 +14,8 @@
  * Fields nobody reads are not validated: they pass through untouched.
  */
 import { z } from 'zod'
-import { STATE_BY_ID } from '../upstream-contract/states.ts'
-import { PeriodType } from '../upstream-contract/types.ts'
+import { STATE_BY_ID } from '@touchline/upstream-contract/states'
+import { PeriodType } from '@touchline/upstream-contract/types'
 import type { FixtureInput, PeriodInput, StateInput } from '../diff/input.ts'
 import type { AnomalySink } from './anomalies.ts'
 

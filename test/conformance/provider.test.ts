@@ -3,9 +3,9 @@
  * shared by every instance. Rate-limit tests get their own instances so that their bucket state is theirs.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
-import { startProvider } from '../../src/provider/index.ts'
-import type { RunningProvider } from '../../src/provider/index.ts'
-import { DEMO_TOKENS, REFUSED_TOKENS } from '../../src/provider/plans.ts'
+import { startProvider } from '../../packages/provider/src/index.ts'
+import type { RunningProvider } from '../../packages/provider/src/index.ts'
+import { DEMO_TOKENS, REFUSED_TOKENS } from '../../packages/provider/src/plans.ts'
 import { describeConformance } from './suite.ts'
 import type { ConformanceTarget } from './target.ts'
 

@@ -9,7 +9,7 @@ import { pino } from 'pino'
 import { createMemoryLedger } from '../../src/budget/index.ts'
 import { createMetrics } from '../../src/metrics.ts'
 import { createPoller } from '../../src/poller/poller.ts'
-import { startProvider } from '../../src/provider/index.ts'
+import { startProvider } from '../../packages/provider/src/index.ts'
 import type { LiveStore } from '../../src/store/types.ts'
 import { createUpstreamClient } from '../../src/upstream/index.ts'
 

@@ -3,7 +3,7 @@
  * a fixture and the changes the differ would have found, and applies them, as the poller does. So a test
  * can put a goal, a card or a VAR cancellation on screen at an exact moment.
  */
-import { STATE_BY_CODE } from '../../src/upstream-contract/states.ts'
+import { STATE_BY_CODE } from '../../packages/upstream-contract/src/states.ts'
 import type { Change, ChangeRecord, LiveEvent, LiveFixture, Side } from '../../src/wire-model/model.ts'
 import type { LiveStore } from '../../src/store/types.ts'
 

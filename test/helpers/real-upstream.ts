@@ -47,7 +47,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { LIVE_STATE_IDS } from '../../src/upstream-contract/states.ts'
+import { LIVE_STATE_IDS } from '../../packages/upstream-contract/src/states.ts'
 
 const SHARED_DATA = new URL('../fixtures/upstream/', import.meta.url)
 

@@ -1,7 +1,7 @@
 --[[
   Counts one request of a client key against its hourly quota for an entity, if any is left. The window
   opens at the key's first request for the entity and resets one hour later (fixed, not sliding), on the
-  caller's clock, like HourlyWindows in src/upstream-contract/hourly-window.ts.
+  caller's clock, like HourlyWindows in packages/upstream-contract/src/hourly-window.ts.
 
   Input:
     KEYS[1] the key's quota hash   fields `<entity>:s` window start (ms), `<entity>:n` requests counted

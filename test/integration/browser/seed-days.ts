@@ -10,7 +10,7 @@
  * old reads of the passthrough had them) unless asked: the poller's also take statistics, line-ups and
  * formations, four times the bytes for nothing the board draws (day.test.ts runs the poller itself).
  */
-import { LIVE_STATE_IDS, STATE_BY_CODE } from '../../../src/upstream-contract/states.ts'
+import { LIVE_STATE_IDS, STATE_BY_CODE } from '../../../packages/upstream-contract/src/states.ts'
 import type { Gateway } from '../../../src/gateway.ts'
 import { daysRequest } from '../../../src/poller/days.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { SAME_WINDOW_SLACK_MS } from '../../../src/budget/window.ts'
 import type { BudgetLedger, LedgerOptions, PollerClaim } from '../../../src/budget/types.ts'
-import { WINDOW_MS } from '../../../src/upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '../../../packages/upstream-contract/src/hourly-window.ts'
 
 export interface LedgerHarness {
   open: (opts?: LedgerOptions) => BudgetLedger

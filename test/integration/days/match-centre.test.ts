@@ -17,7 +17,7 @@
 import { TouchlineClient, type LiveFixture } from '@touchline/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import { DEMO_TOKENS } from '../../../src/provider/index.ts'
+import { DEMO_TOKENS } from '../../../packages/provider/src/index.ts'
 import { LIVE_INCLUDES, parseFixture } from '../../../src/upstream/schemas.ts'
 import type { Statistics } from '../../../src/wire-model/model.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'

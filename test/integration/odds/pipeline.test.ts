@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { marketKey } from '@touchline/core'
-import { standingGoals, suspensions } from '../../../src/provider/odds/line.ts'
+import { standingGoals, suspensions } from '../../../packages/provider/src/odds/line.ts'
 import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
 import { serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { waitFor } from '../../helpers/wait.ts'

@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startProvider } from '../../../src/provider/index.ts'
+import { startProvider } from '../../../packages/provider/src/index.ts'
 import { spawnGateway } from './gateway-process.ts'
 import { startProxy } from '../../helpers/http-proxy.ts'
 

@@ -8,7 +8,7 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { startProxy } from '../../helpers/http-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

@@ -1,5 +1,5 @@
 /**
- * The gateway's passthrough validates with the catalogue (src/upstream-contract), so the real API's paths and includes
+ * The gateway's passthrough validates with the catalogue (packages/upstream-contract/src), so the real API's paths and includes
  * beyond the core API reach the upstream (here the embedded provider) instead of a local 404/400, a
  * repeated parameter counts with its last value, and a walk by the upstream's bare `next_cursor` goes through.
  */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createMemoryCache, createRedisCache, type ResponseCache } from '../../../src/passthrough/cache.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { createMemoryQuota, createRedisQuota, type QuotaStore } from '../../../src/passthrough/quota.ts'
-import { WINDOW_MS } from '../../../src/upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '../../../packages/upstream-contract/src/hourly-window.ts'
 import { useRedis } from '../../helpers/redis.ts'
 
 const T0 = Date.UTC(2026, 10, 21, 20, 0, 0)

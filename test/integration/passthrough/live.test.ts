@@ -4,8 +4,8 @@
  * the mirror cannot answer exactly, or a stale mirror, falls through to the cache and the upstream.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { formatInZone } from '../../../src/upstream-contract/time.ts'
-import { LIVE_STATE_IDS } from '../../../src/upstream-contract/states.ts'
+import { formatInZone } from '../../../packages/upstream-contract/src/time.ts'
+import { LIVE_STATE_IDS } from '../../../packages/upstream-contract/src/states.ts'
 import { countRequests, expectNoLeaks, get, startTestGateway, type Res, type TestGateway } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

@@ -3,7 +3,7 @@
  * each client key's quota and the upstream budget, so a client sees one gateway whichever instance it hits.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
 import { useRedis } from '../../helpers/redis.ts'
 

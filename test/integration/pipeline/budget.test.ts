@@ -10,7 +10,7 @@ import { createMemoryLedger, createRedisLedger, type BudgetLedger } from '../../
 import { fetchUpstream } from '../../../src/passthrough/fetch.ts'
 import { ingestFixture } from '../../../src/poller/ingest.ts'
 import { createPoller, LEDGER_RETRY_MS, type Poller, type PollerOptions } from '../../../src/poller/poller.ts'
-import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../src/provider/index.ts'
+import { DEMO_TOKENS, startProvider, type ProviderOptions, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { createStore, type LiveStore } from '../../../src/store/index.ts'
 import { parseFixtures, type UpstreamFixture, LIVE_INCLUDES } from '../../../src/upstream/schemas.ts'
 import { createUpstreamClient, UpstreamErrorCode, type CallInfo, type UpstreamClient } from '../../../src/upstream/index.ts'

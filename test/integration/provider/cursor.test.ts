@@ -3,7 +3,7 @@
  * and a repeated parameter taken with its last value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 
 let p: RunningProvider
 beforeAll(async () => { p = await startProvider({ port: 0 }) })

@@ -5,7 +5,7 @@
  * by the test (`now`), never waited for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 
 const START = Date.parse('2026-11-26T14:00:00Z')
 let now = START

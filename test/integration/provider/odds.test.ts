@@ -5,9 +5,9 @@
  * after it, settlement at full time, none once the fixture has left the live feed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
-import { standingGoals, suspensions, type MatchLine } from '../../../src/provider/odds/line.ts'
-import { realMsAt } from '../../../src/provider/sim/clock.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
+import { standingGoals, suspensions, type MatchLine } from '../../../packages/provider/src/odds/line.ts'
+import { realMsAt } from '../../../packages/provider/src/sim/clock.ts'
 
 const START = Date.now()
 let clock = START

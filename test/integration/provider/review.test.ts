@@ -1,7 +1,7 @@
 /** Provider behaviours found in review: plan scope through schedules and includes, date validation, next_page origin. */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 
 let p: RunningProvider
 beforeAll(async () => { p = await startProvider({ port: 0 }) })

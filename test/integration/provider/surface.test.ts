@@ -3,7 +3,7 @@
  * derive from its dataset and simulator, and honest empty lists with the right envelope for the rest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 
 let p: RunningProvider
 /** A stopped clock, so that derived figures (topscorers) and the fixtures they come from agree. */

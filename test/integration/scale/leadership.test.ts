@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src/config.ts'
 import { startGateway, type Gateway } from '../../../src/gateway.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
-import { startProvider, type RunningProvider } from '../../../src/provider/index.ts'
+import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 

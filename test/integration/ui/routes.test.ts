@@ -52,7 +52,7 @@ describe('static files', () => {
     expect(again.statusCode).toBe(304)
     expect(again.body).toBe('')
     expect((await app.inject('/status')).body).toContain('Gateway status')
-    for (const [path, type] of [['/app.js', 'text/javascript'], ['/widget.js', 'text/javascript'], ['/lib/live.js', 'text/javascript'], ['/styles.css', 'text/css'], ['/favicon.svg', 'image/svg+xml']]) {
+    for (const [path, type] of [['/app.js', 'text/javascript'], ['/widget.js', 'text/javascript'], ['/lib/feed.js', 'text/javascript'], ['/styles.css', 'text/css'], ['/favicon.svg', 'image/svg+xml']]) {
       const res = await app.inject(path as string)
       expect(res.statusCode, path).toBe(200)
       expect(String(res.headers['content-type']).startsWith(type as string), path).toBe(true)
@@ -60,7 +60,7 @@ describe('static files', () => {
     }
     expect((await app.inject('/widget/app.js')).headers['access-control-allow-origin']).toBe('*')
     // Modules are not versioned: revalidated every time (a cheap 304), never a mix of two deploys.
-    for (const path of ['/lib/live.js', '/lib/card.css', '/widget.js']) {
+    for (const path of ['/lib/feed.js', '/lib/card.css', '/widget.js']) {
       const res = await app.inject(path)
       expect(res.headers['cache-control'], path).toContain('no-cache')
       expect(res.headers['cache-control'], path).not.toMatch(/max-age=[1-9]/)

@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest'
 import type { ChangeRecord, LiveEvent } from '../../../src/wire-model/model.ts'
 import { wholeLog } from '../../helpers/log.ts'
-import { startProvider } from '../../../src/provider/index.ts'
+import { startProvider } from '../../../packages/provider/src/index.ts'
 import { runMatchDay } from '../../helpers/match-day.ts'
 import { startPushService, type PushMessage } from '../../helpers/push-service.ts'
 import { useRedis } from '../../helpers/redis.ts'

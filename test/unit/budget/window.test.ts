@@ -1,7 +1,7 @@
 /** The ledger's rules as pure functions (src/budget/window.ts); both engines run or mirror them. */
 import { describe, expect, it } from 'vitest'
 import { checkClaim, checkCount, mergeObservation, reserveFrom, SAME_WINDOW_SLACK_MS, viewOf, type ReserveRule, type StoredBucket } from '../../../src/budget/window.ts'
-import { WINDOW_MS } from '../../../src/upstream-contract/hourly-window.ts'
+import { WINDOW_MS } from '../../../packages/upstream-contract/src/hourly-window.ts'
 
 const T0 = 1_700_000_000_000
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { generateDataset } from '../../../src/provider/dataset/generate.ts'
-import type { DatasetFixture, Season } from '../../../src/provider/dataset/types.ts'
+import { generateDataset } from '../../../packages/provider/src/dataset/generate.ts'
+import type { DatasetFixture, Season } from '../../../packages/provider/src/dataset/types.ts'
 
 const ANCHOR = Date.UTC(2026, 10, 21) / 1000
 const d = generateDataset({ seed: 1, anchor: ANCHOR })

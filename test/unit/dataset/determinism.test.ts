@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { DAY } from '../../../src/provider/dataset/dates.ts'
-import { generateDataset } from '../../../src/provider/dataset/generate.ts'
-import type { Dataset } from '../../../src/provider/dataset/types.ts'
+import { DAY } from '../../../packages/provider/src/dataset/dates.ts'
+import { generateDataset } from '../../../packages/provider/src/dataset/generate.ts'
+import type { Dataset } from '../../../packages/provider/src/dataset/types.ts'
 
 const ANCHOR = Date.UTC(2026, 10, 21) / 1000
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generateDataset } from '../../../src/provider/dataset/generate.ts'
+import { generateDataset } from '../../../packages/provider/src/dataset/generate.ts'
 
 const d = generateDataset({ seed: 1, anchor: Date.UTC(2026, 10, 21) / 1000 })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { SELECT_ALIASES, SELECTABLE, type Kind } from '../../../src/upstream-contract/resources.ts'
-import { fixtureBase, generateDataset } from '../../../src/provider/dataset/generate.ts'
-import type { Dataset } from '../../../src/provider/dataset/types.ts'
+import { SELECT_ALIASES, SELECTABLE, type Kind } from '../../../packages/upstream-contract/src/resources.ts'
+import { fixtureBase, generateDataset } from '../../../packages/provider/src/dataset/generate.ts'
+import type { Dataset } from '../../../packages/provider/src/dataset/types.ts'
 
 const d = generateDataset({ seed: 1, anchor: Date.UTC(2026, 10, 21) / 1000 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EventType, ScoreType } from '../../../src/upstream-contract/types.ts'
+import { EventType, ScoreType } from '../../../packages/upstream-contract/src/types.ts'
 import { diffFixtures, fixtureRemoved } from '../../../src/diff/diff.ts'
 import { sameValue } from '../../../src/util/same-value.ts'
 import type { Change } from '../../../src/wire-model/model.ts'

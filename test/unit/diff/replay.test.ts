@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EventType } from '../../../src/upstream-contract/types.ts'
+import { EventType } from '../../../packages/upstream-contract/src/types.ts'
 import { diffFixtures } from '../../../src/diff/diff.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
 import type { Change, LiveFixture } from '../../../src/wire-model/model.ts'

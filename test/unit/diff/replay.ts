@@ -4,8 +4,8 @@
  * score rows are recomputed from the events seen so far, and the current period ticks.
  * The last snapshot is built by the same code, so comparing it with the recording checks the rebuild.
  */
-import { STATE_BY_ID, State } from '../../../src/upstream-contract/states.ts'
-import { EventType, ScoreType } from '../../../src/upstream-contract/types.ts'
+import { STATE_BY_ID, State } from '../../../packages/upstream-contract/src/states.ts'
+import { EventType, ScoreType } from '../../../packages/upstream-contract/src/types.ts'
 import type { EventInput, FixtureInput, PeriodInput, ScoreInput } from '../../../src/diff/input.ts'
 
 type Bucket = '1h' | '2h' | 'et1' | 'et2' | 'shootout'

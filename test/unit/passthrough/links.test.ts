@@ -1,7 +1,7 @@
 /** Links the passthrough returns: on the gateway's public URL, with the client's parameters and own key, never the upstream's. */
 import { describe, expect, it } from 'vitest'
 import { gatewayPagination, nextCursorUrl, nextPageUrl } from '../../../src/passthrough/links.ts'
-import { singleValues } from '../../../src/upstream-contract/query.ts'
+import { singleValues } from '../../../packages/upstream-contract/src/query.ts'
 
 const req = { baseUrl: 'https://gw.example/base', path: '/football/fixtures', query: { api_token: 'client-key', per_page: '2', include: 'participants;scores', page: '1' } }
 const pg = { count: 2, per_page: 2, current_page: 1, has_more: true }

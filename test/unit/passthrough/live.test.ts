@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint, parseQuery } from '../../../src/upstream-contract/query.ts'
+import { matchEndpoint, parseQuery } from '../../../packages/upstream-contract/src/query.ts'
 import { createLiveMirror } from '../../../src/passthrough/mirror.ts'
 import { shapeLive } from '../../../src/passthrough/mirror-shape.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint, parseQuery } from '../../../src/upstream-contract/query.ts'
+import { matchEndpoint, parseQuery } from '../../../packages/upstream-contract/src/query.ts'
 import type { ClientKey } from '../../../src/client-keys.ts'
 import type { CachedEntry } from '../../../src/passthrough/entry.ts'
 import { createLeagueIndex } from '../../../src/passthrough/league-index.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchEndpoint, parseQuery } from '../../../src/upstream-contract/query.ts'
+import { matchEndpoint, parseQuery } from '../../../packages/upstream-contract/src/query.ts'
 import { DEFAULT_TTL, ttlFor } from '../../../src/passthrough/ttl.ts'
 
 function ttl (path: string, include = ''): number {

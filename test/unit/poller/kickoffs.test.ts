@@ -4,7 +4,7 @@ import { daysRequest } from '../../../src/poller/days.ts'
 import { createKickoffSchedule, upcomingKickoffs } from '../../../src/poller/kickoffs.ts'
 import { nextPace } from '../../../src/poller/pacing.ts'
 import { SLOWEST_POLL_MS } from '../../../src/budget/share.ts'
-import { FEED_LEAD_MS } from '../../../src/upstream-contract/livescores.ts'
+import { FEED_LEAD_MS } from '../../../packages/upstream-contract/src/livescores.ts'
 
 const NOW = Date.parse('2026-11-24T14:10:00Z')
 const MIN = 60_000

@@ -1,17 +1,17 @@
 /**
- * Line-ups and formations (src/provider/matchday.ts, derived.ts) are placed as the real API places them, and
+ * Line-ups and formations (packages/provider/src/matchday.ts, derived.ts) are placed as the real API places them, and
  * the simulator plays the same players: a substitution brings on a player of the bench and takes off one on
  * the pitch.
  */
 import { describe, expect, it } from 'vitest'
-import { EventType } from '../../../src/upstream-contract/types.ts'
-import { startOfTodayUtc } from '../../../src/provider/dataset/dates.ts'
-import { generateDataset } from '../../../src/provider/dataset/generate.ts'
-import { formations, lineups } from '../../../src/provider/derived.ts'
-import { createLiveSource } from '../../../src/provider/simulation.ts'
-import { formationOf, formationRows, matchdaySquad, Position } from '../../../src/provider/matchday.ts'
-import type { Rec } from '../../../src/provider/records.ts'
-import { World } from '../../../src/provider/world.ts'
+import { EventType } from '../../../packages/upstream-contract/src/types.ts'
+import { startOfTodayUtc } from '../../../packages/provider/src/dataset/dates.ts'
+import { generateDataset } from '../../../packages/provider/src/dataset/generate.ts'
+import { formations, lineups } from '../../../packages/provider/src/derived.ts'
+import { createLiveSource } from '../../../packages/provider/src/simulation.ts'
+import { formationOf, formationRows, matchdaySquad, Position } from '../../../packages/provider/src/matchday.ts'
+import type { Rec } from '../../../packages/provider/src/records.ts'
+import { World } from '../../../packages/provider/src/world.ts'
 
 const NOW = Date.parse('2026-11-26T14:00:00Z')
 const DS = generateDataset({ seed: 1, anchor: startOfTodayUtc(NOW) })

@@ -1,17 +1,17 @@
 /**
- * The odds of simulated matches (src/provider/odds/book.ts), over 300 scripted matches: none before
+ * The odds of simulated matches (packages/provider/src/odds/book.ts), over 300 scripted matches: none before
  * kick-off, prices that drift with the clock and jump on a goal, every market suspended around a goal, a
  * penalty award and a VAR review, settlement by the final regular-time score, and determinism.
  */
 import { describe, expect, it } from 'vitest'
-import { EventType, ScoreType } from '../../../src/upstream-contract/types.ts'
-import { State } from '../../../src/upstream-contract/states.ts'
-import { inplayOdds, preMatchOdds, type PlacedLine } from '../../../src/provider/odds/book.ts'
-import { lineOfScript, standingGoals, suspensions, SUSPEND } from '../../../src/provider/odds/line.ts'
-import { Market } from '../../../src/provider/odds/markets.ts'
-import { ratesOf } from '../../../src/provider/odds/pricing.ts'
-import { realMsAt } from '../../../src/provider/sim/clock.ts'
-import type { MatchScript } from '../../../src/provider/sim/model.ts'
+import { EventType, ScoreType } from '../../../packages/upstream-contract/src/types.ts'
+import { State } from '../../../packages/upstream-contract/src/states.ts'
+import { inplayOdds, preMatchOdds, type PlacedLine } from '../../../packages/provider/src/odds/book.ts'
+import { lineOfScript, standingGoals, suspensions, SUSPEND } from '../../../packages/provider/src/odds/line.ts'
+import { Market } from '../../../packages/provider/src/odds/markets.ts'
+import { ratesOf } from '../../../packages/provider/src/odds/pricing.ts'
+import { realMsAt } from '../../../packages/provider/src/sim/clock.ts'
+import type { MatchScript } from '../../../packages/provider/src/sim/model.ts'
 import { KICKOFF, row, SCRIPTS, SPEED, viewAt } from '../sim/helpers.ts'
 
 type Row = Record<string, any>

@@ -1,10 +1,10 @@
 /**
- * The pricing model alone (src/provider/odds/pricing.ts): fair probabilities that add up, margins that show
+ * The pricing model alone (packages/provider/src/odds/pricing.ts): fair probabilities that add up, margins that show
  * in the prices, prices that move the right way with the clock, a goal and a red card, and the formats.
  */
 import { describe, expect, it } from 'vitest'
-import { Market, PRICED_MARKETS } from '../../../src/provider/odds/markets.ts'
-import { BASE_RATE, decimalPrice, expectedGoals, fairProbabilities, formats, ratesOf, teamRating, type PricingState } from '../../../src/provider/odds/pricing.ts'
+import { Market, PRICED_MARKETS } from '../../../packages/provider/src/odds/markets.ts'
+import { BASE_RATE, decimalPrice, expectedGoals, fairProbabilities, formats, ratesOf, teamRating, type PricingState } from '../../../packages/provider/src/odds/pricing.ts'
 
 const state = (over: Partial<PricingState> = {}): PricingState => ({ goals: { home: 0, away: 0 }, reds: { home: 0, away: 0 }, remaining: 96, ...over })
 const probs = (market: number, s: PricingState) => fairProbabilities(market as never, s, expectedGoals(BASE_RATE, s))

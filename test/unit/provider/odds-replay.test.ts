@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { createProvider } from '../../../src/provider/index.ts'
-import { REPLAY_GAP_S } from '../../../src/provider/replays.ts'
-import { replayInput } from '../../../src/provider/sim/replay-input.ts'
+import { createProvider } from '../../../packages/provider/src/index.ts'
+import { REPLAY_GAP_S } from '../../../packages/provider/src/replays.ts'
+import { replayInput } from '../../../packages/provider/src/sim/replay-input.ts'
 
 type Rec = Record<string, any>
 const RECORDED = new URL('../../fixtures/upstream/recorded/fixture-19135043-manutd-villa.json', import.meta.url)

@@ -1,8 +1,8 @@
-/** Cursor pages of the embedded provider (src/provider/paging.ts): signed, bound to their list, resumed by row. */
+/** Cursor pages of the embedded provider (packages/provider/src/paging.ts): signed, bound to their list, resumed by row. */
 import { describe, expect, it } from 'vitest'
-import { parseQuery, matchEndpoint, type ParsedQuery } from '../../../src/upstream-contract/query.ts'
-import { CursorCodec, pageOf, type Page, type PageRequest } from '../../../src/provider/paging.ts'
-import type { Rec } from '../../../src/provider/records.ts'
+import { parseQuery, matchEndpoint, type ParsedQuery } from '../../../packages/upstream-contract/src/query.ts'
+import { CursorCodec, pageOf, type Page, type PageRequest } from '../../../packages/provider/src/paging.ts'
+import type { Rec } from '../../../packages/provider/src/records.ts'
 
 const endpoint = matchEndpoint('/core/countries')?.endpoint
 if (endpoint === undefined) throw new Error('no endpoint')

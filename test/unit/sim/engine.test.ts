@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS } from '../../../src/upstream-contract/states.ts'
-import { realMsAt } from '../../../src/provider/sim/clock.ts'
-import { changePoints, createSimulator, LATEST_WINDOW_MS, MAX_SCRIPT_SECONDS, type Simulator } from '../../../src/provider/sim/engine.ts'
-import { planSchedule } from '../../../src/provider/sim/schedule.ts'
+import { LIVE_STATE_IDS } from '../../../packages/upstream-contract/src/states.ts'
+import { realMsAt } from '../../../packages/provider/src/sim/clock.ts'
+import { changePoints, createSimulator, LATEST_WINDOW_MS, MAX_SCRIPT_SECONDS, type Simulator } from '../../../packages/provider/src/sim/engine.ts'
+import { planSchedule } from '../../../packages/provider/src/sim/schedule.ts'
 import { fixtures, KICKOFF, SCRIPTS, SPEED, viewAt, withoutClock } from './helpers.ts'
 
 const START_MS = KICKOFF * 1000

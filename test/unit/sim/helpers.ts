@@ -1,9 +1,9 @@
-import type { FixtureEvent, HomeAway, Score } from '../../../src/upstream-contract/football.ts'
-import { State } from '../../../src/upstream-contract/states.ts'
-import { changePoints } from '../../../src/provider/sim/engine.ts'
-import { materialize } from '../../../src/provider/sim/materialize.ts'
-import type { FixtureLive, MatchScript, SimFixtureInput, SimTeam } from '../../../src/provider/sim/model.ts'
-import { scriptMatch } from '../../../src/provider/sim/script.ts'
+import type { FixtureEvent, HomeAway, Score } from '../../../packages/upstream-contract/src/football.ts'
+import { State } from '../../../packages/upstream-contract/src/states.ts'
+import { changePoints } from '../../../packages/provider/src/sim/engine.ts'
+import { materialize } from '../../../packages/provider/src/sim/materialize.ts'
+import type { FixtureLive, MatchScript, SimFixtureInput, SimTeam } from '../../../packages/provider/src/sim/model.ts'
+import { scriptMatch } from '../../../packages/provider/src/sim/script.ts'
 
 export const SPEED = 60
 export const KICKOFF = 1_795_000_000

@@ -1,11 +1,11 @@
 /**
- * `matchOutcome` (src/provider/sim/script.ts) is what a league table and the rolling schedule read instead of
+ * `matchOutcome` (packages/provider/src/sim/script.ts) is what a league table and the rolling schedule read instead of
  * a whole script: it must be the script's own final state, score and end, for league matches (its cheap path)
  * and cup ties (scripted).
  */
 import { describe, expect, it } from 'vitest'
-import { ScoreType } from '../../../src/upstream-contract/types.ts'
-import { matchOutcome, scriptMatch } from '../../../src/provider/sim/script.ts'
+import { ScoreType } from '../../../packages/upstream-contract/src/types.ts'
+import { matchOutcome, scriptMatch } from '../../../packages/provider/src/sim/script.ts'
 import { fixtures, row, viewAt } from './helpers.ts'
 
 describe('matchOutcome', () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { planReplays, readReplayFiles, REPLAY_GAP_S } from '../../../src/provider/replays.ts'
-import { replayInput } from '../../../src/provider/sim/replay-input.ts'
+import { planReplays, readReplayFiles, REPLAY_GAP_S } from '../../../packages/provider/src/replays.ts'
+import { replayInput } from '../../../packages/provider/src/sim/replay-input.ts'
 
 const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)
 const VILLA = new URL('fixture-19135043-manutd-villa.json', RECORDED).pathname

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createProvider } from '../../../src/provider/index.ts'
-import { REPLAY_GAP_S } from '../../../src/provider/replays.ts'
-import type { FixtureRecord, Observation } from '../../../src/provider/sim/replay-input.ts'
-import { createPlayback } from '../../../src/provider/sim/replay-playback.ts'
+import { createProvider } from '../../../packages/provider/src/index.ts'
+import { REPLAY_GAP_S } from '../../../packages/provider/src/replays.ts'
+import type { FixtureRecord, Observation } from '../../../packages/provider/src/sim/replay-input.ts'
+import { createPlayback } from '../../../packages/provider/src/sim/replay-playback.ts'
 
 const RECORDED = new URL('../../fixtures/upstream/recorded/fixture-19135043-manutd-villa.json', import.meta.url)
 const json = JSON.parse(readFileSync(RECORDED, 'utf8')) as { data?: FixtureRecord } & FixtureRecord

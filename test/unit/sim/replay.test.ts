@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Score } from '../../../src/upstream-contract/football.ts'
-import { State } from '../../../src/upstream-contract/states.ts'
-import { ScoreType } from '../../../src/upstream-contract/types.ts'
-import { materialize } from '../../../src/provider/sim/materialize.ts'
-import type { MatchScript } from '../../../src/provider/sim/model.ts'
-import { scriptFromRecording } from '../../../src/provider/sim/replay.ts'
+import type { Score } from '../../../packages/upstream-contract/src/football.ts'
+import { State } from '../../../packages/upstream-contract/src/states.ts'
+import { ScoreType } from '../../../packages/upstream-contract/src/types.ts'
+import { materialize } from '../../../packages/provider/src/sim/materialize.ts'
+import type { MatchScript } from '../../../packages/provider/src/sim/model.ts'
+import { scriptFromRecording } from '../../../packages/provider/src/sim/replay.ts'
 import { goalsFromEvents, row, samplePoints } from './helpers.ts'
 
 const RECORDED = new URL('../../fixtures/upstream/recorded/', import.meta.url)

@@ -1,13 +1,13 @@
 /**
- * Schedule changes before the day (src/provider/sim/reschedule.ts, timetable.ts): which fixtures the seed
+ * Schedule changes before the day (packages/provider/src/sim/reschedule.ts, timetable.ts): which fixtures the seed
  * moves or postpones, how the rolling schedule keeps its live target with them, and what the simulator shows
  * before and after each announcement, drawn or forced.
  */
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS, State } from '../../../src/upstream-contract/states.ts'
-import { createSimulator, LATEST_WINDOW_MS } from '../../../src/provider/sim/engine.ts'
-import { changeFrom, drawChange, type ScheduleChange } from '../../../src/provider/sim/reschedule.ts'
-import { planDay, planSchedule } from '../../../src/provider/sim/schedule.ts'
+import { LIVE_STATE_IDS, State } from '../../../packages/upstream-contract/src/states.ts'
+import { createSimulator, LATEST_WINDOW_MS } from '../../../packages/provider/src/sim/engine.ts'
+import { changeFrom, drawChange, type ScheduleChange } from '../../../packages/provider/src/sim/reschedule.ts'
+import { planDay, planSchedule } from '../../../packages/provider/src/sim/schedule.ts'
 import { fixtures, KICKOFF, SPEED } from './helpers.ts'
 
 const START_MS = KICKOFF * 1000

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { State } from '../../../src/upstream-contract/states.ts'
-import { ScoreType } from '../../../src/upstream-contract/types.ts'
-import type { MatchScript } from '../../../src/provider/sim/model.ts'
-import { scriptMatch } from '../../../src/provider/sim/script.ts'
+import { State } from '../../../packages/upstream-contract/src/states.ts'
+import { ScoreType } from '../../../packages/upstream-contract/src/types.ts'
+import type { MatchScript } from '../../../packages/provider/src/sim/model.ts'
+import { scriptMatch } from '../../../packages/provider/src/sim/script.ts'
 import { fixtures, goalsFromEvents, MATCHES, row, samplePoints, SCRIPTS, sideOf, viewAt } from './helpers.ts'
 
 const endOf = (s: MatchScript, key: string): number | undefined => s.periods.find((p) => p.key === key)?.end

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { LIVE_STATE_IDS, State } from '../../../src/upstream-contract/states.ts'
-import { scriptMatch } from '../../../src/provider/sim/script.ts'
-import type { MatchScript } from '../../../src/provider/sim/model.ts'
+import { LIVE_STATE_IDS, State } from '../../../packages/upstream-contract/src/states.ts'
+import { scriptMatch } from '../../../packages/provider/src/sim/script.ts'
+import type { MatchScript } from '../../../packages/provider/src/sim/model.ts'
 import { fixtures, LEGAL, SCRIPTS, samplePoints, viewAt } from './helpers.ts'
 
 const FINAL: ReadonlySet<number> = new Set([State.FT, State.AET, State.FT_PEN, State.POSTPONED, State.ABANDONED])

@@ -1,14 +1,14 @@
 /**
  * The statistics of a generated match agree with its events and with each other at every instant
- * (src/provider/sim/stats.ts): every change point of 120 matches, half of them cup ties, is checked.
+ * (packages/provider/src/sim/stats.ts): every change point of 120 matches, half of them cup ties, is checked.
  */
 import { describe, expect, it } from 'vitest'
-import type { FixtureLive } from '../../../src/provider/sim/model.ts'
-import type { HomeAway } from '../../../src/upstream-contract/football.ts'
-import { ScoreType } from '../../../src/upstream-contract/types.ts'
-import { StatType, STAT_TYPES } from '../../../src/provider/sim/stats.ts'
-import { timelineAt } from '../../../src/provider/sim/timeline-rows.ts'
-import type { MatchScript } from '../../../src/provider/sim/model.ts'
+import type { FixtureLive } from '../../../packages/provider/src/sim/model.ts'
+import type { HomeAway } from '../../../packages/upstream-contract/src/football.ts'
+import { ScoreType } from '../../../packages/upstream-contract/src/types.ts'
+import { StatType, STAT_TYPES } from '../../../packages/provider/src/sim/stats.ts'
+import { timelineAt } from '../../../packages/provider/src/sim/timeline-rows.ts'
+import type { MatchScript } from '../../../packages/provider/src/sim/model.ts'
 import { row, samplePoints, SCRIPTS, sideOf, viewAt } from './helpers.ts'
 
 const PLAYED = SCRIPTS.filter((s) => s.periods.length > 0).slice(0, 120)

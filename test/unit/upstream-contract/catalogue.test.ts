@@ -1,12 +1,12 @@
 /**
- * The catalogue of the real API (src/upstream-contract): every path of its published document resolves to an endpoint,
+ * The catalogue of the real API (packages/upstream-contract/src): every path of its published document resolves to an endpoint,
  * the fixture includes real clients send are accepted, and the shared query rules for repeated parameters,
  * cursors and deep offset pages.
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ENDPOINTS, ENDPOINT_FEATURES } from '../../../src/upstream-contract/endpoints.ts'
-import { UpstreamInternalCode, matchEndpoint, parseQuery, singleValues } from '../../../src/upstream-contract/query.ts'
+import { ENDPOINTS, ENDPOINT_FEATURES } from '../../../packages/upstream-contract/src/endpoints.ts'
+import { UpstreamInternalCode, matchEndpoint, parseQuery, singleValues } from '../../../packages/upstream-contract/src/query.ts'
 
 const REAL_PATHS = new URL('../../fixtures/upstream/real-paths.md', import.meta.url)
 

@@ -4,7 +4,7 @@
  * 2^letters spellings of a zone).
  */
 import { describe, expect, it } from 'vitest'
-import { formatInZone, zoneFormatters } from '../../../src/upstream-contract/time.ts'
+import { formatInZone, zoneFormatters } from '../../../packages/upstream-contract/src/time.ts'
 
 /** The i-th upper/lower-case spelling of a zone name. */
 function spelling (zone: string, i: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { FixtureWithIncludes } from '../../../src/upstream-contract/football.ts'
+import type { FixtureWithIncludes } from '../../../packages/upstream-contract/src/football.ts'
 import type { FixtureInput } from '../../../src/diff/input.ts'
 import {
   ERROR_BODY_SCHEMAS, parseEnvelope, parseErrorBody, parseFixture, parseFixtures

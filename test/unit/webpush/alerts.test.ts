@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { alertsOf, ceilingOf, payloadOf, topicOf } from '../../../src/webpush/alerts.ts'
-import { STATE_BY_CODE } from '../../../src/upstream-contract/states.ts'
+import { STATE_BY_CODE } from '../../../packages/upstream-contract/src/states.ts'
 import type { Change, ChangeRecord, LiveEvent, LiveFixture } from '../../../src/wire-model/model.ts'
 import { MAX_PAYLOAD_BYTES } from '../../../src/wire-model/webpush.ts'
 
