@@ -49,9 +49,13 @@ describe('live snapshot reads', () => {
     await waitFor('the hub routed the log\'s head', () => t.gw.hub.head() === written, 20_000)
     const start = wholeReads.length
     const startedAt = Date.now()
+    // A record routed meanwhile (whatever still writes: the odds, a late day read) empties the shared
+    // snapshot, rightly: each such head is allowed a read of its own.
+    const heads = new Set<string>([t.gw.hub.head()])
     for (let i = 0; i < N; i++) {
       const res = await get(`${t.gw.url}/v1/fixtures/live?api_token=tl-rv-live-key&teams=${i + 1}`)
       expect(res.status).toBe(200)
+      heads.add(t.gw.hub.head())
     }
     const reads = wholeReads.length - start
     const fixturesRead = wholeReads.slice(start).reduce((a, b) => a + b, 0)
@@ -62,8 +66,8 @@ describe('live snapshot reads', () => {
     // At most one read per age of the shared snapshot (1 s) and a couple more: however long the loop took,
     // not one per request.
     const elapsed = Date.now() - startedAt
-    const what = `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${elapsed} ms`
-    expect(reads, what).toBeLessThanOrEqual(Math.ceil(elapsed / 1000) + 2)
+    const what = `whole-store reads (${fixturesRead} fixtures) for ${N} requests in ${elapsed} ms, ${heads.size - 1} records routed meanwhile`
+    expect(reads, what).toBeLessThanOrEqual(Math.ceil(elapsed / 1000) + 2 + (heads.size - 1))
     expect(reads, what).toBeLessThan(N / 2)
   })
 })
