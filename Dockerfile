@@ -3,13 +3,14 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspace packages (core, client, upstream-contract, provider): `npm ci` installs and builds them (the
-# root's `prepare`).
+# The workspace packages (core, client, upstream-contract, provider), installed with the rest; built below,
+# once the sources are in (so a change to src/ reuses the installed dependencies).
 COPY packages ./packages
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+# The packages' builds, the pages' bundle (dist/lib, esbuild: a build tool only) and the gateway's build.
+RUN npm run build:packages && npm run build:pages && npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production

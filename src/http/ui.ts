@@ -164,7 +164,7 @@ export function uiRoutes (deps: UiRouteDeps = {}): FastifyPluginAsync {
     const index = assets.get('/index.html')
     if (index !== undefined) assets.set('/index.html', withSettings(index, deps.leaguePriority ?? [], deps.push === true))
     // The client library (packages/client), bundled for browsers: /lib/client.js and the modules beside it.
-    for (const [path, body] of await clientBundle()) assets.set(path, asset(body, TYPES['.js'] as string))
+    for (const [path, body] of clientBundle()) assets.set(path, asset(body, TYPES['.js'] as string))
     for (const [page, file] of Object.entries(PAGES)) {
       const asset = assets.get('/' + file)
       if (asset !== undefined) assets.set(page, asset)

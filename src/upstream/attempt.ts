@@ -9,7 +9,7 @@ import type { Logger } from 'pino'
 import type { Dispatcher } from 'undici'
 import { observeResponse, type RateLimitSnapshot } from '../budget/observe.ts'
 import type { BudgetLedger } from '../budget/types.ts'
-import { linkSignals } from './abort.ts'
+import { linkSignals } from '../util/abort.ts'
 import { parseJson, shapeData, type Query, type Target } from './request.ts'
 import { parseEnvelope, type Envelope } from './schemas.ts'
 import type { CallInfo, RequestOptions, UpstreamResponse } from './types.ts'
@@ -48,7 +48,7 @@ function report (c: UpstreamContext, info: CallInfo): void {
 }
 
 export async function send (c: UpstreamContext, target: Target, headers: Record<string, string>, signal?: AbortSignal, attemptMs = c.timeoutMs): Promise<Attempt> {
-  const deadline = linkSignals(attemptMs, [c.closed.signal, signal])
+  const deadline = linkSignals(attemptMs, [c.closed.signal, signal], 'upstream attempt')
   const started = performance.now()
   try {
     const res = await c.dispatcher.request({

@@ -9,6 +9,7 @@ import { isIP, type Socket } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { Agent, buildConnector, request } from 'undici'
 import { signWebhook } from './signature.ts'
+import { linkSignals } from '../util/abort.ts'
 
 /**
  * Response bytes read at most: enough for an error message in a log line, nothing a receiver could use to
@@ -85,12 +86,12 @@ function reachesSelf (socket: Socket, self: SelfAddress): boolean {
 
 export async function postWebhook (a: Attempt): Promise<AttemptResult> {
   const timestamp = String(Math.floor((a.now ?? Date.now)() / 1000))
-  const timeout = AbortSignal.timeout(a.timeoutMs)
+  const call = linkSignals(a.timeoutMs, [a.signal], 'webhook delivery')
   try {
     const res = await request(a.url, {
       method: 'POST',
       dispatcher: a.dispatcher,
-      signal: AbortSignal.any([a.signal, timeout]),
+      signal: call.signal,
       headersTimeout: a.timeoutMs,
       bodyTimeout: a.timeoutMs,
       headers: {
@@ -112,10 +113,12 @@ export async function postWebhook (a: Attempt): Promise<AttemptResult> {
     const why = res.statusCode >= 300 && res.statusCode < 400 ? 'redirect not followed' : excerpt.replace(/\s+/g, ' ').trim().slice(0, 200)
     return { outcome: 'http_error', status: res.statusCode, error: `HTTP ${res.statusCode}${why === '' ? '' : `: ${why}`}` }
   } catch (err) {
-    if (timeout.aborted && !a.signal.aborted) return { outcome: 'timeout', status: null, error: `no answer within ${a.timeoutMs} ms` }
+    if (call.timedOut() && !a.signal.aborted) return { outcome: 'timeout', status: null, error: `no answer within ${a.timeoutMs} ms` }
     const e = err as Error & { code?: string }
     if (e.code === SELF_CONNECT) return { outcome: 'refused', status: null, error: `refused: ${e.message}` }
     return { outcome: 'network_error', status: null, error: e.code ?? e.name }
+  } finally {
+    call.done()
   }
 }
 

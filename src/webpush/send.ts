@@ -10,6 +10,7 @@ import { Agent, buildConnector, request } from 'undici'
 import webpush from 'web-push'
 import type { Alert } from './alerts.ts'
 import { reachable } from './address.ts'
+import { linkSignals } from '../util/abort.ts'
 
 export type SendOutcome = 'sent' | 'gone' | 'rejected' | 'retry'
 
@@ -122,12 +123,12 @@ export function pushHeaders (endpoint: string, alert: Alert, vapid: Vapid): Reco
 }
 
 export async function sendPush (details: Prepared, r: Transport): Promise<SendResult> {
-  const timeout = AbortSignal.timeout(r.timeoutMs)
+  const call = linkSignals(r.timeoutMs, [r.signal], 'push')
   try {
     const res = await request(details.endpoint, {
       method: 'POST',
       dispatcher: r.dispatcher,
-      signal: AbortSignal.any([r.signal, timeout]),
+      signal: call.signal,
       headersTimeout: r.timeoutMs,
       bodyTimeout: r.timeoutMs,
       headers: details.headers,
@@ -136,9 +137,11 @@ export async function sendPush (details: Prepared, r: Transport): Promise<SendRe
     res.body.dump({ limit: 4096 }).catch(() => {})
     return verdict(res.statusCode, res.headers['retry-after'])
   } catch (err) {
-    if (timeout.aborted && !r.signal.aborted) return { outcome: 'retry', status: null, failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` }
+    if (call.timedOut() && !r.signal.aborted) return { outcome: 'retry', status: null, failure: 'timeout', error: `no answer within ${r.timeoutMs} ms` }
     const e = err as Error & { code?: string }
     if (e.code === NOT_PUBLIC) return { outcome: 'rejected', status: null, failure: 'address', error: e.message }
     return { outcome: 'retry', status: null, failure: 'network', error: e.code ?? e.name }
+  } finally {
+    call.done()
   }
 }
