@@ -51,7 +51,10 @@ export default defineConfig({
       { find: /^@touchline\/client$/, replacement: fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) },
       { find: /^@touchline\/core$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) },
       { find: /^@touchline\/provider$/, replacement: fileURLToPath(new URL('./packages/provider/src/index.ts', import.meta.url)) },
-      { find: /^@touchline\/upstream-contract\/(.*)$/, replacement: fileURLToPath(new URL('./packages/upstream-contract/src/', import.meta.url)) + '$1.ts' }
+      { find: /^@touchline\/upstream-contract\/(.*)$/, replacement: fileURLToPath(new URL('./packages/upstream-contract/src/', import.meta.url)) + '$1.ts' },
+      // The pages import the core package as the bundle the gateway serves beside them (/lib/core.js): in
+      // Node, their unit tests get its source.
+      { find: /^\.\/core\.js$/, replacement: fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)) }
     ]
   },
   test: {

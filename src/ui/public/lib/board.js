@@ -19,7 +19,7 @@
  * @typedef {import('./feed.js').FeedUpdate} FeedUpdate
  * @typedef {import('./format.js').LiveEvent} LiveEvent
  */
-import { announcements, cancelledIn, goalsIn, h, levelInKnockout, scoreLine, setText } from './format.js'
+import { announcements, awaitingExtraTime, cancelledIn, goalsIn, h, scoreLine, setText } from './format.js'
 import { icon } from './icons.js'
 import { OddsView } from './odds.js'
 import { placeholderRow, Row } from './row.js'
@@ -235,7 +235,7 @@ export class Board {
    * @param {LiveFixture} f
    */
   rank (f) {
-    if (f.state.phase === 'finished' && levelInKnockout(f) && this.inLiveSet(f.id)) return RANK.live
+    if (awaitingExtraTime(f, this.inLiveSet(f.id))) return RANK.live
     return RANK[/** @type {keyof typeof RANK} */ (f.state.phase)] ?? 0
   }
 

@@ -288,11 +288,13 @@ export function announcements (frame, replayed = false) {
 export const mayBeKnockout = (f) => f.round_id === null
 
 /**
- * Whether a match stands at full time level in a tie that may go on to extra time (mayBeKnockout): shown as
- * "awaiting extra time", not as a result, while it is still in the live set.
+ * Whether a match stands at full time level in a tie that may go on to extra time (mayBeKnockout), while it
+ * is still in the live set: shown as "awaiting extra time", not as a result, and ranked with the matches in
+ * play. The board and its rows ask this one question.
  * @param {LiveFixture} f
+ * @param {boolean} inLiveSet
  */
-export const levelInKnockout = (f) => f.state.code === 'FT' && f.home.score !== null && f.home.score === f.away.score && mayBeKnockout(f)
+export const awaitingExtraTime = (f, inLiveSet) => inLiveSet && f.state.code === 'FT' && f.home.score !== null && f.home.score === f.away.score && mayBeKnockout(f)
 
 /**
  * How the final whistle is said, or '' when this frame is not it. `FT` with the score level in a match that

@@ -17,7 +17,7 @@
  * @typedef {{ open: boolean, all: boolean, scoredUntil: { home: number, away: number }, cancelled: LiveEvent[], mayGoOn?: boolean }} RowView
  *   `mayGoOn`: the match is still in the live set (a level FT of a knock-out tie is then awaiting extra time)
  */
-import { clockLabel, clockReading, creditedSide, levelInKnockout, eventKind, eventMinute, eventText, goalsText, h, isKeyEvent, latestGoal, noScoreWord, notStarted, playerName, redCards, resultNote, setText, varDecision, winner } from './format.js'
+import { awaitingExtraTime, clockLabel, clockReading, creditedSide, eventKind, eventMinute, eventText, goalsText, h, isKeyEvent, latestGoal, noScoreWord, notStarted, playerName, redCards, resultNote, setText, varDecision, winner } from './format.js'
 import { icon } from './icons.js'
 
 /** Events other than goals, red cards, missed penalties and VAR listed before "+N more" (the latest ones). */
@@ -85,7 +85,7 @@ export class Row {
   update (f, view) {
     const now = Date.now()
     const scored = { home: view.scoredUntil.home > now, away: view.scoredUntil.away > now }
-    const awaiting = view.mayGoOn === true && levelInKnockout(f)
+    const awaiting = awaitingExtraTime(f, view.mayGoOn === true)
     const signature = `${view.open}|${view.all}|${scored.home}|${scored.away}|${view.cancelled.length}|${awaiting}`
     if (f === this.fixture && signature === this.signature) return
     this.fixture = f
