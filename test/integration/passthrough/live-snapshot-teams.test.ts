@@ -28,7 +28,8 @@ beforeAll(async () => {
     return out
   }
   const deadline = Date.now() + 10_000
-  while (wholeReads.length === 0 && Date.now() < deadline) {
+  // Until a whole-store read finds live fixtures (the first ones may find none: the poller is still starting).
+  while (!wholeReads.some((n) => n > 0) && Date.now() < deadline) {
     await get(`${t.gw.url}/v1/fixtures/live?api_token=tl-rv-live-key`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -61,7 +62,7 @@ describe('live snapshot reads', () => {
     const fixturesRead = wholeReads.slice(start).reduce((a, b) => a + b, 0)
     // The hook sees the whole-store reads, and they hold live fixtures (a warm cache may need none during the
     // loop: nothing changed meanwhile).
-    expect(wholeReads[0]).toBeGreaterThan(0)
+    expect(wholeReads.some((n) => n > 0)).toBe(true)
     // Same answer source for all of them (every live fixture, filtered by team): a handful of reads would do.
     // At most one read per age of the shared snapshot (1 s) and a couple more: however long the loop took,
     // not one per request.
