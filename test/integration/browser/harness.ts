@@ -3,14 +3,12 @@
  * gateway on free ports whose store the test drives by hand (no poller), so a goal appears at an exact
  * moment. Screenshots go to test-results/screenshots/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
-import { pino } from 'pino'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { matches, type Matches } from '../../helpers/matches.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const HAVE_CHROMIUM = existsSync(CHROMIUM)
@@ -98,23 +96,6 @@ export interface UiGatewayOptions {
  * the given keys.
  */
 export async function startUiGateway (keys?: KeySpec[], opts: UiGatewayOptions = {}): Promise<UiGateway> {
-  const env: Record<string, string> = {
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_PROVIDER_PORT: '0',
-    TOUCHLINE_LOG_LEVEL: 'silent',
-    ...opts.env
-  }
-  let dir: string | undefined
-  if (keys !== undefined) {
-    dir = mkdtempSync(join(tmpdir(), 'tl-ui-keys-'))
-    env.TOUCHLINE_KEYS_FILE = join(dir, 'keys.json')
-    writeFileSync(env.TOUCHLINE_KEYS_FILE, JSON.stringify(keys))
-  }
-  try {
-    const gw = await startGateway(loadConfig(env), pino({ level: 'silent' }), { poll: opts.poll === true })
-    return { gw, url: gw.url, matches: matches(gw.store), close: async () => { await gw.close() } }
-  } finally {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
-  }
+  const gw = await startTestGateway({ env: { TOUCHLINE_LOG_LEVEL: 'silent', ...opts.env }, ...(keys !== undefined ? { keys } : {}), overrides: { poll: opts.poll === true } })
+  return { gw, url: gw.url, matches: matches(gw.store), close: async () => { await gw.close() } }
 }

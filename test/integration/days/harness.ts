@@ -11,12 +11,12 @@
  * And what the upstream itself says of a day: every page of `fixtures/date/{date}`.
  */
 import { pino } from 'pino'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
+import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { createPoller, type Poller } from '../../../src/poller/poller.ts'
 import { DEMO_TOKENS, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { LIVESCORES_WINDOW_SECONDS } from '../../../packages/provider/src/sim/engine.ts'
 import { openTestRedis, type TestRedis } from '../../helpers/redis.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 export type Engine = 'memory' | 'redis'
 export const ENGINES: Engine[] = ['memory', 'redis']
@@ -42,13 +42,10 @@ interface Running {
 
 async function gateway (engine: Engine, overrides: GatewayOverrides): Promise<Running> {
   const redis: TestRedis | undefined = engine === 'redis' ? openTestRedis() : undefined
-  const gw = await startGateway(loadConfig({
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_PROVIDER_PORT: '0',
-    TOUCHLINE_LOG_LEVEL: 'silent',
-    ...(redis !== undefined ? { TOUCHLINE_REDIS_URL: redis.url, TOUCHLINE_REDIS_PREFIX: redis.prefix } : {})
-  }), pino({ level: 'silent' }), overrides).catch(async (err: unknown) => { await redis?.close(); throw err })
+  const gw = await startTestGateway({
+    env: { TOUCHLINE_LOG_LEVEL: 'silent', ...(redis !== undefined ? { TOUCHLINE_REDIS_URL: redis.url, TOUCHLINE_REDIS_PREFIX: redis.prefix } : {}) },
+    overrides
+  }).catch(async (err: unknown) => { await redis?.close(); throw err })
   const provider = gw.provider
   if (provider === undefined) throw new Error('the gateway did not start its embedded provider')
   return {

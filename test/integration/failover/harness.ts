@@ -14,7 +14,7 @@ import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import WebSocket from 'ws'
 import { expect } from 'vitest'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { createRedisStore } from '../../../src/store/redis-store.ts'
 import { inLiveSet } from '../../../src/protocol/filter.ts'
 import { isChangeRecord, type LiveStore } from '../../../src/store/types.ts'
@@ -23,8 +23,9 @@ import { parseRedisUrl, redisOptions } from '../../../src/util/redis-url.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { lastFixtureCursor } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { essence, gatewayConfig, inPlay, truthOf, type Upstream } from '../resilience/harness.ts'
+import { essence, gatewayEnv, inPlay, truthOf, type Upstream } from '../resilience/harness.ts'
 import { SECRET, type Received, type Receiver } from '../webhooks/harness.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 type Frame = Record<string, any>
 
@@ -143,13 +144,13 @@ export function keysFile (hooks: Array<{ id: string, url: string }>): string {
 
 /** A gateway over the Sentinel group, with the production lease (10 s). */
 export async function failoverGateway (up: Upstream, redisUrl: string, keys: string): Promise<Gateway> {
-  const cfg = gatewayConfig(up.provider.baseUrl, redisUrl, {
+  const env = gatewayEnv(up.provider.baseUrl, redisUrl, {
     TOUCHLINE_KEYS_FILE: keys,
     TOUCHLINE_WEBHOOK_RETRY_BASE_MS: '100',
     TOUCHLINE_WEBHOOK_RETRY_MAX_MS: '1000',
     TOUCHLINE_WEBHOOK_TIMEOUT_MS: '3000'
   })
-  return await startGateway(cfg, pino({ level: process.env.FAILOVER_LOG ?? 'silent' }))
+  return await startTestGateway({ env, log: pino({ level: process.env.FAILOVER_LOG ?? 'silent' }) })
 }
 
 /**

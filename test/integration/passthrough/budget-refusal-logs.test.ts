@@ -4,7 +4,7 @@
  * (one per entity and window is logged), or a client could flood the logs as fast as it can ask.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { get, startTestGateway, type TestGateway } from './harness.ts'
+import { get, startPassthroughGateway, type TestGateway } from './harness.ts'
 
 const KEYS = [{ key: 'tl-rv-budget-key', name: 'budget', hourly_quota: 1000 }]
 let t: TestGateway
@@ -12,7 +12,7 @@ const url = (path: string): string => `${t.base}${path}${path.includes('?') ? '&
 const warnLines = (): string[] => t.lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 40)
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, provider: { hourlyLimits: { Enterprise: 3 }, burstBuffer: 0 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, provider: { hourlyLimits: { Enterprise: 3 }, burstBuffer: 0 } } })
 })
 afterAll(async () => { await t?.close() })
 

@@ -4,7 +4,7 @@
  * kind of data, and `next_page` points at the gateway without any token.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 
 const KEYS = [
   ...Array.from({ length: 100 }, (_, i) => ({ key: `tl-crowd-${i}`, name: `crowd-${i}` })),
@@ -20,7 +20,7 @@ let t: TestGateway
 let calls: RequestCounter
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, passthrough: { now } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, passthrough: { now } } })
   calls = countRequests(t.providerServer)
 })
 afterAll(async () => {

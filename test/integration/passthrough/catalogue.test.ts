@@ -4,11 +4,11 @@
  * repeated parameter counts with its last value, and a walk by the upstream's bare `next_cursor` goes through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestGateway, type TestGateway } from './harness.ts'
+import { startPassthroughGateway, type TestGateway } from './harness.ts'
 
 let t: TestGateway
 beforeAll(async () => {
-  t = await startTestGateway({ keys: [{ key: 'all-leagues', name: 'all' }, { key: 'scoped-271', name: 'scoped', leagues: [271] }] })
+  t = await startPassthroughGateway({ keys: [{ key: 'all-leagues', name: 'all' }, { key: 'scoped-271', name: 'scoped', leagues: [271] }] })
 })
 afterAll(async () => { await t.close() })
 

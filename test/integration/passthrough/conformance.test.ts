@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { describeConformance } from '../../conformance/suite.ts'
 import type { ConformanceTarget } from '../../conformance/target.ts'
-import { startTestGateway, UPSTREAM_TOKEN, type TestGateway } from './harness.ts'
+import { startPassthroughGateway, UPSTREAM_TOKEN, type TestGateway } from './harness.ts'
 
 const seen = vi.hoisted(() => ({ responses: 0, leaks: [] as string[] }))
 
@@ -54,7 +54,7 @@ let t: TestGateway | undefined
 let target: ConformanceTarget | undefined
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { provider: { now }, passthrough: { now } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { provider: { now }, passthrough: { now } } })
   target = {
     name: 'gateway REST passthrough',
     baseUrl: t.base,

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { expectNoLeaks, get, startTestGateway } from './harness.ts'
+import { expectNoLeaks, get, startPassthroughGateway } from './harness.ts'
 
 /** Fixture 100 is league 271's, fixture 200 league 501's. The xG row of fixture 200 has id 100. */
 const FIXTURES: Record<number, number> = { 100: 271, 200: 501 }
@@ -39,7 +39,7 @@ afterEach(() => { expectNoLeaks() })
 
 /** A gateway on that upstream with a key scoped to league 271 and an unscoped one; its URLs for a key. */
 async function gateway (): Promise<(path: string, key: string) => string> {
-  const t = await startTestGateway({
+  const t = await startPassthroughGateway({
     keys: [{ key: 'tl-271-key', name: 'danish', leagues: [271] }, { key: 'tl-all-key', name: 'all' }],
     upstreamUrl: await startUpstream(),
     overrides: { poll: false }

@@ -4,7 +4,7 @@
  * gateway too (request.ts canonicalPath): routed, feature-checked, charged and cached as the plain path.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { get, startTestGateway, type TestGateway } from './harness.ts'
+import { get, startPassthroughGateway, type TestGateway } from './harness.ts'
 
 const KEYS = [
   { key: 'tl-all-key', name: 'all' },
@@ -16,7 +16,7 @@ let t: TestGateway
 const url = (path: string, key: string): string => `${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
 })
 afterAll(async () => { await t.close() })
 

@@ -4,7 +4,7 @@
  * as the plain path does, instead of an `Unknown` one that would give it a second hour of upstream calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 
 const KEYS = [
   { key: 'tl-all-key', name: 'all' },
@@ -16,7 +16,7 @@ let calls: RequestCounter
 const url = (path: string, key: string): string => `${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
   calls = countRequests(t.providerServer)
 })
 afterAll(async () => {

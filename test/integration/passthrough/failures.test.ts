@@ -4,7 +4,7 @@
  * charge the key and never show the upstream token or an upstream message.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, expectNoLeaks, get, startTestGateway, UPSTREAM_TOKEN, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, UPSTREAM_TOKEN, type RequestCounter, type TestGateway } from './harness.ts'
 
 const KEYS = [
   { key: 'tl-main-key', name: 'main' },
@@ -27,7 +27,7 @@ function expectFailure (res: { status: number, body: any, text: string }, status
 }
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, passthrough: { now, upstreamTimeoutMs: 500 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, passthrough: { now, upstreamTimeoutMs: 500 } } })
   calls = countRequests(t.providerServer)
 })
 afterAll(async () => {
@@ -141,7 +141,7 @@ describe('upstream failures', () => {
 
 describe('an unreachable upstream', () => {
   it('answers 503 and keeps serving what it has cached', async () => {
-    const g = await startTestGateway({ keys: KEYS, overrides: { poll: false } })
+    const g = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false } })
     try {
       const u = (path: string): string => `${g.base}${path}?api_token=tl-main-key`
       expect((await get(u('/core/continents'))).status).toBe(200)

@@ -1,19 +1,16 @@
 /**
  * A whole gateway (embedded provider, upstream client, ledger, passthrough) on free ports for the passthrough
- * tests, with a keys file in a temp dir, a logger whose every line is kept (to look for the token), an HTTP
+ * tests (test/helpers/gateway.ts), with its keys, a logger whose every line is kept (to look for the token), an HTTP
  * helper that checks every response for the upstream token, and a counter of calls made at the provider.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { IncomingMessage, Server } from 'node:http'
 import { Writable } from 'node:stream'
 import { pino, type Logger } from 'pino'
 import { request } from 'undici'
 import { expect } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
+import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { loggerOptions } from '../../../src/logger.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 /** The gateway's upstream token when it starts the embedded provider itself (docs/settings.md). */
 export const UPSTREAM_TOKEN = 'demo-enterprise'
@@ -79,7 +76,7 @@ export interface TestGateway {
   close: () => Promise<void>
 }
 
-export interface TestGatewayOptions {
+export interface PassthroughGatewayOptions {
   keys: KeySpec[]
   /** Redis for the cache, quotas, ledger and store; memory when unset. */
   redis?: { url: string, prefix: string }
@@ -90,18 +87,9 @@ export interface TestGatewayOptions {
   env?: Record<string, string>
 }
 
-export async function startTestGateway (opts: TestGatewayOptions): Promise<TestGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-keys-'))
-  const keysPath = join(dir, 'keys.json')
-  writeFileSync(keysPath, JSON.stringify(opts.keys))
-  const env: Record<string, string> = {
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_PROVIDER_PORT: '0',
-    TOUCHLINE_KEYS_FILE: keysPath,
-    TOUCHLINE_LOG_LEVEL: 'trace',
-    ...opts.env
-  }
+/** A gateway whose every log line is kept (`lines`), for the passthrough's tests. */
+export async function startPassthroughGateway (opts: PassthroughGatewayOptions): Promise<TestGateway> {
+  const env: Record<string, string> = { TOUCHLINE_LOG_LEVEL: 'trace', ...opts.env }
   if (opts.upstreamUrl !== undefined) {
     env.TOUCHLINE_UPSTREAM_URL = opts.upstreamUrl
     env.TOUCHLINE_UPSTREAM_TOKEN = UPSTREAM_TOKEN
@@ -111,12 +99,7 @@ export async function startTestGateway (opts: TestGatewayOptions): Promise<TestG
     env.TOUCHLINE_REDIS_PREFIX = opts.redis.prefix
   }
   const { log, lines } = captureLogger()
-  let gw: Gateway
-  try {
-    gw = await startGateway(loadConfig(env), log, opts.overrides)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const gw = await startTestGateway({ env, keys: opts.keys, log, ...(opts.overrides !== undefined ? { overrides: opts.overrides } : {}) })
   return {
     gw,
     base: `${gw.url}/v3`,

@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StoreFilter } from '../../../src/store/types.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { get, startTestGateway, type TestGateway } from './harness.ts'
+import { get, startPassthroughGateway, type TestGateway } from './harness.ts'
 
 const KEYS = [{ key: 'tl-rv-live-key', name: 'live' }]
 let t: TestGateway
 const wholeReads: number[] = []
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 } } })
   const store = t.gw.store as { liveFixtures: (filter?: StoreFilter) => Promise<unknown[]> }
   const original = store.liveFixtures.bind(store)
   // Only the shared snapshot's reads are counted (the pollers and other readers also read the whole store).

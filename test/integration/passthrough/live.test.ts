@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { formatInZone } from '../../../packages/upstream-contract/src/time.ts'
 import { LIVE_STATE_IDS } from '../../../packages/upstream-contract/src/states.ts'
-import { countRequests, expectNoLeaks, get, startTestGateway, type Res, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type Res, type TestGateway } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 const KEYS = [{ key: 'tl-all-key', name: 'all' }, { key: 'tl-271-key', name: 'danish', leagues: [271] }]
@@ -20,7 +20,7 @@ const isLive = (res: Res): boolean => res.headers['x-touchline-source'] === 'liv
 
 beforeAll(async () => {
   // Many fixtures in play, so that every shape below has something to show.
-  t = await startTestGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 }, passthrough: { now } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { provider: { liveTarget: 12 }, passthrough: { now } } })
   // Ready once the poller has reconciled and polled `latest` at least once.
   await waitFor('livescores/latest from the live mirror', async () => isLive(await get(url('/football/livescores/latest'))), 10_000, 100)
 })

@@ -4,12 +4,12 @@
  */
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestGateway, type TestGateway } from './harness.ts'
+import { startPassthroughGateway, type TestGateway } from './harness.ts'
 
 let t: TestGateway
 
 beforeAll(async () => {
-  t = await startTestGateway({
+  t = await startPassthroughGateway({
     keys: [{ key: 'tl-web-key', name: 'web', allowed_origins: ['https://widgets.example'] }, { key: 'tl-server-key', name: 'server', allowed_origins: [] }],
     overrides: { poll: false }
   })

@@ -4,7 +4,7 @@
  * once the quota is spent nothing more goes upstream. Requests refused by validation stay free.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 
 const QUOTA = 5
 const KEYS = [
@@ -19,7 +19,7 @@ let calls: RequestCounter
 const url = (path: string, key: string): string => `${t.base}${path}${path.includes('?') ? '&' : '?'}api_token=${key}`
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false } })
   calls = countRequests(t.providerServer)
 })
 afterAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
-import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 import { useRedis } from '../../helpers/redis.ts'
 
 const KEYS = [{ key: 'tl-shared-key', name: 'shared', hourly_quota: 5 }]
@@ -19,8 +19,8 @@ beforeEach(async () => {
   provider = await startProvider({ port: 0 })
   calls = countRequests(provider.app.server)
   const opts = { keys: KEYS, redis: { url: shared.url, prefix: shared.prefix }, upstreamUrl: provider.baseUrl, overrides: { poll: false } }
-  a = await startTestGateway(opts)
-  b = await startTestGateway(opts)
+  a = await startPassthroughGateway(opts)
+  b = await startPassthroughGateway(opts)
 })
 afterEach(async () => {
   calls.stop()

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { expectNoLeaks, get, startTestGateway, type TestGateway } from './harness.ts'
+import { expectNoLeaks, get, startPassthroughGateway, type TestGateway } from './harness.ts'
 
 /** Fixture and season leagues the upstream knows; fixture 300 and season 12 it does not. */
 const FIXTURES: Record<number, number> = { 100: 271, 200: 501 }
@@ -56,7 +56,7 @@ async function startUpstream (): Promise<{ url: string, paths: string[] }> {
 
 async function gateway (quota = 100): Promise<{ t: TestGateway, paths: string[], url: (path: string, key?: string) => string }> {
   const upstream = await startUpstream()
-  const t = await startTestGateway({
+  const t = await startPassthroughGateway({
     keys: [{ key: 'tl-271-key', name: 'danish', leagues: [271], hourly_quota: quota }, { key: 'tl-all-key', name: 'all' }],
     upstreamUrl: upstream.url,
     overrides: { poll: false }

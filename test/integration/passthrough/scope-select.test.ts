@@ -3,11 +3,11 @@
  * no longer show their league (found in review: `select=name` once hid `league_id` from the scope check).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestGateway, type TestGateway } from './harness.ts'
+import { startPassthroughGateway, type TestGateway } from './harness.ts'
 
 let t: TestGateway
 beforeAll(async () => {
-  t = await startTestGateway({ keys: [{ key: 'scoped-271', name: 'scoped', leagues: [271] }, { key: 'all-leagues', name: 'all' }] })
+  t = await startPassthroughGateway({ keys: [{ key: 'scoped-271', name: 'scoped', leagues: [271] }, { key: 'all-leagues', name: 'all' }] })
 })
 afterAll(async () => { await t.close() })
 

@@ -6,7 +6,7 @@
  * independently (fixtures/multi with the unscoped key).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 
 const KEYS = [
   { key: 'tl-all-key', name: 'all' },
@@ -28,7 +28,7 @@ async function leaguesOf (ids: readonly number[]): Promise<Map<number, number>> 
 }
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false, provider: { liveTarget: 30 } } })
   calls = countRequests(t.providerServer)
 })
 afterAll(async () => {

@@ -4,7 +4,7 @@
  * and refusals cost the key nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { countRequests, expectNoLeaks, get, startTestGateway, type RequestCounter, type TestGateway } from './harness.ts'
+import { countRequests, expectNoLeaks, get, startPassthroughGateway, type RequestCounter, type TestGateway } from './harness.ts'
 
 const KEYS = [
   { key: 'tl-all-key', name: 'all' },
@@ -24,7 +24,7 @@ const expect403 = (res: { status: number, body: any }, league: number): void => 
 }
 
 beforeAll(async () => {
-  t = await startTestGateway({ keys: KEYS, overrides: { poll: false } })
+  t = await startPassthroughGateway({ keys: KEYS, overrides: { poll: false } })
   calls = countRequests(t.providerServer)
   const league = await get(url('/football/leagues/501?include=currentSeason', 'tl-all-key'))
   const seasonId = league.body.data.currentseason.id as number

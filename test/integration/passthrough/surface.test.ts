@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { envelope, startServer, type CannedReply, type SeenRequest, type TestServer } from '../../unit/upstream/client-server.ts'
-import { expectNoLeaks, get, startTestGateway, UPSTREAM_TOKEN, type Res, type TestGateway } from './harness.ts'
+import { expectNoLeaks, get, startPassthroughGateway, UPSTREAM_TOKEN, type Res, type TestGateway } from './harness.ts'
 import { openTestRedis } from '../../helpers/redis.ts'
 
 const KEY = 'tl-surface-key'
@@ -75,8 +75,8 @@ beforeAll(async () => {
   })
   upstream.on('/football/players', (req) => ({ body: envelope([{ id: 1, per_page: req.query.get('per_page') }]) }))
   const keys = [{ key: KEY, name: 'surface' }, { key: SCOPED, name: 'scoped', leagues: [271] }]
-  gw = await startTestGateway({ keys, upstreamUrl: upstream.baseUrl, overrides: { poll: false } })
-  pub = await startTestGateway({ keys, upstreamUrl: upstream.baseUrl, overrides: { poll: false }, env: { TOUCHLINE_PUBLIC_URL: `${PUBLIC_URL}/` } })
+  gw = await startPassthroughGateway({ keys, upstreamUrl: upstream.baseUrl, overrides: { poll: false } })
+  pub = await startPassthroughGateway({ keys, upstreamUrl: upstream.baseUrl, overrides: { poll: false }, env: { TOUCHLINE_PUBLIC_URL: `${PUBLIC_URL}/` } })
 })
 afterAll(async () => {
   await Promise.all([gw.close(), pub.close()])
@@ -188,7 +188,7 @@ describe('names the catalogue does not know', () => {
   })
 
   it('needs the key\'s feature for an unknown path of a paid family', async () => {
-    const noXg = await startTestGateway({ keys: [{ key: 'tl-no-xg', name: 'no-xg', features: [] } as never], upstreamUrl: upstream.baseUrl, overrides: { poll: false } })
+    const noXg = await startPassthroughGateway({ keys: [{ key: 'tl-no-xg', name: 'no-xg', features: [] } as never], upstreamUrl: upstream.baseUrl, overrides: { poll: false } })
     try {
       const res = await get(url(noXg.base, '/football/expected/shotmaps', 'tl-no-xg'))
       expect(res.status).toBe(403)
@@ -225,7 +225,7 @@ describe('the negative cache over Redis', () => {
   it('serves an unknown name\'s cached 4xx from Redis to a second instance without an upstream call', async () => {
     const redis = openTestRedis()
     const opts = { keys: [{ key: KEY, name: 'surface' }], upstreamUrl: upstream.baseUrl, redis: { url: redis.url, prefix: redis.prefix }, overrides: { poll: false } }
-    const [a, b] = await Promise.all([startTestGateway(opts), startTestGateway(opts)])
+    const [a, b] = await Promise.all([startPassthroughGateway(opts), startPassthroughGateway(opts)])
     try {
       const start = upstream.seen.length
       const path = '/football/fixtures/19146701?include=nonsense;participants'

@@ -19,7 +19,7 @@ import { createOddsPoller, ODDS_ENTITY } from '../../../src/poller/odds.ts'
 import { createPoller, type Poller } from '../../../src/poller/poller.ts'
 import { isOddsRecord } from '../../../src/store/types.ts'
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
-import { startTestGateway, type TestGateway } from '../passthrough/harness.ts'
+import { startPassthroughGateway, type TestGateway } from '../passthrough/harness.ts'
 
 /** A small plan: 3,000 calls an hour per entity. */
 const LIMIT = 3000
@@ -78,7 +78,7 @@ async function hammer (n: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await startTestGateway({
+  t = await startPassthroughGateway({
     keys: [{ key: 'hammer', name: 'hammer', hourly_quota: 1_000_000 }],
     env: { TOUCHLINE_LOG_LEVEL: 'silent' },
     overrides: {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
-import { expectContiguous, expectEqualToTruth, settle, startTestGateway, startUpstream, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
+import { expectContiguous, expectEqualToTruth, settle, startPollingGateway, startUpstream, wsSubscriber, type Subscriber, type Upstream } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 const TTL_MS = 6000
@@ -47,10 +47,10 @@ function sample (a: Gateway, b: Gateway): { stop: () => void, overlaps: () => st
 
 it('a leader whose Redis link freezes stops polling by itself; one other instance polls within the lease time + 2 s, never both, no gap', async () => {
   // A reaches Redis through the proxy and leads; B connects directly and follows.
-  const a = await startTestGateway(up, proxy.url.replace('http', 'redis'), TTL_MS)
+  const a = await startPollingGateway(up, proxy.url.replace('http', 'redis'), TTL_MS)
   gateways.push(a)
   await waitFor('A leads', () => a.isLeader() && a.poller.status().running, 10_000)
-  const b = await startTestGateway(up, redis.url, TTL_MS)
+  const b = await startPollingGateway(up, redis.url, TTL_MS)
   gateways.push(b)
   subscriber = await wsSubscriber(b.url, up.leagues)
   await waitFor('changes flowing', () => (subscriber as Subscriber).mirror.changesSince(0).length >= 5, 20_000)

@@ -6,9 +6,8 @@
  */
 import { pino, type Logger } from 'pino'
 import { expect } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
 import { normalizeFixture } from '../../../src/diff/normalize.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import type { LiveStore } from '../../../src/store/types.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
@@ -18,6 +17,7 @@ import { openSse, type SseStream } from '../fanout/harness.ts'
 import { lastFixtureCursor, wholeLog } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { parseCursor } from '../../../src/store/record.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 const TOKEN = 'demo-enterprise'
 
@@ -44,20 +44,20 @@ export async function startUpstream (opts: { simSpeed?: number, liveTarget?: num
   }
 }
 
-export function gatewayConfig (upstreamUrl: string, redisUrl: string, extra: Record<string, string> = {}): ReturnType<typeof loadConfig> {
-  return loadConfig({
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_HOST: '127.0.0.1',
+/** Settings of a gateway polling `upstreamUrl` over the Redis at `redisUrl` (test/helpers/gateway.ts adds the address). */
+export function gatewayEnv (upstreamUrl: string, redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
     TOUCHLINE_UPSTREAM_URL: upstreamUrl,
     TOUCHLINE_REDIS_URL: redisUrl,
     TOUCHLINE_POLL_FLOOR_MS: '200',
     TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
     ...extra
-  })
+  }
 }
 
-export async function startTestGateway (up: Upstream, redisUrl: string, leaseTtlMs = 3000, log: Logger = pino({ level: 'silent' })): Promise<Gateway> {
-  return await startGateway(gatewayConfig(up.provider.baseUrl, redisUrl), log, { leaseTtlMs })
+/** A gateway polling the test's provider over Redis, with a short poller lease. */
+export async function startPollingGateway (up: Upstream, redisUrl: string, leaseTtlMs = 3000, log: Logger = pino({ level: 'silent' })): Promise<Gateway> {
+  return await startTestGateway({ env: gatewayEnv(up.provider.baseUrl, redisUrl), overrides: { leaseTtlMs }, log })
 }
 
 /** The state a client keeps: the last snapshot it got, with every later change applied. */

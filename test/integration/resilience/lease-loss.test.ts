@@ -6,12 +6,12 @@
  * happen to change. Reconciles are ten minutes apart here and the matches run in real time (a `latest`
  * poll lists next to nothing), so only that forced reconcile can fill the new log.
  */
-import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
-import { gatewayConfig, inPlay, startUpstream, type Upstream } from './harness.ts'
+import { gatewayEnv, inPlay, startUpstream, type Upstream } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 const PREFIX = 'tl-lease-loss:'
 let redis: PrivateRedis
@@ -24,9 +24,8 @@ let sampler: NodeJS.Timeout | undefined
 beforeEach(async () => {
   redis = await startPrivateRedis()
   up = await startUpstream({ simSpeed: 1 })
-  const cfg = gatewayConfig(up.provider.baseUrl, redis.url, { TOUCHLINE_RECONCILE_INTERVAL_MS: '600000', TOUCHLINE_REDIS_PREFIX: PREFIX })
   // The default lease (10 s, renewed every 3.3 s): a short one could lapse on a loaded machine by itself.
-  gateway = await startGateway(cfg, pino({ level: 'silent' }))
+  gateway = await startTestGateway({ env: gatewayEnv(up.provider.baseUrl, redis.url, { TOUCHLINE_RECONCILE_INTERVAL_MS: '600000', TOUCHLINE_REDIS_PREFIX: PREFIX }) })
   await waitFor('an elected poller with live fixtures stored', async () =>
     gateway.poller.status().running && (await gateway.store.liveFixtures()).length > 0, 15_000)
   stoppedSamples = 0

@@ -15,7 +15,7 @@ import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { openSse, type SseStream } from '../fanout/harness.ts'
-import { startTestGateway, startUpstream, type Upstream } from './harness.ts'
+import { startPollingGateway, startUpstream, type Upstream } from './harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
 let redis: PrivateRedis
@@ -32,7 +32,7 @@ beforeAll(async () => {
   redis = await startPrivateRedis()
   proxy = await startTcpProxy(redis.port)
   up = await startUpstream()
-  gateway = await startTestGateway(up, proxy.url.replace('http', 'redis'), 3000, pino({ level: 'warn' }, sink))
+  gateway = await startPollingGateway(up, proxy.url.replace('http', 'redis'), 3000, pino({ level: 'warn' }, sink))
   await waitFor('an elected poller', () => gateway.poller.status().running, 10_000)
   // Cached while Redis is up (also in the local cache).
   expect((await fetch(`${gateway.url}${CACHED}`)).status).toBe(200)

@@ -7,11 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
 import { onTestFinished } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
+import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 export { wholeLog } from '../../helpers/log.ts'
 
@@ -113,18 +112,17 @@ export const hookKey = (hooks: unknown[], extra: Record<string, unknown> = {}): 
 
 /** A gateway without polling (the test appends to its store), closed when the test ends. */
 export async function startHookGateway (keysFile: string, env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<Gateway> {
-  const cfg = loadConfig({
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_HOST: '127.0.0.1',
-    // Never called: the poller is off and no passthrough request is made.
-    TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3',
-    TOUCHLINE_KEYS_FILE: keysFile,
-    TOUCHLINE_WEBHOOK_RETRY_BASE_MS: '20',
-    TOUCHLINE_WEBHOOK_RETRY_MAX_MS: '200',
-    TOUCHLINE_WEBHOOK_TIMEOUT_MS: '2000',
-    ...env
+  return await startTestGateway({
+    env: {
+      // Never called: the poller is off and no passthrough request is made.
+      TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3',
+      TOUCHLINE_KEYS_FILE: keysFile,
+      TOUCHLINE_WEBHOOK_RETRY_BASE_MS: '20',
+      TOUCHLINE_WEBHOOK_RETRY_MAX_MS: '200',
+      TOUCHLINE_WEBHOOK_TIMEOUT_MS: '2000',
+      ...env
+    },
+    overrides: { poll: false, ...overrides },
+    closeWhenTestEnds: true
   })
-  const gateway = await startGateway(cfg, pino({ level: 'silent' }), { poll: false, ...overrides })
-  onTestFinished(async () => { await gateway.close() })
-  return gateway
 }

@@ -18,16 +18,16 @@
  * the new log, a node:http receiver.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { redisKeys, webhookKeys } from '../../../src/store/redis-keys.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { gatewayConfig, startUpstream, type Upstream } from '../resilience/harness.ts'
+import { gatewayEnv, startUpstream, type Upstream } from '../resilience/harness.ts'
 import { hookKey, SECRET, startReceiver, wholeLog, writeKeys, type Received, type Receiver } from './harness.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 const LEASE_TTL_MS = 2000
 /** Longer than the endpoint's lease: its holder's local deadline passes and it stops the worker. */
@@ -54,7 +54,7 @@ async function start (): Promise<{ receiver: Receiver, respond: (status: number)
   let answer = 200
   const receiver = await startReceiver(() => answer)
   const keysFile = writeKeys([hookKey([{ id: 'all', url: receiver.url, secret: SECRET }])])
-  const cfg = gatewayConfig(up.provider.baseUrl, `redis://127.0.0.1:${proxy.port}`, {
+  const env = gatewayEnv(up.provider.baseUrl, `redis://127.0.0.1:${proxy.port}`, {
     TOUCHLINE_KEYS_FILE: keysFile,
     TOUCHLINE_WEBHOOK_LEASE_TTL_MS: String(LEASE_TTL_MS),
     TOUCHLINE_WEBHOOK_RETRY_BASE_MS: '50',
@@ -62,7 +62,7 @@ async function start (): Promise<{ receiver: Receiver, respond: (status: number)
     TOUCHLINE_WEBHOOK_TIMEOUT_MS: '2000'
   })
   const open = async (): Promise<Gateway> => {
-    const g = await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 3000 })
+    const g = await startTestGateway({ env, overrides: { leaseTtlMs: 3000 } })
     gateways.push(g)
     return g
   }

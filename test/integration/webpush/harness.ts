@@ -5,12 +5,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
 import { request } from 'undici'
-import { onTestFinished } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway, type GatewayOverrides } from '../../../src/gateway.ts'
+import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { newVapidKeys } from '../../../src/webpush/vapid.ts'
+import { LOCAL, startTestGateway } from '../../helpers/gateway.ts'
 
 /** One VAPID pair for every gateway of a test run (a new pair per gateway works as well). */
 export const VAPID = newVapidKeys()
@@ -28,8 +26,7 @@ export function writeKeys (keys: unknown[]): string {
 
 export function pushEnv (extra: Record<string, string> = {}): Record<string, string> {
   return {
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_HOST: '127.0.0.1',
+    ...LOCAL,
     TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3',
     TOUCHLINE_KEYS_FILE: writeKeys([ALL_KEY, SCOPED_KEY]),
     TOUCHLINE_VAPID_PUBLIC_KEY: VAPID.publicKey,
@@ -42,9 +39,7 @@ export function pushEnv (extra: Record<string, string> = {}): Record<string, str
 
 /** A gateway without polling by default (the test drives the store), closed when the test ends. */
 export async function startPushGateway (env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<Gateway> {
-  const gateway = await startGateway(loadConfig(pushEnv(env)), pino({ level: 'silent' }), { poll: false, ...overrides })
-  onTestFinished(async () => { await gateway.close() })
-  return gateway
+  return await startTestGateway({ env: pushEnv(env), overrides: { poll: false, ...overrides }, closeWhenTestEnds: true })
 }
 
 export interface Reply { status: number, body: any, headers: Record<string, unknown> }
