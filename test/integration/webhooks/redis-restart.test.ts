@@ -120,8 +120,15 @@ async function expectResynced (gw: Gateway, receiver: Receiver, oldEpoch: string
   const from = deliveries.indexOf(first)
   const since = first.body.type === 'resync' ? first.body.cursor : `${newEpoch}:0`
   expect(deliveries.slice(from).flatMap((q) => q.body.data ?? []).map((f) => f.cursor).filter((c) => offsetOf(c) <= offsetOf(head))).toEqual((await wholeLog(gw.store, since)).map((r) => r.cursor).filter((c) => offsetOf(c) <= offsetOf(head)))
-  // The receiver holds exactly the gateway's live fixtures, as they are.
-  const held = mirror(deliveries)
+  // The receiver holds exactly the gateway's live fixtures, as they are. Awaited, then asserted: a record
+  // written after the quiet head (a day read's, a final score fetched late) reaches it a delivery later.
+  const holdsLive = async (): Promise<boolean> => {
+    const held = mirror(acked(receiver))
+    const live = await gw.store.liveFixtures()
+    return held.size === live.length && live.every((f) => held.get(f.id)?.version === f.version)
+  }
+  await waitFor('the receiver holding the gateway\'s live fixtures', holdsLive, 20_000).catch(() => {})
+  const held = mirror(acked(receiver))
   const live = await gw.store.liveFixtures()
   expect([...held.keys()].sort((a, b) => a - b)).toEqual(live.map((f) => f.id))
   for (const f of live) expect(held.get(f.id)?.version, `fixture ${f.id}`).toBe(f.version)
