@@ -8,7 +8,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pino, type Logger } from 'pino'
 import { onTestFinished } from 'vitest'
 import { loadConfig } from '../../src/config.ts'
@@ -29,13 +29,19 @@ export interface TestGatewayOptions {
   closeWhenTestEnds?: boolean
 }
 
+/** Writes client keys to a keys file of their own (kept: a test may rewrite it for a reload) and returns its path. */
+export function writeKeysFile (keys: readonly unknown[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tl-keys-')), 'keys.json')
+  writeFileSync(path, JSON.stringify(keys))
+  return path
+}
+
 export async function startTestGateway (opts: TestGatewayOptions = {}): Promise<Gateway> {
   const env: Record<string, string> = { ...LOCAL, ...opts.env }
   let dir: string | undefined
   if (opts.keys !== undefined) {
-    dir = mkdtempSync(join(tmpdir(), 'tl-keys-'))
-    env.TOUCHLINE_KEYS_FILE = join(dir, 'keys.json')
-    writeFileSync(env.TOUCHLINE_KEYS_FILE, JSON.stringify(opts.keys))
+    env.TOUCHLINE_KEYS_FILE = writeKeysFile(opts.keys)
+    dir = dirname(env.TOUCHLINE_KEYS_FILE)
   }
   try {
     const gateway = await startGateway(loadConfig(env), opts.log ?? pino({ level: 'silent' }), opts.overrides)

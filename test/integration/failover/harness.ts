@@ -6,10 +6,7 @@
  * the changes after it, with two webhook receivers. Clients connect from several loopback addresses
  * (127.0.1.x), as a crowd behind many addresses would, so the per-address connection rate lets them in.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import WebSocket from 'ws'
@@ -25,7 +22,7 @@ import { lastFixtureCursor } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { essence, gatewayEnv, inPlay, truthOf, type Upstream } from '../resilience/harness.ts'
 import { SECRET, type Received, type Receiver } from '../webhooks/harness.ts'
-import { startTestGateway } from '../../helpers/gateway.ts'
+import { startTestGateway, writeKeysFile } from '../../helpers/gateway.ts'
 
 type Frame = Record<string, any>
 
@@ -136,10 +133,7 @@ export async function openClients (gateways: Gateway[], n: number, open: (url: s
 
 /** Writes a keys file: the `demo` key (room for the test's crowd) with the given webhook endpoints. */
 export function keysFile (hooks: Array<{ id: string, url: string }>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-failover-'))
-  const path = join(dir, 'keys.json')
-  writeFileSync(path, JSON.stringify([{ key: 'demo', name: 'demo', max_connections: 2000, webhooks: hooks.map((h) => ({ ...h, secret: SECRET })) }]))
-  return path
+  return writeKeysFile([{ key: 'demo', name: 'demo', max_connections: 2000, webhooks: hooks.map((h) => ({ ...h, secret: SECRET })) }])
 }
 
 /** A gateway over the Sentinel group, with the production lease (10 s). */

@@ -3,10 +3,7 @@
  * (headers, raw body, whether the signature verifies, how many requests were in flight at once), and real
  * gateways (in process, `startGateway`) reading a keys file from a temporary directory.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { verifyWebhook } from '../../../src/webhooks/signature.ts'
@@ -100,12 +97,7 @@ export function acknowledged (r: Receiver, webhookId?: string): Array<{ cursor: 
 }
 
 /** Every record of the log from its start (or after `since`), in order. */
-export function writeKeys (keys: unknown[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-webhooks-'))
-  const path = join(dir, 'keys.json')
-  writeFileSync(path, JSON.stringify(keys))
-  return path
-}
+export { writeKeysFile as writeKeys } from '../../helpers/gateway.ts'
 
 export const hookKey = (hooks: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> =>
   ({ key: 'hook-client-key', name: 'hooks', webhooks: hooks, ...extra })

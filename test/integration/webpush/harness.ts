@@ -2,13 +2,10 @@
  * Web Push tests over real parts: gateways in process (`startGateway`) with VAPID keys and a keys file of
  * their own, the test push service (test/helpers/push-service.ts), and plain HTTP calls to `/v1/push/*`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { request } from 'undici'
 import type { Gateway, GatewayOverrides } from '../../../src/gateway.ts'
 import { newVapidKeys } from '../../../src/webpush/vapid.ts'
-import { LOCAL, startTestGateway } from '../../helpers/gateway.ts'
+import { LOCAL, startTestGateway, writeKeysFile } from '../../helpers/gateway.ts'
 
 /** One VAPID pair for every gateway of a test run (a new pair per gateway works as well). */
 export const VAPID = newVapidKeys()
@@ -17,12 +14,8 @@ export const ALL_KEY = { key: 'push-all-key', name: 'fans' }
 /** A key limited to league 501. */
 export const SCOPED_KEY = { key: 'push-scoped-key', name: 'scoped', leagues: [501] }
 
-export function writeKeys (keys: unknown[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-push-'))
-  const path = join(dir, 'keys.json')
-  writeFileSync(path, JSON.stringify(keys))
-  return path
-}
+/** A keys file of the test's keys (test/helpers/gateway.ts). */
+export const writeKeys = writeKeysFile
 
 export function pushEnv (extra: Record<string, string> = {}): Record<string, string> {
   return {
