@@ -4,7 +4,7 @@
  * WCAG contrast read from computed colours.
  */
 import type { Browser, Locator, Page } from 'playwright-core'
-import { watchErrors } from './harness.ts'
+import { watchErrors, whenLive } from './harness.ts'
 
 export interface View { width: number, height: number, dark: boolean }
 
@@ -134,7 +134,7 @@ export async function openView (browser: Browser, url: string, view: View, opts:
   await page.addInitScript(CLS_METER)
   await page.goto(url)
   if (opts.wait !== 'none') {
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+    await whenLive(page)
     await page.locator('#board article.tl-match').first().waitFor({ timeout: 8000 })
   }
   return { page, errors }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { busyBoard, LEAGUE_ORDER } from './busy-board.ts'
 import { openView, row, rowsAboveFold, settled, VIEWS, viewName } from './board-page.ts'
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, whenLive } from './harness.ts'
 import { dayOf, kickOff, seedDays } from './seed-days.ts'
 
 /** Rows a first screen must hold on a busy board. */
@@ -79,7 +79,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
     page.on('request', (r) => { asked.push(new URL(r.url()).pathname) })
     try {
       await page.goto(`${gw.url}/`)
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       expect(await page.locator('meta[name="touchline-push"]').getAttribute('content')).toBe('off')
       // Its leagues asked for (the page's requests after the socket's have been made).
       await expect.poll(() => asked.includes('/v3/football/leagues')).toBe(true)
@@ -96,7 +96,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
     try {
       await page.goto(`${proxy.url}/#all`)
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       const count = async (): Promise<number> => Number(await page.locator('.tabs a[data-tab="all"] .count').textContent())
       await expect.poll(count).toBeGreaterThan(300)
       const rows = await count()

@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 import { LEAGUE_ORDER } from './busy-board.ts'
 import { dayOf, seedDays } from './seed-days.ts'
 
@@ -44,13 +44,13 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
 
   it('says it is offline within 2 s of the browser going offline: the pill, every row dimmed; live again after', async () => {
     const { page, errors } = await open(`${gw.url}/?key=good-key`, 1366)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     await page.locator('#board article[data-fixture="9501"]').waitFor()
     await page.context().setOffline(true)
     await page.locator('#connection[data-state="offline"]').waitFor({ timeout: 2000 })
     expect(await page.locator('#board.tl-dim').count()).toBe(1)
     await page.context().setOffline(false)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    await whenLive(page)
     expect(await page.locator('#board.tl-dim').count()).toBe(0)
     expect(errors).toEqual([])
     await page.close()
@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
   it('says "Reconnecting in N s" while the gateway is down, then comes back live', async () => {
     const { page, errors } = await open(`${proxy.url}/?key=good-key`, 390)
     const conn = page.locator('#connection .conn-label')
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     proxy.pause()
     proxy.cut()
     await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
@@ -73,7 +73,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     expect(pill !== null && pill.height < 40).toBe(true)
     await shot(page, 'page-reconnecting', { docs: true })
     proxy.resume()
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    await whenLive(page)
     expect(await conn.textContent()).toBe('Live')
     expect(errors).toEqual([])
     await page.close()
@@ -81,7 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
 
   it('a day switched to while the feed is down is not taken for a day without matches: it comes once the feed is back', async () => {
     const { page, errors } = await open(`${proxy.url}/?key=good-key#all`)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     await page.locator('#board article[data-fixture="9501"]').waitFor({ timeout: 5000 })
     const tz = await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') as string
     const yesterday = await page.evaluate('(() => { const d = new Date(); d.setDate(d.getDate() - 1); return d.toLocaleDateString("en-CA") })()') as string
@@ -98,7 +98,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     expect(await page.locator('#empty').isVisible()).toBe(false)
     expect(await page.locator('.tabs a[data-tab="all"] .count').textContent()).toBe('')
     proxy.resume()
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+    await whenLive(page)
     await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 10_000 }).toBe(String(expected.length))
     const shown = (await page.locator('#board article.tl-match').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-fixture'))))).sort((a, b) => a - b)
     expect(shown).toEqual(expected)
@@ -130,7 +130,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
 
   it('marks every figure of /status stale while the gateway does not answer', async () => {
     const { page, errors } = await open(`${proxy.url}/status`, 390)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     await page.locator('#budget tr', { hasText: 'League' }).waitFor()
     // One cache figure: the tile and the chart's "now" say the same.
     const tile = await page.locator('.tile', { hasText: 'Cache hit ratio' }).locator('.tile-value').textContent()

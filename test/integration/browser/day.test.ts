@@ -12,7 +12,7 @@
 import type { Browser, Page, WebSocket } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
-import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 import { dayOf } from './seed-days.ts'
 
 /** A whole-hour zone where the wall clock reads 22:xx now, and its offset from UTC (`Etc/GMT-3` is UTC+3). */
@@ -70,7 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the day on the page is the gateway\'s day model
       ws.on('framereceived', (f) => received.push(JSON.parse(String(f.payload)) as Record<string, unknown>))
     })
     await page.goto(`${gw.url}${path}`)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 })
+    await whenLive(page)
     return { page, errors, requests, sent, received }
   }
 

@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { busyBoard, LEAGUES, LEAGUE_ORDER, type BusyBoard } from './busy-board.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 import { seedDays } from './seed-days.ts'
 
 /** Counts the calls of Notification.requestPermission (and of the Push permission's), none of which may come. */
@@ -53,7 +53,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
       const errors = watchErrors(page)
       try {
         await page.goto(`${gw.url}/`)
-        await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+        await whenLive(page)
         await expect.poll(async () => await sections(page)).toEqual(LEAGUE_ORDER)
         // A match starred on its row.
         const star = page.locator(`#board article[data-fixture="${board.arsenal.id}"] .tl-star`)
@@ -75,7 +75,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
         // Kept across a reload.
         await page.goto(`${gw.url}/`)
         await page.reload()
-        await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+        await whenLive(page)
         await expect.poll(async () => await page.locator(`#board article[data-fixture="${board.arsenal.id}"] .tl-star`).getAttribute('aria-pressed')).toBe('true')
         await expect.poll(async () => await sections(page)).toEqual([LEAGUES.superliga, ...LEAGUE_ORDER.filter((id) => id !== LEAGUES.superliga)])
         expect(await page.locator(`#board section[data-league="${LEAGUES.superliga}"] .tl-pin`).getAttribute('aria-pressed')).toBe('true')
@@ -115,7 +115,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
     try {
       await page.goto(`${gw.url}/`)
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       const fold = page.locator(`#board section[data-league="${LEAGUES.premier}"] .tl-fold`)
       await fold.waitFor()
       const rows = page.locator(`#board section[data-league="${LEAGUES.premier}"] article.tl-match`)
@@ -124,7 +124,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
       expect(await fold.getAttribute('aria-expanded')).toBe('false')
       await expect.poll(async () => await rows.first().isVisible()).toBe(false)
       await page.reload()
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       await expect.poll(async () => await page.locator(`#board section[data-league="${LEAGUES.premier}"] .tl-fold`).getAttribute('aria-expanded')).toBe('false')
       expect(await page.locator(`#board section[data-league="${LEAGUES.premier}"] article.tl-match`).first().isVisible()).toBe(false)
       // The sections below take its place (they slide there): none overlaps another.
@@ -142,7 +142,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
     const page = await browser.newPage({ viewport: { width: 1366, height: 500 } })
     try {
       await page.goto(`${gw.url}/#all`)
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       await page.locator('#board article.tl-match').first().waitFor()
       expect(await page.locator('[role="tablist"] [role="tab"]').count()).toBe(5)
       expect(await page.locator('#board').getAttribute('role')).toBe('tabpanel')
@@ -171,7 +171,7 @@ describe.skipIf(!HAVE_CHROMIUM)('favourites: stars kept in the browser, no permi
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
     try {
       await page.goto(`${gw.url}/#all`)
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(page)
       const days = await page.locator('#day-strip a').evaluateAll((els) => els.map((e) => [e.getAttribute('data-day'), e.textContent, e.getAttribute('aria-current')]))
       expect(days).toHaveLength(7)
       expect(days.slice(2, 5).map(([day, text]) => [day, text])).toEqual([['yesterday', 'Yesterday'], ['today', 'Today'], ['tomorrow', 'Tomorrow']])

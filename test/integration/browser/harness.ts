@@ -62,6 +62,23 @@ export async function computed (locator: Locator, prop: string): Promise<string>
   }, prop)
 }
 
+/**
+ * The ceiling on a page's first connection (load, bundle, socket, snapshot). Not a goal: alone it takes
+ * well under a second; beside the whole suite on two busy cores it has taken over 5 s.
+ */
+export const CONNECT_CEILING = 30_000
+
+/** Something to find a connection pill in: a page, a frame or a locator. */
+interface Scope { locator: (selector: string) => Locator }
+
+/**
+ * Resolves once the pill `selector` in `scope` says live (`#connection` for the board, the match page and
+ * /status; `.tlw-conn` inside a widget): the state is awaited, with CONNECT_CEILING as a ceiling.
+ */
+export async function whenLive (scope: Scope, selector = '#connection'): Promise<void> {
+  await scope.locator(`${selector}[data-state="live"]`).waitFor({ timeout: CONNECT_CEILING })
+}
+
 /** Collects uncaught page errors, to assert a page ran clean. */
 export function watchErrors (page: Page): string[] {
   const errors: string[] = []

@@ -8,7 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 import { seedDays } from './seed-days.ts'
 
 const LONG_HOME = 'Borussia Mönchengladbach' // 24 characters
@@ -61,7 +61,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
     const page = await browser.newPage({ viewport: { width: view.width, height: view.height }, colorScheme: view.dark ? 'dark' : 'light' })
     const errors = watchErrors(page)
     await page.goto(`${gw.url}${path}`)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     await page.locator('article[data-fixture="9001"]').waitFor()
     return { page, errors }
   }

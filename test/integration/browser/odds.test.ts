@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
 import { cls, CLS_METER, openView, VIEWS, viewName } from './board-page.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 const [PHONE, , DESK] = VIEWS as [typeof VIEWS[number], typeof VIEWS[number], typeof VIEWS[number]]
 const BET365 = 2
@@ -301,7 +301,7 @@ describe.skipIf(!HAVE_CHROMIUM)('odds in the widget, and a key without odds', ()
   it('a key without the odds feature: the scores flow, the odds cells stay empty, one console message, the page and the widget do not break', async () => {
     if (league === 0) league = await leagueWithOdds()
     const { page, errors } = await openView(browser, `${gw.url}/?key=no-odds-key&odds=${BET365}`, PHONE, { wait: 'none' })
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 10_000 })
+    await whenLive(page)
     await page.locator('#board article.tl-match[data-phase="live"]').first().waitFor({ timeout: 10_000 })
     await page.waitForTimeout(2000)
     expect(await page.locator('#refusal').isHidden()).toBe(true)

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import type { Match } from '../../helpers/matches.ts'
-import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
   let browser: Browser
@@ -40,7 +40,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       ws.on('framereceived', (f) => received.push(JSON.parse(String(f.payload))))
     })
     await page.goto(url)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(page)
     return { page, errors, sent, received }
   }
 
@@ -126,7 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       await hearts.card('home', 'G. Mackay-Steven', 11)
       await hearts.goal('home', 'B. Miovski', 14)
       proxy.resume()
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+      await whenLive(page)
       await expect.poll(async () => await card(page, 7004).locator('.tl-score').textContent(), { timeout: 5000 }).toBe('1-1')
       await openEvents(page, 7004)
       const events = await card(page, 7004).locator('.tl-ev').allTextContents()
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard page', () => {
       for (let minute = 2; minute <= 1002; minute++) await aberdeen.clock(minute)
       await aberdeen.goal('home', 'M. Olusanya', 60)
       proxy.resume()
-      await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+      await whenLive(page)
       await expect.poll(async () => await card(page, 7005).locator('.tl-score').textContent(), { timeout: 5000 }).toBe('1-0')
       expect(await card(page, 7001).locator('.tl-score').textContent()).toBe('1-0')
       expect(received.find((f) => f.type === 'replay')).toMatchObject({ recovered: false })

@@ -14,7 +14,7 @@ import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
 import type { Match } from '../../helpers/matches.ts'
 import { busyBoard, type BusyBoard } from './busy-board.ts'
 import { cls, CLS_METER, contrast, MOVE_METER, moves, openView, parseRgb, row, startMoveMeter, VIEWS } from './board-page.ts'
-import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway } from './harness.ts'
+import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, whenLive } from './harness.ts'
 
 const [PHONE, , DESK, DESK_DARK] = VIEWS as [typeof VIEWS[number], typeof VIEWS[number], typeof VIEWS[number], typeof VIEWS[number]]
 
@@ -167,7 +167,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         await celtic.goal('home', 'Daizen Maeda', 24)
         await aberdeen.goal('away', 'Simon Murray', 35)
         proxy.resume()
-        await page.locator('#connection[data-state="live"]').waitFor({ timeout: 20_000 })
+        await whenLive(page)
         await expect.poll(async () => await row(page, celtic.id).locator('.tl-goals').allTextContents(), { timeout: 5000 }).toEqual(['2', '0'])
         const announcer = page.locator('#announcer')
         await expect.poll(async () => await announcer.textContent()).toContain('While reconnecting: goal for Celtic by Kyogo Furuhashi, 20\'')

@@ -12,7 +12,7 @@ import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { startPushService } from '../../helpers/push-service.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { follow, VAPID } from '../webpush/harness.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 /** What the page shows, read at one instant. */
 interface Drawn {
@@ -48,7 +48,7 @@ async function openStatus (browser: Browser, url: string): Promise<{ page: Page,
     if (new URL(res.url()).pathname === '/v1/status') res.json().then((b: StatusBody) => answers.set(b.now, b), () => {})
   })
   await page.goto(`${url}/status`)
-  await page.locator('#connection[data-state="live"]').waitFor({ timeout: 5000 })
+  await whenLive(page)
   const drawn = async (): Promise<{ page: Drawn, body: StatusBody }> => {
     const shown = await page.evaluate(READ) as Drawn
     const body = await waitFor(`the answer of ${shown.now}`, () => answers.get(shown.now))

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
 import type { Match } from '../../helpers/matches.ts'
 import type { FixtureOdds } from '../../../src/wire-model/model.ts'
-import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
   let browser: Browser
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
     const proxy = await startTcpProxy(Number(new URL(gw.url).port))
     try {
       const { page, errors } = await openHost('/reconnect', [[320, 'data-key="host-key" data-league="271"'], [650, 'data-key="host-key" data-league="501"']], proxy.url, { width: 1366, height: 800 })
-      for (const w of ['w1', 'w2']) await page.locator(`#${w} .tlw-conn[data-state="live"]`).waitFor({ timeout: 8000 })
+      for (const w of ['w1', 'w2']) await whenLive(page, `#${w} .tlw-conn`)
       await page.locator('#w2 article[data-fixture="8502"]').waitFor()
       const heights = async (): Promise<number[]> => await page.locator('[data-touchline-widget]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
       const before = await heights()
@@ -181,7 +181,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
       // Hearts' first goal, while the widgets are away.
       await hearts.goal('home', 'Lawrence Shankland', 66)
       proxy.resume()
-      for (const w of ['w1', 'w2']) await page.locator(`#${w} .tlw-conn[data-state="live"]`).waitFor({ timeout: 20_000 })
+      for (const w of ['w1', 'w2']) await whenLive(page, `#${w} .tlw-conn`)
       const row = page.locator('#w2 article[data-fixture="8502"]')
       await expect.poll(async () => await row.locator('.tl-goals').allTextContents()).toEqual(['1', '0'])
       expect(await row.locator('.tl-scorer-home').textContent()).toBe("66' Lawrence Shankland")

@@ -19,7 +19,7 @@ import { decodeJwt, SignJWT } from 'jose'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
-import { HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type KeySpec, type UiGateway } from './harness.ts'
+import { HAVE_CHROMIUM, type KeySpec, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 /** The key never leaves the site's backend (and this test's gateway): the page must never show it. */
 const KEY = `site-key-${randomBytes(8).toString('hex')}`
@@ -194,7 +194,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('goes live with a token from the host\'s backend, renews it on the open connection, and shows a goal after it expired; no key in the page', async () => {
     const { page, record } = await open('/')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 10_000 })
+    await whenLive(widget, '.tlw-conn')
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     expect(await widget.locator('article[data-fixture="8503"]').count()).toBe(0)
     // The league's name is read with the fan's token, in a header: the heading names the league.
@@ -258,7 +258,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('with a fixed data-token: live while it lasts; when it expires, stops and says so instead of retrying', async () => {
     const { page, record } = await open('/fixed')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 10_000 })
+    await whenLive(widget, '.tlw-conn')
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     const token = frames(record)[0]?.token ?? ''
     expect(frames(record)[0]).toMatchObject({ op: 'auth' })
@@ -282,7 +282,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('the scoreboard and the match page with ?token_url=: live, league names read with the token, no key and no token in any address', async () => {
     const from = issued.length
     const { page, record } = await open(`${site.origin}/?token_url=/page-token`)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 }).catch(async (err: unknown) => {
+    await whenLive(page).catch(async (err: unknown) => {
       throw new Error(`${String(err)}\n${JSON.stringify({ state: await page.locator('#connection').getAttribute('data-state'), console: record.console, errors: record.errors, sockets: record.sockets, sent: record.sent, urls: record.urls })}`)
     })
     // The token's league only (501), named as the passthrough names it, read with the token in a header.
@@ -292,7 +292,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
     expect(record.sockets.every((u) => u.endsWith('/v1/live?auth=frame'))).toBe(true)
     // The match page, at the address the board links it with (the board's own query), goes live the same way.
     await page.goto(`${site.origin}/match/8501${new URL(page.url()).search}`)
-    await page.locator('#connection[data-state="live"]').waitFor({ timeout: 8000 })
+    await whenLive(page)
     await expect.poll(async () => await page.locator('#league').textContent()).not.toMatch(/^(League \d+)?$/)
     for (const url of [...record.sockets, ...record.urls]) {
       expect(url).not.toContain('site-key-')

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
-import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 
 /** A host page per path: `/league` embeds league 501 with the allowed key, `/refused` with the other key. */
 function hostPage (gateway: string, path: string): string {
@@ -67,7 +67,7 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
   it('renders a league from another origin in a shadow root and updates live', async () => {
     const { page, errors } = await open('/league')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 5000 })
+    await whenLive(widget, '.tlw-conn')
     await expect.poll(async () => await widget.locator('article.tl-match').count()).toBe(2)
     expect(await page.evaluate("document.querySelector('[data-touchline-widget]').shadowRoot !== null")).toBe(true)
     // Only league 501: the Danish match is not in this widget.

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Match } from '../../helpers/matches.ts'
 import { startTcpProxy } from '../../helpers/tcp-proxy.ts'
-import { axeViolations, computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, watchErrors, type UiGateway } from './harness.ts'
+import { axeViolations, computed, HAVE_CHROMIUM, launchBrowser, shot, startUiGateway, type UiGateway, watchErrors, whenLive } from './harness.ts'
 import { dayOf, seedDays } from './seed-days.ts'
 
 interface Spec { league?: number, fixture?: number }
@@ -183,7 +183,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
     p.on('request', (r) => { if (r.url().includes('/v3/football/fixtures')) asked.push(r.url()) })
     await p.goto(`${hostOrigin}/quiet`)
     const widget = p.locator('#w1')
-    await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 8000 })
+    await whenLive(widget, '.tlw-conn')
     const tz = await p.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') as string
     const date = await p.evaluate('new Date().toLocaleDateString("en-CA")') as string
     const expected = (await dayOf(gw.url, 'host-key', date, tz)).filter((f) => f.league_id === quiet).map((f) => String(f.id)).sort()
@@ -216,7 +216,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
       const html = page(`<div data-touchline-widget id="w1"></div><script src="${hostOrigin}/widget.js?n=1" data-gateway="${proxy.url}" data-key="host-key" data-league="501" async></script>`)
       const { page: p, errors } = await openPage('/down', html, { width: 390 })
       const widget = p.locator('#w1')
-      await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 8000 })
+      await whenLive(widget, '.tlw-conn')
       expect(await widget.locator('.tlw-message').isVisible()).toBe(false)
       proxy.pause()
       proxy.cut()
@@ -228,7 +228,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
       expect(await widget.locator('article.tl-match').count()).toBeGreaterThan(0)
       await shot(p, 'widget-reconnecting', { docs: true })
       proxy.resume()
-      await widget.locator('.tlw-conn[data-state="live"]').waitFor({ timeout: 20_000 })
+      await whenLive(widget, '.tlw-conn')
       expect(await widget.locator('.tlw-message').isVisible()).toBe(false)
       expect(errors).toEqual([])
       await p.close()
