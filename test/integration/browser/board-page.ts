@@ -135,7 +135,7 @@ export async function openView (browser: Browser, url: string, view: View, opts:
   await page.goto(url)
   if (opts.wait !== 'none') {
     await whenLive(page)
-    await page.locator('#board article.tl-match').first().waitFor({ timeout: 8000 })
+    await page.locator('#board article.tl-match').first().waitFor()
   }
   return { page, errors }
 }

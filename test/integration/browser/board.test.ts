@@ -133,7 +133,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
     await page.locator('#days a[data-day="yesterday"]').click()
     await expect.poll(() => new URL(page.url()).hash).toBe('#finished/yesterday')
     await page.reload()
-    await page.locator('#board article.tl-match').first().waitFor({ timeout: 10_000 })
+    await page.locator('#board article.tl-match').first().waitFor()
     expect(await page.locator('.tabs a[aria-selected="true"]').getAttribute('data-tab')).toBe('finished')
     expect(await page.locator('#days a[aria-current="date"]').getAttribute('data-day')).toBe('yesterday')
     const phases = new Set(await page.locator('#board article.tl-match').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase'))))
@@ -147,7 +147,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
 
   it('lists each day once per league, results apart from kick-offs, as the gateway\'s day model has it', async () => {
     const { page, errors } = await openView(browser, `${gw.url}/#all`, VIEWS[2] as typeof VIEWS[number], { wait: 'none' })
-    await page.locator('#board article.tl-match').first().waitFor({ timeout: 10_000 })
+    await page.locator('#board article.tl-match').first().waitFor()
     // Once per league: no heading twice, and nothing below the board repeats them.
     const headings = await page.locator('main .tl-league').allTextContents()
     expect(new Set(headings).size).toBe(headings.length)
@@ -168,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
     for (const [hash, days, word] of [['#all/yesterday', -1, 'yesterday'], ['#all/tomorrow', 1, 'tomorrow']] as const) {
       await page.goto(`${gw.url}/${hash}`)
       const expected = (await dayOf(gw.url, 'demo', localDate(days), TZ)).map((f) => f.id).sort((a, b) => a - b)
-      await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 10_000 }).toBe(String(expected.length))
+      await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 20_000 }).toBe(String(expected.length))
       const shown = (await page.locator('#board article.tl-match').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-fixture'))))).sort((a, b) => a - b)
       expect(shown, hash).toEqual(expected)
       if (expected.length === 0) expect(await page.locator('#empty').innerText()).toBe(`No matches ${word} in these leagues.`)
@@ -185,7 +185,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the board: order, tabs and days', () => {
     const id = next?.id ?? 0
     const { page, errors } = await openView(browser, `${gw.url}/#scheduled`, VIEWS[0] as typeof VIEWS[number], { wait: 'none' })
     const r = row(page, id)
-    await r.waitFor({ timeout: 10_000 })
+    await r.waitFor()
     expect(await r.locator('.tl-clock-text').textContent()).toMatch(/^\d\d:\d\d$/)
     const scheduled = Number(await page.locator('.tabs a[data-tab="scheduled"] .count').textContent())
     // It kicks off: the feed says so at once (the day is the feed's: nothing is read again).

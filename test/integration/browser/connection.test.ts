@@ -62,8 +62,8 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     await whenLive(page)
     proxy.pause()
     proxy.cut()
-    await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
-    await expect.poll(async () => await conn.textContent(), { timeout: 5000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
+    await page.locator('#connection[data-state="reconnecting"]').waitFor()
+    await expect.poll(async () => await conn.textContent(), { timeout: 20_000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
     // Once the page has asked why: the gateway cannot be reached (not the key's fault), said in a fan's words,
     // with no host or port, on one line.
     await expect.poll(async () => await conn.textContent(), { timeout: 15_000 }).toMatch(/^No connection · retrying (in \d+ s|now)$/)
@@ -82,14 +82,14 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
   it('a day switched to while the feed is down is not taken for a day without matches: it comes once the feed is back', async () => {
     const { page, errors } = await open(`${proxy.url}/?key=good-key#all`)
     await whenLive(page)
-    await page.locator('#board article[data-fixture="9501"]').waitFor({ timeout: 5000 })
+    await page.locator('#board article[data-fixture="9501"]').waitFor()
     const tz = await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone') as string
     const yesterday = await page.evaluate('(() => { const d = new Date(); d.setDate(d.getDate() - 1); return d.toLocaleDateString("en-CA") })()') as string
     const expected = (await dayOf(gw.url, 'good-key', yesterday, tz)).map((f) => f.id).sort((a, b) => a - b)
     expect(expected.length, 'results of yesterday in the provider\'s data').toBeGreaterThan(0)
     proxy.pause()
     proxy.cut()
-    await page.locator('#connection[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+    await page.locator('#connection[data-state="reconnecting"]').waitFor()
     await page.locator('#days a[data-day="yesterday"]').click()
     await expect.poll(() => new URL(page.url()).hash).toBe('#all/yesterday')
     // The day cannot come while the feed is down: its place is held, and it is not said to be empty.
@@ -99,7 +99,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     expect(await page.locator('.tabs a[data-tab="all"] .count').textContent()).toBe('')
     proxy.resume()
     await whenLive(page)
-    await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 10_000 }).toBe(String(expected.length))
+    await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 20_000 }).toBe(String(expected.length))
     const shown = (await page.locator('#board article.tl-match').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-fixture'))))).sort((a, b) => a - b)
     expect(shown).toEqual(expected)
     expect(await page.locator('#board .tl-placeholder').count()).toBe(0)
@@ -111,7 +111,7 @@ describe.skipIf(!HAVE_CHROMIUM)('connection states', () => {
     const { page } = await open(`${gw.url}/?key=not-a-key`)
     let sockets = 0
     page.on('websocket', () => { sockets++ })
-    await page.locator('#connection[data-state="refused"][data-reason="unauthorized"]').waitFor({ timeout: 10_000 })
+    await page.locator('#connection[data-state="refused"][data-reason="unauthorized"]').waitFor()
     // Said once, in place of the matches: not again in the pill (a word), the summary or an empty section.
     expect(await page.locator('#refusal').textContent()).toBe('Live scores can\'t be shown: the key in this address is not valid (bad key).')
     expect(await page.locator('#refusal').isVisible()).toBe(true)

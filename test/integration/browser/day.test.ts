@@ -100,14 +100,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the day on the page is the gateway\'s day model
     await expect.poll(() => sent.filter((f) => f.op === 'unsubscribe').at(-1), { timeout: 15_000 }).toMatchObject({ dates: [today()] })
     await expect.poll(() => sent.filter((f) => f.op === 'subscribe').at(-1), { timeout: 15_000 }).toMatchObject({ dates: [yesterday], tz: zone })
     const expected = await dayIds(yesterday)
-    await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 10_000 }).toBe(String(expected.length))
+    await expect.poll(async () => await page.locator('.tabs a[data-tab="all"] .count').textContent(), { timeout: 20_000 }).toBe(String(expected.length))
     expect(await rowIds(page)).toEqual(expected)
     // Back to today, and the Live tab: the matches in play, live.
     await page.locator('#days a[data-day="today"]').click()
     await expect.poll(() => sent.filter((f) => f.op === 'subscribe').at(-1), { timeout: 15_000 }).toMatchObject({ dates: [today()] })
-    await expect.poll(async () => (await rowIds(page)).length, { timeout: 10_000 }).toBe(rows)
+    await expect.poll(async () => (await rowIds(page)).length, { timeout: 20_000 }).toBe(rows)
     await page.locator('.tabs a[data-tab="live"]').click()
-    await page.locator('#board article.tl-match[data-phase="live"]').first().waitFor({ timeout: 10_000 })
+    await page.locator('#board article.tl-match[data-phase="live"]').first().waitFor()
 
     // No read of the upstream's fixtures, nor of the day model by HTTP: the day came on the feed.
     expect(requests.filter((u) => u.includes('/v3/football/fixtures'))).toEqual([])
@@ -131,7 +131,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the day on the page is the gateway\'s day model
 
     const { page, errors, requests, received } = await open('/#scheduled')
     const row = (f: LiveFixture): ReturnType<Page['locator']> => page.locator(`#board article[data-fixture="${f.id}"]`)
-    for (const f of picked.slice(0, 3)) await row(f).waitFor({ timeout: 10_000 })
+    for (const f of picked.slice(0, 3)) await row(f).waitFor()
     expect(await row(later).locator('.tl-clock-text').textContent()).toBe(hhmm(kickoff(later)))
     await page.evaluate('window.__sameDocument = true')
     const scheduled = Number(await page.locator('.tabs a[data-tab="scheduled"] .count').textContent())
@@ -165,7 +165,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the day on the page is the gateway\'s day model
 
     // Postponed: in today's results, in words; moved: in tomorrow's kick-offs, at its new time.
     await page.locator('.tabs a[data-tab="finished"]').click()
-    await expect.poll(async () => await row(postponed).locator('.tl-word').textContent(), { timeout: 10_000 }).toBe('Postponed')
+    await expect.poll(async () => await row(postponed).locator('.tl-word').textContent(), { timeout: 20_000 }).toBe('Postponed')
     await page.locator('#days a[data-day="tomorrow"]').click()
     await page.locator('.tabs a[data-tab="scheduled"]').click()
     await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toBe('#scheduled/tomorrow')

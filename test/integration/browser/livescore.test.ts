@@ -189,7 +189,7 @@ describe.skipIf(!HAVE_CHROMIUM)('scoreboard rows', () => {
   it('lists today\'s results and kick-offs of the followed leagues in the All tab, with "-" before kick-off', async () => {
     const { page, errors } = await open(VIEWS[2] as typeof VIEWS[number], '/#all')
     const rows = page.locator('#board article.tl-match')
-    await expect.poll(async () => await rows.count(), { timeout: 10_000 }).toBeGreaterThan(15)
+    await expect.poll(async () => await rows.count(), { timeout: 20_000 }).toBeGreaterThan(15)
     const phases = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-phase')))
     expect(phases.some((p) => p === 'finished' || p === 'scheduled')).toBe(true)
     // Only the leagues the page follows, and none of the live matches twice.

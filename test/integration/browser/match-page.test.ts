@@ -147,7 +147,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the match page', () => {
   it('says so for an address of a match the gateway does not hold', async () => {
     const page = await browser.newPage()
     await page.goto(`${gw.url}/match/99999999`)
-    await expect.poll(async () => await page.locator('#refusal').textContent(), { timeout: 10_000 }).toMatch(/not one the gateway holds/)
+    await expect.poll(async () => await page.locator('#refusal').textContent(), { timeout: 20_000 }).toMatch(/not one the gateway holds/)
     expect((await fetch(`${gw.url}/match/abc`)).status).toBe(404)
     await page.close()
   })

@@ -126,7 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
     for (const { page } of pages) {
       // Prices on the live rows, and the legend names the bookmaker.
       await page.locator('.tl-odds[data-status="open"] .tl-odds-value:not(:empty)').first().waitFor({ timeout: 30_000 })
-      await expect.poll(async () => await page.locator('#odds-legend').innerText(), { timeout: 5000 }).toBe('1X2 odds: bet365')
+      await expect.poll(async () => await page.locator('#odds-legend').innerText(), { timeout: 20_000 }).toBe('1X2 odds: bet365')
     }
 
     // The prices the rows show are the gateway's, as the upstream wrote them (two decimals, never re-rounded).
@@ -143,7 +143,7 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
       const arrowed = moves.filter((m) => m.move !== '')
       for (const m of arrowed) expect(`${m.fixture} ${m.label} ${m.from} -> ${m.to}: ${m.move}`).toBe(`${m.fixture} ${m.label} ${m.from} -> ${m.to}: ${Number(m.to) > Number(m.from) ? 'up' : 'down'}`)
       const arrow = page.locator('.tl-price[data-move]').first()
-      await arrow.waitFor({ timeout: 10_000 })
+      await arrow.waitFor()
       expect(await arrow.locator('.tl-visually-hidden').last().textContent()).toMatch(/^, (up|down)$/)
       expect(await oddsSetNoHeight(page)).toEqual([])
     }
@@ -159,7 +159,7 @@ describe.skipIf(!HAVE_CHROMIUM)('live odds on the rows', () => {
     for (const ms of faded) expect(ms).toBeGreaterThanOrEqual(3000)
     expect(faded[Math.floor(faded.length / 2)]).toBeGreaterThanOrEqual(3500)
     await desk.emulateMedia({ reducedMotion: 'reduce' })
-    await desk.locator('.tl-odds:not([data-status=suspended]) .tl-price[data-move]').first().waitFor({ timeout: 10_000 })
+    await desk.locator('.tl-odds:not([data-status=suspended]) .tl-price[data-move]').first().waitFor()
     expect(await desk.evaluate('(() => getComputedStyle(document.querySelector(".tl-odds:not([data-status=suspended]) .tl-price[data-move]"), "::before").animationName)()')).toBe('none')
     await desk.emulateMedia({ reducedMotion: 'no-preference' })
 
@@ -275,7 +275,7 @@ describe.skipIf(!HAVE_CHROMIUM)('odds in the widget, and a key without odds', ()
     expect(withOdds.sent[0]).toMatchObject({ leagues: [league], bookmakers: [BET365], markets: [1], odds: true })
     const fixture = Number(await withOdds.page.locator('[data-touchline-widget] article:has(.tl-odds[data-status="open"] .tl-odds-value:not(:empty))').first().getAttribute('data-fixture'))
     await expect.poll(async () => JSON.stringify(await shown(withOdds.page, fixture)) === JSON.stringify(await held(gw, fixture)), { timeout: 10_000, interval: 100 }).toBe(true)
-    await expect.poll(async () => await withOdds.page.locator('[data-touchline-widget] .tlw-odds').innerText(), { timeout: 5000 }).toBe('1 X 2 · bet365')
+    await expect.poll(async () => await withOdds.page.locator('[data-touchline-widget] .tlw-odds').innerText(), { timeout: 20_000 }).toBe('1 X 2 · bet365')
     // An odds frame comes when a price moves: a minute is a ceiling, on a machine as slow as CI's (20 s was not).
     await expect.poll(() => withOdds.received, { timeout: 60_000 }).toContain('odds')
     expect(await axeViolations(withOdds.page)).toEqual([])
@@ -302,7 +302,7 @@ describe.skipIf(!HAVE_CHROMIUM)('odds in the widget, and a key without odds', ()
     if (league === 0) league = await leagueWithOdds()
     const { page, errors } = await openView(browser, `${gw.url}/?key=no-odds-key&odds=${BET365}`, PHONE, { wait: 'none' })
     await whenLive(page)
-    await page.locator('#board article.tl-match[data-phase="live"]').first().waitFor({ timeout: 10_000 })
+    await page.locator('#board article.tl-match[data-phase="live"]').first().waitFor()
     await page.waitForTimeout(2000)
     expect(await page.locator('#refusal').isHidden()).toBe(true)
     expect(await page.locator('#board article .tl-odds').count()).toBe(await page.locator('#board article').count())
@@ -312,7 +312,7 @@ describe.skipIf(!HAVE_CHROMIUM)('odds in the widget, and a key without odds', ()
 
     const widget = await openHost(`league=${league}&odds=${BET365}&key=no-odds-key`)
     await widget.page.locator('[data-touchline-widget] article.tl-match').first().waitFor({ timeout: 20_000 })
-    await expect.poll(() => widget.console.filter((m) => m.includes('odds')).length, { timeout: 5000 }).toBe(1)
+    await expect.poll(() => widget.console.filter((m) => m.includes('odds')).length, { timeout: 20_000 }).toBe(1)
     expect(widget.console.find((m) => m.includes('odds'))).toMatch(/^warning: touchline: forbidden: this key has no odds/)
     expect(await widget.page.locator('[data-touchline-widget] .tlw-conn').getAttribute('data-state')).toBe('live')
     expect(await widget.page.locator('[data-touchline-widget] .tlw-empty').isHidden()).toBe(true)
@@ -394,7 +394,7 @@ describe.skipIf(!HAVE_CHROMIUM)('odds on a row, step by step (a store written by
       expect(await cells(page).locator('.tl-price[data-label="X"] .tl-visually-hidden').allTextContents()).toEqual(['Draw ', ', up'])
     }
     // The arrows go after 4 s.
-    for (const page of pages) await expect.poll(async () => await cells(page).locator('.tl-price[data-move]').count(), { timeout: 8000 }).toBe(0)
+    for (const page of pages) await expect.poll(async () => await cells(page).locator('.tl-price[data-move]').count(), { timeout: 20_000 }).toBe(0)
 
     status = 'suspended'
     await put(() => [{ kind: 'market_suspended', ...ref }])

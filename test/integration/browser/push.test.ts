@@ -82,7 +82,7 @@ describe.skipIf(!HAVE_CHROMIUM)('goal alerts by Web Push in the browser', () => 
   /** The next push the gateway sent to a device (its payload as the push service decrypted it), as text. */
   async function nextPush (device: Device, after: number): Promise<string> {
     let found: PushMessage | undefined
-    await expect.poll(() => (found = pushService.messages.filter((m) => m.device === device.id)[after]), { timeout: 10_000 }).toBeDefined()
+    await expect.poll(() => (found = pushService.messages.filter((m) => m.device === device.id)[after]), { timeout: 20_000 }).toBeDefined()
     const m = found as PushMessage
     expect(m.vapidProblem).toBeUndefined()
     expect(m.decryptProblem).toBeUndefined()

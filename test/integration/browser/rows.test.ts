@@ -162,7 +162,7 @@ describe.skipIf(!HAVE_CHROMIUM)('rows that tell the match', () => {
       // A postponed match: no score, its state in words (All tab).
       await page.locator('.tabs a[data-tab="all"]').click()
       const luton = row(page, board.luton.id)
-      await luton.waitFor({ timeout: 10_000 })
+      await luton.waitFor()
       expect(await luton.locator('.tl-word').innerText()).toBe('Postponed')
       expect(await luton.locator('.tl-word').isVisible()).toBe(true)
       expect(await luton.innerText()).not.toMatch(/\d\s*-\s*\d/)
@@ -301,7 +301,7 @@ describe.skipIf(!HAVE_CHROMIUM)('rows that tell the match', () => {
   it('writes 24-hour times on the board and on /status, under a 12-hour locale', async () => {
     const { page } = await openView(browser, `${gw.url}/#scheduled`, VIEWS[2] as typeof VIEWS[number], { wait: 'none' })
     const clocks = page.locator('#board article[data-phase="scheduled"] .tl-clock-text')
-    await expect.poll(async () => await clocks.count(), { timeout: 10_000 }).toBeGreaterThan(0)
+    await expect.poll(async () => await clocks.count(), { timeout: 20_000 }).toBeGreaterThan(0)
     for (const text of await clocks.allTextContents()) expect(text).toMatch(/^([01]\d|2[0-3]):[0-5]\d$/)
     await page.goto(`${gw.url}/status`)
     await expect.poll(async () => await page.locator('#updated').textContent()).toMatch(/^ · updated ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/)

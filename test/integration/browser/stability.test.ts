@@ -68,7 +68,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         // may replace them before a look from the test would come.
         await page.addInitScript(PLACEHOLDER_WATCH)
         await page.goto(`${gw.url}/`)
-        await row(page, 7103).waitFor({ timeout: 8000 })
+        await row(page, 7103).waitFor()
         const seen = await page.evaluate('window.__placeholders') as { count: number, busy: string | null, hidden: string | null, height: number }
         expect(seen.count).toBeGreaterThanOrEqual(10)
         expect(seen.busy).toBe('true')
@@ -147,14 +147,14 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         const celtic = match(7401)
         const aberdeen = match(7403)
         const name = row(page, celtic.id).locator('.tl-home .tl-name')
-        await name.waitFor({ timeout: 10_000 })
+        await name.waitFor()
         const bright = await computed(name, 'color')
         // Count the goal flashes of the two rows from here on.
         await page.evaluate(`window.__flashes = {}; for (const id of [${celtic.id}, ${aberdeen.id}]) document.querySelector('#board article[data-fixture="' + id + '"]')
           .addEventListener('animationstart', (e) => { if (e.animationName === 'tl-goal' && e.target === e.currentTarget) window.__flashes[id] = (window.__flashes[id] || 0) + 1 })`)
         proxy.pause()
         proxy.cut()
-        await page.locator('#connection[data-state="reconnecting"], #connection[data-state="offline"]').waitFor({ timeout: 5000 })
+        await page.locator('#connection[data-state="reconnecting"], #connection[data-state="offline"]').waitFor()
         // Results and kick-offs are dimmed with the matches in play, still readable.
         expect(await page.locator('#board').getAttribute('class')).toContain('tl-dim')
         const dim = await computed(name, 'color')
@@ -168,7 +168,7 @@ describe.skipIf(!HAVE_CHROMIUM)('a page that does not jump', () => {
         await aberdeen.goal('away', 'Simon Murray', 35)
         proxy.resume()
         await whenLive(page)
-        await expect.poll(async () => await row(page, celtic.id).locator('.tl-goals').allTextContents(), { timeout: 5000 }).toEqual(['2', '0'])
+        await expect.poll(async () => await row(page, celtic.id).locator('.tl-goals').allTextContents(), { timeout: 20_000 }).toEqual(['2', '0'])
         const announcer = page.locator('#announcer')
         await expect.poll(async () => await announcer.textContent()).toContain('While reconnecting: goal for Celtic by Kyogo Furuhashi, 20\'')
         expect(await announcer.textContent()).toContain('While reconnecting: goal for Celtic by Daizen Maeda, 24\'')

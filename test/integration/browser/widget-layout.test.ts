@@ -92,7 +92,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
   /** Boxes of a row's two names, read at one instant. */
   async function names (page: Page, widget: string, fixture: number): Promise<Array<{ y: number, height: number, lineHeight: number }>> {
     const row = page.locator(`#${widget} article[data-fixture="${fixture}"]`)
-    await row.waitFor({ timeout: 8000 })
+    await row.waitFor()
     return await row.locator('.tl-name').evaluateAll((els) => els.map((e) => {
       const r = e.getBoundingClientRect()
       return { y: r.y, height: r.height, lineHeight: parseFloat((globalThis as unknown as { getComputedStyle: (x: unknown) => { lineHeight: string } }).getComputedStyle(e).lineHeight) }
@@ -126,7 +126,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
     await ended.state('FT')
     const { page, errors } = await openHost('/ended', [[420, `data-key="host-key" data-fixture="${ended.id}"`]])
     const widget = page.locator('#w1')
-    await widget.locator(`article[data-fixture="${ended.id}"]`).waitFor({ timeout: 8000 })
+    await widget.locator(`article[data-fixture="${ended.id}"]`).waitFor()
     await expect.poll(async () => await widget.locator('.tlw-conn').getAttribute('data-state')).toBe('finished')
     expect(await widget.locator('.tlw-conn-label').textContent()).toBe('Full time')
     expect(await widget.locator('.tlw-dot').isVisible()).toBe(false)
@@ -142,7 +142,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
     for (const [key, words] of [['elsewhere-key', 'This site may not show these scores.'], ['no-such-key', 'The widget\'s key is not valid.']] as const) {
       const { page } = await openHost(`/refused-${key}`, [[320, `data-key="${key}" data-league="501"`]])
       const widget = page.locator('#w1')
-      await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
+      await widget.locator('.tlw-conn[data-state="refused"]').waitFor()
       const line = widget.locator('.tlw-refused')
       expect(await line.textContent()).toBe(words)
       // Line boxes of its text: one.
@@ -173,8 +173,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
       proxy.pause()
       proxy.cut()
       for (const w of ['w1', 'w2']) {
-        await page.locator(`#${w} .tlw-conn[data-state="reconnecting"]`).waitFor({ timeout: 5000 })
-        await expect.poll(async () => await page.locator(`#${w} .tlw-message`).textContent(), { timeout: 5000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
+        await page.locator(`#${w} .tlw-conn[data-state="reconnecting"]`).waitFor()
+        await expect.poll(async () => await page.locator(`#${w} .tlw-message`).textContent(), { timeout: 20_000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))$/)
       }
       expect(await heights()).toEqual(before)
       await shot(page, 'widget-reconnecting-widths', { docs: true })
@@ -214,9 +214,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget\'s own layout', () => {
     for (const width of [320, 600, 650]) {
       // Two widgets of that width: one with bet365's prices (titled: each widget its own region), one without.
       const { page, errors } = await openHost(`/sizes-${width}`, [[width, 'data-key="host-key" data-league="271" data-odds="2" data-title="Superliga odds"'], [width, 'data-key="host-key" data-league="271"']], gw.url, { width: 1500, height: 1000 })
-      await expect.poll(async () => await page.locator(`#w1 article[data-fixture="${holbaek.id}"] .tl-odds-value`).allTextContents(), { timeout: 8000 }).toEqual(['2.10', '3.40', '3.25'])
+      await expect.poll(async () => await page.locator(`#w1 article[data-fixture="${holbaek.id}"] .tl-odds-value`).allTextContents(), { timeout: 20_000 }).toEqual(['2.10', '3.40', '3.25'])
       for (const w of ['w1', 'w2']) {
-        await page.locator(`#${w} article[data-fixture="${holbaek.id}"]`).waitFor({ timeout: 8000 })
+        await page.locator(`#${w} article[data-fixture="${holbaek.id}"]`).waitFor()
         await openEvents(page, w)
         const smallest = await smallestText(page, w)
         expect(smallest.size, `${w} at ${width} px: ${smallest.text}`).toBeGreaterThanOrEqual(11)

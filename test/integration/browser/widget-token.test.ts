@@ -240,7 +240,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the widget with signed connection tokens', () =
   it('shows its refusal line and stops when the token is signed with a wrong secret', async () => {
     const { page, record } = await open('/wrong')
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
+    await widget.locator('.tlw-conn[data-state="refused"]').waitFor()
     expect(await widget.locator('.tlw-refused').textContent()).toBe('The widget\'s key is not valid.')
     expect(await widget.locator('article').count()).toBe(0)
     // The site's owner gets the gateway's words in the console: the token, not a key.

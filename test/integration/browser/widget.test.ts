@@ -93,7 +93,7 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
   it('follows one fixture, rendered right after its script tag, in the dark theme', async () => {
     const { page, errors } = await open('/fixture')
     const widget = page.locator('[data-touchline-widget]')
-    await expect.poll(async () => await widget.locator('article.tl-match').count(), { timeout: 5000 }).toBe(1)
+    await expect.poll(async () => await widget.locator('article.tl-match').count(), { timeout: 20_000 }).toBe(1)
     expect(await widget.locator('article').getAttribute('data-fixture')).toBe('8002')
     // Placed right after the script tag, before the paragraph that follows it.
     expect(await page.evaluate("document.querySelector('script[data-fixture]').nextElementSibling.hasAttribute('data-touchline-widget')")).toBe(true)
@@ -108,7 +108,7 @@ describe.skipIf(!HAVE_CHROMIUM)('embeddable widget', () => {
     let sockets = 0
     page.on('websocket', () => { sockets++ })
     const widget = page.locator('[data-touchline-widget]')
-    await widget.locator('.tlw-conn[data-state="refused"]').waitFor({ timeout: 10_000 })
+    await widget.locator('.tlw-conn[data-state="refused"]').waitFor()
     // One line, in a site's reader's words, in place of the rows (the site's owner gets the detail in the console).
     expect(await widget.locator('.tlw-refused').textContent()).toBe('This site may not show these scores.')
     expect(await widget.locator('article').count()).toBe(0)

@@ -87,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
   /** The league ids, or fixture ids, a widget shows. */
   async function shown (p: Page, id: string, attr: 'data-league' | 'data-fixture'): Promise<string[]> {
     const rows = p.locator(`#${id} article.tl-match`)
-    await expect.poll(async () => await rows.count(), { timeout: 8000 }).toBeGreaterThan(0)
+    await expect.poll(async () => await rows.count(), { timeout: 20_000 }).toBeGreaterThan(0)
     return [...new Set(await rows.evaluateAll((els, a) => els.map((e) => e.getAttribute(a) ?? ''), attr))]
   }
 
@@ -121,7 +121,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
       [data-touchline-widget] { text-transform: uppercase !important; letter-spacing: .4em !important; text-align: center }`
     const { page: p } = await openPage('/styled', page(snippet({ league: 501 }, 1), style), { width: 390 })
     const name = p.locator('#w1 article[data-fixture="8101"] .tl-name').first()
-    await name.waitFor({ timeout: 8000 })
+    await name.waitFor()
     expect(await name.innerText()).toBe('Celtic')
     expect(await computed(name, 'textTransform')).toBe('none')
     expect(await computed(name, 'letterSpacing')).toBe('normal')
@@ -139,10 +139,10 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
     const { page: p, errors } = await openPage('/final', page(snippet({ fixture: 8105 }, 1)))
     await p.clock.install()
     const row = p.locator('#w1 article[data-fixture="8105"]')
-    await row.waitFor({ timeout: 8000 })
+    await row.waitFor()
     await match.goal('away', 'M. Boyle', 88, 'PENALTY')
     await match.state('FT')
-    await expect.poll(async () => await row.getAttribute('data-phase'), { timeout: 5000 }).toBe('finished')
+    await expect.poll(async () => await row.getAttribute('data-phase'), { timeout: 20_000 }).toBe('finished')
     // The feed drops a match 2 minutes after it leaves the live set; the widget keeps it.
     await p.clock.fastForward('05:00')
     await p.clock.runFor(2000)
@@ -162,7 +162,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
     await ended.state('FT')
     const { page: p, errors } = await openPage('/ended', page(snippet({ fixture: 8106 }, 1)))
     const row = p.locator('#w1 article[data-fixture="8106"]')
-    await row.waitFor({ timeout: 8000 })
+    await row.waitFor()
     expect(await row.getAttribute('data-phase')).toBe('finished')
     expect(await row.locator('.tl-score').textContent()).toBe('0-1')
     expect(await row.locator('.tl-ev').allTextContents()).toEqual(["86'M. KiltieGoal"])
@@ -189,7 +189,7 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
     const expected = (await dayOf(gw.url, 'host-key', date, tz)).filter((f) => f.league_id === quiet).map((f) => String(f.id)).sort()
     expect(expected.length, `matches of league ${quiet} today in the provider's data`).toBeGreaterThan(0)
     const rows = widget.locator('article.tl-match')
-    await expect.poll(async () => await rows.count(), { timeout: 8000 }).toBe(expected.length)
+    await expect.poll(async () => await rows.count(), { timeout: 20_000 }).toBe(expected.length)
     expect((await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-fixture') ?? ''))).sort()).toEqual(expected)
     expect(await widget.locator('.tlw-later').isVisible()).toBe(true)
     expect(await widget.locator('.tlw-empty').isVisible()).toBe(false)
@@ -203,8 +203,8 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
   it('has no axe-core violation on a host page with widgets, light and dark', async () => {
     for (const dark of [false, true]) {
       const { page: p } = await openPage('/axe', page(snippet({ league: 501 }, 1) + snippet({ fixture: 8102 }, 2, ' data-theme="dark"')), { dark })
-      await p.locator('#w1 article.tl-match').first().waitFor({ timeout: 8000 })
-      await p.locator('#w2 article.tl-match').first().waitFor({ timeout: 8000 })
+      await p.locator('#w1 article.tl-match').first().waitFor()
+      await p.locator('#w2 article.tl-match').first().waitFor()
       expect(await axeViolations(p)).toEqual([])
       await p.close()
     }
@@ -220,10 +220,10 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
       expect(await widget.locator('.tlw-message').isVisible()).toBe(false)
       proxy.pause()
       proxy.cut()
-      await widget.locator('.tlw-conn[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+      await widget.locator('.tlw-conn[data-state="reconnecting"]').waitFor()
       // Counted down: `Reconnecting in N s` at first, `No connection · retrying in N s` once the client has
       // asked why (the gateway cannot be reached), which may come before a look from here on a busy machine.
-      await expect.poll(async () => await widget.locator('.tlw-message').textContent(), { timeout: 5000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))/)
+      await expect.poll(async () => await widget.locator('.tlw-message').textContent(), { timeout: 20_000 }).toMatch(/^(Reconnecting in \d+ s|No connection · retrying (in \d+ s|now))/)
       // The rows stay, as they were last known.
       expect(await widget.locator('article.tl-match').count()).toBeGreaterThan(0)
       await shot(p, 'widget-reconnecting', { docs: true })
@@ -240,9 +240,9 @@ describe.skipIf(!HAVE_CHROMIUM)('widgets on a host page', () => {
   it('still follows a match that goes on: rangers scores in the fixture widget', async () => {
     const { page: p } = await openPage('/rangers', page(snippet({ fixture: 8102 }, 1)))
     const row = p.locator('#w1 article[data-fixture="8102"]')
-    await row.waitFor({ timeout: 8000 })
+    await row.waitFor()
     await rangers.goal('home', 'C. Dessers', 81)
-    await expect.poll(async () => await row.locator('.tl-score').textContent(), { timeout: 5000 }).toBe('1-0')
+    await expect.poll(async () => await row.locator('.tl-score').textContent(), { timeout: 20_000 }).toBe('1-0')
     // A one-match widget opens its events.
     expect(await row.locator('.tl-ev').allTextContents()).toEqual(["81'C. DessersGoal"])
     await p.close()

@@ -27,7 +27,7 @@ describe.skipIf(!HAVE_CHROMIUM)('status page with push alerts', () => {
     const errors = watchErrors(page)
     await page.goto(`${gw.url}/status`)
     const tile = page.locator('.tile', { hasText: 'Push alerts' })
-    await tile.waitFor({ timeout: 5000 })
+    await tile.waitFor()
     expect(await tile.locator('.tile-value').textContent()).toBe('2')
     expect(await tile.textContent()).toContain('subscriptions · 2 sent · 0 retrying · 0 failed')
     expect(await tile.textContent()).toContain('2/2 shards here')
