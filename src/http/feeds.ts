@@ -4,9 +4,10 @@
  * `GET /v1/fixtures/live` (the live snapshot). All answered from the store and the hub, never upstream.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Hub } from '../fanout/hub.ts'
-import { CHANGE_KINDS, DaySchema, DELTA_WITH_KINDS, FORMATS, MAX_CONFLATE_MS, MAX_DAYS, ODDS_KINDS, STANDINGS_KINDS, TimeZoneSchema, type Format, type LiveFixture } from '../wire-model/model.ts'
+import { DELTA_WITH_KINDS, type Format, type LiveFixture } from '../wire-model/model.ts'
+import { ChangesQuery as ChangesParams, DaysQuery, FilterQuery, queryOf, SseQuery as SseParams, StandingsParams, type Filter } from '../wire-model/queries.ts'
 import { dayRange } from '../protocol/days.ts'
 import { dayAnswer, notModified, pickEncoding } from './day-answer.ts'
 import { fixturesOutsideScope, teamsOutsideScope } from '../fanout/scope-check.ts'
@@ -27,111 +28,13 @@ export interface FeedRouteDeps {
   metrics: Metrics
 }
 
-const joined = (v: unknown): unknown => Array.isArray(v) ? v.join(',') : v
-
-const ID = '[1-9]\\d{0,15}'
-const ids = (s: string): number[] => [...new Set(s.split(',').map(Number))]
-const Ids = z.array(z.number().int().positive()).max(1000)
-
-/** `fixtures=19146701,19146702` (or the parameter repeated): positive integer ids. */
-const IdList = z.preprocess(
-  joined,
-  z.string().regex(new RegExp(`^${ID}(,${ID})*$`), 'expected comma-separated positive integer ids').transform(ids).pipe(Ids)
-)
-
-/** `leagues=271,501`, or `leagues=*`: every league the key may see. */
-const LeagueList = z.preprocess(
-  joined,
-  z.string().regex(new RegExp(`^(\\*|${ID}(,${ID})*)$`), 'expected * or comma-separated positive integer ids')
-    .transform((s) => s === '*' ? '*' as const : ids(s))
-    .pipe(z.union([z.literal('*'), Ids]))
-)
-
-/** `kinds=score_changed,odds_changed`: change kinds of the live protocol, the match's, the odds' and the standings' (docs/protocol.md). */
-const KindList = z.preprocess(
-  joined,
-  z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(z.enum([...CHANGE_KINDS, ...ODDS_KINDS, ...STANDINGS_KINDS])))
-)
-
-// Unknown parameters are ignored rather than refused: browsers and proxies add cache busters.
-const FilterQuery = z.object({
-  leagues: LeagueList.optional(),
-  fixtures: IdList.optional(),
-  teams: IdList.optional(),
-  kinds: KindList.optional(),
-  /** `odds=true`: take the fixtures' odds too (images, odds frames). */
-  odds: z.preprocess(joined, z.stringbool()).optional(),
-  bookmakers: IdList.optional(),
-  markets: IdList.optional(),
-  /** `standings=true`: take the leagues' live tables too (`standings` frames). */
-  standings: z.preprocess(joined, z.stringbool()).optional()
-})
-/** `dates=2026-11-28,2026-11-29` (or the parameter repeated): days, at most MAX_DAYS. */
-const DayList = z.preprocess(joined, z.string().transform((s) => [...new Set(s.split(','))]).pipe(z.array(DaySchema).min(1).max(MAX_DAYS)))
-
-const SseDays = { dates: DayList.optional(), tz: TimeZoneSchema.optional() }
-
-/** `format=delta`: compact change frames (docs/protocol.md); `full` by default. */
-const FormatParam = z.enum(FORMATS).default('full')
 /** A delta needs every change of its fixture, which kinds or odds filters would drop (see DELTA_WITH_KINDS). */
 const deltaWithoutKinds = (q: { format: Format } & NamedTake): boolean => q.format !== 'delta' || !narrowsTake(takeOf(q))
-/**
- * `conflate_ms=1000`: at most one odds frame per fixture a second (docs/protocol.md, "Conflation"): on a
- * stream per interval of time, on a page of `/v1/changes` per interval of the records' `at`. The same bounds
- * as the WebSocket's subscribe.
- */
-const ConflateParam = z.coerce.number().int().min(0).max(MAX_CONFLATE_MS).optional()
-const ChangesQuery = FilterQuery.extend({
-  since: z.string().max(128).optional(),
-  format: FormatParam,
-  /** Page size: 100 by default, 1000 at most (the same cap as a WebSocket replay). */
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  conflate_ms: ConflateParam
-}).refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
-const SseQuery = FilterQuery.extend({
-  ...SseDays,
-  since: z.string().max(128).optional(),
-  format: FormatParam,
-  conflate_ms: ConflateParam
-})
-  .refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
-
-/** Longest span of `/v1/fixtures?from=&to=`, in days. */
-export const MAX_DAY_SPAN = 7
-const DAY_MS = 86_400_000
-
-/** `date=`, or `from=` and `to=` (at most MAX_DAY_SPAN days), in `tz`. */
-const DaysQuery = z.object({
-  date: DaySchema.optional(),
-  from: DaySchema.optional(),
-  to: DaySchema.optional(),
-  tz: TimeZoneSchema.default('UTC'),
-  leagues: LeagueList.optional(),
-  fixtures: IdList.optional(),
-  teams: IdList.optional()
-}).transform((q, ctx) => {
-  const from = q.date ?? q.from
-  const to = q.date ?? q.to ?? q.from
-  if (from === undefined || to === undefined || (q.date !== undefined && (q.from !== undefined || q.to !== undefined))) {
-    ctx.addIssue({ code: 'custom', path: ['date'], message: 'give date=YYYY-MM-DD, or from= and to= (at most 7 days)' })
-    return z.NEVER
-  }
-  const span = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1
-  if (span < 1 || span > MAX_DAY_SPAN) {
-    ctx.addIssue({ code: 'custom', path: ['to'], message: `from must not be after to, and they must span at most ${MAX_DAY_SPAN} days` })
-    return z.NEVER
-  }
-  const dates = Array.from({ length: span }, (_, i) => new Date(Date.parse(from) + i * DAY_MS).toISOString().slice(0, 10))
-  return { ...q, dates }
-})
-
-type Filter = z.infer<typeof FilterQuery>
-
-/** `/v1/standings/{league}`: a league id. */
-const LeagueParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+const ChangesQuery = ChangesParams.refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
+const SseQuery = SseParams.refine(deltaWithoutKinds, { path: ['format'], message: DELTA_WITH_KINDS })
 
 function parseQuery<T> (schema: z.ZodType<T>, request: FastifyRequest, reply: FastifyReply): T | undefined {
-  const parsed = schema.safeParse(request.query)
+  const parsed = schema.safeParse(queryOf(request.query))
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   httpError(reply, 400, 'invalid_request', `${issue?.path.join('.') ?? 'query'}: ${issue?.message ?? 'invalid'}`)
@@ -232,11 +135,12 @@ export function feedRoutes (deps: FeedRouteDeps): FastifyPluginAsync {
     app.get('/v1/standings/:league', async (request, reply) => {
       const key = authenticate(keys, request, reply)
       if (key === undefined) return reply
-      const league = LeagueParam.safeParse((request.params as { league?: unknown }).league)
-      if (!league.success) return httpError(reply, 400, 'invalid_request', 'league: expected a positive integer id')
-      if (!leagueAllowed(key, league.data)) return httpError(reply, 403, 'forbidden', `league outside this key's scope: ${league.data}`)
-      const [table] = await store.getStandings([league.data])
-      if (table === undefined) return httpError(reply, 404, 'not_found', `no live table of league ${league.data}: the gateway reads a league's table while it has a match in play, and keeps the last one`)
+      const parsed = StandingsParams.safeParse(request.params)
+      if (!parsed.success) return httpError(reply, 400, 'invalid_request', 'league: expected a positive integer id')
+      const { league } = parsed.data
+      if (!leagueAllowed(key, league)) return httpError(reply, 403, 'forbidden', `league outside this key's scope: ${league}`)
+      const [table] = await store.getStandings([league])
+      if (table === undefined) return httpError(reply, 404, 'not_found', `no live table of league ${league}: the gateway reads a league's table while it has a match in play, and keeps the last one`)
       reply.header('cache-control', 'private, no-cache')
       return reply.type(JSON_TYPE).send({ data: table })
     })

@@ -9,6 +9,7 @@ import type { KeyRing } from '../client-keys.ts'
 import type { Webhooks } from '../webhooks/index.ts'
 import { keyOf, unauthorized } from './websocket.ts'
 import { answerStoreOutages } from './outage.ts'
+import { WebhookParams } from '../wire-model/queries.ts'
 
 export interface WebhookRouteDeps {
   webhooks: Webhooks
@@ -27,10 +28,11 @@ export function webhookRoutes (deps: WebhookRouteDeps): FastifyPluginAsync {
       return { data: await deps.webhooks.list(key) }
     })
 
-    app.post<{ Params: { id: string } }>('/v1/webhooks/:id/resume', async (request, reply) => {
+    app.post('/v1/webhooks/:id/resume', async (request, reply) => {
       const key = keyOf(deps.keys, request)
       if (key === undefined) return unauthorized(request, reply)
-      const view = await deps.webhooks.resume(key, request.params.id)
+      const params = WebhookParams.safeParse(request.params)
+      const view = params.success ? await deps.webhooks.resume(key, params.data.id) : undefined
       if (view === undefined) return reply.code(404).send({ error: 'Not Found', code: 'not_found', message: 'this key has no webhook with that id' })
       return { data: view }
     })

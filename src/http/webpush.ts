@@ -14,6 +14,7 @@ import type { Push } from '../webpush/index.ts'
 import { lookup, subscribe, unsubscribe, viewOf, type PushFan } from '../webpush/manage.ts'
 import type { LiveStore } from '../store/types.ts'
 import { PushSubscribeBody } from '../wire-model/webpush.ts'
+import { PushEndpointQuery } from '../wire-model/queries.ts'
 import { admitKey, grantOf, httpError } from './websocket.ts'
 import { claimRefusal, mayPush } from '../tokens.ts'
 import { answerStoreOutages } from './outage.ts'
@@ -64,8 +65,8 @@ async function outsideScope (store: LiveStore, key: ClientKey, follow: { teams: 
 }
 
 function endpointParam (request: FastifyRequest, reply: FastifyReply): string | undefined {
-  const endpoint = (request.query as { endpoint?: unknown }).endpoint
-  if (typeof endpoint === 'string' && endpoint !== '' && endpoint.length <= 2048) return endpoint
+  const parsed = PushEndpointQuery.safeParse(request.query)
+  if (parsed.success) return parsed.data.endpoint
   httpError(reply, 400, 'invalid_request', 'endpoint: the subscription\'s endpoint URL is required (url-encoded, once)')
   return undefined
 }

@@ -13,14 +13,15 @@ export type JsonSchema = Record<string, unknown>
 /** Draft 7 for AsyncAPI 3 (its default schema format extends it), 2020-12 for OpenAPI 3.1. */
 export type SchemaTarget = 'draft-7' | 'draft-2020-12'
 
-const COMPONENTS = '#/components/schemas/'
+/** Where a document keeps its component schemas. */
+export const COMPONENTS = '#/components/schemas/'
 const SAFE = Number.MAX_SAFE_INTEGER
 
 /**
  * What zod adds that says nothing to a reader: the safe-integer bounds of every integer, and the long
  * pattern beside `format: date-time` (the format says it).
  */
-function tidy (schema: JsonSchema): void {
+export function tidy (schema: JsonSchema): void {
   if (schema.maximum === SAFE) delete schema.maximum
   if (schema.minimum === -SAFE) delete schema.minimum
   if (schema.format === 'date-time') delete schema.pattern

@@ -5,40 +5,19 @@
  * and is described by the upstream's documentation and docs/passthrough.md, not here.
  */
 import { ChangesPage, DayFixtures, ErrorBody, Health, LiveFixtures, Readiness, StandingsAnswer, Status, WebhookResumed, Webhooks } from './http.ts'
+import type { z } from 'zod'
 import { componentSchemas, type JsonSchema } from './json-schema.ts'
+import { ChangesQuery, DaysQuery, FilterQuery, parametersOf, PushEndpointQuery, SseQuery, StandingsParams, WebhookParams, type Parameter } from './queries.ts'
 import { DaySchema, FormatSchema, PROTOCOL_VERSION, TimeZoneSchema } from './model.ts'
 import { PushKeyBody, PushPayloadSchema, PushSubscribeBody, PushSubscriptionView } from './webpush.ts'
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const json = (schema: string, description: string): JsonSchema => ({ description, content: { 'application/json': { schema: ref(schema) } } })
 
-const idList = (what: string): JsonSchema => ({ type: 'string', pattern: '^[1-9][0-9]{0,15}(,[1-9][0-9]{0,15})*$', description: `Comma-separated ${what} ids (or the parameter repeated).` })
-const query = (name: string, schema: JsonSchema, description: string): JsonSchema => ({ name, in: 'query', required: false, schema, description })
-
-const parameters: Record<string, JsonSchema> = {
-  Leagues: query('leagues', { oneOf: [idList('league'), { const: '*' }] }, 'League ids, or `*`: every league the key may see. Without leagues, fixtures and teams: every league the key may see.'),
-  Fixtures: query('fixtures', idList('fixture'), 'Fixture ids.'),
-  Teams: query('teams', idList('team'), 'A change or fixture matches when either participant is listed. A key limited to some leagues gets 403 for a team that plays (in the live fixtures) only outside them; other teams are delivered from its leagues only.'),
-  Kinds: query('kinds', { type: 'string', pattern: '^[a-z_]+(,[a-z_]+)*$' }, 'Comma-separated change kinds (see SubscribedKind): only those changes are delivered; a change left with none is skipped. Naming an odds kind takes odds.'),
-  Since: query('since', { type: 'string', maxLength: 128 }, 'Resume after this cursor.'),
-  Odds: query('odds', { type: 'boolean' }, 'Take the fixtures\' in-play odds too: odds frames in the feed, odds images in the snapshot. Needs a key with the odds feature (else 403). Implied by `bookmakers`, `markets` or a kinds list naming an odds kind.'),
-  Bookmakers: query('bookmakers', idList('bookmaker'), 'Only these bookmakers\' odds (takes odds). Refused with `format=delta`.'),
-  Markets: query('markets', idList('market'), 'Only these markets\' odds (takes odds). Refused with `format=delta`.'),
-  Format: query('format', ref('Format'), '`full` (default) or `delta`: compact change frames (ChangeFrame). `delta` together with `kinds` is refused (400 `invalid_request`): a delta needs every change of its fixture.'),
-  Conflate: query('conflate_ms', { type: 'integer', minimum: 0, maximum: 10000 }, 'At most one odds frame per fixture per this many ms (takes effect with odds): on a stream per interval of time, on a page of `/v1/changes` per interval of the records\' `at`. Out of range: 400 `invalid_request`.'),
-  Standings: query('standings', { type: 'boolean' }, 'Take the live tables of the leagues followed (by id or `*`) too: `standings` frames in the feed. Implied by a kinds list naming `standings_changed`.'),
-  Date: query('date', ref('Day'), 'One day, `YYYY-MM-DD`, in `tz`.'),
-  From: query('from', ref('Day'), 'The first of several days (with `to`, at most 7).'),
-  To: query('to', ref('Day'), 'The last of several days.'),
-  Tz: query('tz', ref('TimeZone'), 'The time zone the days run in (midnight to midnight there); UTC by default.'),
-  League: { name: 'league', in: 'path', required: true, schema: { type: 'integer', minimum: 1 }, description: 'A league id.' },
-  Limit: query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Page size.'),
-  LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' },
-  WebhookId: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The webhook endpoint\'s id in the keys file.' },
-  PushEndpoint: { name: 'endpoint', in: 'query', required: true, schema: { type: 'string', maxLength: 2048 }, description: 'The subscription\'s endpoint URL, url-encoded: its identity.' }
-}
-const p = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` })
-const filters = [p('Leagues'), p('Fixtures'), p('Teams'), p('Kinds'), p('Odds'), p('Bookmakers'), p('Markets')]
+// Each operation's parameters are made from the zod schema its route parses them with (queries.ts).
+const query = (schema: z.ZodType): Parameter[] => parametersOf(schema, 'query')
+const path = (schema: z.ZodType): Parameter[] => parametersOf(schema, 'path')
+const LAST_EVENT_ID = { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'The cursor of the last event received, sent by EventSource when it reconnects.' }
 
 const responses: Record<string, JsonSchema> = {
   E400: json('Error', 'Invalid query, including `format=delta` with `kinds` (`invalid_request`), or too many ids for a stream (`limit_exceeded`).'),
@@ -66,7 +45,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       security: KEY_OR_TOKEN,
       summary: 'The change log, paged by cursor',
       description: 'With `format=delta`, a fixture\'s first change of each page is full and its later ones are deltas on it.',
-      parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Limit'), p('Conflate')],
+      parameters: query(ChangesQuery),
       responses: { 200: json('ChangesPage', 'Changes after `since` (from the oldest retained without it).'), ...errors(400, 401, 403, 503) }
     }
   },
@@ -77,7 +56,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       security: KEY_OR_TOKEN,
       summary: 'The same changes as Server-Sent Events',
       description: 'Events `snapshot` (without a resume point), `replay` (when resuming), `change` (id: its cursor) and `error`, whose `data` are the WebSocket frames of the same names (`/docs/asyncapi.json`). Resume with Last-Event-ID or `since`. Comment lines are heartbeats.',
-      parameters: [...filters, p('Standings'), p('Since'), p('Format'), p('Conflate'), p('LastEventId')],
+      parameters: [...query(SseQuery), LAST_EVENT_ID],
       responses: {
         200: { description: 'An event stream.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
         ...errors(400, 401, 403, 429, 503)
@@ -91,7 +70,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       security: KEY_OR_TOKEN,
       summary: 'The live snapshot',
       description: '`kinds` is accepted for symmetry with the other endpoints and has nothing to narrow here: the snapshot lists fixtures, not changes.',
-      parameters: filters,
+      parameters: query(FilterQuery),
       responses: { 200: json('LiveFixtures', 'Every matching live fixture the key may see, sorted by id.'), ...errors(400, 401, 403, 503) }
     }
   },
@@ -102,7 +81,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       security: KEY_OR_TOKEN,
       summary: 'Every fixture of one day or a few, whole',
       description: 'Scheduled, live, finished and postponed alike, by kick-off, with no page and no cap. Weak `ETag` and `304` to `If-None-Match`; `br` or `gzip` as `Accept-Encoding` allows.',
-      parameters: [p('Date'), p('From'), p('To'), p('Tz'), p('Leagues'), p('Fixtures'), p('Teams')],
+      parameters: query(DaysQuery),
       responses: { 200: json('DayFixtures', 'The days\' fixtures the key may see.'), 304: { description: 'Unchanged since the ETag given.' }, ...errors(400, 401, 403, 503) }
     }
   },
@@ -113,7 +92,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       security: KEY_OR_TOKEN,
       summary: 'A league\'s live table',
       description: 'The table the gateway holds: read while the league has a match in play (the matches in play counted at their score), and the last one kept after.',
-      parameters: [p('League')],
+      parameters: path(StandingsParams),
       responses: {
         200: json('StandingsAnswer', 'The league\'s table.'),
         ...errors(400, 401, 403),
@@ -135,7 +114,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       operationId: 'resumeWebhook',
       tags: ['webhooks'],
       summary: 'Resumes a paused webhook endpoint from its acknowledged cursor',
-      parameters: [p('WebhookId')],
+      parameters: path(WebhookParams),
       responses: { 200: json('WebhookResumed', 'The endpoint, as it is now.'), ...errors(401, 404, 503) }
     }
   },
@@ -176,7 +155,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       summary: 'What a subscription follows, found by its endpoint',
       description: 'With the key: any of the key\'s subscriptions, its fans\' too. With a fan\'s token: that fan\'s only.',
       security: KEY_OR_TOKEN,
-      parameters: [p('PushEndpoint')],
+      parameters: query(PushEndpointQuery),
       responses: {
         200: json('PushSubscription', 'The key\'s (with a token: the fan\'s) subscription at that endpoint.'),
         400: json('Error', 'No `endpoint` (`invalid_request`).'),
@@ -191,7 +170,7 @@ const paths: Record<string, Record<string, JsonSchema>> = {
       summary: 'Deletes the subscription at that endpoint (with the key: 204 whether or not there was one)',
       description: 'With the key: any of the key\'s subscriptions, its fans\' too, 204 either way. With a fan\'s token: that fan\'s only, 404 when they have none there (another fan\'s or the key\'s own is answered the same).',
       security: KEY_OR_TOKEN,
-      parameters: [p('PushEndpoint')],
+      parameters: query(PushEndpointQuery),
       responses: {
         204: { description: 'No subscription of the key has that endpoint any more (with a token: the fan\'s was deleted).' },
         400: json('Error', 'No `endpoint` (`invalid_request`).'),
@@ -278,7 +257,6 @@ export function openApiDocument () {
         connectionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The same signed token in the Authorization header, as `Bearer <token>`.' }
       },
       schemas: componentSchemas('draft-2020-12', ROOTS),
-      parameters,
       responses
     }
   }
