@@ -14,8 +14,8 @@
  */
 import { Pool } from 'undici'
 import { redactUrl } from '../logger.ts'
+import { sleep } from '../util/abort.ts'
 import { backoffDelay } from '@touchline/core'
-import { sleep } from './abort.ts'
 import { DEFAULT_HEADERS, getOnce, send, settle, type UpstreamContext } from './attempt.ts'
 import { nextPage, OFFSET_ROWS_CAP, parseJson, resolveTarget, type Query } from './request.ts'
 import type { PaginateOptions, RawResponse, RequestOptions, UpstreamClient, UpstreamClientOptions, UpstreamResponse } from './types.ts'

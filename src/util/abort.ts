@@ -34,3 +34,15 @@ export function linkSignals (timeoutMs: number, signals: ReadonlyArray<AbortSign
     }
   }
 }
+
+/** Waits `ms`; resolves false early when any signal aborts (a retry's wait that a close cuts short). */
+export async function sleep (ms: number, signals: Array<AbortSignal | undefined>): Promise<boolean> {
+  const linked = linkSignals(ms, signals, 'wait')
+  if (linked.signal.aborted) {
+    linked.done()
+    return false
+  }
+  return await new Promise((resolve) => {
+    linked.signal.addEventListener('abort', () => { linked.done(); resolve(linked.timedOut()) }, { once: true })
+  })
+}

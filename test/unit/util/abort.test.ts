@@ -1,6 +1,6 @@
 import { getEventListeners, once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { linkSignals } from '../../../src/util/abort.ts'
+import { linkSignals, sleep } from '../../../src/util/abort.ts'
 
 describe('linkSignals', () => {
   it('aborts at its deadline, saying it timed out', async () => {
@@ -42,5 +42,26 @@ describe('linkSignals', () => {
     expect(getEventListeners(process.signal, 'abort')).toHaveLength(1)
     call.done()
     expect(getEventListeners(process.signal, 'abort')).toHaveLength(0)
+  })
+})
+
+describe('sleep', () => {
+  it('resolves true once the time is up, leaving no listener behind', async () => {
+    const process = new AbortController()
+    expect(await sleep(5, [process.signal])).toBe(true)
+    expect(getEventListeners(process.signal, 'abort')).toHaveLength(0)
+  })
+
+  it('resolves false as soon as a signal aborts, long before its time', async () => {
+    const close = new AbortController()
+    const waited = sleep(60_000, [undefined, close.signal])
+    close.abort()
+    expect(await waited).toBe(false)
+  })
+
+  it('resolves false at once when a signal already is aborted', async () => {
+    const gone = new AbortController()
+    gone.abort()
+    expect(await sleep(60_000, [gone.signal])).toBe(false)
   })
 })
