@@ -1,22 +1,15 @@
 /** TOUCHLINE_UPSTREAM_HOURLY_LIMIT through a running gateway: the ledger takes it, status and metrics say so. */
-import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 
 let gw: Gateway | undefined
 afterEach(async () => { await gw?.close(); gw = undefined })
 
 describe('a gateway with TOUCHLINE_UPSTREAM_HOURLY_LIMIT', () => {
   it('reports the configured limit in /v1/status and /metrics once the poller has called the upstream', async () => {
-    gw = await startGateway(loadConfig({
-      TOUCHLINE_HOST: '127.0.0.1',
-      TOUCHLINE_PORT: '0',
-      TOUCHLINE_PROVIDER_PORT: '0',
-      TOUCHLINE_LOG_LEVEL: 'silent',
-      TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '150'
-    }), pino({ level: 'silent' }))
+    gw = await startTestGateway({ env: { TOUCHLINE_LOG_LEVEL: 'silent', TOUCHLINE_UPSTREAM_HOURLY_LIMIT: '150' } })
     let fixture: StatusBody['budget'][number] | undefined
     for (let i = 0; i < 50 && fixture === undefined; i++) {
       const body = await (await fetch(`${gw.url}/v1/status`)).json() as StatusBody

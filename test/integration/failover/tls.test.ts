@@ -14,8 +14,8 @@ import { Writable } from 'node:stream'
 import { connect } from 'node:tls'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { freePort } from '../../helpers/redis-server.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -57,12 +57,11 @@ afterAll(async () => {
 })
 
 /** A gateway that polls nothing, its log lines kept. */
-async function start (env: Record<string, string>): Promise<{ lines: string[], gateway?: Awaited<ReturnType<typeof startGateway>>, error?: Error & { variables?: string[] } }> {
+async function start (env: Record<string, string>): Promise<{ lines: string[], gateway?: Gateway, error?: Error & { variables?: string[] } }> {
   const lines: string[] = []
   const log = pino({ level: 'debug' }, new Writable({ write (chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done() } }))
-  const cfg = loadConfig({ TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', ...env })
   try {
-    return { lines, gateway: await startGateway(cfg, log, { poll: false }) }
+    return { lines, gateway: await startTestGateway({ env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', ...env }, log, overrides: { poll: false } }) }
   } catch (err) {
     return { lines, error: err as Error }
   }

@@ -6,10 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { applier, openSse, type PushServer } from '../fanout/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
@@ -35,8 +34,7 @@ describe('reloading the keys file', () => {
   ]
   beforeAll(async () => {
     write(base)
-    const cfg = loadConfig({ TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_KEYS_FILE: keysFile })
-    gateway = await startGateway(cfg, pino({ level: 'silent' }), { poll: false })
+    gateway = await startTestGateway({ env: { TOUCHLINE_KEYS_FILE: keysFile }, overrides: { poll: false } })
     apply = applier(gateway.store)
     for (const id of IN_501) await apply(id, 501)
     await apply(9003, 271)

@@ -6,8 +6,7 @@
  */
 import { applyOddsChanges } from '@touchline/client'
 import { pino } from 'pino'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { marketsOf } from '../../../src/odds/normalize.ts'
 import { createOddsPoller, type OddsPoller } from '../../../src/poller/odds.ts'
 import { createPoller, type Poller } from '../../../src/poller/poller.ts'
@@ -17,6 +16,7 @@ import { startProvider, type RunningProvider } from '../../../packages/provider/
 import type { UpstreamClient } from '../../../src/upstream/index.ts'
 import { parseOdds } from '../../../src/upstream/odds-schemas.ts'
 import type { FixtureOdds, OddsChange, OddsMarket } from '../../../src/wire-model/model.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 
 export const START = Date.now()
@@ -60,15 +60,16 @@ function recording (upstream: UpstreamClient, into: string[]): UpstreamClient {
 }
 
 export async function startRig (up: Upstream, opts: { redisUrl?: string, prefix?: string, token?: string, env?: Record<string, string> } = {}): Promise<Rig> {
-  const gw = await startGateway(loadConfig({
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_LOG_LEVEL: 'silent',
-    TOUCHLINE_UPSTREAM_URL: up.provider.baseUrl,
-    ...(opts.token !== undefined ? { TOUCHLINE_UPSTREAM_TOKEN: opts.token } : {}),
-    ...(opts.redisUrl !== undefined ? { TOUCHLINE_REDIS_URL: opts.redisUrl, TOUCHLINE_REDIS_PREFIX: opts.prefix ?? 'tl-odds:' } : {}),
-    ...opts.env
-  }), pino({ level: 'silent' }), { poll: false })
+  const gw = await startTestGateway({
+    env: {
+      TOUCHLINE_LOG_LEVEL: 'silent',
+      TOUCHLINE_UPSTREAM_URL: up.provider.baseUrl,
+      ...(opts.token !== undefined ? { TOUCHLINE_UPSTREAM_TOKEN: opts.token } : {}),
+      ...(opts.redisUrl !== undefined ? { TOUCHLINE_REDIS_URL: opts.redisUrl, TOUCHLINE_REDIS_PREFIX: opts.prefix ?? 'tl-odds:' } : {}),
+      ...opts.env
+    },
+    overrides: { poll: false }
+  })
   const log = pino({ level: 'silent' })
   const buckets = { livescores: [] as string[], odds: [] as string[] }
   const now = (): number => up.clock.now

@@ -4,11 +4,10 @@
  * eight passthrough calls that never return cannot take the sockets the poller needs.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { startProxy } from '../../helpers/http-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -22,14 +21,9 @@ describe('a hung upstream endpoint used through the passthrough', () => {
     // Paths under /football/teams/ are accepted and never answered.
     const proxy = await startProxy(provider.baseUrl, { delayMs: (url) => /\/football\/teams\//.test(url) ? Infinity : 0 })
     cleanup.push(proxy.close)
-    const cfg = loadConfig({
-      TOUCHLINE_PORT: '0',
-      TOUCHLINE_HOST: '127.0.0.1',
-      TOUCHLINE_UPSTREAM_URL: proxy.baseUrl,
-      TOUCHLINE_POLL_FLOOR_MS: '200',
-      TOUCHLINE_RECONCILE_INTERVAL_MS: '2000'
+    const gw: Gateway = await startTestGateway({
+      env: { TOUCHLINE_UPSTREAM_URL: proxy.baseUrl, TOUCHLINE_POLL_FLOOR_MS: '200', TOUCHLINE_RECONCILE_INTERVAL_MS: '2000' }
     })
-    const gw: Gateway = await startGateway(cfg, pino({ level: 'silent' }))
     cleanup.push(gw.close)
 
     // Healthy first: the poller polls.

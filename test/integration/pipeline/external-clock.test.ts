@@ -7,10 +7,10 @@
  */
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { DEMO_TOKENS, startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import type { ChangeRecord } from '../../../src/wire-model/model.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { wholeLog } from '../../helpers/log.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -27,15 +27,15 @@ describe('the match clock of an upstream run apart', () => {
   const gateways: Gateway[] = []
 
   const gateway = async (rate?: string): Promise<Gateway> => {
-    const gw = await startGateway(loadConfig({
-      TOUCHLINE_HOST: '127.0.0.1',
-      TOUCHLINE_PORT: '0',
-      TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
-      TOUCHLINE_UPSTREAM_TOKEN: DEMO_TOKENS.enterprise,
-      TOUCHLINE_POLL_FLOOR_MS: '250',
-      TOUCHLINE_RECONCILE_INTERVAL_MS: '5000',
-      ...(rate !== undefined ? { TOUCHLINE_UPSTREAM_CLOCK_RATE: rate } : {})
-    }), pino({ level: 'silent' }))
+    const gw = await startTestGateway({
+      env: {
+        TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
+        TOUCHLINE_UPSTREAM_TOKEN: DEMO_TOKENS.enterprise,
+        TOUCHLINE_POLL_FLOOR_MS: '250',
+        TOUCHLINE_RECONCILE_INTERVAL_MS: '5000',
+        ...(rate !== undefined ? { TOUCHLINE_UPSTREAM_CLOCK_RATE: rate } : {})
+      }
+    })
     gateways.push(gw)
     return gw
   }

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request } from 'undici'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { counterValue } from '../../helpers/pipeline.ts'
 import { liveShootout, readShared, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
@@ -42,15 +42,16 @@ describe('gateway against a real-like upstream', () => {
     upstream = await startRealUpstream({ token: TOKEN, remaining: 100_000 })
     const captured = captureLogger()
     lines = captured.lines
-    gw = await startGateway(loadConfig({
-      TOUCHLINE_HOST: '127.0.0.1',
-      TOUCHLINE_PORT: '0',
-      TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-      TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
-      TOUCHLINE_POLL_FLOOR_MS: '100',
-      TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
-      TOUCHLINE_LOG_LEVEL: 'trace'
-    }), captured.log)
+    gw = await startTestGateway({
+      env: {
+        TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
+        TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
+        TOUCHLINE_POLL_FLOOR_MS: '100',
+        TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
+        TOUCHLINE_LOG_LEVEL: 'trace'
+      },
+      log: captured.log
+    })
     await waitFor('two reconciles and three latest polls', () => upstream.hits('/football/livescores').length >= 2 && upstream.hits('/football/livescores/latest').length >= 3, 15_000)
   })
 

@@ -8,10 +8,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { envelope, noResults, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
@@ -75,15 +75,16 @@ class OddsBook {
 }
 
 async function gateway (upstream: RealUpstream, log: ReturnType<typeof captureLogger>['log']): Promise<Gateway> {
-  return await startGateway(loadConfig({
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-    TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
-    TOUCHLINE_POLL_FLOOR_MS: '100',
-    TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
-    TOUCHLINE_LOG_LEVEL: 'trace'
-  }), log)
+  return await startTestGateway({
+    env: {
+      TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
+      TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
+      TOUCHLINE_POLL_FLOOR_MS: '100',
+      TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
+      TOUCHLINE_LOG_LEVEL: 'trace'
+    },
+    log
+  })
 }
 
 const kinds = (f: Frame): string[] => (f.changes as OddsChange[]).map((c) => c.kind)

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request } from 'undici'
-import { loadConfig } from '../../../src/config.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { capturedFixtures, envelope, OFFSET_ROWS_MAX, pagedList, RECORDED_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { captureLogger } from '../passthrough/harness.ts'
@@ -44,14 +44,15 @@ async function direct (upstream: RealUpstream, path: string): Promise<any> {
 
 async function startAgainst (upstream: RealUpstream, env: Record<string, string> = {}): Promise<Gateway> {
   const captured = captureLogger()
-  const gw = await startGateway(loadConfig({
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-    TOUCHLINE_UPSTREAM_TOKEN: upstream.token,
-    TOUCHLINE_LOG_LEVEL: 'trace',
-    ...env
-  }), captured.log)
+  const gw = await startTestGateway({
+    env: {
+      TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
+      TOUCHLINE_UPSTREAM_TOKEN: upstream.token,
+      TOUCHLINE_LOG_LEVEL: 'trace',
+      ...env
+    },
+    log: captured.log
+  })
   logs.push(captured.lines)
   return gw
 }

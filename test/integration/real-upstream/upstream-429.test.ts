@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request } from 'undici'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
 import { captureLogger } from '../passthrough/harness.ts'
 
@@ -21,12 +21,11 @@ async function get (path: string): Promise<{ status: number, retryAfter: number,
 
 beforeAll(async () => {
   upstream = await startRealUpstream({ remaining: 1000 })
-  gw = await startGateway(loadConfig({
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-    TOUCHLINE_UPSTREAM_TOKEN: upstream.token
-  }), captureLogger().log, { poll: false })
+  gw = await startTestGateway({
+    env: { TOUCHLINE_UPSTREAM_URL: upstream.baseUrl, TOUCHLINE_UPSTREAM_TOKEN: upstream.token },
+    log: captureLogger().log,
+    overrides: { poll: false }
+  })
 })
 
 afterAll(async () => {

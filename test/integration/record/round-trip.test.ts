@@ -10,15 +10,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { DEMO_KEY } from '../../../src/client-keys.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
 import { readReplayFiles } from '../../../packages/provider/src/replays.ts'
 import type { RecordedLine } from '../../../src/record/recorder.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -30,13 +29,12 @@ const RECORD_SPEED = 600
 const REPLAY_SPEED = 4
 const NS = 1
 const FT = 5
-const log = pino({ level: 'silent' })
 
 // Today alone of the days (a read of the week is 30 pages at 600x, recorded too): the live feed is what is replayed.
-const GATEWAY_ENV = { TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_PORT: '0', TOUCHLINE_PROVIDER_PORT: '0', TOUCHLINE_POLL_FLOOR_MS: '100', TOUCHLINE_RECONCILE_INTERVAL_MS: '2000', TOUCHLINE_DAYS_BACK: '0', TOUCHLINE_DAYS_AHEAD: '0' }
+const GATEWAY_ENV = { TOUCHLINE_POLL_FLOOR_MS: '100', TOUCHLINE_RECONCILE_INTERVAL_MS: '2000', TOUCHLINE_DAYS_BACK: '0', TOUCHLINE_DAYS_AHEAD: '0' }
 
 async function gatewayBefore (upstreamUrl: string): Promise<Gateway> {
-  return await startGateway(loadConfig({ ...GATEWAY_ENV, TOUCHLINE_UPSTREAM_URL: upstreamUrl, TOUCHLINE_UPSTREAM_TOKEN: TOKEN }), log)
+  return await startTestGateway({ env: { ...GATEWAY_ENV, TOUCHLINE_UPSTREAM_URL: upstreamUrl, TOUCHLINE_UPSTREAM_TOKEN: TOKEN } })
 }
 
 /** Every recorded line of the directory, in file order. */
@@ -102,8 +100,9 @@ describe('record a match day through the gateway, replay it, get the same match 
   let lines: RecordedLine[]
 
   beforeAll(async () => {
-    const gw = await startGateway(loadConfig({ ...GATEWAY_ENV, TOUCHLINE_SIM_SPEED: String(RECORD_SPEED), TOUCHLINE_RECORD_DIR: recordDir }), log, {
-      provider: { liveTarget: 4, hourlyLimits: { Enterprise: 100_000 } }
+    const gw = await startTestGateway({
+      env: { ...GATEWAY_ENV, TOUCHLINE_SIM_SPEED: String(RECORD_SPEED), TOUCHLINE_RECORD_DIR: recordDir },
+      overrides: { provider: { liveTarget: 4, hourlyLimits: { Enterprise: 100_000 } } }
     })
     try {
       // A few matches from kick-off to full time, and a little more.

@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import type { StatusBody } from '../../../src/http/status.ts'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { useRedis } from '../../helpers/redis.ts'
 import { waitFor } from '../../helpers/wait.ts'
 
@@ -16,18 +15,16 @@ describe('scale-out over Redis', () => {
 
   beforeAll(async () => {
     provider = await startProvider({ port: 0, simSpeed: 300, hourlyLimits: { Enterprise: 100_000 } })
-    const cfg = loadConfig({
-      TOUCHLINE_PORT: '0',
-      TOUCHLINE_HOST: '127.0.0.1',
+    const env = {
       TOUCHLINE_UPSTREAM_URL: provider.baseUrl,
       TOUCHLINE_REDIS_URL: redis.url,
       TOUCHLINE_REDIS_PREFIX: redis.prefix,
       TOUCHLINE_POLL_FLOOR_MS: '200'
-    })
+    }
     // A 6 s lease, renewed every 2 s: a 1.5 s one lapsed by itself on a loaded machine (an event loop held up
     // for a quarter of a second made the leader step down). A stopped leader releases it: the takeover below
     // still comes within a second or so.
-    for (let i = 0; i < 2; i++) gateways.push(await startGateway(cfg, pino({ level: 'silent' }), { leaseTtlMs: 6000 }))
+    for (let i = 0; i < 2; i++) gateways.push(await startTestGateway({ env, overrides: { leaseTtlMs: 6000 } }))
   })
 
   afterAll(async () => {

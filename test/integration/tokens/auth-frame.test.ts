@@ -11,12 +11,11 @@ import { UnsecuredJWT } from 'jose'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { matches, type Matches } from '../../helpers/matches.ts'
 import { serverFrameErrors } from '../../helpers/protocol-docs.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { writeKeys } from '../webhooks/harness.ts'
 import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
@@ -71,11 +70,12 @@ describe('signed tokens in the auth frame', () => {
   const live = (): string => `${gw.url.replace('http', 'ws')}/v1/live?auth=frame`
 
   beforeAll(async () => {
-    const keysFile = writeKeys(KEYS)
     const log = pino({ level: 'debug' }, new Writable({ write (chunk, _enc, done) { logged.push(String(chunk)); done() } }))
-    gw = await startGateway(loadConfig({ TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_KEYS_FILE: keysFile }), log, {
-      poll: false,
-      hubLimits: { authTimeoutMs: 1500 }
+    gw = await startTestGateway({
+      env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3' },
+      keys: KEYS,
+      log,
+      overrides: { poll: false, hubLimits: { authTimeoutMs: 1500 } }
     })
     games = matches(gw.store)
   }, 30_000)

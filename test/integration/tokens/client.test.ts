@@ -8,15 +8,13 @@
  * again.
  */
 import { decodeJwt } from 'jose'
-import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { TouchlineClient, type ClientStatus, type GoalEvent } from '@touchline/client'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { matches, type Matches } from '../../helpers/matches.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { writeKeys } from '../webhooks/harness.ts'
 import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-apps-backend-secret-of-32-characters!!'
@@ -43,7 +41,7 @@ describe('TouchlineClient with getToken', () => {
   let games: Matches
 
   beforeAll(async () => {
-    gw = await startGateway(loadConfig({ TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_KEYS_FILE: writeKeys(KEYS) }), pino({ level: 'silent' }), { poll: false })
+    gw = await startTestGateway({ env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3' }, keys: KEYS, overrides: { poll: false } })
     games = matches(gw.store)
   }, 30_000)
   afterAll(async () => { await gw?.close() })

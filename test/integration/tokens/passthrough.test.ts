@@ -4,13 +4,11 @@
  * its key's quota; the token is never forwarded upstream; the account paths (`/v3/my/...`, the key's plan
  * and usage) stay the key holder's.
  */
-import { pino } from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
 import { startProvider, type RunningProvider } from '../../../packages/provider/src/index.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { startProxy, type RunningProxy } from '../../helpers/http-proxy.ts'
-import { writeKeys } from '../webhooks/harness.ts'
 import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
@@ -28,9 +26,11 @@ const upstreamQueries: string[] = []
 beforeAll(async () => {
   provider = await startProvider({ port: 0 })
   proxy = await startProxy(provider.baseUrl, { answer: (url) => { upstreamQueries.push(url); return undefined } })
-  gw = await startGateway(loadConfig({
-    TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: proxy.baseUrl, TOUCHLINE_UPSTREAM_TOKEN: 'demo-enterprise', TOUCHLINE_KEYS_FILE: writeKeys(KEYS)
-  }), pino({ level: 'silent' }), { poll: false })
+  gw = await startTestGateway({
+    env: { TOUCHLINE_UPSTREAM_URL: proxy.baseUrl, TOUCHLINE_UPSTREAM_TOKEN: 'demo-enterprise' },
+    keys: KEYS,
+    overrides: { poll: false }
+  })
 }, 30_000)
 afterAll(async () => {
   await gw?.close()

@@ -4,13 +4,11 @@
  * id it received, then closes the old one. Every change goes out once across the two streams, none lost in
  * the switch, and the old stream ends at its token's expiry (plus the key's grace).
  */
-import { pino } from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { matches } from '../../helpers/matches.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { writeKeys } from '../webhooks/harness.ts'
 import { mintToken } from '../../helpers/tokens.ts'
 
 const SECRET = 'the-sites-backend-secret-of-32-characters!'
@@ -49,7 +47,7 @@ function stream (url: string, lastEventId?: string): { events: SseEvent[], chang
 
 let gw: Gateway
 beforeAll(async () => {
-  gw = await startGateway(loadConfig({ TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_KEYS_FILE: writeKeys(KEYS) }), pino({ level: 'silent' }), { poll: false })
+  gw = await startTestGateway({ env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3' }, keys: KEYS, overrides: { poll: false } })
 }, 30_000)
 afterAll(async () => { await gw?.close() })
 

@@ -11,8 +11,8 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { writeKeys } from '../webhooks/harness.ts'
 import { mintToken } from '../../helpers/tokens.ts'
 
@@ -33,7 +33,7 @@ describe('signed connection tokens on every transport', () => {
   beforeAll(async () => {
     keysFile = writeKeys(KEYS)
     const log = pino({ level: 'debug' }, new Writable({ write (chunk, _enc, done) { logged.push(String(chunk)); done() } }))
-    gw = await startGateway(loadConfig({ TOUCHLINE_PORT: '0', TOUCHLINE_HOST: '127.0.0.1', TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_KEYS_FILE: keysFile }), log, { poll: false })
+    gw = await startTestGateway({ env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_KEYS_FILE: keysFile }, log, overrides: { poll: false } })
   }, 30_000)
   afterAll(async () => {
     await gw?.close()

@@ -7,12 +7,12 @@
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { startPrivateRedis, type PrivateRedis } from '../../helpers/redis-server.ts'
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts'
 import { waitFor } from '../../helpers/wait.ts'
-import { hookKey, SECRET, writeKeys } from './harness.ts'
+import { hookKey, SECRET } from './harness.ts'
 
 let redis: PrivateRedis
 let proxy: TcpProxy
@@ -26,14 +26,12 @@ beforeAll(async () => {
   redis = await startPrivateRedis()
   proxy = await startTcpProxy(redis.port)
   // The receiver is never reached in this test: nothing is appended.
-  const keysFile = writeKeys([hookKey([{ id: 'x', url: 'http://127.0.0.1:9/hook', secret: SECRET }])])
-  gateway = await startGateway(loadConfig({
-    TOUCHLINE_PORT: '0',
-    TOUCHLINE_HOST: '127.0.0.1',
-    TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3',
-    TOUCHLINE_KEYS_FILE: keysFile,
-    TOUCHLINE_REDIS_URL: proxy.url.replace('http', 'redis')
-  }), pino({ level: 'warn' }, sink), { poll: false })
+  gateway = await startTestGateway({
+    env: { TOUCHLINE_UPSTREAM_URL: 'http://127.0.0.1:9/v3', TOUCHLINE_REDIS_URL: proxy.url.replace('http', 'redis') },
+    keys: [hookKey([{ id: 'x', url: 'http://127.0.0.1:9/hook', secret: SECRET }])],
+    log: pino({ level: 'warn' }, sink),
+    overrides: { poll: false }
+  })
   expect((await fetch(`${gateway.url}/v1/webhooks?api_token=${KEY}`)).status).toBe(200)
 }, 30_000)
 

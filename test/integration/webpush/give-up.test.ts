@@ -6,9 +6,9 @@
  */
 import { Writable } from 'node:stream'
 import { pino } from 'pino'
-import { describe, expect, it, onTestFinished } from 'vitest'
-import { loadConfig } from '../../../src/config.ts'
-import { startGateway, type Gateway } from '../../../src/gateway.ts'
+import { describe, expect, it } from 'vitest'
+import type { Gateway } from '../../../src/gateway.ts'
+import { startTestGateway } from '../../helpers/gateway.ts'
 import { startPushService, type Device } from '../../helpers/push-service.ts'
 import { matches } from '../../helpers/matches.ts'
 import { waitFor } from '../../helpers/wait.ts'
@@ -25,8 +25,7 @@ const RETRIED = 'push: request failed; sent again later'
 async function gatewayWithLog (): Promise<{ gw: Gateway, lines: Line[] }> {
   const lines: Line[] = []
   const sink = new Writable({ write (chunk: Buffer, _enc, done) { for (const l of chunk.toString().split('\n')) if (l !== '') lines.push(JSON.parse(l) as Line); done() } })
-  const gw = await startGateway(loadConfig(pushEnv()), pino({ level: 'debug' }, sink), { poll: false })
-  onTestFinished(async () => { await gw.close() })
+  const gw = await startTestGateway({ env: pushEnv(), log: pino({ level: 'debug' }, sink), overrides: { poll: false }, closeWhenTestEnds: true })
   return { gw, lines }
 }
 
