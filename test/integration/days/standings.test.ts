@@ -8,7 +8,7 @@
  */
 import { pino } from 'pino'
 import { WebSocket } from 'ws'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { TouchlineClient } from '@touchline/client'
 import { CONFIRM_AFTER_MS, createStandingsPoller, REFRESH_MS, STANDINGS_ENTITY, type StandingsPoller } from '../../../src/poller/standings.ts'
 import { DEMO_TOKENS } from '../../../packages/provider/src/index.ts'
@@ -46,6 +46,19 @@ describe.each(ENGINES)('live tables on the %s store', (engine) => {
   let client: TouchlineClient
   const records: StandingsRecord[] = []
   const answered = new Map<string, unknown>()
+  /** The cursor of the last record the store delivered to this test. */
+  let delivered = ''
+
+  /**
+   * The latest table record, once every record appended so far has been delivered: a table read a step
+   * earlier can arrive during the next one (pub/sub lags on a busy machine), and the upstream has moved on
+   * from it since.
+   */
+  const latestTable = async (): Promise<StandingsRecord> => {
+    const head = await rig.gw.store.head()
+    await vi.waitFor(() => { expect(delivered).toBe(head) }, { timeout: 10_000 })
+    return records.at(-1) as StandingsRecord
+  }
 
   /** Moves the clock a second, steps the poller, then the standings poller. */
   const step = async (): Promise<void> => {
@@ -65,7 +78,7 @@ describe.each(ENGINES)('live tables on the %s store', (engine) => {
       }
     }
     standings = createStandingsPoller({ upstream, ledger: rig.gw.ledger, store: rig.gw.store, log: pino({ level: 'silent' }), now: () => rig.clock.now })
-    await rig.gw.store.subscribe((r) => { if (isStandingsRecord(r)) records.push(r) })
+    await rig.gw.store.subscribe((r) => { delivered = r.cursor; if (isStandingsRecord(r)) records.push(r) })
     ws = await WsTestClient.connect(rig.wsUrl)
     plain = await WsTestClient.connect(rig.wsUrl)
     expect(await ws.request({ op: 'subscribe', ref: 's', leagues: '*', standings: true })).toMatchObject({ type: 'subscribed', standings: true })
@@ -107,7 +120,7 @@ describe.each(ENGINES)('live tables on the %s store', (engine) => {
     // A goal in a league in play: its table moves (goals for, and the points of a draw or a lead changing).
     const moved = await rig.stepUntil(async () => { await standings.step(); return records.length > before }, rig.clock.now + 20 * 60_000)
     expect(moved).toBe(true)
-    const record = records.at(-1) as StandingsRecord
+    const record = await latestTable()
     expect(record.changes).toHaveLength(1)
     expect(record.changes[0]?.kind).toBe('standings_changed')
     expect(record.changes[0]?.rows.length).toBeGreaterThan(0)
@@ -152,7 +165,7 @@ describe.each(ENGINES)('live tables on the %s store', (engine) => {
       // A table moves, and a match change comes after it: the client is past the table's cursor, without it.
       const before = records.length
       expect(await rig.stepUntil(async () => { await standings.step(); return records.length > before }, rig.clock.now + 20 * 60_000)).toBe(true)
-      const table = records.at(-1) as StandingsRecord
+      const table = await latestTable()
       const offset = (cursor: string): number => Number(cursor.split(':')[1])
       expect(await rig.stepUntil(() => offset(c.cursor ?? '0:0') > offset(table.cursor), rig.clock.now + 20 * 60_000)).toBe(true)
       expect(tables).toEqual([])
