@@ -10,6 +10,7 @@
  * so the snapshot leaves it no gap. Once the hub routes another record the entries no longer satisfy that
  * for new subscribes, and all of them are dropped.
  */
+import { LRUCache } from 'lru-cache'
 import { fixtureMatcher, readFilter, readSnapshot, type LiveFilter } from '../protocol/filter.ts'
 import type { ClientKey } from '../client-keys.ts'
 import type { LiveFixture } from '../wire-model/model.ts'
@@ -30,26 +31,29 @@ export interface SnapshotCacheOptions {
   store: LiveStore
   /** How long an entry is reused while no change is routed. */
   ttlMs: number
-  /** Bytes of entries kept at most; the oldest go first. */
+  /** Bytes of entries kept at most; the least recently asked for go first. */
   maxBytes: number
   now?: () => number
 }
 
+/** A snapshot being read, or read. */
 interface Entry {
-  at: number
-  /** The entry's share of `maxBytes`: its key, plus its fixtures once read. */
-  bytes: number
   snapshot: Promise<Snapshot>
 }
 
 export class SnapshotCache {
-  private readonly entries = new Map<string, Entry>()
+  /**
+   * Byte-bounded and aged by lru-cache: an entry counts its key until its read is done, then its fixtures
+   * too; it is reused while not older than `ttlMs`, and the least recently asked for go first past
+   * `maxBytes`.
+   */
+  private readonly entries: LRUCache<string, Entry>
   private routedHead: string | undefined
-  private bytes = 0
-  private readonly now: () => number
 
   constructor (private readonly opts: SnapshotCacheOptions) {
-    this.now = opts.now ?? Date.now
+    const now = opts.now ?? Date.now
+    // ttlResolution 0: each age is taken from `now` when asked (lru-cache otherwise keeps one reading for a ms).
+    this.entries = new LRUCache<string, Entry>({ ttl: opts.ttlMs, ttlResolution: 0, maxSize: opts.maxBytes, perf: { now } })
   }
 
   /**
@@ -63,21 +67,15 @@ export class SnapshotCache {
       this.routedHead = routedHead
     }
     const id = cacheKey(filter, key)
-    const now = this.now()
     const hit = this.entries.get(id)
-    if (hit !== undefined && now - hit.at < this.opts.ttlMs) return hit.snapshot
-    if (hit !== undefined) this.remove(id, hit)
-    this.dropExpired(now)
-    const entry: Entry = { at: now, bytes: id.length, snapshot: this.read(filter, key) }
-    this.entries.set(id, entry)
-    this.bytes += entry.bytes
+    if (hit !== undefined) return hit.snapshot
+    const entry: Entry = { snapshot: this.read(filter, key) }
+    this.entries.set(id, entry, { size: id.length })
     entry.snapshot.then((snap) => {
-      if (this.entries.get(id) !== entry) return
-      entry.bytes += snap.fixtures.length
-      this.bytes += snap.fixtures.length
-      this.evict()
+      // Its fixtures now count too (which may evict others, or this one); its age runs from the ask.
+      if (this.entries.peek(id) === entry) this.entries.set(id, entry, { size: id.length + snap.fixtures.length, noUpdateTTL: true })
     }, () => {
-      if (this.entries.get(id) === entry) this.remove(id, entry)
+      if (this.entries.peek(id) === entry) this.entries.delete(id)
     })
     return entry.snapshot
   }
@@ -89,7 +87,6 @@ export class SnapshotCache {
 
   clear (): void {
     this.entries.clear()
-    this.bytes = 0
   }
 
   private async read (filter: LiveFilter | undefined, key: ClientKey): Promise<Snapshot> {
@@ -103,26 +100,6 @@ export class SnapshotCache {
     }
     const { cursor, fixtures } = await readSnapshot(this.opts.store, filter, key)
     return { cursor, fixtures: Buffer.from(JSON.stringify(fixtures)), list: fixtures }
-  }
-
-  private remove (id: string, entry: Entry): void {
-    this.entries.delete(id)
-    this.bytes -= entry.bytes
-  }
-
-  /** Entries are in insertion order, which is `at` order: expired ones are at the front. */
-  private dropExpired (now: number): void {
-    for (const [id, entry] of this.entries) {
-      if (now - entry.at < this.opts.ttlMs) return
-      this.remove(id, entry)
-    }
-  }
-
-  private evict (): void {
-    for (const [id, entry] of this.entries) {
-      if (this.bytes <= this.opts.maxBytes) return
-      this.remove(id, entry)
-    }
   }
 }
 

@@ -5,6 +5,7 @@
  * once per poll: a live fixture is fetched every second or two, and the same odd field would otherwise
  * flood the log. The memory of what was seen is bounded (least recently seen forgotten first).
  */
+import { LRUCache } from 'lru-cache'
 import type { Logger } from 'pino'
 
 export interface Anomaly {
@@ -31,17 +32,12 @@ export interface AnomalyReporterOptions {
 
 export function createAnomalyReporter (opts: AnomalyReporterOptions = {}): AnomalySink {
   const capacity = opts.capacity ?? 4096
-  // A Map keeps insertion order: re-inserting a key on each sighting makes the first key the stalest.
-  const seen = new Map<string, true>()
+  // Each sighting makes its key the freshest; past `capacity` the stalest is forgotten (and would be said again).
+  const seen = new LRUCache<string, true>({ max: capacity })
   return (anomaly) => {
     const key = `${anomaly.fixtureId ?? '?'}|${anomaly.path}`
-    if (seen.has(key)) {
-      seen.delete(key)
-      seen.set(key, true)
-      return
-    }
+    if (seen.get(key) === true) return
     seen.set(key, true)
-    if (seen.size > capacity) seen.delete(seen.keys().next().value as string)
     opts.counter?.inc({ path: anomaly.path })
     opts.log?.warn({ anomaly }, 'upstream sent an unexpected value; using a fallback')
   }

@@ -47,15 +47,16 @@ describe('SnapshotCache', () => {
 
   it('reads again once the hub routes another change, or the entry is older than the ttl', async () => {
     const { store, reads } = await counted()
-    let now = 0
+    let now = 50_000
     const cache = new SnapshotCache({ store, ttlMs: 1000, maxBytes: 1e6, now: () => now })
     await cache.get(undefined, key(), 'e:2')
     await cache.get(undefined, key(), 'e:3')
     expect(reads.count).toBe(2)
-    now = 999
+    // As old as the ttl: still reused. Older: read again.
+    now += 1000
     await cache.get(undefined, key(), 'e:3')
     expect(reads.count).toBe(2)
-    now = 1000
+    now += 1
     await cache.get(undefined, key(), 'e:3')
     expect(reads.count).toBe(3)
   })
