@@ -118,6 +118,20 @@ export interface RealUpstream {
   close: () => Promise<void>
 }
 
+/**
+ * The settings of a gateway that polls the stand-in at its floor: `latest` every 100 ms, a reconcile every
+ * 2 s, every log line kept (the tests read them for the token).
+ */
+export function pollingGatewayEnv (upstream: RealUpstream, token: string): Record<string, string> {
+  return {
+    TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
+    TOUCHLINE_UPSTREAM_TOKEN: token,
+    TOUCHLINE_POLL_FLOOR_MS: '100',
+    TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
+    TOUCHLINE_LOG_LEVEL: 'trace'
+  }
+}
+
 export function readShared (relative: string): Json {
   return JSON.parse(readFileSync(new URL(relative, SHARED_DATA), 'utf8')) as Json
 }

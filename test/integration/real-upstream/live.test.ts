@@ -11,7 +11,7 @@ import type { Gateway } from '../../../src/gateway.ts'
 import type { LiveFixture } from '../../../src/wire-model/model.ts'
 import { startTestGateway } from '../../helpers/gateway.ts'
 import { counterValue } from '../../helpers/pipeline.ts'
-import { liveShootout, readShared, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
+import { liveShootout, readShared, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream, pollingGatewayEnv } from '../../helpers/real-upstream.ts'
 import { WsTestClient } from '../../helpers/ws-client.ts'
 import { captureLogger } from '../passthrough/harness.ts'
 import { waitFor } from '../../helpers/wait.ts'
@@ -43,13 +43,7 @@ describe('gateway against a real-like upstream', () => {
     const captured = captureLogger()
     lines = captured.lines
     gw = await startTestGateway({
-      env: {
-        TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-        TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
-        TOUCHLINE_POLL_FLOOR_MS: '100',
-        TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
-        TOUCHLINE_LOG_LEVEL: 'trace'
-      },
+      env: pollingGatewayEnv(upstream, TOKEN),
       log: captured.log
     })
     await waitFor('two reconciles and three latest polls', () => upstream.hits('/football/livescores').length >= 2 && upstream.hits('/football/livescores/latest').length >= 3, 15_000)

@@ -12,7 +12,7 @@ import type { StatusBody } from '../../../src/http/status.ts'
 import type { Gateway } from '../../../src/gateway.ts'
 import type { FixtureOdds, OddsChange } from '../../../src/wire-model/model.ts'
 import { startTestGateway } from '../../helpers/gateway.ts'
-import { envelope, noResults, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream } from '../../helpers/real-upstream.ts'
+import { envelope, noResults, SHOOTOUT_FIXTURE_ID, startRealUpstream, type RealUpstream, pollingGatewayEnv } from '../../helpers/real-upstream.ts'
 import { waitFor } from '../../helpers/wait.ts'
 import { WsTestClient, type Frame } from '../../helpers/ws-client.ts'
 import { captureLogger } from '../passthrough/harness.ts'
@@ -76,13 +76,7 @@ class OddsBook {
 
 async function gateway (upstream: RealUpstream, log: ReturnType<typeof captureLogger>['log']): Promise<Gateway> {
   return await startTestGateway({
-    env: {
-      TOUCHLINE_UPSTREAM_URL: upstream.baseUrl,
-      TOUCHLINE_UPSTREAM_TOKEN: TOKEN,
-      TOUCHLINE_POLL_FLOOR_MS: '100',
-      TOUCHLINE_RECONCILE_INTERVAL_MS: '2000',
-      TOUCHLINE_LOG_LEVEL: 'trace'
-    },
+    env: pollingGatewayEnv(upstream, TOKEN),
     log
   })
 }
